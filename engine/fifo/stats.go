@@ -1,0 +1,66 @@
+// Package fifo holds informtop's two informer queues, DeltaFIFO and
+// RealFIFO, re-implemented from client-go v0.37's behaviour and
+// instrumented so their contents can be watched while they run.
+package fifo
+
+import (
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+)
+
+// Kind names a queue implementation, as shown in the UI and JSON output.
+const (
+	KindDeltaFIFO = "DeltaFIFO"
+	KindRealFIFO  = "RealFIFO"
+)
+
+// Item is one row of a queue's bounded head view. For DeltaFIFO a row is a
+// key with all its coalesced deltas; for RealFIFO a row is one event.
+type Item struct {
+	Key      string            `json:"key"`
+	Types    []cache.DeltaType `json:"types"`
+	Enqueued time.Time         `json:"enqueued"` // when the row entered the queue
+}
+
+// TypeCounts counts deltas by type.
+type TypeCounts struct {
+	Added    uint64 `json:"added"`
+	Updated  uint64 `json:"updated"`
+	Deleted  uint64 `json:"deleted"`
+	Replaced uint64 `json:"replaced"`
+	Sync     uint64 `json:"sync"`
+	Bookmark uint64 `json:"bookmark"`
+}
+
+// Total is the sum over all types.
+func (c TypeCounts) Total() uint64 {
+	return c.Added + c.Updated + c.Deleted + c.Replaced + c.Sync + c.Bookmark
+}
+
+// Stats is a cheap, consistent copy of a queue's instrumentation, taken
+// under the queue's lock. Head holds at most the number of rows asked for,
+// so taking Stats of a 100k-item queue costs the same as of a small one.
+type Stats struct {
+	Kind           string     `json:"kind"`
+	Depth          int        `json:"depth"`  // rows: keys (DeltaFIFO) or events (RealFIFO)
+	Deltas         int        `json:"deltas"` // deltas held over all rows
+	OldestEnqueued time.Time  `json:"oldestEnqueued"`
+	Added          TypeCounts `json:"added"`  // deltas ever queued, by type
+	Popped         TypeCounts `json:"popped"` // deltas ever popped, by type
+	Pops           uint64     `json:"pops"`   // Pop/PopBatch items handed to the process function
+	Coalesced      uint64     `json:"coalesced"`
+	Synced         bool       `json:"synced"`
+	Closed         bool       `json:"closed"`
+	Head           []Item     `json:"head,omitempty"`
+}
+
+// Instrumented is what the engine reads from either queue.
+type Instrumented interface {
+	cache.Queue
+	// Stats returns the counters and the first head rows of the queue.
+	Stats(head int) Stats
+	// Deltas returns a copy of the deltas queued for key (all rows with
+	// that key for RealFIFO, in order), or nil if none are queued.
+	Deltas(key string) cache.Deltas
+}

@@ -1,0 +1,104 @@
+// Package instr holds the instrumentation primitives shared by every stage of
+// the engine: typed events and the bounded, lossy ring that carries them.
+//
+// The invariant of this package is that instrumentation never blocks the
+// pipeline: Emit takes one short mutex, never waits for a reader, and when a
+// reader falls behind the oldest events are overwritten and counted as dropped.
+package instr
+
+import "time"
+
+// EventType says which stage of the pipeline produced an Event.
+type EventType uint8
+
+const (
+	EventListPage      EventType = iota + 1 // one LIST page returned (Count items, Detail continue token)
+	EventListDone                           // a full LIST finished (Count items, Detail resourceVersion)
+	EventWatchOpen                          // a WATCH stream opened (Detail resourceVersion)
+	EventWatchClose                         // a WATCH stream ended (Count events seen on it)
+	EventWatchEvent                         // one watch event (Detail watch.EventType)
+	EventWatchError                         // a LIST or WATCH call failed (Detail error text)
+	EventRelist                             // a LIST other than the first one
+	EventReplace                            // the queue received Replace (Count items)
+	EventResync                             // the queue received Resync
+	EventBookmark                           // a bookmark reached the queue (Detail resourceVersion)
+	EventPop                                // an item left the queue (Key, Detail delta types)
+	EventStoreUpdate                        // the indexer changed (Key, Detail add/update/delete)
+	EventDistribute                         // a notification was handed to the listeners (Key, Detail kind)
+	EventHandlerStart                       // a handler callback started (Listener, Detail callback)
+	EventHandlerFinish                      // a handler callback returned (Listener, Duration)
+	EventHandlerPanic                       // a handler callback panicked (Listener, Detail panic value)
+	EventSynced                             // the informer or a handler registration has synced
+	EventError                              // any other error (Detail)
+	EventControl                            // an operator action: pause, step, fault injection (Detail)
+	eventTypeEnd
+)
+
+var eventTypeNames = [...]string{
+	EventListPage:      "ListPage",
+	EventListDone:      "ListDone",
+	EventWatchOpen:     "WatchOpen",
+	EventWatchClose:    "WatchClose",
+	EventWatchEvent:    "WatchEvent",
+	EventWatchError:    "WatchError",
+	EventRelist:        "Relist",
+	EventReplace:       "Replace",
+	EventResync:        "Resync",
+	EventBookmark:      "Bookmark",
+	EventPop:           "Pop",
+	EventStoreUpdate:   "StoreUpdate",
+	EventDistribute:    "Distribute",
+	EventHandlerStart:  "HandlerStart",
+	EventHandlerFinish: "HandlerFinish",
+	EventHandlerPanic:  "HandlerPanic",
+	EventSynced:        "Synced",
+	EventError:         "Error",
+	EventControl:       "Control",
+}
+
+// String returns the event type's name, as shown in the UI and in JSON.
+func (t EventType) String() string {
+	if t > 0 && t < eventTypeEnd {
+		return eventTypeNames[t]
+	}
+	return "Unknown"
+}
+
+// MarshalText makes event types readable in JSON output.
+func (t EventType) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// AllEventTypes lists every event type in declaration order, for filters.
+func AllEventTypes() []EventType {
+	out := make([]EventType, 0, int(eventTypeEnd)-1)
+	for t := EventType(1); t < eventTypeEnd; t++ {
+		out = append(out, t)
+	}
+	return out
+}
+
+// Event is one thing that happened somewhere in an informer's pipeline.
+// Fields that do not apply to a type are left zero.
+type Event struct {
+	Seq      uint64        `json:"seq"`
+	Time     time.Time     `json:"time"`
+	Type     EventType     `json:"type"`
+	Informer string        `json:"informer,omitempty"`
+	Listener string        `json:"listener,omitempty"`
+	Key      string        `json:"key,omitempty"`
+	Detail   string        `json:"detail,omitempty"`
+	Count    int           `json:"count,omitempty"`
+	Duration time.Duration `json:"duration,omitempty"`
+}
+
+// Sink receives events. A nil Sink is valid and discards everything, so
+// stages can be built without instrumentation.
+type Sink interface {
+	Emit(Event)
+}
+
+// Emit sends e to s when s is not nil.
+func Emit(s Sink, e Event) {
+	if s != nil {
+		s.Emit(e)
+	}
+}

@@ -1,0 +1,117 @@
+package instr
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Ring is a bounded, lossy history of events. Writers never wait for
+// readers: when the ring is full the oldest event is overwritten. Readers
+// pull with a cursor (Since) and learn how many events they missed; the
+// misses are added to the ring's drop counter so the UI can show them.
+//
+// Locking: mu guards buf and next; the counters are atomics so that Stats
+// can be read without taking mu.
+type Ring struct {
+	mu   sync.Mutex
+	buf  []Event
+	mask uint64
+	next uint64 // sequence number the next event gets; events are numbered from 1
+
+	emitted atomic.Uint64
+	dropped atomic.Uint64
+	now     func() time.Time
+}
+
+// DefaultRingSize is the number of events a ring keeps when no size is given.
+const DefaultRingSize = 4096
+
+// NewRing returns a ring holding the most recent size events (rounded up to
+// a power of two; DefaultRingSize when size <= 0).
+func NewRing(size int) *Ring {
+	if size <= 0 {
+		size = DefaultRingSize
+	}
+	n := 1
+	for n < size {
+		n <<= 1
+	}
+	return &Ring{buf: make([]Event, n), mask: uint64(n - 1), next: 1, now: time.Now}
+}
+
+// Emit records e, stamping its sequence number and, when unset, its time.
+func (r *Ring) Emit(e Event) {
+	if e.Time.IsZero() {
+		e.Time = r.now()
+	}
+	r.mu.Lock()
+	e.Seq = r.next
+	r.buf[r.next&r.mask] = e
+	r.next++
+	r.mu.Unlock()
+	r.emitted.Add(1)
+}
+
+// Since returns up to max events with a sequence number >= from, oldest
+// first, and the cursor to pass next time. Events that were overwritten
+// before this reader got to them are reported as missed and counted as
+// dropped. Pass from = 0 to start with the oldest event still held.
+func (r *Ring) Since(from uint64, max int) (events []Event, next uint64, missed uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	oldest := uint64(1)
+	if size := uint64(len(r.buf)); r.next > size {
+		oldest = r.next - size
+	}
+	if from == 0 {
+		from = oldest
+	}
+	if from < oldest {
+		missed = oldest - from
+		r.dropped.Add(missed)
+		from = oldest
+	}
+	if from > r.next {
+		from = r.next
+	}
+	n := r.next - from
+	if max > 0 && n > uint64(max) {
+		n = uint64(max)
+	}
+	events = make([]Event, 0, n)
+	for s := from; s < from+n; s++ {
+		events = append(events, r.buf[s&r.mask])
+	}
+	return events, from + n, missed
+}
+
+// Recent returns up to n of the newest events, oldest first, without
+// moving any reader's cursor or counting drops.
+func (r *Ring) Recent(n int) []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	held := r.next - 1
+	if size := uint64(len(r.buf)); held > size {
+		held = size
+	}
+	if n < 0 || uint64(n) > held {
+		n = int(held)
+	}
+	out := make([]Event, 0, n)
+	for s := r.next - uint64(n); s < r.next; s++ {
+		out = append(out, r.buf[s&r.mask])
+	}
+	return out
+}
+
+// RingStats are the ring's counters.
+type RingStats struct {
+	Emitted uint64 `json:"emitted"`
+	Dropped uint64 `json:"dropped"`
+}
+
+// Stats returns the counters without taking the lock.
+func (r *Ring) Stats() RingStats {
+	return RingStats{Emitted: r.emitted.Load(), Dropped: r.dropped.Load()}
+}

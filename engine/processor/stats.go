@@ -1,0 +1,45 @@
+// Package processor is informtop's shared processor: it hands every
+// notification to each registered listener through the listener's own
+// unbounded ring-buffer backlog, and instruments each listener so a stalled
+// handler is visible.
+package processor
+
+import "time"
+
+// Callback names the handler method a listener is running.
+const (
+	CallbackAdd    = "OnAdd"
+	CallbackUpdate = "OnUpdate"
+	CallbackDelete = "OnDelete"
+)
+
+// Delivered counts notifications a listener's handler has returned from, by kind.
+// Sync counts OnUpdate calls that came from a resync (resourceVersion unchanged).
+type Delivered struct {
+	Add    uint64 `json:"add"`
+	Update uint64 `json:"update"`
+	Delete uint64 `json:"delete"`
+	Sync   uint64 `json:"sync"`
+}
+
+// Total is the number of handler calls that returned.
+func (d Delivered) Total() uint64 { return d.Add + d.Update + d.Delete + d.Sync }
+
+// ListenerStats is a cheap copy of one listener's instrumentation.
+type ListenerStats struct {
+	Name            string        `json:"name"`
+	Pending         int           `json:"pending"`   // notifications waiting, including one handed to the handler goroutine but not started
+	Capacity        int           `json:"capacity"`  // current size of the backlog ring buffer
+	HighWater       int           `json:"highWater"` // largest Pending ever seen
+	Delivered       Delivered     `json:"delivered"`
+	LatencyP50      time.Duration `json:"latencyP50"` // over a recent window of handler calls
+	LatencyP99      time.Duration `json:"latencyP99"`
+	InCallback      string        `json:"inCallback,omitempty"` // CallbackAdd/Update/Delete while a call is running
+	InCallbackKey   string        `json:"inCallbackKey,omitempty"`
+	InCallbackSince time.Time     `json:"inCallbackSince"`
+	Synced          bool          `json:"synced"`
+	Panics          uint64        `json:"panics"`
+	LastPanic       string        `json:"lastPanic,omitempty"`
+	RequestedResync time.Duration `json:"requestedResync"`
+	ResyncPeriod    time.Duration `json:"resyncPeriod"`
+}

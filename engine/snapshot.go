@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/engine/indexer"
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/engine/processor"
+)
+
+// Event is one instrumentation event; see package instr for the types.
+type Event = instr.Event
+
+// Snapshot is a consistent, cheap copy of one informer's instrumentation:
+// counters and bounded views only, so the UI can take one every tick.
+type Snapshot struct {
+	Name                    string                    `json:"name"`
+	Resource                string                    `json:"resource"`
+	QueueKind               string                    `json:"queueKind"`
+	Taken                   time.Time                 `json:"taken"`
+	Started                 bool                      `json:"started"`
+	Stopped                 bool                      `json:"stopped"`
+	Paused                  bool                      `json:"paused"`
+	Synced                  bool                      `json:"synced"`
+	LastSyncResourceVersion string                    `json:"lastSyncResourceVersion"`
+	Queue                   fifo.Stats                `json:"queue"`
+	Store                   indexer.Stats             `json:"store"`
+	Reflector               ReflectorStats            `json:"reflector"`
+	Listeners               []processor.ListenerStats `json:"listeners"`
+	Events                  instr.RingStats           `json:"events"`
+}
+
+// ReflectorStats is what the instrumented ListerWatcher saw of the reflector.
+type ReflectorStats struct {
+	Lists          uint64        `json:"lists"`     // LIST calls that started a full list (first pages)
+	ListPages      uint64        `json:"listPages"` // every LIST response, paginated or not
+	ListedItems    uint64        `json:"listedItems"`
+	ListInProgress bool          `json:"listInProgress"`
+	LastListItems  int           `json:"lastListItems"` // items in the newest complete list, or so far while one is in progress
+	LastListTime   time.Duration `json:"lastListTime"`
+	Relists        uint64        `json:"relists"`
+	Watches        uint64        `json:"watches"` // WATCH streams opened
+	WatchOpen      bool          `json:"watchOpen"`
+	WatchSince     time.Time     `json:"watchSince"`
+	WatchEvents    uint64        `json:"watchEvents"`
+	WatchAdded     uint64        `json:"watchAdded"`
+	WatchModified  uint64        `json:"watchModified"`
+	WatchDeleted   uint64        `json:"watchDeleted"`
+	WatchBookmarks uint64        `json:"watchBookmarks"`
+	WatchErrors    uint64        `json:"watchErrors"` // ERROR events inside a watch stream (e.g. 410 Gone)
+	Errors         uint64        `json:"errors"`      // failed LIST/WATCH calls and watch ERROR events
+	LastError      string        `json:"lastError"`
+	LastErrorTime  time.Time     `json:"lastErrorTime"`
+	Resyncs        uint64        `json:"resyncs"`
+}
