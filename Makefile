@@ -1,0 +1,30 @@
+# The two commands of the README: `make run` and `make test`.
+GO ?= go
+STATICCHECK_VERSION ?= v0.8.2
+
+.PHONY: run test lint unit e2e bench build fuzz
+
+build:
+	$(GO) build -o bin/informtop ./cmd/informtop
+
+run: build
+	./bin/informtop
+
+# test is what CI runs: formatting, vet, staticcheck, then every test under -race.
+test: lint unit
+
+lint:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+unit:
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+# bench compares informtop's engine with client-go's in the same process.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x -timeout 60m ./engine/ ./tui/
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzDeltaFIFO -fuzztime 60s ./engine/fifo/
+	$(GO) test -run '^$$' -fuzz FuzzRealFIFO -fuzztime 60s ./engine/fifo/

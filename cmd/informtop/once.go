@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/informtop/informtop/engine/instr"
+)
+
+// runOnce waits for the sync (bounded by --timeout), lets the workload run
+// for --duration, prints one report and stops the source. Exit code 1 when
+// something had not synced.
+func runOnce(ctx context.Context, src source, o *options, stdout, stderr io.Writer) int {
+	runCtx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { src.Run(runCtx) })
+	defer wg.Wait()
+	defer cancel()
+
+	waitCtx, cancelWait := context.WithTimeout(runCtx, o.timeout)
+	syncErr := src.WaitSynced(waitCtx)
+	cancelWait()
+	if syncErr == nil && o.duration > 0 {
+		select {
+		case <-time.After(o.duration):
+		case <-ctx.Done():
+		}
+	}
+	snaps := src.Snapshots()
+	var events instr.RingStats
+	if len(snaps) > 0 {
+		events = snaps[0].Events // the demo's informers share one event ring
+	}
+	r := buildReport(src.Kind(), snaps, events, time.Now())
+	write := writeTable
+	if o.json {
+		write = writeJSON
+	}
+	if err := write(stdout, r); err != nil {
+		fmt.Fprintf(stderr, "informtop: could not write the report: %v\n", err)
+		return 1
+	}
+	if !r.Synced {
+		fmt.Fprintf(stderr, "informtop: not every informer and handler synced within %s; the report shows where it stopped.\n", o.timeout)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,207 @@
+package engine
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/engine/processor"
+)
+
+// handleDeltas applies one popped queue item: every delta updates the
+// indexer first, then the listeners are told (SPEC §3 rule 1).
+func (inf *Informer) handleDeltas(obj any, isInInitialList bool) error {
+	inf.blockDeltas.Lock()
+	defer inf.blockDeltas.Unlock()
+	deltas, ok := obj.(cache.Deltas)
+	if !ok {
+		return fmt.Errorf("informer %s: queue handed over a %T, not cache.Deltas", inf.name, obj)
+	}
+	inf.emitPop(deltas)
+	inf.recordDeltas(deltas)
+	for _, d := range deltas {
+		if err := inf.applyDelta(d, isInInitialList); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handleBatch applies a batch of deltas with unique keys. Like client-go,
+// it uses the indexer's transaction so the whole batch lands at once, then
+// notifies in order; only the operations that succeeded are notified.
+func (inf *Informer) handleBatch(deltas []cache.Delta, isInInitialList bool) error {
+	inf.blockDeltas.Lock()
+	defer inf.blockDeltas.Unlock()
+	if inf.sink != nil {
+		instr.Emit(inf.sink, instr.Event{Type: instr.EventPop, Informer: inf.name, Detail: "batch", Count: len(deltas)})
+	}
+	txns := make([]cache.Transaction, 0, len(deltas))
+	notes := make([]any, 0, len(deltas))
+	for _, d := range deltas {
+		switch d.Type {
+		case cache.Added, cache.Updated, cache.Replaced, cache.Sync:
+			if old, exists, err := inf.indexer.Get(d.Object); err == nil && exists {
+				txns = append(txns, cache.Transaction{Type: cache.TransactionTypeUpdate, Object: d.Object})
+				notes = append(notes, processor.UpdateNotification{Old: old, New: d.Object})
+			} else {
+				txns = append(txns, cache.Transaction{Type: cache.TransactionTypeAdd, Object: d.Object})
+				notes = append(notes, processor.AddNotification{Obj: d.Object, IsInInitialList: isInInitialList})
+			}
+		case cache.Deleted:
+			txns = append(txns, cache.Transaction{Type: cache.TransactionTypeDelete, Object: d.Object})
+			notes = append(notes, processor.DeleteNotification{Obj: d.Object})
+		default:
+			return fmt.Errorf("informer %s: a %s delta cannot be processed in a batch", inf.name, d.Type)
+		}
+	}
+	if txErr := inf.indexer.Transaction(txns...); txErr != nil {
+		for _, i := range txErr.SuccessfulIndices {
+			if i < len(notes) {
+				inf.notify(notes[i])
+			}
+		}
+		return fmt.Errorf("informer %s: not every item of the batch was stored: %s", inf.name, txErr.Error())
+	}
+	for _, n := range notes {
+		inf.notify(n)
+	}
+	return nil
+}
+
+// applyDelta is one step of client-go's processDeltas, in our own words.
+func (inf *Informer) applyDelta(d cache.Delta, isInInitialList bool) error {
+	switch d.Type {
+	case cache.Added, cache.Updated, cache.Replaced, cache.Sync:
+		old, exists, err := inf.indexer.Get(d.Object)
+		if err == nil && exists {
+			if err := inf.indexer.Update(d.Object); err != nil {
+				return err
+			}
+			inf.recordStore("Update", d.Object)
+			inf.notify(processor.UpdateNotification{Old: old, New: d.Object})
+			return nil
+		}
+		if err := inf.indexer.Add(d.Object); err != nil {
+			return err
+		}
+		inf.recordStore("Add", d.Object)
+		inf.notify(processor.AddNotification{Obj: d.Object, IsInInitialList: isInInitialList})
+	case cache.Deleted:
+		if err := inf.indexer.Delete(d.Object); err != nil {
+			return err
+		}
+		inf.recordStore("Delete", d.Object)
+		inf.notify(processor.DeleteNotification{Obj: d.Object})
+	case cache.ReplacedAll:
+		info, ok := d.Object.(cache.ReplacedAllInfo)
+		if !ok {
+			return fmt.Errorf("informer %s: a ReplacedAll delta carried a %T", inf.name, d.Object)
+		}
+		return inf.replaceAll(info, isInInitialList)
+	case cache.SyncAll:
+		if _, ok := d.Object.(cache.SyncAllInfo); !ok {
+			return fmt.Errorf("informer %s: a SyncAll delta carried a %T", inf.name, d.Object)
+		}
+		for _, obj := range inf.indexer.List() {
+			inf.notify(processor.UpdateNotification{Old: obj, New: obj})
+		}
+	case cache.Bookmark:
+		info, ok := d.Object.(cache.BookmarkInfo)
+		if !ok {
+			return fmt.Errorf("informer %s: a Bookmark delta carried a %T", inf.name, d.Object)
+		}
+		inf.indexer.Bookmark(info.ResourceVersion)
+	}
+	return nil
+}
+
+// replaceAll applies an atomic relist: the indexer is replaced first, then
+// handlers get a DeletedFinalStateUnknown for every cached key missing from
+// the new list, then an add or update for every listed object, in list order.
+func (inf *Informer) replaceAll(info cache.ReplacedAllInfo, isInInitialList bool) error {
+	listed := sets.New[string]()
+	for _, obj := range info.Objects {
+		key, err := inf.keyFunc(obj)
+		if err != nil {
+			return cache.KeyError{Obj: obj, Err: err}
+		}
+		listed.Insert(key)
+	}
+	var gone []cache.DeletedFinalStateUnknown
+	for _, key := range inf.indexer.ListKeys() {
+		if listed.Has(key) {
+			continue
+		}
+		last, _, _ := inf.indexer.GetByKey(key)
+		gone = append(gone, cache.DeletedFinalStateUnknown{Key: key, Obj: last})
+	}
+	notes := make([]any, 0, len(info.Objects))
+	for _, obj := range info.Objects {
+		if old, exists, err := inf.indexer.Get(obj); err == nil && exists {
+			notes = append(notes, processor.UpdateNotification{Old: old, New: obj})
+		} else {
+			notes = append(notes, processor.AddNotification{Obj: obj, IsInInitialList: isInInitialList})
+		}
+	}
+	if err := inf.indexer.Replace(info.Objects, info.ResourceVersion); err != nil {
+		return err
+	}
+	inf.recordStoreText(fmt.Sprintf("Replace %d objects (%d gone)", len(info.Objects), len(gone)))
+	for _, tomb := range gone {
+		inf.notify(processor.DeleteNotification{Obj: tomb})
+	}
+	for _, n := range notes {
+		inf.notify(n)
+	}
+	return nil
+}
+
+// notify hands a notification to the listeners. An update whose
+// resourceVersion did not change is a sync: only listeners due for a
+// resync get it (SPEC §3 rule 6).
+func (inf *Informer) notify(n any) {
+	sync := false
+	if u, ok := n.(processor.UpdateNotification); ok {
+		sync = sameResourceVersion(u.Old, u.New)
+	}
+	inf.recordNotification(n, sync)
+	inf.processor.Distribute(n, sync)
+}
+
+func sameResourceVersion(a, b any) bool {
+	oa, err := meta.Accessor(a)
+	if err != nil {
+		return false
+	}
+	ob, err := meta.Accessor(b)
+	if err != nil {
+		return false
+	}
+	return oa.GetResourceVersion() == ob.GetResourceVersion()
+}
+
+func (inf *Informer) emitPop(deltas cache.Deltas) {
+	if inf.sink == nil || len(deltas) == 0 {
+		return
+	}
+	key := ""
+	if k, err := inf.keyFunc(deltas[len(deltas)-1].Object); err == nil {
+		key = k
+	}
+	types := ""
+	for i, d := range deltas {
+		if i > 0 {
+			types += ","
+		}
+		if i == 8 {
+			types += fmt.Sprintf("…(%d)", len(deltas))
+			break
+		}
+		types += string(d.Type)
+	}
+	instr.Emit(inf.sink, instr.Event{Type: instr.EventPop, Informer: inf.name, Key: key, Detail: types, Count: len(deltas)})
+}

@@ -1,0 +1,164 @@
+package engine
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/engine/instr"
+)
+
+// gate holds the process loop before each pop while the informer is
+// paused; a step lets exactly one pop through. Closing it releases everyone.
+//
+// Locking: mu guards every field; cond waits on mu.
+type gate struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	paused bool
+	steps  int  // pops allowed through while paused
+	closed bool // the queue closed: never hold anyone again
+}
+
+func newGate() *gate {
+	g := &gate{}
+	g.cond = sync.NewCond(&g.mu)
+	return g
+}
+
+// pass blocks while paused with no step granted. It reports whether the
+// caller is consuming a step (and so must pop a single item).
+func (g *gate) pass() (stepping bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for g.paused && g.steps == 0 && !g.closed {
+		g.cond.Wait()
+	}
+	if g.paused && g.steps > 0 && !g.closed {
+		g.steps--
+		return true
+	}
+	return false
+}
+
+func (g *gate) setPaused(p bool) {
+	g.mu.Lock()
+	g.paused = p
+	if !p {
+		g.steps = 0
+	}
+	g.mu.Unlock()
+	g.cond.Broadcast()
+}
+
+func (g *gate) isPaused() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.paused
+}
+
+func (g *gate) grantStep() {
+	g.mu.Lock()
+	g.steps++
+	g.mu.Unlock()
+	g.cond.Broadcast()
+}
+
+func (g *gate) close() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	g.cond.Broadcast()
+}
+
+// gatedQueue is the queue client-go's controller sees: it forwards the
+// reflector's store calls to the real queue (recording them), and puts the
+// gate in front of every pop.
+type gatedQueue struct {
+	inner    fifo.Instrumented
+	gate     *gate
+	informer string
+	sink     instr.Sink
+	resyncs  atomic.Uint64
+	// afterStep is called once a stepped pop has been processed.
+	afterStep func()
+}
+
+// gatedBatchQueue adds PopBatch for queues that have it, so client-go's
+// controller batches exactly when it would with the unwrapped queue.
+type gatedBatchQueue struct {
+	*gatedQueue
+	batch cache.QueueWithBatch
+}
+
+func newGatedQueue(inner fifo.Instrumented, g *gate, informer string, sink instr.Sink) (cache.Queue, *gatedQueue) {
+	q := &gatedQueue{inner: inner, gate: g, informer: informer, sink: sink, afterStep: func() {}}
+	if b, ok := inner.(cache.QueueWithBatch); ok {
+		return &gatedBatchQueue{gatedQueue: q, batch: b}, q
+	}
+	return q, q
+}
+
+func (q *gatedQueue) Add(obj any) error    { return q.inner.Add(obj) }
+func (q *gatedQueue) Update(obj any) error { return q.inner.Update(obj) }
+func (q *gatedQueue) Delete(obj any) error { return q.inner.Delete(obj) }
+
+func (q *gatedQueue) Replace(list []any, rv string) error {
+	instr.Emit(q.sink, instr.Event{Type: instr.EventReplace, Informer: q.informer, Count: len(list), Detail: rv})
+	return q.inner.Replace(list, rv)
+}
+
+func (q *gatedQueue) Resync() error {
+	q.resyncs.Add(1)
+	instr.Emit(q.sink, instr.Event{Type: instr.EventResync, Informer: q.informer})
+	return q.inner.Resync()
+}
+
+// Bookmark forwards to queues that track bookmarks. The reflector looks for
+// this method; DeltaFIFO has none, and ignoring the call there is what
+// client-go does by not offering it.
+func (q *gatedQueue) Bookmark(rv string) error {
+	instr.Emit(q.sink, instr.Event{Type: instr.EventBookmark, Informer: q.informer, Detail: rv})
+	if b, ok := q.inner.(cache.ReflectorBookmarkStore); ok {
+		return b.Bookmark(rv)
+	}
+	return nil
+}
+
+// Transformer lets the reflector apply the queue's transform, as it would
+// with the unwrapped queue.
+func (q *gatedQueue) Transformer() cache.TransformFunc {
+	if t, ok := q.inner.(cache.TransformingStore); ok {
+		return t.Transformer()
+	}
+	return nil
+}
+
+func (q *gatedQueue) Pop(process cache.PopProcessFunc) (any, error) {
+	stepping := q.gate.pass()
+	item, err := q.inner.Pop(process)
+	if stepping {
+		q.afterStep()
+	}
+	return item, err
+}
+
+func (q *gatedQueue) HasSynced() bool                     { return q.inner.HasSynced() }
+func (q *gatedQueue) HasSyncedChecker() cache.DoneChecker { return q.inner.HasSyncedChecker() }
+
+func (q *gatedQueue) Close() {
+	q.gate.close()
+	q.inner.Close()
+}
+
+// PopBatch pops one item at a time while stepping, so a step is one item.
+func (q *gatedBatchQueue) PopBatch(batch cache.ProcessBatchFunc, single cache.PopProcessFunc) error {
+	if q.gate.pass() {
+		_, err := q.inner.Pop(single)
+		q.afterStep()
+		return err
+	}
+	return q.batch.PopBatch(batch, single)
+}

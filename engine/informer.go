@@ -1,0 +1,319 @@
+// Package engine wires informtop's instrumented informer: client-go's own
+// reflector feeding our queue, indexer and shared processor. Informer
+// satisfies cache.SharedIndexInformer, so it drops into existing
+// controllers (including through a generated informer factory's InformerFor).
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	clientfeatures "k8s.io/client-go/features"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/engine/indexer"
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/engine/processor"
+)
+
+// Informer is an instrumented cache.SharedIndexInformer.
+//
+// Locking: startedMu guards the lifecycle fields (started, stopped,
+// controller, queue, the pre-start settings). blockDeltas is held while a
+// popped item is applied to the indexer and distributed, and while a
+// handler joins or leaves, so a late handler sees the cache and the
+// notification stream without a gap or a duplicate. startedMu is always
+// taken before blockDeltas.
+type Informer struct {
+	name          string
+	resource      string
+	queueKind     QueueKind
+	objectType    runtime.Object
+	objectDesc    string
+	keyFunc       cache.KeyFunc
+	indexer       *indexer.Indexer
+	processor     *processor.Processor
+	lw            cache.ListerWatcher
+	observer      *observedListerWatcher // nil when instrumentation is off
+	events        *instr.Ring
+	sink          instr.Sink // nil when instrumentation is off
+	queueHead     int
+	gate          *gate
+	synced        chan struct{}
+	syncedChecker *informerSynced
+
+	startedMu               sync.Mutex
+	started, stopped        bool
+	controller              cache.Controller
+	queue                   *gatedQueue
+	transform               cache.TransformFunc
+	watchErrorHandler       cache.WatchErrorHandlerWithContext
+	resyncCheckPeriod       time.Duration
+	defaultHandlerResync    time.Duration
+	blockDeltas             sync.Mutex
+	step                    *stepRecorder // set while a step is being processed; guarded by blockDeltas
+	stepDone                chan StepResult
+	lastSyncResourceVersion func() string
+}
+
+var (
+	_ cache.SharedIndexInformer = (*Informer)(nil)
+	_ cache.DoneChecker         = (*informerSynced)(nil)
+)
+
+// NewSharedIndexInformer has the signature of client-go's constructor and
+// returns an informer with the default options (RealFIFO, instrumented).
+func NewSharedIndexInformer(lw cache.ListerWatcher, exampleObject runtime.Object, defaultResync time.Duration, indexers cache.Indexers) *Informer {
+	return NewSharedIndexInformerWithOptions(lw, exampleObject, Options{ResyncPeriod: defaultResync, Indexers: indexers})
+}
+
+// NewSharedIndexInformerWithOptions returns an informer configured by opts.
+func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject runtime.Object, opts Options) *Informer {
+	name := opts.Name
+	if name == "" {
+		name = fmt.Sprintf("%T", exampleObject)
+	}
+	inf := &Informer{
+		name:                 name,
+		resource:             opts.Resource,
+		queueKind:            opts.Queue,
+		objectType:           exampleObject,
+		objectDesc:           opts.ObjectDescription,
+		keyFunc:              cache.DeletionHandlingMetaNamespaceKeyFunc,
+		lw:                   lw,
+		queueHead:            opts.Instrumentation.QueueHead,
+		gate:                 newGate(),
+		synced:               make(chan struct{}),
+		resyncCheckPeriod:    opts.ResyncPeriod,
+		defaultHandlerResync: opts.ResyncPeriod,
+	}
+	if inf.queueHead <= 0 {
+		inf.queueHead = defaultQueueHead
+	}
+	inf.syncedChecker = &informerSynced{inf: inf}
+	inf.events = opts.Instrumentation.Events
+	if inf.events == nil {
+		inf.events = instr.NewRing(opts.Instrumentation.EventRingSize)
+	}
+	if !opts.Instrumentation.Off {
+		inf.sink = inf.events
+		inf.observer = newObservedListerWatcher(lw, name, inf.sink)
+		inf.lw = inf.observer
+	}
+	inf.indexer = indexer.New(inf.keyFunc, opts.Indexers)
+	inf.processor = processor.New(processor.Options{Informer: name, Sink: inf.sink})
+	return inf
+}
+
+// Name is the informer's name in snapshots and events.
+func (inf *Informer) Name() string { return inf.name }
+
+// Events returns the ring this informer's events go to.
+func (inf *Informer) Events() *instr.Ring { return inf.events }
+
+// Run starts the informer and blocks until stopCh is closed.
+func (inf *Informer) Run(stopCh <-chan struct{}) {
+	inf.RunWithContext(wait.ContextForChannel(stopCh))
+}
+
+// RunWithContext starts the informer and blocks until ctx is done and
+// every goroutine it started has ended. As with client-go, a handler stuck
+// in a callback keeps it from returning until the callback returns.
+func (inf *Informer) RunWithContext(ctx context.Context) {
+	defer utilruntime.HandleCrashWithContext(ctx)
+	if !inf.start() {
+		return
+	}
+
+	// The processor must outlive the controller: it stops only after the
+	// controller has delivered its last notification.
+	processorCtx, stopProcessor := context.WithCancel(context.WithoutCancel(ctx))
+	var wg wait.Group
+	defer wg.Wait()
+	defer stopProcessor()
+	wg.StartWithContext(processorCtx, inf.processor.Run)
+	wg.Start(func() {
+		select {
+		case <-ctx.Done():
+		case <-inf.controller.HasSyncedChecker().Done():
+			close(inf.synced)
+			instr.Emit(inf.sink, instr.Event{Type: instr.EventSynced, Informer: inf.name, Detail: "informer"})
+		}
+	})
+	defer func() {
+		inf.startedMu.Lock()
+		inf.stopped = true
+		inf.startedMu.Unlock()
+	}()
+	inf.controller.RunWithContext(ctx)
+}
+
+// start builds the queue and client-go's controller (which owns the
+// reflector and the pop loop); false if the informer already ran.
+func (inf *Informer) start() bool {
+	inf.startedMu.Lock()
+	defer inf.startedMu.Unlock()
+	if inf.started {
+		utilruntime.HandleError(errors.New("informer " + inf.name + " was started twice; the second Run does nothing"))
+		return false
+	}
+	q := inf.newQueue()
+	wrapped, gated := newGatedQueue(q, inf.gate, inf.name, inf.sink)
+	gated.afterStep = inf.finishStep
+	inf.queue = gated
+	cfg := &cache.Config{
+		Queue:             wrapped,
+		ListerWatcher:     inf.lw,
+		ObjectType:        inf.objectType,
+		ObjectDescription: inf.objectDesc,
+		FullResyncPeriod:  inf.resyncCheckPeriod,
+		ShouldResync:      inf.processor.ShouldResync,
+		Process: func(obj any, isInInitialList bool) error {
+			return inf.handleDeltas(obj, isInInitialList)
+		},
+		ProcessBatch: func(deltas []cache.Delta, isInInitialList bool) error {
+			return inf.handleBatch(deltas, isInInitialList)
+		},
+		WatchErrorHandlerWithContext: inf.watchErrorHandler,
+	}
+	inf.controller = cache.New(cfg)
+	inf.lastSyncResourceVersion = inf.controller.LastSyncResourceVersion
+	inf.started = true
+	return true
+}
+
+// newQueue builds the configured queue the way client-go v0.37 builds an
+// informer's: by default a RealFIFO with atomic events, unlocking while
+// processing and bookmarks; or the classic DeltaFIFO.
+func (inf *Informer) newQueue() fifo.Instrumented {
+	if inf.queueKind == DeltaFIFO {
+		return fifo.NewDeltaFIFO(cache.DeltaFIFOOptions{
+			Name:                  inf.name,
+			KeyFunction:           cache.MetaNamespaceKeyFunc,
+			KnownObjects:          inf.indexer,
+			EmitDeltaTypeReplaced: true,
+			Transformer:           inf.transform,
+		})
+	}
+	opts := cache.RealFIFOOptions{
+		Name:        inf.name,
+		KeyFunction: cache.MetaNamespaceKeyFunc,
+		Transformer: inf.transform,
+	}
+	// Follow client-go's feature gates, so a process that turns them off
+	// gets the same queue behaviour from us as from client-go.
+	gates := clientfeatures.FeatureGates()
+	if gates.Enabled(clientfeatures.AtomicFIFO) {
+		opts.AtomicEvents = true
+		opts.UnlockWhileProcessing = gates.Enabled(clientfeatures.UnlockWhileProcessingFIFO)
+		opts.EmitDeltaTypeBookmark = true
+	} else {
+		opts.KnownObjects = inf.indexer
+	}
+	return fifo.NewRealFIFO(opts)
+}
+
+// HasSynced reports whether the queue has handed over the initial list.
+func (inf *Informer) HasSynced() bool {
+	select {
+	case <-inf.synced:
+		return true
+	default:
+		return false
+	}
+}
+
+// HasSyncedChecker returns a DoneChecker closed when HasSynced turns true.
+func (inf *Informer) HasSyncedChecker() cache.DoneChecker { return inf.syncedChecker }
+
+type informerSynced struct{ inf *Informer }
+
+func (s *informerSynced) Name() string          { return "informtop informer " + s.inf.name }
+func (s *informerSynced) Done() <-chan struct{} { return s.inf.synced }
+
+// LastSyncResourceVersion is the resourceVersion the reflector last synced to.
+func (inf *Informer) LastSyncResourceVersion() string {
+	inf.startedMu.Lock()
+	get := inf.lastSyncResourceVersion
+	inf.startedMu.Unlock()
+	if get == nil {
+		return ""
+	}
+	return get()
+}
+
+// GetStore returns the informer's cache.
+func (inf *Informer) GetStore() cache.Store { return inf.indexer }
+
+// GetIndexer returns the informer's cache.
+func (inf *Informer) GetIndexer() cache.Indexer { return inf.indexer }
+
+// Indexer returns the informer's cache with its instrumentation methods.
+func (inf *Informer) Indexer() *indexer.Indexer { return inf.indexer }
+
+// GetController returns a controller view of the informer; like client-go's,
+// its Run does nothing: Run the informer instead.
+func (inf *Informer) GetController() cache.Controller { return controllerView{inf} }
+
+// AddIndexers adds indexes, indexing what is already cached.
+func (inf *Informer) AddIndexers(indexers cache.Indexers) error {
+	inf.startedMu.Lock()
+	defer inf.startedMu.Unlock()
+	if inf.stopped {
+		return errors.New("indexers were not added because informer " + inf.name + " has stopped")
+	}
+	return inf.indexer.AddIndexers(indexers)
+}
+
+// SetWatchErrorHandler sets the handler told about list/watch failures.
+func (inf *Informer) SetWatchErrorHandler(handler cache.WatchErrorHandler) error {
+	return inf.SetWatchErrorHandlerWithContext(func(_ context.Context, r *cache.Reflector, err error) {
+		handler(r, err)
+	})
+}
+
+// SetWatchErrorHandlerWithContext sets the handler told about list/watch failures.
+func (inf *Informer) SetWatchErrorHandlerWithContext(handler cache.WatchErrorHandlerWithContext) error {
+	inf.startedMu.Lock()
+	defer inf.startedMu.Unlock()
+	if inf.started {
+		return errors.New("informer " + inf.name + " has already started; set the watch error handler before Run")
+	}
+	inf.watchErrorHandler = handler
+	return nil
+}
+
+// SetTransform sets the function applied to objects before they are queued.
+func (inf *Informer) SetTransform(handler cache.TransformFunc) error {
+	inf.startedMu.Lock()
+	defer inf.startedMu.Unlock()
+	if inf.started {
+		return errors.New("informer " + inf.name + " has already started; set the transform before Run")
+	}
+	inf.transform = handler
+	return nil
+}
+
+// IsStopped reports whether Run has returned.
+func (inf *Informer) IsStopped() bool {
+	inf.startedMu.Lock()
+	defer inf.startedMu.Unlock()
+	return inf.stopped
+}
+
+// controllerView is what GetController returns, as client-go's dummy
+// controller: the informer's state, no second run loop.
+type controllerView struct{ inf *Informer }
+
+func (c controllerView) Run(<-chan struct{})                 {}
+func (c controllerView) RunWithContext(context.Context)      {}
+func (c controllerView) HasSynced() bool                     { return c.inf.HasSynced() }
+func (c controllerView) HasSyncedChecker() cache.DoneChecker { return c.inf.HasSyncedChecker() }
+func (c controllerView) LastSyncResourceVersion() string     { return c.inf.LastSyncResourceVersion() }

@@ -1,0 +1,287 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine/instr"
+)
+
+// observedListerWatcher sits between client-go's reflector and the real
+// ListerWatcher and records every LIST page, WATCH stream, watch event and
+// error. It changes nothing it passes through.
+//
+// Counters are atomics; the few strings (last error) sit behind mu.
+type observedListerWatcher struct {
+	orig     cache.ListerWatcher
+	inner    cache.ListerWatcherWithContext
+	informer string
+	sink     instr.Sink
+	now      func() time.Time
+
+	lists, listPages, listedItems, relists         atomic.Uint64
+	watches, watchEvents                           atomic.Uint64
+	watchAdded, watchModified, watchDeleted        atomic.Uint64
+	watchBookmarks, watchErrors, errs              atomic.Uint64
+	listInProgress, watchOpen                      atomic.Bool
+	lastListItems                                  atomic.Int64
+	lastListNanos, listStartNanos, watchSinceNanos atomic.Int64
+	openWatches                                    atomic.Int64
+
+	mu            sync.Mutex
+	lastError     string
+	lastErrorTime time.Time
+}
+
+// watchListSupport mirrors the optional interface client-go's reflector
+// consults to decide whether to stream the initial list; the observer must
+// answer exactly as the wrapped ListerWatcher would.
+type watchListSupport interface {
+	IsWatchListSemanticsUnSupported() bool
+}
+
+func newObservedListerWatcher(lw cache.ListerWatcher, informer string, sink instr.Sink) *observedListerWatcher {
+	return &observedListerWatcher{
+		orig:     lw,
+		inner:    cache.ToListerWatcherWithContext(lw),
+		informer: informer,
+		sink:     sink,
+		now:      time.Now,
+	}
+}
+
+// IsWatchListSemanticsUnSupported forwards the wrapped ListerWatcher's answer.
+func (o *observedListerWatcher) IsWatchListSemanticsUnSupported() bool {
+	if s, ok := o.orig.(watchListSupport); ok {
+		return s.IsWatchListSemanticsUnSupported()
+	}
+	return false
+}
+
+func (o *observedListerWatcher) List(options metav1.ListOptions) (runtime.Object, error) {
+	return o.ListWithContext(context.Background(), options)
+}
+
+func (o *observedListerWatcher) Watch(options metav1.ListOptions) (watch.Interface, error) {
+	return o.WatchWithContext(context.Background(), options)
+}
+
+func (o *observedListerWatcher) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	start := o.now()
+	if options.Continue == "" {
+		o.beginList(start)
+	}
+	list, err := o.inner.ListWithContext(ctx, options)
+	if err != nil {
+		o.listInProgress.Store(false)
+		o.recordError("list", err)
+		return list, err
+	}
+	o.listPages.Add(1)
+	items := meta.LenList(list)
+	o.listedItems.Add(uint64(items))
+	total := o.lastListItems.Add(int64(items))
+	cont, rv := "", ""
+	if acc, aerr := meta.ListAccessor(list); aerr == nil {
+		cont, rv = acc.GetContinue(), acc.GetResourceVersion()
+	}
+	instr.Emit(o.sink, instr.Event{Type: instr.EventListPage, Informer: o.informer, Count: items, Detail: cont, Duration: o.now().Sub(start)})
+	if cont == "" {
+		o.listInProgress.Store(false)
+		elapsed := o.now().Sub(time.Unix(0, o.listStartNanos.Load()))
+		o.lastListNanos.Store(int64(elapsed))
+		instr.Emit(o.sink, instr.Event{Type: instr.EventListDone, Informer: o.informer, Count: int(total), Detail: rv, Duration: elapsed})
+	}
+	return list, nil
+}
+
+// beginList counts a new full list; every list after the first is a relist.
+func (o *observedListerWatcher) beginList(start time.Time) {
+	if o.lists.Add(1) > 1 {
+		o.relists.Add(1)
+		instr.Emit(o.sink, instr.Event{Type: instr.EventRelist, Informer: o.informer})
+	}
+	o.listInProgress.Store(true)
+	o.lastListItems.Store(0)
+	o.listStartNanos.Store(start.UnixNano())
+}
+
+func (o *observedListerWatcher) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+	streaming := options.SendInitialEvents != nil && *options.SendInitialEvents
+	if streaming {
+		// A streamed initial list replaces LIST; count it as one.
+		o.beginList(o.now())
+	}
+	w, err := o.inner.WatchWithContext(ctx, options)
+	if err != nil {
+		if streaming {
+			o.listInProgress.Store(false)
+		}
+		o.recordError("watch", err)
+		return w, err
+	}
+	o.watches.Add(1)
+	o.openWatches.Add(1)
+	o.watchOpen.Store(true)
+	o.watchSinceNanos.Store(o.now().UnixNano())
+	instr.Emit(o.sink, instr.Event{Type: instr.EventWatchOpen, Informer: o.informer, Detail: options.ResourceVersion})
+	return newObservedWatch(w, o, streaming), nil
+}
+
+func (o *observedListerWatcher) recordError(verb string, err error) {
+	if errors.Is(err, context.Canceled) {
+		return
+	}
+	o.errs.Add(1)
+	msg := verb + ": " + err.Error()
+	o.mu.Lock()
+	o.lastError, o.lastErrorTime = msg, o.now()
+	o.mu.Unlock()
+	instr.Emit(o.sink, instr.Event{Type: instr.EventWatchError, Informer: o.informer, Detail: msg})
+}
+
+// observe counts one event that passed through a watch stream.
+func (o *observedListerWatcher) observe(ev watch.Event, streaming *bool) {
+	o.watchEvents.Add(1)
+	switch ev.Type {
+	case watch.Added:
+		o.watchAdded.Add(1)
+		if *streaming {
+			o.lastListItems.Add(1)
+			o.listedItems.Add(1)
+		}
+	case watch.Modified:
+		o.watchModified.Add(1)
+	case watch.Deleted:
+		o.watchDeleted.Add(1)
+	case watch.Bookmark:
+		o.watchBookmarks.Add(1)
+		if *streaming && isInitialEventsEnd(ev.Object) {
+			*streaming = false
+			o.listInProgress.Store(false)
+			elapsed := o.now().Sub(time.Unix(0, o.listStartNanos.Load()))
+			o.lastListNanos.Store(int64(elapsed))
+			instr.Emit(o.sink, instr.Event{Type: instr.EventListDone, Informer: o.informer, Count: int(o.lastListItems.Load()), Detail: "streamed", Duration: elapsed})
+		}
+	case watch.Error:
+		o.watchErrors.Add(1)
+		o.recordError("watch event", apierrors.FromObject(ev.Object))
+		return
+	}
+	if o.sink != nil {
+		instr.Emit(o.sink, instr.Event{Type: instr.EventWatchEvent, Informer: o.informer, Detail: string(ev.Type), Key: objectKey(ev.Object)})
+	}
+}
+
+func isInitialEventsEnd(obj runtime.Object) bool {
+	acc, err := meta.Accessor(obj)
+	if err != nil {
+		return false
+	}
+	return acc.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true"
+}
+
+func (o *observedListerWatcher) closed(events int) {
+	if o.openWatches.Add(-1) == 0 {
+		o.watchOpen.Store(false)
+	}
+	instr.Emit(o.sink, instr.Event{Type: instr.EventWatchClose, Informer: o.informer, Count: events})
+}
+
+func (o *observedListerWatcher) stats() ReflectorStats {
+	o.mu.Lock()
+	lastErr, lastErrTime := o.lastError, o.lastErrorTime
+	o.mu.Unlock()
+	var since time.Time
+	if o.watchOpen.Load() {
+		since = time.Unix(0, o.watchSinceNanos.Load())
+	}
+	return ReflectorStats{
+		Lists:          o.lists.Load(),
+		ListPages:      o.listPages.Load(),
+		ListedItems:    o.listedItems.Load(),
+		ListInProgress: o.listInProgress.Load(),
+		LastListItems:  int(o.lastListItems.Load()),
+		LastListTime:   time.Duration(o.lastListNanos.Load()),
+		Relists:        o.relists.Load(),
+		Watches:        o.watches.Load(),
+		WatchOpen:      o.watchOpen.Load(),
+		WatchSince:     since,
+		WatchEvents:    o.watchEvents.Load(),
+		WatchAdded:     o.watchAdded.Load(),
+		WatchModified:  o.watchModified.Load(),
+		WatchDeleted:   o.watchDeleted.Load(),
+		WatchBookmarks: o.watchBookmarks.Load(),
+		WatchErrors:    o.watchErrors.Load(),
+		Errors:         o.errs.Load(),
+		LastError:      lastErr,
+		LastErrorTime:  lastErrTime,
+	}
+}
+
+// observedWatch forwards a watch stream, counting each event. Its goroutine
+// ends when the inner stream closes or Stop is called, whichever is first.
+type observedWatch struct {
+	inner    watch.Interface
+	out      chan watch.Event
+	stopOnce sync.Once
+	stop     chan struct{}
+}
+
+func newObservedWatch(inner watch.Interface, o *observedListerWatcher, streaming bool) *observedWatch {
+	w := &observedWatch{inner: inner, out: make(chan watch.Event), stop: make(chan struct{})}
+	go w.forward(o, streaming)
+	return w
+}
+
+func (w *observedWatch) forward(o *observedListerWatcher, streaming bool) {
+	defer close(w.out)
+	events := 0
+	defer func() { o.closed(events) }()
+	in := w.inner.ResultChan()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case ev, ok := <-in:
+			if !ok {
+				return
+			}
+			events++
+			o.observe(ev, &streaming)
+			select {
+			case w.out <- ev:
+			case <-w.stop:
+				return
+			}
+		}
+	}
+}
+
+func (w *observedWatch) Stop() {
+	w.stopOnce.Do(func() {
+		close(w.stop)
+		w.inner.Stop()
+	})
+}
+
+func (w *observedWatch) ResultChan() <-chan watch.Event { return w.out }
+
+// objectKey names obj as "namespace/name" for events; "" when it has no metadata.
+func objectKey(obj any) string {
+	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return ""
+	}
+	return key
+}

@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine/instr"
+)
+
+// QueueKind selects the queue between the reflector and the indexer.
+type QueueKind int
+
+const (
+	// RealFIFO is client-go v0.37's default queue: every event is its own
+	// item, replaces and resyncs are atomic, pops are batched.
+	RealFIFO QueueKind = iota
+	// DeltaFIFO is the classic queue: one row per key, deltas coalesced.
+	DeltaFIFO
+)
+
+// String returns the queue's name as shown in the UI and JSON output.
+func (k QueueKind) String() string {
+	if k == DeltaFIFO {
+		return "DeltaFIFO"
+	}
+	return "RealFIFO"
+}
+
+// Options configures an Informer. The zero value behaves like client-go's
+// NewSharedIndexInformer with no resync and no indexers.
+type Options struct {
+	// Name identifies the informer in snapshots and events; defaults to the
+	// example object's type.
+	Name string
+	// Resource is the resource the informer watches, e.g. "pods"; shown only.
+	Resource string
+	// ResyncPeriod is the default resync period of handlers, as client-go's
+	// defaultEventHandlerResyncPeriod; 0 disables resync.
+	ResyncPeriod time.Duration
+	// Indexers are installed on the cache before the informer starts.
+	Indexers cache.Indexers
+	// Queue is the queue kind; RealFIFO (the zero value) is the default.
+	Queue QueueKind
+	// ObjectDescription is passed to the reflector for its log messages.
+	ObjectDescription string
+	// Instrumentation tunes what the informer records.
+	Instrumentation Instrumentation
+}
+
+// Instrumentation tunes the engine's self-observation. The defaults are
+// what informtop itself uses; Off exists so benchmarks can measure the cost.
+type Instrumentation struct {
+	// Off disables the event stream and the ListerWatcher observer. Queue,
+	// store and listener counters remain: they are part of those types.
+	Off bool
+	// Events is the ring events go to; several informers may share one.
+	// nil gives the informer a ring of its own with EventRingSize slots.
+	Events        *instr.Ring
+	EventRingSize int
+	// QueueHead is how many queue rows a Snapshot carries; default 64.
+	QueueHead int
+}
+
+const defaultQueueHead = 64
