@@ -1,0 +1,50 @@
+package processor
+
+import "time"
+
+// count adds one returned call of kind k.
+func (d *Delivered) count(k kind) {
+	switch k {
+	case kindAdd:
+		d.Add++
+	case kindUpdate:
+		d.Update++
+	case kindDelete:
+		d.Delete++
+	case kindSync:
+		d.Sync++
+	}
+}
+
+// Stats returns a copy of the listener's instrumentation. It holds the
+// listener's lock only to copy fields; the key of the object in progress
+// and the latency percentiles are computed after releasing it.
+func (l *Listener) Stats() ListenerStats {
+	l.mu.Lock()
+	s := ListenerStats{
+		Name:      l.name,
+		Pending:   l.backlog.Len(),
+		Capacity:  l.backlog.Cap(),
+		HighWater: l.highWater,
+		Delivered: l.delivered,
+		Panics:    l.panics,
+		LastPanic: l.lastPanic,
+	}
+	var inFlight any
+	busy := l.busy
+	if busy {
+		s.InCallback, s.InCallbackSince = l.current.callback(), l.since
+		inFlight = l.current.object()
+	}
+	window := l.latency.recorded()
+	l.mu.Unlock()
+
+	if busy {
+		s.InCallbackKey = keyOf(inFlight)
+	}
+	s.LatencyP50, s.LatencyP99 = percentiles(window)
+	s.Synced = l.tracker.HasSynced()
+	s.RequestedResync = l.requestedResync
+	s.ResyncPeriod = time.Duration(l.resyncPeriod.Load())
+	return s
+}

@@ -1,0 +1,49 @@
+package processor
+
+import "time"
+
+// ShouldResync decides, for every listener, whether its resync is due now
+// (a non-zero period and its next resync time reached), remembers the
+// answer for the sync notifications that follow, and schedules the next
+// resync of each due listener one period from now. It reports whether any
+// listener is due. The reflector calls it before each queue resync; the
+// answer stands until the next call.
+func (p *Processor) ShouldResync() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.state == stopped {
+		return false
+	}
+	now := p.clock.Now()
+	anyDue := false
+	for _, l := range p.listeners {
+		period := time.Duration(l.resyncPeriod.Load())
+		l.resyncDue = period != 0 && !now.Before(l.nextResync)
+		if l.resyncDue {
+			anyDue = true
+			l.nextResync = now.Add(period)
+		}
+	}
+	return anyDue
+}
+
+// ResyncCheckPeriodChanged recomputes every listener's effective resync
+// period from its requested one and the informer's new check period. The
+// next resync times are left alone, as in client-go.
+func (p *Processor) ResyncCheckPeriodChanged(period time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.listeners {
+		l.resyncPeriod.Store(int64(effectiveResync(l.requestedResync, period)))
+	}
+}
+
+// effectiveResync is the period a listener gets when it asks for desired
+// and the informer checks every check: never when either is zero, and no
+// more often than the check.
+func effectiveResync(desired, check time.Duration) time.Duration {
+	if desired == 0 || check == 0 {
+		return 0
+	}
+	return max(desired, check)
+}
