@@ -37,7 +37,6 @@ func pod(name string) *corev1.Pod {
 	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, UID: types.UID("uid-" + name)}}
 }
 
-
 // call is one recorded handler callback.
 type call struct {
 	Kind    string // add, update, delete

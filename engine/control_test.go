@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+)
+
+// While paused the queue fills and nothing reaches the handlers; a step
+// pops exactly one item and narrates it; resuming drains the rest.
+func TestInformerPauseAndStep(t *testing.T) {
+	for _, kind := range queueKinds {
+		t.Run(kind.String(), func(t *testing.T) {
+			src := newTestSource(t)
+			inf := newTestInformer(src, kind, 0)
+			rec := &recorder{}
+			if _, err := inf.AddNamedEventHandler("fast", rec, cache.HandlerOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			runInformer(t, inf)
+			waitFor(t, "sync", inf.HasSynced)
+
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if _, err := inf.Step(ctx); err != ErrNotPaused {
+				t.Fatalf("step while running: err = %v, want ErrNotPaused", err)
+			}
+			inf.SetPaused(true)
+			// The pop loop may already be waiting inside the queue; let it
+			// take one item before the gate closes, as the UI would.
+			src.Add(pod("warmup"))
+			waitFor(t, "warmup", func() bool { return rec.len() == 1 })
+
+			src.Add(pod("a"))
+			src.Add(pod("b"))
+			waitFor(t, "queue to fill", func() bool { return inf.Snapshot().Queue.Depth == 2 })
+			if rec.len() != 1 {
+				t.Fatalf("handler ran while paused: %v", rec.snapshot())
+			}
+			if !inf.Snapshot().Paused {
+				t.Fatal("snapshot does not say paused")
+			}
+
+			res, err := inf.Step(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := StepResult{
+				Informer:      "pods",
+				Key:           "default/a",
+				Deltas:        []cache.DeltaType{cache.Added},
+				Store:         []string{"Add default/a"},
+				Notifications: []StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/a"}},
+			}
+			if !reflect.DeepEqual(res, want) {
+				t.Fatalf("step:\n got %+v\nwant %+v", res, want)
+			}
+			waitFor(t, "stepped callback", func() bool { return rec.len() == 2 })
+			if d := inf.Snapshot().Queue.Depth; d != 1 {
+				t.Fatalf("queue depth after one step = %d, want 1", d)
+			}
+			inf.SetPaused(false)
+			waitFor(t, "drain", func() bool { return rec.len() == 3 })
+		})
+	}
+}
+
+// Step on an empty queue says so instead of waiting.
+func TestInformerStepEmptyQueue(t *testing.T) {
+	src := newTestSource(t)
+	inf := newTestInformer(src, RealFIFO, 0)
+	runInformer(t, inf)
+	waitFor(t, "sync", inf.HasSynced)
+	inf.SetPaused(true)
+	res, err := inf.Step(context.Background())
+	if err != nil || !res.Empty {
+		t.Fatalf("step on empty queue = %+v, %v", res, err)
+	}
+}
+
+// The queue view shows the queued deltas of a key while paused.
+func TestInformerQueueDeltas(t *testing.T) {
+	src := newTestSource(t)
+	inf := newTestInformer(src, DeltaFIFO, 0)
+	rec := &recorder{}
+	if _, err := inf.AddEventHandler(rec); err != nil {
+		t.Fatal(err)
+	}
+	runInformer(t, inf)
+	waitFor(t, "sync", inf.HasSynced)
+	inf.SetPaused(true)
+	src.Add(pod("warmup"))
+	waitFor(t, "warmup", func() bool { return rec.len() == 1 })
+	p := pod("a")
+	src.Add(p)
+	src.Modify(p.DeepCopy())
+	waitFor(t, "coalesced deltas", func() bool { return len(inf.QueueDeltas("default/a")) == 2 })
+	got := inf.QueueDeltas("default/a")
+	if got[0].Type != cache.Added || got[1].Type != cache.Updated {
+		t.Fatalf("queued deltas = %v", got)
+	}
+	snap := inf.Snapshot()
+	if snap.Queue.Depth != 1 || snap.Queue.Deltas != 2 || len(snap.Queue.Head) != 1 || snap.Queue.Head[0].Key != "default/a" {
+		t.Fatalf("queue stats = %+v", snap.Queue)
+	}
+	inf.SetPaused(false)
+}
