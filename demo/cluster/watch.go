@@ -1,0 +1,90 @@
+package cluster
+
+import (
+	"context"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// watch serves one WATCH request of kind k through the ListerWatcher's
+// filter. See the package documentation for the start-point rules.
+func (c *Cluster) watch(ctx context.Context, lw *ListerWatcher, opts metav1.ListOptions) (watch.Interface, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !c.Available() {
+		c.stats.refused.Add(1)
+		return nil, errRefused(lw.kind, lw.filter.namespace, opts)
+	}
+	opts.Watch = true
+	if err := validateOptions(opts, c.opts.WatchList); err != nil {
+		return nil, c.countError(err)
+	}
+	req, err := parseFilter(lw.kind, "", opts.LabelSelector, opts.FieldSelector)
+	if err != nil {
+		return nil, c.countError(err)
+	}
+	from, err := parseRV(opts.ResourceVersion)
+	if err != nil {
+		return nil, c.countError(err)
+	}
+	st := c.stores[lw.kind]
+	w := c.newWatcher(st, lw.filter.and(req), opts)
+
+	c.mu.Lock()
+	if !c.available {
+		c.mu.Unlock()
+		c.stats.refused.Add(1)
+		return nil, errRefused(lw.kind, lw.filter.namespace, opts)
+	}
+	streaming := opts.SendInitialEvents != nil && *opts.SendInitialEvents
+	legacyInitial := opts.SendInitialEvents == nil && from == 0
+	switch {
+	case from > c.rv:
+		w.fail(errTooLarge(from, c.rv))
+	case streaming || legacyInitial:
+		// Synthetic ADDED events for the current state; a streaming list
+		// ends them with the bookmark that tells the client it has synced.
+		for key, obj := range st.objects {
+			if w.filter.matches(obj) {
+				w.initial = append(w.initial, item{typ: watch.Added, key: key, obj: obj})
+			}
+		}
+		w.toSort = len(w.initial)
+		if streaming && w.bookmarks {
+			w.initial = append(w.initial, item{typ: watch.Bookmark, rv: c.rv, initialEnd: true})
+		}
+		if streaming {
+			c.stats.watchListStreams.Add(1)
+		}
+	case from == 0:
+		// sendInitialEvents=false from "now": nothing to replay.
+	case from < st.hist.compacted:
+		w.fail(errTooOld(from, st.hist.compacted))
+	default:
+		for _, e := range st.hist.since(from) {
+			if it, ok := w.translate(e); ok {
+				w.initial = append(w.initial, it)
+			}
+		}
+	}
+	if !w.finish {
+		st.watchers[w] = struct{}{}
+	}
+	c.mu.Unlock()
+
+	c.stats.watches.Add(1)
+	c.stats.watchesOpen.Add(1)
+	go w.run(ctx)
+	return w, nil
+}
+
+// fail turns w into a stream that carries one ERROR event and ends, which is
+// how the API server answers a watch it accepted but cannot serve.
+func (w *watcher) fail(err error) {
+	w.c.countError(err)
+	st := statusOf(err)
+	w.initial = []item{{typ: watch.Error, status: &st}}
+	w.finish = true
+}
