@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine/fifo"
@@ -84,6 +85,9 @@ type gatedQueue struct {
 	resyncs  atomic.Uint64
 	// afterStep is called once a stepped pop has been processed.
 	afterStep func()
+	// observer, when set, counts the reflector's calls: each Add, Update,
+	// Delete and Bookmark is one watch event, each Replace one full list.
+	observer *observedListerWatcher
 }
 
 // gatedBatchQueue adds PopBatch for queues that have it, so client-go's
@@ -101,12 +105,32 @@ func newGatedQueue(inner fifo.Instrumented, g *gate, informer string, sink instr
 	return q, q
 }
 
-func (q *gatedQueue) Add(obj any) error    { return q.inner.Add(obj) }
-func (q *gatedQueue) Update(obj any) error { return q.inner.Update(obj) }
-func (q *gatedQueue) Delete(obj any) error { return q.inner.Delete(obj) }
+func (q *gatedQueue) Add(obj any) error {
+	q.observe(watch.Added, obj)
+	return q.inner.Add(obj)
+}
+
+func (q *gatedQueue) Update(obj any) error {
+	q.observe(watch.Modified, obj)
+	return q.inner.Update(obj)
+}
+
+func (q *gatedQueue) Delete(obj any) error {
+	q.observe(watch.Deleted, obj)
+	return q.inner.Delete(obj)
+}
+
+func (q *gatedQueue) observe(t watch.EventType, obj any) {
+	if q.observer != nil {
+		q.observer.storeCall(t, obj)
+	}
+}
 
 func (q *gatedQueue) Replace(list []any, rv string) error {
 	instr.Emit(q.sink, instr.Event{Type: instr.EventReplace, Informer: q.informer, Count: len(list), Detail: rv})
+	if q.observer != nil {
+		q.observer.replaced(len(list))
+	}
 	return q.inner.Replace(list, rv)
 }
 
@@ -120,6 +144,10 @@ func (q *gatedQueue) Resync() error {
 // this method; DeltaFIFO has none, and ignoring the call there is what
 // client-go does by not offering it.
 func (q *gatedQueue) Bookmark(rv string) error {
+	if q.observer != nil {
+		q.observer.watchEvents.Add(1)
+		q.observer.watchBookmarks.Add(1)
+	}
 	instr.Emit(q.sink, instr.Event{Type: instr.EventBookmark, Informer: q.informer, Detail: rv})
 	if b, ok := q.inner.(cache.ReflectorBookmarkStore); ok {
 		return b.Bookmark(rv)

@@ -108,7 +108,7 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 		inf.lw = inf.observer
 	}
 	inf.indexer = indexer.New(inf.keyFunc, opts.Indexers)
-	inf.processor = processor.New(processor.Options{Informer: name, Sink: inf.sink})
+	inf.processor = processor.New(processor.Options{Informer: name, Sink: inf.sink, CallbackEvents: opts.Instrumentation.CallbackEvents})
 	return inf
 }
 
@@ -167,6 +167,7 @@ func (inf *Informer) start() bool {
 	q := inf.newQueue()
 	wrapped, gated := newGatedQueue(q, inf.gate, inf.name, inf.sink)
 	gated.afterStep = inf.finishStep
+	gated.observer = inf.observer
 	inf.queue = gated
 	cfg := &cache.Config{
 		Queue:             wrapped,
@@ -181,12 +182,27 @@ func (inf *Informer) start() bool {
 		ProcessBatch: func(deltas []cache.Delta, isInInitialList bool) error {
 			return inf.handleBatch(deltas, isInInitialList)
 		},
-		WatchErrorHandlerWithContext: inf.watchErrorHandler,
+		WatchErrorHandlerWithContext: inf.observedWatchErrors(inf.watchErrorHandler),
 	}
 	inf.controller = cache.New(cfg)
 	inf.lastSyncResourceVersion = inf.controller.LastSyncResourceVersion
 	inf.started = true
 	return true
+}
+
+// observedWatchErrors records every list/watch failure the reflector
+// reports, then hands it to the user's handler or client-go's default one.
+func (inf *Informer) observedWatchErrors(user cache.WatchErrorHandlerWithContext) cache.WatchErrorHandlerWithContext {
+	if user == nil {
+		user = cache.DefaultWatchErrorHandler
+	}
+	if inf.observer == nil {
+		return user
+	}
+	return func(ctx context.Context, r *cache.Reflector, err error) {
+		inf.observer.watchFailed(err)
+		user(ctx, r, err)
+	}
 }
 
 // newQueue builds the configured queue the way client-go v0.37 builds an

@@ -33,7 +33,7 @@ type observedListerWatcher struct {
 	watches, watchEvents                           atomic.Uint64
 	watchAdded, watchModified, watchDeleted        atomic.Uint64
 	watchBookmarks, watchErrors, errs              atomic.Uint64
-	listInProgress, watchOpen                      atomic.Bool
+	listInProgress, watchOpen, streaming           atomic.Bool
 	lastListItems                                  atomic.Int64
 	lastListNanos, listStartNanos, watchSinceNanos atomic.Int64
 	openWatches                                    atomic.Int64
@@ -41,6 +41,7 @@ type observedListerWatcher struct {
 	mu            sync.Mutex
 	lastError     string
 	lastErrorTime time.Time
+	lastCallErr   error // the newest error a List or Watch call returned
 }
 
 // watchListSupport mirrors the optional interface client-go's reflector
@@ -146,56 +147,69 @@ func (o *observedListerWatcher) recordError(verb string, err error) {
 	msg := verb + ": " + err.Error()
 	o.mu.Lock()
 	o.lastError, o.lastErrorTime = msg, o.now()
+	if verb == "list" || verb == "watch" {
+		o.lastCallErr = err
+	}
 	o.mu.Unlock()
 	instr.Emit(o.sink, instr.Event{Type: instr.EventWatchError, Informer: o.informer, Detail: msg})
 }
 
-// observe counts one event that passed through a watch stream.
-func (o *observedListerWatcher) observe(ev watch.Event, streaming *bool) {
+// storeCall counts one change the reflector handed to the queue: each one
+// is a watch event. Counting here rather than in the watch stream keeps the
+// stream untouched (no extra goroutine or channel hop per event).
+func (o *observedListerWatcher) storeCall(t watch.EventType, obj any) {
 	o.watchEvents.Add(1)
-	switch ev.Type {
+	switch t {
 	case watch.Added:
 		o.watchAdded.Add(1)
-		if *streaming {
-			o.lastListItems.Add(1)
-			o.listedItems.Add(1)
-		}
 	case watch.Modified:
 		o.watchModified.Add(1)
 	case watch.Deleted:
 		o.watchDeleted.Add(1)
 	case watch.Bookmark:
 		o.watchBookmarks.Add(1)
-		if *streaming && isInitialEventsEnd(ev.Object) {
-			*streaming = false
-			o.listInProgress.Store(false)
-			elapsed := o.now().Sub(time.Unix(0, o.listStartNanos.Load()))
-			o.lastListNanos.Store(int64(elapsed))
-			instr.Emit(o.sink, instr.Event{Type: instr.EventListDone, Informer: o.informer, Count: int(o.lastListItems.Load()), Detail: "streamed", Duration: elapsed})
-		}
-	case watch.Error:
-		o.watchErrors.Add(1)
-		o.recordError("watch event", apierrors.FromObject(ev.Object))
-		return
 	}
 	if o.sink != nil {
-		instr.Emit(o.sink, instr.Event{Type: instr.EventWatchEvent, Informer: o.informer, Detail: string(ev.Type), Key: objectKey(ev.Object)})
+		o.sink.Emit(instr.Event{Type: instr.EventWatchEvent, Informer: o.informer, Detail: string(t), Obj: obj})
 	}
 }
 
-func isInitialEventsEnd(obj runtime.Object) bool {
-	acc, err := meta.Accessor(obj)
-	if err != nil {
-		return false
+// watchFailed records an error that ended a list or watch, as the reflector
+// reports it to its watch error handler (410 Gone inside a stream among them).
+// A failed List call reaches the handler too, wrapped: it was counted when
+// the call returned, so it is not counted again.
+func (o *observedListerWatcher) watchFailed(err error) {
+	o.mu.Lock()
+	seen := o.lastCallErr != nil && errors.Is(err, o.lastCallErr)
+	o.mu.Unlock()
+	if seen {
+		return
 	}
-	return acc.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true"
+	if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
+		o.watchErrors.Add(1)
+	}
+	o.recordError("watch stream", err)
 }
 
-func (o *observedListerWatcher) closed(events int) {
+func (o *observedListerWatcher) closed() {
 	if o.openWatches.Add(-1) == 0 {
 		o.watchOpen.Store(false)
 	}
-	instr.Emit(o.sink, instr.Event{Type: instr.EventWatchClose, Informer: o.informer, Count: events})
+	instr.Emit(o.sink, instr.Event{Type: instr.EventWatchClose, Informer: o.informer})
+}
+
+// replaced ends a streamed initial list: the reflector hands the whole
+// list to the queue once the initial-events bookmark arrived.
+func (o *observedListerWatcher) replaced(items int) {
+	if !o.streaming.CompareAndSwap(true, false) {
+		return
+	}
+	o.listInProgress.Store(false)
+	o.lastListItems.Store(int64(items))
+	o.listedItems.Add(uint64(items))
+	elapsed := o.now().Sub(time.Unix(0, o.listStartNanos.Load()))
+	o.lastListNanos.Store(int64(elapsed))
+	instr.Emit(o.sink, instr.Event{Type: instr.EventListDone, Informer: o.informer, Count: items, Detail: "streamed", Duration: elapsed})
 }
 
 func (o *observedListerWatcher) stats() ReflectorStats {
@@ -229,53 +243,28 @@ func (o *observedListerWatcher) stats() ReflectorStats {
 	}
 }
 
-// observedWatch forwards a watch stream, counting each event. Its goroutine
-// ends when the inner stream closes or Stop is called, whichever is first.
+// observedWatch passes the stream through untouched and notes when the
+// reflector stops it.
 type observedWatch struct {
-	inner    watch.Interface
-	out      chan watch.Event
+	watch.Interface
+	o        *observedListerWatcher
 	stopOnce sync.Once
-	stop     chan struct{}
 }
 
 func newObservedWatch(inner watch.Interface, o *observedListerWatcher, streaming bool) *observedWatch {
-	w := &observedWatch{inner: inner, out: make(chan watch.Event), stop: make(chan struct{})}
-	go w.forward(o, streaming)
-	return w
-}
-
-func (w *observedWatch) forward(o *observedListerWatcher, streaming bool) {
-	defer close(w.out)
-	events := 0
-	defer func() { o.closed(events) }()
-	in := w.inner.ResultChan()
-	for {
-		select {
-		case <-w.stop:
-			return
-		case ev, ok := <-in:
-			if !ok {
-				return
-			}
-			events++
-			o.observe(ev, &streaming)
-			select {
-			case w.out <- ev:
-			case <-w.stop:
-				return
-			}
-		}
+	if streaming {
+		// The streamed list ends when the queue gets its Replace.
+		o.streaming.Store(true)
 	}
+	return &observedWatch{Interface: inner, o: o}
 }
 
 func (w *observedWatch) Stop() {
 	w.stopOnce.Do(func() {
-		close(w.stop)
-		w.inner.Stop()
+		w.Interface.Stop()
+		w.o.closed()
 	})
 }
-
-func (w *observedWatch) ResultChan() <-chan watch.Event { return w.out }
 
 // objectKey names obj as "namespace/name" for events; "" when it has no metadata.
 func objectKey(obj any) string {

@@ -60,6 +60,9 @@ type Instrumentation struct {
 	EventRingSize int
 	// QueueHead is how many queue rows a Snapshot carries; default 64.
 	QueueHead int
+	// CallbackEvents adds a HandlerStart and a HandlerFinish event for each
+	// handler call: useful at teaching rates, costly at production ones.
+	CallbackEvents bool
 }
 
 const defaultQueueHead = 64

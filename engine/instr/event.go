@@ -6,7 +6,11 @@
 // reader falls behind the oldest events are overwritten and counted as dropped.
 package instr
 
-import "time"
+import (
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+)
 
 // EventType says which stage of the pipeline produced an Event.
 type EventType uint8
@@ -88,17 +92,30 @@ type Event struct {
 	Detail   string        `json:"detail,omitempty"`
 	Count    int           `json:"count,omitempty"`
 	Duration time.Duration `json:"duration,omitempty"`
+	// Obj is the object the event is about, when there is one. Emitters on
+	// the hot path set it instead of Key, so the key (a new string) is only
+	// built when somebody reads the event: use ObjectKey.
+	Obj any `json:"-"`
+}
+
+// ObjectKey returns Key, or the namespace/name key of Obj when Key is empty.
+func (e Event) ObjectKey() string {
+	if e.Key != "" || e.Obj == nil {
+		return e.Key
+	}
+	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(e.Obj)
+	if err != nil {
+		return ""
+	}
+	return key
 }
 
 // Sink receives events. A nil Sink is valid and discards everything, so
-// stages can be built without instrumentation.
-type Sink interface {
-	Emit(Event)
-}
+// stages can be built without instrumentation. It is the concrete ring, not
+// an interface, so that passing an Event costs a copy and no allocation.
+type Sink = *Ring
 
 // Emit sends e to s when s is not nil.
 func Emit(s Sink, e Event) {
-	if s != nil {
-		s.Emit(e)
-	}
+	s.Emit(e)
 }

@@ -69,10 +69,8 @@ func (l *Listener) take() (e entry, start time.Time, ok bool) {
 
 // deliver makes one handler call and records its outcome.
 func (l *Listener) deliver(e entry, start time.Time) {
-	sink := l.p.sink
-	var key string
+	sink, key := l.p.perCall, e.key
 	if sink != nil {
-		key = keyOf(e.object())
 		sink.Emit(instr.Event{Time: start, Type: instr.EventHandlerStart, Informer: l.p.informer,
 			Listener: l.name, Key: key, Detail: e.detail()})
 	}

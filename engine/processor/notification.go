@@ -28,9 +28,21 @@ const (
 
 // entry is one notification waiting in a listener's backlog. sync records
 // that it was distributed as a resync, so an OnUpdate is counted as Sync.
+// key is filled only when events are wanted, once per notification rather
+// than once per listener, so instrumentation costs one key per event.
 type entry struct {
 	n    any
 	sync bool
+	key  string
+}
+
+// newEntry builds the backlog entry for n; withKey computes its key.
+func newEntry(n any, sync, withKey bool) entry {
+	e := entry{n: n, sync: sync}
+	if withKey {
+		e.key = keyOf(e.object())
+	}
+	return e
 }
 
 // callback names the handler method the entry will call, "" if none.

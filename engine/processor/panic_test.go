@@ -31,8 +31,8 @@ func panicOn(call string) func(string) {
 
 func TestPanicIsRecoveredAndCounted(t *testing.T) {
 	noCrash(t)
-	events := &sink{}
-	p := New(Options{Informer: "pods", Sink: events})
+	events := newSink()
+	p := New(Options{Informer: "pods", Sink: events.Ring, CallbackEvents: true})
 	h := &recorder{hook: panicOn("add bad@1 initial=false")}
 	l := p.NewListener(ListenerConfig{Name: "panicky", Handler: h})
 	p.AddListener(l, nil)

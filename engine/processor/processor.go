@@ -18,6 +18,10 @@ type Options struct {
 	Sink          instr.Sink  // may be nil
 	Clock         clock.Clock // nil = real clock
 	LatencyWindow int         // number of recent handler calls kept for p50/p99; 0 = 256
+	// CallbackEvents emits a HandlerStart and a HandlerFinish event for
+	// every handler call. They cost two events per call per listener, so
+	// they are off unless asked for; the listener stats show stalls anyway.
+	CallbackEvents bool
 }
 
 // runState is where a Processor is in its one-way life.
@@ -40,6 +44,7 @@ const (
 type Processor struct {
 	informer string
 	sink     instr.Sink
+	perCall  instr.Sink // sink for HandlerStart/Finish events; nil unless CallbackEvents
 	clock    clock.Clock
 	window   int
 
@@ -56,7 +61,11 @@ func New(opts Options) *Processor {
 	if c == nil {
 		c = clock.RealClock{}
 	}
-	return &Processor{informer: opts.Informer, sink: opts.Sink, clock: c, window: opts.LatencyWindow}
+	p := &Processor{informer: opts.Informer, sink: opts.Sink, clock: c, window: opts.LatencyWindow}
+	if opts.CallbackEvents {
+		p.perCall = opts.Sink
+	}
+	return p
 }
 
 // AddListener registers l, created by this processor's NewListener. The
@@ -86,7 +95,7 @@ func (p *Processor) AddListener(l *Listener, initial []any) (started bool) {
 	l.resyncDue = true
 	p.listeners = append(p.listeners, l)
 	for _, obj := range initial {
-		l.enqueue(entry{n: AddNotification{Obj: obj, IsInInitialList: true}})
+		l.enqueue(newEntry(AddNotification{Obj: obj, IsInInitialList: true}, false, p.perCall != nil))
 	}
 	// Starting after the initial list is queued matters: the sync tracker
 	// must count those adds before it may learn that upstream has synced.
@@ -127,7 +136,7 @@ func (p *Processor) Distribute(notification any, sync bool) {
 	if p.state == stopped {
 		return
 	}
-	e := entry{n: notification, sync: sync}
+	e := newEntry(notification, sync, p.perCall != nil)
 	for _, l := range p.listeners {
 		if sync && !l.resyncDue {
 			continue

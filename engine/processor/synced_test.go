@@ -20,8 +20,8 @@ func synced(t *testing.T, l *Listener) {
 }
 
 func TestRegistrationSyncWaitsForInitialOnAdds(t *testing.T) {
-	events := &sink{}
-	p := New(Options{Informer: "pods", Sink: events})
+	events := newSink()
+	p := New(Options{Informer: "pods", Sink: events.Ring})
 	up := newUpstream()
 	g := newGate()
 	h := &recorder{hook: func(call string) {

@@ -1,0 +1,49 @@
+package fifo
+
+import (
+	"k8s.io/client-go/tools/cache"
+)
+
+// Pop waits until a row is queued, removes the oldest row and hands its
+// deltas (a cache.Deltas, oldest first) to process, then returns them with
+// process's error. It returns cache.ErrFIFOClosed only once the queue is
+// both closed and empty, so a closed queue still drains.
+//
+// process runs with the queue locked (see DeltaFIFO). isInInitialList is
+// true while the queue has not synced, i.e. for the rows of the first
+// Replace. The row is gone whatever process returns: as in client-go
+// v0.37 there is no requeueing (ErrRequeue no longer exists). When the last
+// initial row is popped the Done channel closes before process runs, while
+// HasSynced, which needs the lock, answers true only after it returns.
+// A nil process just pops.
+func (f *DeltaFIFO) Pop(process cache.PopProcessFunc) (interface{}, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for f.order.len() == 0 {
+		if f.closed {
+			return nil, cache.ErrFIFOClosed
+		}
+		f.cond.Wait()
+	}
+
+	inInitialList := !f.syncedClosed
+	key := f.order.popFront()
+	if f.initialRemaining > 0 {
+		f.initialRemaining--
+		f.checkSyncedLocked()
+	}
+	deltas := f.rows[key].deltas
+	delete(f.rows, key)
+
+	f.queued -= len(deltas)
+	f.stats.pops++
+	for _, d := range deltas {
+		dfCountType(&f.stats.popped, d.Type)
+	}
+
+	// The row is unreachable from the queue now, so the caller owns deltas.
+	if process == nil {
+		return deltas, nil
+	}
+	return deltas, process(deltas, inInitialList)
+}

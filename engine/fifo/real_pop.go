@@ -1,0 +1,150 @@
+package fifo
+
+import (
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+)
+
+// realBatchable are the delta types PopBatch may group. ReplacedAll,
+// SyncAll and Bookmark act on the whole store, so each goes alone.
+func realBatchable(t cache.DeltaType) bool {
+	switch t {
+	case cache.Added, cache.Updated, cache.Deleted, cache.Replaced, cache.Sync:
+		return true
+	}
+	return false
+}
+
+// Pop blocks until an item is queued (or the queue is closed and empty,
+// then it returns cache.ErrFIFOClosed), removes the oldest item and calls
+// process with it as a one-element cache.Deltas. isInInitialList is true
+// while the queue has not synced. Pop returns that Deltas and process's
+// error. The item counts towards the initial population only after process
+// returns, so HasSynced stays false while the last initial item is
+// processed.
+func (f *RealFIFO) Pop(process cache.PopProcessFunc) (interface{}, error) {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	if !f.waitLocked() {
+		return nil, cache.ErrFIFOClosed
+	}
+	initial := !f.syncedClosed
+	it := *f.items.at(0)
+	f.takeLocked(1)
+	defer f.processedLocked(1)
+	defer f.traceIfSlow(it.key, 1)()
+
+	ds := cache.Deltas{it.delta}
+	err := f.runLocked(func() error { return process(ds, initial) })
+	return ds, err
+}
+
+// PopBatch blocks like Pop, then takes up to 1000 items from the head: it
+// stops before a key already in the batch, before the first item after the
+// initial population (so a batch never mixes initial and later items), and
+// at a ReplacedAll, SyncAll or Bookmark item, which is taken only when it is
+// first and then goes alone. An item whose key cannot be computed is taken
+// and ends the batch. A single item goes to processSingle as a one-element
+// cache.Deltas, several to processBatch. PopBatch returns their error.
+func (f *RealFIFO) PopBatch(processBatch cache.ProcessBatchFunc, processSingle cache.PopProcessFunc) error {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	if !f.waitLocked() {
+		return cache.ErrFIFOClosed
+	}
+	initial := !f.syncedClosed
+	n, key := f.batchLenLocked()
+	batch := make([]cache.Delta, n)
+	for i := range batch {
+		batch[i] = f.items.at(i).delta
+	}
+	f.takeLocked(n)
+	defer f.processedLocked(n)
+	defer f.traceIfSlow(key, n)()
+
+	if n == 1 {
+		return f.runLocked(func() error { return processSingle(cache.Deltas{batch[0]}, initial) })
+	}
+	return f.runLocked(func() error { return processBatch(batch, initial) })
+}
+
+// batchLenLocked returns how many head items form the next batch (at least
+// one; the queue must not be empty) and the first item's key for tracing.
+func (f *RealFIFO) batchLenLocked() (int, string) {
+	limit := min(f.items.len(), f.batchSize)
+	if f.initialPopulationCount > 0 {
+		limit = min(limit, f.initialPopulationCount)
+	}
+	seen := make(map[string]struct{}, min(limit, 64))
+	n := 0
+	for n < limit {
+		d := f.items.at(n).delta
+		if !realBatchable(d.Type) {
+			if n == 0 {
+				n = 1
+			}
+			break
+		}
+		// Keys are recomputed from the queued object, as client-go does,
+		// rather than trusting the key stored for instrumentation.
+		key, err := f.keyOf(d)
+		if err != nil {
+			n++ // a broken item still leaves the queue, but closes the batch
+			break
+		}
+		if _, dup := seen[key]; dup {
+			break
+		}
+		seen[key] = struct{}{}
+		n++
+	}
+	return n, f.items.at(0).key
+}
+
+// waitLocked blocks until an item is queued. It returns false when the
+// queue is closed and empty, so that Close lets queued items drain first.
+func (f *RealFIFO) waitLocked() bool {
+	for f.items.len() == 0 {
+		if f.closed {
+			return false
+		}
+		f.cond.Wait()
+	}
+	return true
+}
+
+// takeLocked removes the first n items, counting them as popped.
+func (f *RealFIFO) takeLocked(n int) {
+	for i := 0; i < n; i++ {
+		realCount(&f.popped, f.items.at(i).delta.Type)
+	}
+	f.pops += uint64(n)
+	f.items.drop(n)
+	f.queuedGauge.Set(float64(f.items.len()))
+}
+
+// processedLocked accounts n processed items against the initial
+// population. It runs after processing, with lock held again, even when
+// the process function panics.
+func (f *RealFIFO) processedLocked(n int) {
+	if f.initialPopulationCount > 0 {
+		f.initialPopulationCount -= n
+		f.markSyncedIfDoneLocked()
+	}
+}
+
+// runLocked calls process, releasing lock meanwhile when
+// UnlockWhileProcessing is set and fewer than two batches are queued; past
+// that the lock stays held so producers wait and the queue cannot grow
+// without bound. lock is held again when runLocked returns or panics.
+func (f *RealFIFO) runLocked(process func() error) error {
+	if f.unlockWhileProcessing && f.items.len() < 2*f.batchSize {
+		f.lock.Unlock()
+		defer f.lock.Lock()
+	}
+	start := time.Now()
+	err := process()
+	f.latency.Observe(time.Since(start).Seconds())
+	return err
+}
