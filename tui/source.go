@@ -7,6 +7,11 @@ import (
 // Source is everything the dashboard reads. The UI never touches engine
 // internals: it pulls snapshots and events on its tick and asks for single
 // objects when the user drills in.
+//
+// The dashboard calls a Source, its StoreReaders and its Controls from more
+// than one goroutine (the tick's pull and operator actions run off the UI
+// goroutine, so a slow source never delays a keystroke); implementations
+// must be safe for concurrent use.
 type Source interface {
 	// Kind is "demo", "kube" or "attach".
 	Kind() string

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, strings.NewReader(""), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// --once --json prints SPEC §8's document after the sync and exits 0.
+func TestOnceJSON(t *testing.T) {
+	t.Setenv("KUBECONFIG", t.TempDir()+"/none")
+	t.Setenv("HOME", t.TempDir())
+	code, stdout, stderr := runCLI(t, "--demo", "--once", "--json", "--duration", "300ms")
+	if code != 0 {
+		t.Fatalf("exit code %d, stderr: %s", code, stderr)
+	}
+	var doc struct {
+		Source    string `json:"source"`
+		Informers []struct {
+			Name, Resource, QueueKind string
+			Synced                    bool
+			LastSyncResourceVersion   string
+			Queue                     struct{ Depth, Added, Popped int }
+			Store                     struct {
+				Objects int
+				Indexes map[string]int
+			}
+			Reflector struct{ Lists, ListPages, Watches, WatchEvents, Relists, Errors int }
+			Listeners []struct {
+				Name              string
+				Pending, Capacity int
+				Delivered         int
+				Synced            bool
+				Panics            int
+				InCallbackSeconds float64
+			}
+		}
+		Events *struct{ Emitted, Dropped int } `json:"events"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	if doc.Source != "demo" || len(doc.Informers) == 0 || doc.Events == nil {
+		t.Fatalf("document = %+v", doc)
+	}
+	for _, inf := range doc.Informers {
+		if !inf.Synced || inf.LastSyncResourceVersion == "" || inf.QueueKind != "RealFIFO" {
+			t.Errorf("informer %s: synced=%t rv=%q queue=%s", inf.Name, inf.Synced, inf.LastSyncResourceVersion, inf.QueueKind)
+		}
+		if inf.Store.Objects == 0 || inf.Reflector.Lists == 0 || inf.Reflector.Watches == 0 || len(inf.Listeners) == 0 {
+			t.Errorf("informer %s looks empty: %+v", inf.Name, inf)
+		}
+		if inf.Store.Indexes == nil {
+			t.Errorf("informer %s: store.indexes missing", inf.Name)
+		}
+		for _, l := range inf.Listeners {
+			if !l.Synced || l.Capacity == 0 || l.Delivered == 0 {
+				t.Errorf("informer %s listener %s: %+v", inf.Name, l.Name, l)
+			}
+		}
+	}
+	for _, key := range []string{`"queueKind"`, `"lastSyncResourceVersion"`, `"oldestAgeSeconds"`, `"listPages"`, `"watchEvents"`, `"inCallbackSeconds"`, `"dropped"`} {
+		if !strings.Contains(stdout, key) {
+			t.Errorf("JSON lacks the stable key %s", key)
+		}
+	}
+}
+
+// --once without --json prints the same report as a table.
+func TestOnceTable(t *testing.T) {
+	t.Setenv("KUBECONFIG", t.TempDir()+"/none")
+	code, stdout, stderr := runCLI(t, "--demo", "--once", "--queue", "DeltaFIFO")
+	if code != 0 {
+		t.Fatalf("exit code %d, stderr: %s", code, stderr)
+	}
+	for _, want := range []string{"source: demo", "synced: true", "pods (pods, DeltaFIFO)", "listener", "reflector:"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("table lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// Bad input gets a sentence and exit code 2, never a panic.
+func TestBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--queue", "LIFO"}, `unknown queue "LIFO"`},
+		{[]string{"--demo", "--scenario", "nope", "--once"}, "nope"},
+		{[]string{"--json"}, "--json goes with --once"},
+		{[]string{"--timeout", "0s", "--once"}, "--timeout must be positive"},
+		{[]string{"--no-such-flag"}, "unknown flag"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
+		{[]string{"--context", "prod"}, "not built yet"},
+	}
+	for _, c := range cases {
+		code, _, stderr := runCLI(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 mentioning %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// Without a terminal the dashboard refuses and points at --once/--json.
+func TestDashboardNeedsTerminal(t *testing.T) {
+	code, _, stderr := runCLI(t, "--demo")
+	if code != 2 || !strings.Contains(stderr, "--once --json") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestScenariosList(t *testing.T) {
+	code, stdout, _ := runCLI(t, "scenarios")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, name := range []string{"steady", "burst", "stalled-listener", "watch-drop", "expired", "resync", "initial-sync", "fifo-compare"} {
+		if !strings.Contains(stdout, name) {
+			t.Errorf("scenarios lacks %s:\n%s", name, stdout)
+		}
+	}
+}

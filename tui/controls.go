@@ -1,0 +1,115 @@
+package tui
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// controlMsg is the outcome of an operator action, for the status line.
+type controlMsg struct {
+	text string
+	err  error
+}
+
+// control runs one teaching/debugging action. The call to the source
+// happens in a command, off the UI goroutine, and reports back with a
+// controlMsg or stepMsg.
+func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
+	ctl := m.c.src.Controls()
+	if ctl == nil {
+		return nil
+	}
+	k := m.c.keys
+	inf := m.c.data.current
+	do := func(f func() (string, error)) tea.Cmd {
+		return func() tea.Msg {
+			text, err := f()
+			return controlMsg{text: text, err: err}
+		}
+	}
+	switch {
+	case key.Matches(msg, k.Pause):
+		paused := !m.c.data.paused
+		// Show the new state at once; the next snapshot confirms it.
+		m.c.data.paused = paused
+		return do(func() (string, error) {
+			if err := ctl.SetPaused(paused); err != nil {
+				return "", err
+			}
+			if paused {
+				return "processing paused: press " + k.Step.Help().Key + " to step one item", nil
+			}
+			return "processing resumed", nil
+		})
+	case key.Matches(msg, k.Step):
+		if inf == "" {
+			return nil
+		}
+		wasPaused := m.c.data.paused
+		m.c.data.paused = true
+		return func() tea.Msg {
+			out := stepMsg{}
+			if !wasPaused && !ctl.Paused() {
+				if err := ctl.SetPaused(true); err != nil {
+					return stepMsg{err: err}
+				}
+				out.pausedFirst = true
+			}
+			out.res, out.err = ctl.Step(inf)
+			return out
+		}
+	case key.Matches(msg, k.Stall):
+		l := m.c.data.selectedListener
+		if l == "" {
+			m.setStatus("", fmt.Errorf("select a listener first: %s opens the Listeners view", k.Listeners.Help().Key))
+			return nil
+		}
+		return do(func() (string, error) {
+			stalled, err := ctl.ToggleStall(inf, l)
+			if err != nil {
+				return "", err
+			}
+			if stalled {
+				return "listener " + l + " stalled: its next callback blocks until you press " + k.Stall.Help().Key + " again", nil
+			}
+			return "listener " + l + " resumed", nil
+		})
+	case key.Matches(msg, k.DropWatch):
+		return do(func() (string, error) {
+			return "watch dropped: the reflector re-watches from its last resourceVersion", ctl.DropWatch()
+		})
+	case key.Matches(msg, k.Expire):
+		return do(func() (string, error) {
+			return "history expired: the next watch gets 410 Gone and the reflector relists", ctl.ExpireHistory()
+		})
+	case key.Matches(msg, k.Resync):
+		return do(func() (string, error) {
+			return "resync forced on " + inf, ctl.Resync(inf)
+		})
+	case key.Matches(msg, k.Faster), key.Matches(msg, k.Slower):
+		step := 1
+		if key.Matches(msg, k.Slower) {
+			step = -1
+		}
+		return do(func() (string, error) {
+			r, err := ctl.AdjustRate(step)
+			return "workload: " + rate(r) + " changes", err
+		})
+	}
+	return nil
+}
+
+// applyStep opens or updates the narration panel with a step's outcome.
+func (m *Model) applyStep(msg stepMsg) {
+	if m.narration == nil {
+		m.narration = &narration{}
+	}
+	m.narration.msg = msg
+	m.narration.steps++
+	if msg.pausedFirst {
+		m.c.data.paused = true
+	}
+	m.layout()
+}

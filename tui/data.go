@@ -1,0 +1,153 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/informtop/informtop/engine"
+)
+
+const (
+	// eventFetchMax bounds the events pulled per tick: a busy engine cannot
+	// make one tick expensive, it only makes the UI miss (and count) events.
+	eventFetchMax = 4096
+	// eventLogSize is how many events the Events view can scroll back through.
+	eventLogSize = 5000
+)
+
+// dataMsg carries one tick's pull from the Source. It is built off the UI
+// goroutine (see fetchData) so a slow source never delays a keystroke.
+type dataMsg struct {
+	snaps  []engine.Snapshot
+	notes  []string
+	events []engine.Event
+	next   uint64
+	missed uint64
+	paused bool
+	at     time.Time
+}
+
+// fetchData reads everything one tick needs from src.
+func fetchData(src Source, cursor uint64, now time.Time) dataMsg {
+	msg := dataMsg{snaps: src.Snapshots(), notes: src.Notes(), at: now}
+	msg.events, msg.next, msg.missed = src.Events(cursor, eventFetchMax)
+	if c := src.Controls(); c != nil {
+		msg.paused = c.Paused()
+	}
+	for i := range msg.snaps {
+		if msg.snaps[i].Taken.IsZero() {
+			msg.snaps[i].Taken = now
+		}
+	}
+	return msg
+}
+
+// dataState is what the views read: the latest snapshots, their history and
+// the recent events. The root model owns it and changes it only in Update;
+// views read it during Update and View, which Bubble Tea never runs
+// concurrently, so it has no lock.
+type dataState struct {
+	snaps   []engine.Snapshot
+	notes   []string // the source's notes as of the last tick
+	current string   // name of the informer the views show
+	hist    map[string]*history
+	events  eventLog
+	cursor  uint64 // next sequence number to ask the Source for
+	missed  uint64 // events the UI never saw because the ring overwrote them
+	paused  bool
+	updated time.Time // when the newest dataMsg arrived
+	ticks   uint64    // dataMsgs applied, a cheap clock for transient messages
+
+	// selectedListener is the listener under the cursor of the Listeners
+	// view; the global stall key acts on it.
+	selectedListener string
+}
+
+func newDataState() *dataState {
+	return &dataState{hist: map[string]*history{}}
+}
+
+func (d *dataState) apply(msg dataMsg) {
+	d.snaps = msg.snaps
+	d.notes = msg.notes
+	d.updated = msg.at
+	d.ticks++
+	d.paused = msg.paused
+	seen := make(map[string]bool, len(msg.snaps))
+	for i := range d.snaps {
+		s := &d.snaps[i]
+		seen[s.Name] = true
+		h := d.hist[s.Name]
+		if h == nil {
+			h = &history{}
+			d.hist[s.Name] = h
+		}
+		h.observe(s)
+	}
+	for name := range d.hist {
+		if !seen[name] {
+			delete(d.hist, name)
+		}
+	}
+	if !seen[d.current] && len(d.snaps) > 0 {
+		d.current = d.snaps[0].Name
+		d.selectedListener = ""
+	}
+	d.events.add(msg.events)
+	d.cursor = msg.next
+	d.missed += msg.missed
+}
+
+// snap returns the current informer's snapshot, nil before the first tick.
+func (d *dataState) snap() *engine.Snapshot {
+	for i := range d.snaps {
+		if d.snaps[i].Name == d.current {
+			return &d.snaps[i]
+		}
+	}
+	return nil
+}
+
+// history returns the current informer's history (possibly empty).
+func (d *dataState) history() *history {
+	if h := d.hist[d.current]; h != nil {
+		return h
+	}
+	return &history{}
+}
+
+// eventLog is a fixed-size ring of the newest events, oldest first.
+type eventLog struct {
+	buf     []engine.Event
+	start   int
+	n       int
+	version uint64 // bumped on every add, so views re-filter only on change
+}
+
+func (l *eventLog) add(evs []engine.Event) {
+	if len(evs) == 0 {
+		return
+	}
+	if l.buf == nil {
+		l.buf = make([]engine.Event, eventLogSize)
+	}
+	if len(evs) > len(l.buf) {
+		evs = evs[len(evs)-len(l.buf):]
+	}
+	for _, e := range evs {
+		if l.n < len(l.buf) {
+			l.buf[(l.start+l.n)%len(l.buf)] = e
+			l.n++
+		} else {
+			l.buf[l.start] = e
+			l.start = (l.start + 1) % len(l.buf)
+		}
+	}
+	l.version++
+}
+
+func (l *eventLog) len() int { return l.n }
+
+// at returns the i-th held event, 0 being the oldest.
+func (l *eventLog) at(i int) *engine.Event {
+	return &l.buf[(l.start+i)%len(l.buf)]
+}

@@ -1,0 +1,247 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/engine/indexer"
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/engine/processor"
+)
+
+// t0 is when the fixture's first frame was taken.
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+const fixtureFrames = 10
+
+// modifiedPerSecond shapes the MODIFIED sparkline of the pods informer.
+var modifiedPerSecond = []uint64{100, 140, 90, 200, 260, 180, 120, 150, 300, 220}
+
+// newFixtureSource is a demo-like source with three informers, one frame
+// per second: "pods" (RealFIFO, four listeners, "audit" stalled in a
+// callback with a rising backlog, "late" still syncing), "secrets"
+// (DeltaFIFO with coalesced keys, Secret objects) and "configmaps" (watch
+// down with a 403).
+func newFixtureSource() *fakeSource {
+	src := &fakeSource{
+		kind:  "demo",
+		title: "demo",
+		notes: []string{"scenario: stalled handler: watch audit's backlog grow, then press s on it"},
+		stores: map[string]*fakeStore{
+			"pods":       podStore(),
+			"secrets":    secretStore(),
+			"configmaps": newFakeStore(1).seal(),
+		},
+		events: fixtureEvents(),
+		ctl: &fakeControls{step: engine.StepResult{
+			Informer: "pods", Key: "default/web-3", Deltas: []cache.DeltaType{cache.Updated},
+			Store: []string{"Update default/web-3"},
+			Notifications: []engine.StepNotification{
+				{Listener: "fast", Callback: "OnUpdate", Key: "default/web-3"},
+				{Listener: "slow", Callback: "OnUpdate", Key: "default/web-3"},
+				{Listener: "audit", Callback: "OnUpdate", Key: "default/web-3"},
+				{Listener: "late", Callback: "OnAdd", Key: "default/web-3", Detail: "isInInitialList"},
+			},
+		}},
+	}
+	var modified uint64 = 5000
+	for i := 0; i < fixtureFrames; i++ {
+		modified += modifiedPerSecond[i]
+		t := t0.Add(time.Duration(i) * time.Second)
+		src.frames = append(src.frames, []engine.Snapshot{
+			podsSnapshot(i, t, modified),
+			secretsSnapshot(i, t),
+			configmapsSnapshot(t),
+		})
+	}
+	return src
+}
+
+func podsSnapshot(i int, t time.Time, modified uint64) engine.Snapshot {
+	n := uint64(i)
+	head := make([]fifo.Item, 42)
+	for j := range head {
+		types := []cache.DeltaType{cache.Updated}
+		switch j % 7 {
+		case 3:
+			types = []cache.DeltaType{cache.Added}
+		case 5:
+			types = []cache.DeltaType{cache.Deleted}
+		}
+		key := fmt.Sprintf("default/web-%d", j%12)
+		if j%4 == 1 {
+			key = fmt.Sprintf("kube-system/coredns-%d", j%3)
+		}
+		head[j] = fifo.Item{Key: key, Types: types, Enqueued: t.Add(-1500*time.Millisecond + time.Duration(j)*30*time.Millisecond)}
+	}
+	return engine.Snapshot{
+		Name: "pods", Resource: "pods", QueueKind: fifo.KindRealFIFO, Taken: t,
+		Started: true, Synced: true, LastSyncResourceVersion: fmt.Sprint(48213 + i*137),
+		Queue: fifo.Stats{
+			Kind: fifo.KindRealFIFO, Depth: 42, Deltas: 42, OldestEnqueued: t.Add(-1500 * time.Millisecond),
+			Added:  fifo.TypeCounts{Added: 600 + 12*n, Updated: modified, Deleted: 20 + 3*n, Replaced: 600},
+			Popped: fifo.TypeCounts{Added: 590 + 12*n, Updated: modified - 30, Deleted: 18 + 3*n, Replaced: 600},
+			Pops:   1800 + 150*n, Synced: true, Head: head,
+		},
+		Store: indexer.Stats{
+			Objects: 60, Indexes: map[string]int{"namespace": 2, "node": 3},
+			LastResourceVersion: fmt.Sprint(48213 + i*137), Adds: 660 + 12*n, Updates: modified - 30,
+			Deletes: 18 + 3*n, Replaces: 2, Generation: 1000 + n,
+		},
+		Reflector: engine.ReflectorStats{
+			Lists: 2, ListPages: 6, ListedItems: 1200, LastListItems: 600, LastListTime: 1200 * time.Millisecond,
+			Relists: 1, Watches: 3, WatchOpen: true, WatchSince: t0.Add(-184 * time.Second),
+			WatchEvents: 100 + 12*n + modified + 20 + 3*n, WatchAdded: 100 + 12*n, WatchModified: modified,
+			WatchDeleted: 20 + 3*n, WatchBookmarks: 4 + n/5, WatchErrors: 1, Errors: 1,
+			LastError: "too old resource version: 47000 (48000)", LastErrorTime: t0.Add(-200 * time.Second),
+		},
+		Listeners: []processor.ListenerStats{
+			{Name: "fast", Pending: 0, Capacity: 1024, HighWater: 57,
+				Delivered:  processor.Delivered{Add: 660 + 12*n, Update: modified - 30, Delete: 18 + 3*n},
+				LatencyP50: 180 * time.Microsecond, LatencyP99: 2100 * time.Microsecond, Synced: true,
+				RequestedResync: 0, ResyncPeriod: 0},
+			{Name: "slow", Pending: 12 + i%3, Capacity: 1024, HighWater: 96,
+				Delivered:  processor.Delivered{Add: 660, Update: 4000 + 80*n, Delete: 18},
+				LatencyP50: 12 * time.Millisecond, LatencyP99: 95 * time.Millisecond,
+				InCallback: processor.CallbackUpdate, InCallbackKey: "default/web-2", InCallbackSince: t.Add(-40 * time.Millisecond),
+				Synced: true, RequestedResync: 30 * time.Second, ResyncPeriod: 30 * time.Second},
+			{Name: "audit", Pending: 100 + 50*i, Capacity: 2048, HighWater: 100 + 50*i,
+				Delivered:  processor.Delivered{Add: 660, Update: 240},
+				LatencyP50: 3 * time.Millisecond, LatencyP99: 1400 * time.Millisecond,
+				InCallback: processor.CallbackUpdate, InCallbackKey: "default/web-7", InCallbackSince: t0.Add(-3 * time.Second),
+				Synced: true, Panics: 2, LastPanic: "runtime error: index out of range [3] with length 3"},
+			{Name: "late", Pending: 300 - 30*i, Capacity: 1024, HighWater: 300,
+				Delivered: processor.Delivered{Add: 300 + 30*n}, LatencyP50: 1 * time.Millisecond, LatencyP99: 4 * time.Millisecond},
+		},
+		Events: instr.RingStats{Emitted: 123456 + 500*n},
+	}
+}
+
+func secretsSnapshot(i int, t time.Time) engine.Snapshot {
+	n := uint64(i)
+	return engine.Snapshot{
+		Name: "secrets", Resource: "secrets", QueueKind: fifo.KindDeltaFIFO, Taken: t,
+		Started: true, Synced: true, LastSyncResourceVersion: "9120",
+		Queue: fifo.Stats{
+			Kind: fifo.KindDeltaFIFO, Depth: 3, Deltas: 6, OldestEnqueued: t.Add(-4200 * time.Millisecond),
+			Added:  fifo.TypeCounts{Added: 5, Updated: 40 + n, Deleted: 1, Replaced: 5, Sync: 10},
+			Popped: fifo.TypeCounts{Added: 3, Updated: 38 + n, Deleted: 0, Replaced: 5, Sync: 9},
+			Pops:   50 + n, Coalesced: 57, Synced: true,
+			Head: []fifo.Item{
+				{Key: "kube-system/bootstrap-token-abcdef", Types: []cache.DeltaType{cache.Added, cache.Updated, cache.Updated}, Enqueued: t.Add(-4200 * time.Millisecond)},
+				{Key: "default/db-creds", Types: []cache.DeltaType{cache.Updated, cache.Deleted}, Enqueued: t.Add(-2 * time.Second)},
+				{Key: "default/tls-web", Types: []cache.DeltaType{cache.Sync}, Enqueued: t.Add(-300 * time.Millisecond)},
+			},
+		},
+		Store: indexer.Stats{Objects: 5, Indexes: map[string]int{"namespace": 2}, LastResourceVersion: "9120",
+			Adds: 5, Updates: 38 + n, Replaces: 1, Generation: 40},
+		Reflector: engine.ReflectorStats{
+			Lists: 1, ListPages: 1, ListedItems: 5, LastListItems: 5, LastListTime: 40 * time.Millisecond,
+			Watches: 1, WatchOpen: true, WatchSince: t0.Add(-65 * time.Second),
+			WatchEvents: 42 + n, WatchAdded: 1, WatchModified: 40 + n, WatchDeleted: 1,
+		},
+		Listeners: []processor.ListenerStats{
+			{Name: "controller", Capacity: 1024, HighWater: 5, Delivered: processor.Delivered{Add: 5, Update: 38 + n, Sync: 9},
+				LatencyP50: 400 * time.Microsecond, LatencyP99: 900 * time.Microsecond, Synced: true,
+				RequestedResync: 10 * time.Second, ResyncPeriod: 10 * time.Second},
+		},
+		Events: instr.RingStats{Emitted: 123456 + 500*n},
+	}
+}
+
+func configmapsSnapshot(t time.Time) engine.Snapshot {
+	return engine.Snapshot{
+		Name: "configmaps", Resource: "configmaps", QueueKind: fifo.KindRealFIFO, Taken: t, Started: true,
+		Queue: fifo.Stats{Kind: fifo.KindRealFIFO},
+		Store: indexer.Stats{Indexes: map[string]int{}},
+		Reflector: engine.ReflectorStats{
+			Errors: 4, LastError: "403: cannot list configmaps in kube-system", LastErrorTime: t.Add(-3200 * time.Millisecond),
+		},
+		Listeners: []processor.ListenerStats{{Name: "cache-warmer", Capacity: 1024}},
+	}
+}
+
+func podStore() *fakeStore {
+	st := newFakeStore(1009)
+	for j := 0; j < 60; j++ {
+		ns, name, node := "default", fmt.Sprintf("web-%d", j), fmt.Sprintf("node-%d", j%3)
+		app := "web"
+		if j >= 48 {
+			ns, name, app = "kube-system", fmt.Sprintf("coredns-%d", j-48), "coredns"
+		}
+		pod := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, ResourceVersion: fmt.Sprint(48000 + j),
+				UID: types.UID("5f0c-" + fmt.Sprint(j)), CreationTimestamp: metav1.NewTime(t0.Add(-time.Duration(j+1) * 7 * time.Minute)),
+				Labels: map[string]string{"app": app, "tier": "frontend"}},
+			Spec:   corev1.PodSpec{NodeName: node, Containers: []corev1.Container{{Name: app, Image: "registry.example/" + app + ":1.2"}}},
+			Status: corev1.PodStatus{Phase: corev1.PodRunning},
+		}
+		st.add(ns+"/"+name, pod, pod.Labels, map[string]string{"namespace": ns, "node": node})
+	}
+	return st.seal()
+}
+
+func secretStore() *fakeStore {
+	st := newFakeStore(40)
+	add := func(ns, name string, data map[string][]byte, ann map[string]string) {
+		s := &corev1.Secret{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, ResourceVersion: "9100", Annotations: ann,
+				CreationTimestamp: metav1.NewTime(t0.Add(-48 * time.Hour))},
+			Type: corev1.SecretTypeOpaque, Data: data,
+		}
+		st.add(ns+"/"+name, s, nil, map[string]string{"namespace": ns})
+	}
+	add("default", "db-creds", map[string][]byte{"password": []byte("hunter2"), "username": []byte("admin")},
+		map[string]string{lastApplied: `{"apiVersion":"v1","data":{"password":"aHVudGVyMg=="},"kind":"Secret"}`})
+	add("default", "tls-web", map[string][]byte{"tls.crt": []byte("-----BEGIN CERTIFICATE-----"), "tls.key": []byte("-----BEGIN KEY-----")}, nil)
+	add("default", "registry", map[string][]byte{".dockerconfigjson": []byte(`{"auths":{}}`)}, nil)
+	add("kube-system", "bootstrap-token-abcdef", map[string][]byte{"token-secret": []byte("0123456789abcdef")}, nil)
+	add("kube-system", "sh.helm.release.v1.dns.v1", map[string][]byte{"release": []byte("H4sIAAAA")}, nil)
+	return st.seal()
+}
+
+// fixtureEvents is a short, mixed instrumentation log.
+func fixtureEvents() []engine.Event {
+	type ev struct {
+		typ      instr.EventType
+		inf, lis string
+		key, det string
+		n        int
+		d        time.Duration
+	}
+	list := []ev{
+		{typ: instr.EventListPage, inf: "pods", n: 500, det: "continue=eyJ2IjoibWV0YS5r"},
+		{typ: instr.EventListPage, inf: "pods", n: 100},
+		{typ: instr.EventListDone, inf: "pods", n: 600, det: "48213"},
+		{typ: instr.EventReplace, inf: "pods", n: 600},
+		{typ: instr.EventWatchOpen, inf: "pods", det: "48213"},
+		{typ: instr.EventWatchEvent, inf: "pods", key: "default/web-1", det: "MODIFIED"},
+		{typ: instr.EventPop, inf: "pods", key: "default/web-1", det: "Updated"},
+		{typ: instr.EventStoreUpdate, inf: "pods", key: "default/web-1", det: "update"},
+		{typ: instr.EventDistribute, inf: "pods", key: "default/web-1", det: "update"},
+		{typ: instr.EventHandlerStart, inf: "pods", lis: "fast", key: "default/web-1", det: "OnUpdate"},
+		{typ: instr.EventHandlerFinish, inf: "pods", lis: "fast", key: "default/web-1", d: 180 * time.Microsecond},
+		{typ: instr.EventHandlerStart, inf: "pods", lis: "audit", key: "default/web-7", det: "OnUpdate"},
+		{typ: instr.EventHandlerPanic, inf: "pods", lis: "audit", key: "default/web-4", det: "runtime error: index out of range [3] with length 3"},
+		{typ: instr.EventWatchError, inf: "configmaps", det: "403: cannot list configmaps in kube-system"},
+		{typ: instr.EventSynced, inf: "secrets", det: "informer"},
+		{typ: instr.EventResync, inf: "secrets", n: 5},
+		{typ: instr.EventBookmark, inf: "pods", det: "48350"},
+		{typ: instr.EventWatchClose, inf: "pods", n: 1204},
+		{typ: instr.EventRelist, inf: "pods", det: "410 Gone"},
+		{typ: instr.EventControl, det: "pause"},
+	}
+	out := make([]engine.Event, len(list))
+	for i, e := range list {
+		out[i] = engine.Event{Seq: uint64(i + 1), Time: t0.Add(time.Duration(i) * 250 * time.Millisecond),
+			Type: e.typ, Informer: e.inf, Listener: e.lis, Key: e.key, Detail: e.det, Count: e.n, Duration: e.d}
+	}
+	return out
+}

@@ -1,0 +1,134 @@
+package tui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// harness drives a Model without a terminal: every command is run at once
+// on the test goroutine and its message fed back, as the program would.
+// Ticks end immediately because done is closed.
+type harness struct {
+	t    testing.TB
+	m    *Model
+	src  *fakeSource
+	quit bool
+}
+
+func newHarness(t testing.TB, src *fakeSource) *harness {
+	t.Helper()
+	m, err := New(src, Options{KeyMapPath: filepath.Join(t.TempDir(), "absent.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.c.loc = time.UTC
+	closed := make(chan struct{})
+	close(closed)
+	m.done = closed
+	return &harness{t: t, m: m, src: src}
+}
+
+// send delivers msg and runs the resulting commands to completion.
+func (h *harness) send(msg tea.Msg) {
+	h.t.Helper()
+	queue := []tea.Msg{msg}
+	for len(queue) > 0 {
+		msg := queue[0]
+		queue = queue[1:]
+		if msg == nil {
+			continue
+		}
+		if _, ok := msg.(tea.QuitMsg); ok {
+			h.quit = true
+			continue
+		}
+		if _, ok := msg.(tickMsg); ok {
+			continue // the harness decides when data arrives
+		}
+		_, cmd := h.m.Update(msg)
+		queue = append(queue, h.run(cmd)...)
+	}
+}
+
+func (h *harness) run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, h.run(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
+}
+
+// size sends a window size.
+func (h *harness) size(w, ht int) { h.send(tea.WindowSizeMsg{Width: w, Height: ht}) }
+
+// frames delivers n frames of the source, one per simulated second.
+func (h *harness) frames(n int) {
+	for i := 0; i < n; i++ {
+		h.send(fetchData(h.src, h.m.c.data.cursor, t0))
+		h.src.advance()
+	}
+}
+
+// keys types each key in turn; names are as Bubble Tea prints them.
+func (h *harness) keys(names ...string) {
+	for _, n := range names {
+		h.send(keyMsg(n))
+	}
+}
+
+// keyMsg builds the key press Bubble Tea would deliver for name.
+func keyMsg(name string) tea.KeyPressMsg {
+	special := map[string]rune{
+		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "space": tea.KeySpace,
+		"up": tea.KeyUp, "down": tea.KeyDown, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
+		"home": tea.KeyHome, "end": tea.KeyEnd, "backspace": tea.KeyBackspace,
+	}
+	var mod tea.KeyMod
+	base := name
+	for _, p := range []struct {
+		prefix string
+		mod    tea.KeyMod
+	}{{"ctrl+", tea.ModCtrl}, {"alt+", tea.ModAlt}, {"shift+", tea.ModShift}} {
+		if strings.HasPrefix(base, p.prefix) && len(base) > len(p.prefix) {
+			mod |= p.mod
+			base = base[len(p.prefix):]
+		}
+	}
+	if r, ok := special[base]; ok {
+		k := tea.KeyPressMsg{Code: r, Mod: mod}
+		if r == tea.KeySpace {
+			k.Text = " "
+		}
+		return k
+	}
+	r := []rune(base)[0]
+	if mod != 0 {
+		return tea.KeyPressMsg{Code: r, Mod: mod}
+	}
+	return tea.KeyPressMsg{Code: r, Text: base}
+}
+
+// screen is the current frame without colours.
+func (h *harness) screen() string {
+	return ansi.Strip(h.m.View().Content)
+}
+
+// fixture returns a harness at w×h with all fixture frames delivered.
+func fixture(t testing.TB, w, ht int) *harness {
+	h := newHarness(t, newFixtureSource())
+	h.size(w, ht)
+	h.frames(fixtureFrames)
+	return h
+}

@@ -1,0 +1,211 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/informtop/informtop/engine"
+)
+
+// headerLines is fixed so the body never jumps when a note comes or goes.
+const headerLines = 3
+
+// headerBlock draws the status block: source, resource, connection, sync
+// state of every informer and handler, RV, event rate, drops, and the view
+// tabs with the most important note.
+func headerBlock(c *common, active viewID, views []view) string {
+	return strings.Join([]string{
+		headerStatus(c),
+		headerSync(c),
+		headerTabs(c, active, views) + headerNote(c),
+	}, "\n")
+}
+
+// headerStatus is the current informer's state, most important first so
+// that a narrow terminal cuts the least useful part.
+func headerStatus(c *common) string {
+	st := c.styles
+	sep := st.dim.Render(" · ")
+	parts := []string{st.title.Render("informtop")}
+	s := c.data.snap()
+	if s == nil {
+		return joinNonEmpty(sep, append(parts, sourceName(c), st.dim.Render("connecting…"))...)
+	}
+	kind := s.QueueKind
+	if kind == "" {
+		kind = s.Queue.Kind
+	}
+	synced := st.ok.Render("✓ synced")
+	if !s.Synced {
+		synced = st.warn.Render("✗ syncing")
+	}
+	p := c.data.history().latest()
+	watchRate := p.eventRate[evAdded] + p.eventRate[evModified] + p.eventRate[evDeleted]
+	parts = append(parts, st.bold.Render(s.Name)+" "+kind)
+	if c.data.paused || s.Paused {
+		parts = append(parts, st.warn.Render("⏸ PAUSED"))
+	}
+	parts = append(parts,
+		connShort(c, s),
+		synced,
+		"RV "+orDash(s.LastSyncResourceVersion),
+		compact(watchRate)+" ev/s",
+	)
+	return joinNonEmpty(sep, parts...)
+}
+
+// sourceName is "demo · steady", "kube: prod", "attach: host:port".
+func sourceName(c *common) string {
+	kind, title := c.src.Kind(), c.src.Title()
+	switch {
+	case title == "" || title == kind:
+		return kind
+	case strings.HasPrefix(title, kind):
+		return title
+	}
+	return kind + ": " + title
+}
+
+// headerSync names the source, lists every informer's and the current
+// informer's handlers' sync state, and the event drops.
+func headerSync(c *common) string {
+	st := c.styles
+	var b strings.Builder
+	b.WriteString(st.bold.Render(sourceName(c)))
+	b.WriteString(st.dim.Render(" │ informers "))
+	for i, s := range c.data.snaps {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		mark := st.ok.Render("✓")
+		if !s.Synced {
+			mark = st.warn.Render("✗")
+		}
+		name := s.Name
+		if s.Name == c.data.current {
+			name = st.bold.Render(name)
+		}
+		b.WriteString(mark + name)
+	}
+	dropped := c.data.missed
+	for _, s := range c.data.snaps {
+		dropped = max(dropped, s.Events.Dropped)
+	}
+	b.WriteString(st.dim.Render(" │ drops "))
+	if dropped > 0 {
+		b.WriteString(st.bad.Render(count(dropped)))
+	} else {
+		b.WriteString("0")
+	}
+	if s := c.data.snap(); s != nil {
+		synced := 0
+		var waiting []string
+		for _, l := range s.Listeners {
+			if l.Synced {
+				synced++
+			} else {
+				waiting = append(waiting, l.Name)
+			}
+		}
+		b.WriteString(st.dim.Render(" │ handlers "))
+		txt := fmt.Sprintf("%d/%d synced", synced, len(s.Listeners))
+		if len(waiting) > 0 {
+			const named = 3 // more would not fit; the Listeners view has them all
+			more := ""
+			if len(waiting) > named {
+				more = fmt.Sprintf(" +%d", len(waiting)-named)
+				waiting = waiting[:named]
+			}
+			txt += ", waiting: " + strings.Join(waiting, " ") + more
+			b.WriteString(st.warn.Render(txt))
+		} else {
+			b.WriteString(txt)
+		}
+	}
+	return b.String()
+}
+
+// headerTabs shows the view numbers with the active view's name; every
+// name when the terminal is wide enough.
+func headerTabs(c *common, active viewID, views []view) string {
+	st := c.styles
+	wide := c.width >= 120
+	parts := make([]string, len(views))
+	for i, v := range views {
+		label := fmt.Sprintf("%d", i+1)
+		if wide || viewID(i) == active {
+			label += " " + v.name()
+		}
+		if viewID(i) == active {
+			parts[i] = st.selected.Render(" " + label + " ")
+		} else {
+			parts[i] = st.dim.Render(" " + label + " ")
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// headerNote is the connection problem if there is one, else the source's
+// first note.
+func headerNote(c *common) string {
+	st := c.styles
+	if s := c.data.snap(); s != nil {
+		if p := connProblem(c, s); p != "" {
+			return "  " + st.bad.Render(p)
+		}
+	}
+	if notes := c.data.notes; len(notes) > 0 {
+		return "  " + st.accent.Render("▸ "+notes[0])
+	}
+	return ""
+}
+
+// connShort is the connection state in a few words for the status line.
+func connShort(c *common, s *engine.Snapshot) string {
+	st := c.styles
+	r := s.Reflector
+	now := c.now()
+	switch {
+	case s.Stopped:
+		return st.dim.Render("stopped")
+	case !s.Started:
+		return st.dim.Render("not started")
+	case r.ListInProgress:
+		return st.warn.Render("listing…")
+	case r.WatchOpen:
+		return st.ok.Render("watch up " + humanDuration(since(now, r.WatchSince)))
+	case r.LastError != "":
+		return st.bad.Render("watch down")
+	default:
+		return st.warn.Render("watch down")
+	}
+}
+
+// connState is connShort with the error spelled out, for the pipeline.
+func connState(c *common, s *engine.Snapshot) string {
+	if p := connProblem(c, s); p != "" {
+		return c.styles.bad.Render(p)
+	}
+	return connShort(c, s)
+}
+
+// connProblem explains a watch that is down, e.g. "watch down 3.2s: 403:
+// cannot watch pods in kube-system"; empty while the connection is fine.
+func connProblem(c *common, s *engine.Snapshot) string {
+	r := s.Reflector
+	if !s.Started || s.Stopped || r.WatchOpen || r.ListInProgress || r.LastError == "" {
+		return ""
+	}
+	msg := "watch down"
+	if !r.LastErrorTime.IsZero() {
+		msg += ", last error " + humanDuration(since(c.now(), r.LastErrorTime)) + " ago"
+	}
+	return msg + ": " + firstLine(r.LastError) + "; retrying"
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

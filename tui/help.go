@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+)
+
+// helpGroup is one titled column of the help overlay.
+type helpGroup struct {
+	title string
+	keys  []key.Binding
+}
+
+func helpGroups(k *keyMap, hasControls bool) []helpGroup {
+	controls := "controls (demo)"
+	if !hasControls {
+		controls = "controls: n/a, read-only"
+	}
+	views := key.NewBinding(key.WithKeys("1"), key.WithHelp(viewKeysHelp(k), "go to view"))
+	return []helpGroup{
+		{"views", []key.Binding{views, k.NextView, k.PrevView, k.Switch, k.Help, k.Quit}},
+		{"move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back, k.Filter}},
+		{"in a view", []key.Binding{k.Stall, k.Indexes, k.TypeFilter, k.AllInformers}},
+		{controls, []key.Binding{k.Pause, k.Step, k.DropWatch, k.Expire, k.Resync, k.Faster, k.Slower}},
+	}
+}
+
+// renderHelp draws the key overlay for a w×h body: one column per group
+// when wide enough, else "views" and "in a view" share a column. The
+// explanatory lines below are dropped first when the height is short.
+func renderHelp(c *common, w, h int) string {
+	st := c.styles
+	hm := help.New()
+	hm.Styles = st.help
+	groups := helpGroups(c.keys, c.src.Controls() != nil)
+	cols := make([]string, len(groups))
+	for i, g := range groups {
+		// A disabled binding is hidden by help; show its keys anyway, dimmed
+		// by the group title saying why.
+		keys := make([]key.Binding, len(g.keys))
+		for j, b := range g.keys {
+			keys[j] = b
+			keys[j].SetEnabled(true)
+		}
+		cols[i] = st.accent.Render(g.title) + "\n" + hm.FullHelpView([][]key.Binding{keys})
+	}
+	gap := "   "
+	body := lipgloss.JoinHorizontal(lipgloss.Top, joinGap(cols, gap)...)
+	if lipgloss.Width(body)+4 > w {
+		stacked := cols[0] + "\n\n" + cols[2]
+		body = lipgloss.JoinHorizontal(lipgloss.Top, joinGap([]string{stacked, cols[1], cols[3]}, gap)...)
+	}
+	extra := []string{"", st.dim.Render("stalled: over " + humanDuration(c.stallAfter) + " in one callback, or a backlog rising")}
+	for _, n := range c.data.notes {
+		extra = append(extra, st.accent.Render("▸ "+n))
+	}
+	room := h - 2 - lipgloss.Height(body)
+	if room < len(extra) {
+		extra = extra[:max(room, 0)]
+	}
+	if len(extra) > 0 {
+		body += "\n" + strings.Join(extra, "\n")
+	}
+	return st.panel.Render(fit(body, max(w-4, 1), min(lipgloss.Height(body), max(h-2, 1))))
+}
+
+func joinGap(cols []string, gap string) []string {
+	out := make([]string, 0, 2*len(cols))
+	for i, c := range cols {
+		if i > 0 {
+			out = append(out, gap)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// overlay draws box centred over base, both w×h cells.
+func overlay(base, box string, w, h int) string {
+	bw, bh := lipgloss.Size(box)
+	x := max((w-bw)/2, 0)
+	y := max((h-bh)/2, 0)
+	return lipgloss.NewCompositor(
+		lipgloss.NewLayer(base),
+		lipgloss.NewLayer(box).X(x).Y(y).Z(1),
+	).Render()
+}

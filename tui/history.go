@@ -1,0 +1,253 @@
+package tui
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/informtop/informtop/engine"
+)
+
+const (
+	historyPoints  = 60          // one minute of trend at the default spacing
+	historySpacing = time.Second // rates are averaged over this, which keeps them calm
+)
+
+// Watch event kinds, indexes into the per-kind arrays of a sample.
+const (
+	evAdded = iota
+	evModified
+	evDeleted
+	evListed // items returned by LIST calls
+	evKinds
+)
+
+var evKindNames = [evKinds]string{"ADDED", "MODIFIED", "DELETED", "LISTED"}
+
+// sample is the counters of one snapshot that the UI turns into rates.
+type sample struct {
+	t         time.Time
+	events    [evKinds]uint64
+	queueIn   uint64 // deltas ever queued
+	queueOut  uint64 // deltas ever popped
+	emitted   uint64 // instrumentation events
+	depth     int
+	listeners map[string]listenerSample
+}
+
+type listenerSample struct {
+	pending   int
+	delivered uint64
+}
+
+// point is a sample plus the per-second rates since the point before it.
+type point struct {
+	sample
+	eventRate    [evKinds]float64
+	queueInRate  float64
+	queueOutRate float64
+	emitRate     float64
+	listenerRate map[string]float64
+}
+
+// history keeps the last historyPoints points of one informer, at least
+// historySpacing apart, for rates, sparklines and stall trends. It is owned
+// by the root model and only touched from Update, so it needs no lock.
+type history struct {
+	points []point // oldest first
+}
+
+func sampleOf(s *engine.Snapshot) sample {
+	r := s.Reflector
+	out := sample{
+		t:        s.Taken,
+		events:   [evKinds]uint64{r.WatchAdded, r.WatchModified, r.WatchDeleted, r.ListedItems},
+		queueIn:  s.Queue.Added.Total(),
+		queueOut: s.Queue.Popped.Total(),
+		emitted:  s.Events.Emitted,
+		depth:    s.Queue.Depth,
+	}
+	out.listeners = make(map[string]listenerSample, len(s.Listeners))
+	for _, l := range s.Listeners {
+		out.listeners[l.Name] = listenerSample{pending: l.Pending, delivered: l.Delivered.Total()}
+	}
+	return out
+}
+
+// observe records s when it is at least historySpacing newer than the last
+// point. A clock going backwards means a new engine (a reconnect): start over.
+func (h *history) observe(s *engine.Snapshot) {
+	n := len(h.points)
+	if n > 0 {
+		last := h.points[n-1].t
+		if s.Taken.Before(last) {
+			h.points = h.points[:0]
+			n = 0
+		} else if s.Taken.Sub(last) < historySpacing {
+			return
+		}
+	}
+	p := point{sample: sampleOf(s)}
+	if n > 0 {
+		prev := &h.points[n-1]
+		dt := p.t.Sub(prev.t).Seconds()
+		for i := range p.events {
+			p.eventRate[i] = perSecond(prev.events[i], p.events[i], dt)
+		}
+		p.queueInRate = perSecond(prev.queueIn, p.queueIn, dt)
+		p.queueOutRate = perSecond(prev.queueOut, p.queueOut, dt)
+		p.emitRate = perSecond(prev.emitted, p.emitted, dt)
+		p.listenerRate = make(map[string]float64, len(p.listeners))
+		for name, l := range p.listeners {
+			if old, ok := prev.listeners[name]; ok {
+				p.listenerRate[name] = perSecond(old.delivered, l.delivered, dt)
+			}
+		}
+	}
+	if n == historyPoints {
+		copy(h.points, h.points[1:])
+		h.points = h.points[:n-1]
+	}
+	h.points = append(h.points, p)
+}
+
+// perSecond is the rate between two counter readings; a counter that went
+// down was reset, which is not a negative rate.
+func perSecond(old, cur uint64, dt float64) float64 {
+	if cur < old || dt <= 0 {
+		return 0
+	}
+	return float64(cur-old) / dt
+}
+
+// latest returns the newest point with rates, or a zero point when fewer
+// than two samples exist.
+func (h *history) latest() *point {
+	if h == nil || len(h.points) < 2 {
+		return &point{}
+	}
+	return &h.points[len(h.points)-1]
+}
+
+// series returns f over every point that has rates, oldest first.
+func (h *history) series(f func(*point) float64) []float64 {
+	if h == nil || len(h.points) < 2 {
+		return nil
+	}
+	out := make([]float64, 0, len(h.points)-1)
+	for i := 1; i < len(h.points); i++ {
+		out = append(out, f(&h.points[i]))
+	}
+	return out
+}
+
+// pending returns one listener's backlog over the kept points.
+func (h *history) pending(listener string) []float64 {
+	if h == nil {
+		return nil
+	}
+	out := make([]float64, 0, len(h.points))
+	for i := range h.points {
+		if l, ok := h.points[i].listeners[listener]; ok {
+			out = append(out, float64(l.pending))
+		}
+	}
+	return out
+}
+
+// risingPoints is how many consecutive increases make a backlog "rising".
+const risingPoints = 3
+
+// rising reports a backlog that grew at each of the last risingPoints
+// points: a handler that is slower than its input, even if it is not stuck.
+func (h *history) rising(listener string) bool {
+	p := h.pending(listener)
+	if len(p) < risingPoints+1 {
+		return false
+	}
+	p = p[len(p)-risingPoints-1:]
+	for i := 1; i < len(p); i++ {
+		if p[i] <= p[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
+
+// sparkline draws the last w values scaled to their maximum, right-aligned
+// so the newest value is always in the same place. Zero is the lowest block
+// and any non-zero value is at least one step up, so activity never hides.
+func sparkline(vals []float64, w int) string { return spark(vals, w, 0) }
+
+// spark is sparkline on a given scale (hi <= 0: the values' own maximum),
+// so several series can be compared.
+func spark(vals []float64, w int, hi float64) string {
+	if w <= 0 {
+		return ""
+	}
+	if len(vals) > w {
+		vals = vals[len(vals)-w:]
+	}
+	if hi <= 0 {
+		hi = maxOf(vals)
+	}
+	var b strings.Builder
+	b.WriteString(strings.Repeat(" ", w-len(vals)))
+	top := len(sparkBlocks) - 1
+	for _, v := range vals {
+		i := 0
+		if v > 0 && hi > 0 {
+			i = min(max(int(math.Ceil(v/hi*float64(top))), 1), top)
+		}
+		b.WriteRune(sparkBlocks[i])
+	}
+	return b.String()
+}
+
+// sparkRows is a sparkline rows cells tall, top row first, on the scale hi:
+// eight steps per row. A zero shows as the bottom block so the baseline of
+// a quiet series is visible.
+func sparkRows(vals []float64, w, rows int, hi float64) []string {
+	if rows <= 1 {
+		return []string{spark(vals, w, hi)}
+	}
+	if len(vals) > w {
+		vals = vals[len(vals)-w:]
+	}
+	if hi <= 0 {
+		hi = maxOf(vals)
+	}
+	out := make([]string, rows)
+	steps := rows * 8
+	for r := 0; r < rows; r++ {
+		var b strings.Builder
+		b.WriteString(strings.Repeat(" ", w-len(vals)))
+		floor := (rows - 1 - r) * 8
+		for _, v := range vals {
+			lvl := 0
+			if v > 0 && hi > 0 {
+				lvl = max(int(math.Ceil(v/hi*float64(steps))), 1)
+			}
+			switch f := min(lvl-floor, 8); {
+			case f > 0:
+				b.WriteRune(sparkBlocks[f-1])
+			case floor == 0:
+				b.WriteRune(sparkBlocks[0])
+			default:
+				b.WriteByte(' ')
+			}
+		}
+		out[r] = b.String()
+	}
+	return out
+}
+
+func maxOf(vals []float64) float64 {
+	hi := 0.0
+	for _, v := range vals {
+		hi = max(hi, v)
+	}
+	return hi
+}

@@ -1,0 +1,119 @@
+package tui
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/processor"
+)
+
+func snapAt(d time.Duration, modified uint64, pending int, delivered uint64) *engine.Snapshot {
+	return &engine.Snapshot{
+		Name: "pods", Taken: t0.Add(d),
+		Reflector: engine.ReflectorStats{WatchModified: modified},
+		Listeners: []processor.ListenerStats{{Name: "l", Pending: pending, Delivered: processor.Delivered{Update: delivered}}},
+	}
+}
+
+func TestHistoryRatesFromCounterDifferences(t *testing.T) {
+	var h history
+	h.observe(snapAt(0, 100, 0, 0))
+	if p := h.latest(); p.eventRate[evModified] != 0 {
+		t.Fatal("one sample cannot give a rate")
+	}
+	h.observe(snapAt(500*time.Millisecond, 150, 0, 0)) // too soon: ignored
+	h.observe(snapAt(2*time.Second, 400, 0, 50))
+	p := h.latest()
+	if p.eventRate[evModified] != 150 || p.listenerRate["l"] != 25 {
+		t.Fatalf("rates %v/s modified, %v/s delivered; want 150 and 25", p.eventRate[evModified], p.listenerRate["l"])
+	}
+	if len(h.points) != 2 {
+		t.Fatalf("%d points kept, want 2 (the early sample is skipped)", len(h.points))
+	}
+	// A counter going down is a restarted engine: no negative rate.
+	h.observe(snapAt(3*time.Second, 10, 0, 0))
+	if p := h.latest(); p.eventRate[evModified] != 0 || p.listenerRate["l"] != 0 {
+		t.Fatalf("rates after a counter reset: %v, %v", p.eventRate[evModified], p.listenerRate["l"])
+	}
+	// A clock going backwards starts the history over.
+	h.observe(snapAt(time.Second, 10, 0, 0))
+	if len(h.points) != 1 {
+		t.Fatalf("%d points after the clock went back, want 1", len(h.points))
+	}
+}
+
+func TestHistoryKeepsTheLastPoints(t *testing.T) {
+	var h history
+	for i := 0; i < historyPoints+15; i++ {
+		h.observe(snapAt(time.Duration(i)*time.Second, uint64(i*10), i, 0))
+	}
+	if len(h.points) != historyPoints {
+		t.Fatalf("%d points kept, want %d", len(h.points), historyPoints)
+	}
+	if got := h.points[0].t; !got.Equal(t0.Add(15 * time.Second)) {
+		t.Fatalf("oldest point at %v, want t0+15s", got)
+	}
+	if s := h.series(func(p *point) float64 { return p.eventRate[evModified] }); len(s) != historyPoints-1 || s[0] != 10 {
+		t.Fatalf("series %v", s)
+	}
+}
+
+func TestBacklogRising(t *testing.T) {
+	cases := []struct {
+		pending []int
+		want    bool
+	}{
+		{[]int{1, 2, 3, 4}, true},
+		{[]int{5, 1, 2, 3, 4}, true},
+		{[]int{1, 2, 3}, false}, // too short to tell
+		{[]int{1, 2, 2, 3}, false},
+		{[]int{4, 3, 2, 1}, false},
+		{[]int{1, 2, 3, 4, 3}, false},
+	}
+	for _, tc := range cases {
+		var h history
+		for i, p := range tc.pending {
+			h.observe(snapAt(time.Duration(i)*time.Second, 0, p, 0))
+		}
+		if got := h.rising("l"); got != tc.want {
+			t.Errorf("pending %v: rising %v, want %v", tc.pending, got, tc.want)
+		}
+	}
+}
+
+func TestStalledListenerRules(t *testing.T) {
+	var h history
+	now := t0.Add(10 * time.Second)
+	busy := processor.ListenerStats{Name: "busy", InCallback: processor.CallbackUpdate, InCallbackSince: now.Add(-1500 * time.Millisecond)}
+	stuck := processor.ListenerStats{Name: "stuck", InCallback: processor.CallbackAdd, InCallbackSince: now.Add(-3 * time.Second)}
+	idle := processor.ListenerStats{Name: "idle", Pending: 500}
+	ranked := rankListeners([]processor.ListenerStats{idle, busy, stuck}, now, &h, 2*time.Second)
+	var order []string
+	for _, r := range ranked {
+		order = append(order, r.stats.Name)
+	}
+	if !reflect.DeepEqual(order, []string{"stuck", "idle", "busy"}) {
+		t.Fatalf("order %v: only stuck is over the threshold, the rest keep source order", order)
+	}
+	if got := ranked[0].stall.reason(ranked[0].stats, 2*time.Second); got != "in OnAdd for 3.0s" {
+		t.Fatalf("reason %q", got)
+	}
+}
+
+func TestSparklines(t *testing.T) {
+	if got := sparkline([]float64{0, 1, 2, 4, 8}, 7); got != "  ▁▂▃▅█" {
+		t.Fatalf("sparkline = %q", got)
+	}
+	if got := sparkline([]float64{0, 0}, 2); got != "▁▁" {
+		t.Fatalf("all-zero sparkline = %q", got)
+	}
+	if got := sparkline([]float64{1, 2, 3}, 2); got != "▆█" {
+		t.Fatalf("sparkline keeps the newest values: %q", got)
+	}
+	rows := sparkRows([]float64{0, 4, 8, 16}, 4, 2, 0)
+	if want := []string{"   █", "▁▄██"}; !reflect.DeepEqual(rows, want) {
+		t.Fatalf("sparkRows = %q, want %q", rows, want)
+	}
+}

@@ -1,0 +1,261 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"sigs.k8s.io/yaml"
+)
+
+// defaultKeyMapPath is $XDG_CONFIG_HOME/informtop/keys.yaml, falling back to
+// ~/.config as the XDG base directory spec says (also on macOS, where
+// terminal tools are expected to live under ~/.config).
+func defaultKeyMapPath() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" || !filepath.IsAbs(dir) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "informtop", "keys.yaml")
+}
+
+// loadKeyMap returns the default key map with the bindings of the file at
+// path applied. A missing file is not an error; anything wrong inside one is,
+// as a sentence naming the file, the line and the fix.
+func loadKeyMap(path string) (*keyMap, error) {
+	km := defaultKeyMap()
+	if path == "" {
+		return km, nil
+	}
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return km, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("key map %s: %v; fix its permissions or remove it to use the default keys", path, err)
+	}
+	if err := applyKeyConfig(km, path, raw); err != nil {
+		return nil, err
+	}
+	return km, nil
+}
+
+// applyKeyConfig remaps km from the YAML in raw, a mapping of action names
+// to a key or a list of keys, e.g. `quit: [q, ctrl+c]`.
+func applyKeyConfig(km *keyMap, path string, raw []byte) error {
+	var doc map[string]any
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		var anyDoc any
+		if yaml.Unmarshal(raw, &anyDoc) == nil {
+			return fmt.Errorf("key map %s must map action names to key lists, e.g. \"quit: [q, ctrl+c]\", but its top level is not a mapping", path)
+		}
+		return fmt.Errorf("key map %s is not valid YAML (%v); it must map action names to key lists, e.g. \"quit: [q, ctrl+c]\"", path, cleanYAMLError(err))
+	}
+	byName := map[string]action{}
+	var names []string
+	for _, a := range km.actions() {
+		byName[a.name] = a
+		names = append(names, a.name)
+	}
+	// Sorted so the first problem reported does not depend on map order.
+	actions := make([]string, 0, len(doc))
+	for name := range doc {
+		actions = append(actions, name)
+	}
+	sort.Slice(actions, func(i, j int) bool { return lineOf(raw, actions[i]) < lineOf(raw, actions[j]) })
+
+	for _, name := range actions {
+		where := fmt.Sprintf("key map %s line %d", path, lineOf(raw, name))
+		a, ok := byName[name]
+		if !ok {
+			return fmt.Errorf("%s: unknown action %q; known actions are %s. Fix the name or delete the line",
+				where, name, strings.Join(names, ", "))
+		}
+		keys, err := keyList(doc[name])
+		if err != nil {
+			return fmt.Errorf("%s: %s must be a key or a list of keys, e.g. \"%s: [%s]\"",
+				where, name, name, strings.Join(a.binding.Keys(), ", "))
+		}
+		for i, k := range keys {
+			canon, err := canonicalKey(k)
+			if err != nil {
+				return fmt.Errorf("%s: %s: %v", where, name, err)
+			}
+			keys[i] = canon
+		}
+		if len(keys) == 0 && name == "quit" {
+			return fmt.Errorf("%s: quit needs at least one key, or there is no way out", where)
+		}
+		if len(keys) == 0 {
+			a.binding.Unbind()
+			continue
+		}
+		a.binding.SetKeys(keys...)
+		a.binding.SetHelp(helpKeys(keys), a.binding.Help().Desc)
+	}
+	return checkConflicts(km, path, raw)
+}
+
+// checkConflicts fails when one key is bound to two actions; the message
+// names both and the line of the configured one.
+func checkConflicts(km *keyMap, path string, raw []byte) error {
+	owner := map[string]string{}
+	for _, a := range km.actions() {
+		for _, k := range a.binding.Keys() {
+			prev, taken := owner[k]
+			if !taken {
+				owner[k] = a.name
+				continue
+			}
+			line := lineOf(raw, a.name)
+			culprit, other := a.name, prev
+			if line == 0 {
+				line, culprit, other = lineOf(raw, prev), prev, a.name
+			}
+			return fmt.Errorf("key map %s line %d: key %q is bound to both %q and %q; give one of them another key in the file",
+				path, line, k, other, culprit)
+		}
+	}
+	return nil
+}
+
+func keyList(v any) ([]string, error) {
+	switch v := v.(type) {
+	case string:
+		return []string{v}, nil
+	case nil:
+		return nil, nil
+	case []any:
+		out := make([]string, 0, len(v))
+		for _, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				// YAML reads bare digits as numbers: accept them as keys.
+				if f, isNum := e.(float64); isNum && f >= 0 && f <= 9 && f == float64(int(f)) {
+					s = fmt.Sprint(int(f))
+				} else {
+					return nil, errors.New("not a key")
+				}
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	case float64:
+		if v >= 0 && v <= 9 && v == float64(int(v)) {
+			return []string{fmt.Sprint(int(v))}, nil
+		}
+	}
+	return nil, errors.New("not a key list")
+}
+
+var namedKeys = map[string]string{
+	"enter": "enter", "return": "enter", "tab": "tab", "backspace": "backspace",
+	"esc": "esc", "escape": "esc", "space": "space", "up": "up", "down": "down",
+	"left": "left", "right": "right", "pgup": "pgup", "pageup": "pgup",
+	"pgdown": "pgdown", "pagedown": "pgdown", "home": "home", "end": "end",
+	"insert": "insert", "delete": "delete",
+}
+
+var fnKey = regexp.MustCompile(`^f([1-9]|1[0-9]|20)$`)
+
+// modifierOrder is the order Bubble Tea prints modifiers in; a binding only
+// matches when written the same way, so we rewrite "alt+ctrl+x" to "ctrl+alt+x".
+var modifierOrder = []string{"ctrl", "alt", "shift", "meta", "hyper", "super"}
+
+// canonicalKey validates one key name and returns it as Bubble Tea spells it.
+func canonicalKey(k string) (string, error) {
+	orig := k
+	k = strings.TrimSpace(k)
+	if k == "" {
+		return "", errors.New("empty key name")
+	}
+	mods := map[string]bool{}
+	for {
+		i := strings.Index(k, "+")
+		if i <= 0 || i == len(k)-1 {
+			break
+		}
+		m := strings.ToLower(k[:i])
+		if !isModifier(m) {
+			break
+		}
+		mods[m] = true
+		k = k[i+1:]
+	}
+	base := k
+	switch {
+	case utf8.RuneCountInString(k) == 1:
+	case namedKeys[strings.ToLower(k)] != "":
+		base = namedKeys[strings.ToLower(k)]
+	case fnKey.MatchString(strings.ToLower(k)):
+		base = strings.ToLower(k)
+	default:
+		return "", fmt.Errorf("%q is not a key name; use a single character, a modifier like \"ctrl+x\", or one of %s, f1–f20",
+			orig, strings.Join(sortedNamedKeys(), ", "))
+	}
+	var b strings.Builder
+	for _, m := range modifierOrder {
+		if mods[m] {
+			b.WriteString(m + "+")
+		}
+	}
+	b.WriteString(base)
+	return b.String(), nil
+}
+
+func isModifier(m string) bool {
+	for _, o := range modifierOrder {
+		if m == o {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedNamedKeys() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range namedKeys {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// lineOf finds the 1-based line where action is defined at the top level of
+// the file; 0 when it is not there. The YAML decoder we use drops positions,
+// and a top-level key is easy to find by its indentation.
+func lineOf(raw []byte, action string) int {
+	for i, l := range strings.Split(string(raw), "\n") {
+		if l == "" || l[0] == ' ' || l[0] == '\t' || l[0] == '#' {
+			continue
+		}
+		name := strings.TrimSpace(strings.SplitN(l, ":", 2)[0])
+		name = strings.Trim(name, `"'`)
+		if name == action {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// cleanYAMLError drops the decoder's package prefix, keeping "line N: …".
+func cleanYAMLError(err error) string {
+	s := err.Error()
+	s = strings.TrimPrefix(s, "error converting YAML to JSON: ")
+	s = strings.TrimPrefix(s, "yaml: ")
+	return s
+}

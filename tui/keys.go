@@ -1,0 +1,139 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// keyMap holds every binding of the dashboard. Each action has a name (the
+// key of the config file) and one binding; one key never serves two actions,
+// which loadKeyMap enforces for remapped keys too.
+type keyMap struct {
+	// Global: handled by the root model whatever view is focused.
+	Quit, Help, NextView, PrevView, Switch    key.Binding
+	Pipeline, Queue, Listeners, Store, Events key.Binding
+
+	// Teaching and debugging controls (demo and local engines).
+	Pause, Step, Stall, DropWatch, Expire, Resync, Faster, Slower key.Binding
+
+	// Navigation, forwarded to the focused view.
+	Up, Down, PageUp, PageDown, Top, Bottom, Open, Back, Filter key.Binding
+
+	// View-specific.
+	Indexes, TypeFilter, AllInformers key.Binding
+}
+
+// action ties a config-file name to a binding of the key map.
+type action struct {
+	name    string
+	binding *key.Binding
+}
+
+// actions lists every binding in a fixed order: help output and conflict
+// messages follow it.
+func (k *keyMap) actions() []action {
+	return []action{
+		{"quit", &k.Quit}, {"help", &k.Help},
+		{"next-view", &k.NextView}, {"prev-view", &k.PrevView}, {"switch", &k.Switch},
+		{"pipeline", &k.Pipeline}, {"queue", &k.Queue}, {"listeners", &k.Listeners},
+		{"store", &k.Store}, {"events", &k.Events},
+		{"pause", &k.Pause}, {"step", &k.Step}, {"stall", &k.Stall},
+		{"drop-watch", &k.DropWatch}, {"expire", &k.Expire}, {"resync", &k.Resync},
+		{"faster", &k.Faster}, {"slower", &k.Slower},
+		{"up", &k.Up}, {"down", &k.Down}, {"page-up", &k.PageUp}, {"page-down", &k.PageDown},
+		{"top", &k.Top}, {"bottom", &k.Bottom}, {"open", &k.Open}, {"back", &k.Back},
+		{"filter", &k.Filter},
+		{"indexes", &k.Indexes}, {"type-filter", &k.TypeFilter}, {"all-informers", &k.AllInformers},
+	}
+}
+
+func bind(desc string, keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKeys(keys), desc))
+}
+
+// helpKeys is how a list of keys is shown in help: "q/ctrl+c".
+func helpKeys(keys []string) string {
+	s := ""
+	for i, k := range keys {
+		if i > 0 {
+			s += "/"
+		}
+		switch k {
+		case "up":
+			k = "↑"
+		case "down":
+			k = "↓"
+		}
+		s += k
+	}
+	return s
+}
+
+// defaultKeyMap follows k9s habits where k9s has one.
+func defaultKeyMap() *keyMap {
+	return &keyMap{
+		Quit:      bind("quit", "q", "ctrl+c"),
+		Help:      bind("help", "?"),
+		NextView:  bind("next view", "tab"),
+		PrevView:  bind("previous view", "shift+tab"),
+		Switch:    bind("informer", ":"),
+		Pipeline:  bind("pipeline", "1"),
+		Queue:     bind("queue", "2"),
+		Listeners: bind("listeners", "3"),
+		Store:     bind("store", "4"),
+		Events:    bind("events", "5"),
+
+		Pause:     bind("pause", "space"),
+		Step:      bind("step", "n"),
+		Stall:     bind("stall listener", "s"),
+		DropWatch: bind("drop watch", "w"),
+		Expire:    bind("expire RV (410)", "x"),
+		Resync:    bind("resync", "r"),
+		Faster:    bind("faster", "+", "="),
+		Slower:    bind("slower", "-", "_"),
+
+		Up:       bind("up", "k", "up"),
+		Down:     bind("down", "j", "down"),
+		PageUp:   bind("page up", "pgup", "ctrl+b"),
+		PageDown: bind("page down", "pgdown", "ctrl+f"),
+		Top:      bind("top", "g", "home"),
+		Bottom:   bind("bottom", "G", "end"),
+		Open:     bind("open", "enter"),
+		Back:     bind("back", "esc"),
+		Filter:   bind("filter", "/"),
+
+		Indexes:      bind("indexes", "i"),
+		TypeFilter:   bind("event types", "t"),
+		AllInformers: bind("all informers", "a"),
+	}
+}
+
+// viewKeys are the bindings 1–5 in view order, for switching by number.
+func (k *keyMap) viewKeys() []key.Binding {
+	return []key.Binding{k.Pipeline, k.Queue, k.Listeners, k.Store, k.Events}
+}
+
+// controlKeys are the keys that only work when the source has Controls.
+func (k *keyMap) controlKeys() []key.Binding {
+	var out []key.Binding
+	for _, b := range k.controlBindings() {
+		out = append(out, *b)
+	}
+	return out
+}
+
+func (k *keyMap) controlBindings() []*key.Binding {
+	return []*key.Binding{&k.Pause, &k.Step, &k.Stall, &k.DropWatch, &k.Expire, &k.Resync, &k.Faster, &k.Slower}
+}
+
+// pressedAny reports whether msg is one of the keys of bs, enabled or not.
+func pressedAny(msg tea.KeyPressMsg, bs []*key.Binding) bool {
+	for _, b := range bs {
+		for _, k := range b.Keys() {
+			if msg.String() == k {
+				return true
+			}
+		}
+	}
+	return false
+}

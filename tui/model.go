@@ -1,0 +1,317 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// Options configure the dashboard.
+type Options struct {
+	// Refresh is how often a snapshot is pulled; default 100ms.
+	Refresh time.Duration
+	// KeyMapPath is a YAML file remapping keys; "" means
+	// $XDG_CONFIG_HOME/informtop/keys.yaml (or ~/.config/informtop/keys.yaml).
+	KeyMapPath string
+	// StallThreshold is how long one callback may run before its listener is
+	// shown as stalled; default 2s.
+	StallThreshold time.Duration
+}
+
+const (
+	defaultRefresh = 100 * time.Millisecond
+	minRefresh     = 10 * time.Millisecond
+	defaultStall   = 2 * time.Second
+)
+
+// Model is the root of the dashboard. It owns the window size, the key
+// map, the source and the tick; it handles the global keys and forwards
+// everything else to the focused view. All of its state is touched only
+// from Bubble Tea's update goroutine.
+type Model struct {
+	c       *common
+	views   []view
+	active  viewID
+	width   int
+	height  int
+	refresh time.Duration
+
+	showHelp  bool
+	switcher  *switcher
+	narration *narration
+	status    status
+
+	// done is closed when Run ends, so a pending tick gives up at once
+	// instead of outliving the program.
+	done <-chan struct{}
+}
+
+// New builds the dashboard over src. The only error is a bad key-map file,
+// as a sentence naming the file, the line and the fix.
+func New(src Source, opts Options) (*Model, error) {
+	if src == nil {
+		return nil, errors.New("tui: no source to show")
+	}
+	if opts.Refresh <= 0 {
+		opts.Refresh = defaultRefresh
+	}
+	opts.Refresh = max(opts.Refresh, minRefresh)
+	if opts.StallThreshold <= 0 {
+		opts.StallThreshold = defaultStall
+	}
+	path := opts.KeyMapPath
+	if path == "" {
+		path = defaultKeyMapPath()
+	}
+	km, err := loadKeyMap(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &common{
+		styles:     newStyles(),
+		keys:       km,
+		src:        src,
+		data:       newDataState(),
+		stallAfter: opts.StallThreshold,
+		loc:        time.Local,
+	}
+	m := &Model{c: c, refresh: opts.Refresh}
+	m.views = []view{
+		viewPipeline:  newPipelineView(c),
+		viewQueue:     newQueueView(c),
+		viewListeners: newListenersView(c),
+		viewStore:     newStoreView(c),
+		viewEvents:    newEventsView(c),
+	}
+	if src.Controls() == nil {
+		// Hidden from the footer; pressing one still explains why not.
+		for _, b := range km.controlBindings() {
+			b.SetEnabled(false)
+		}
+	}
+	return m, nil
+}
+
+// tickMsg asks for the next pull from the source.
+type tickMsg struct{}
+
+// Init pulls the first snapshot at once; the tick takes over from there.
+func (m *Model) Init() tea.Cmd { return m.fetchCmd() }
+
+// fetchCmd pulls from the source off the UI goroutine.
+func (m *Model) fetchCmd() tea.Cmd {
+	src, cursor := m.c.src, m.c.data.cursor
+	return func() tea.Msg { return fetchData(src, cursor, time.Now()) }
+}
+
+// tickCmd waits one refresh period, or until the program ends.
+func (m *Model) tickCmd() tea.Cmd {
+	d, done := m.refresh, m.done
+	return func() tea.Msg {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return tickMsg{}
+		case <-done:
+			return nil
+		}
+	}
+}
+
+// Update dispatches: sizes and data to the layout and views, keys to
+// keyPress, anything else to the views that asked for it.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tickMsg:
+		return m, m.fetchCmd()
+	case dataMsg:
+		return m, m.applyData(msg)
+	case controlMsg:
+		m.setStatus(msg.text, msg.err)
+		return m, nil
+	case stepMsg:
+		m.applyStep(msg)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.keyPress(msg)
+	case tea.PasteMsg:
+		if m.switcher != nil {
+			var cmd tea.Cmd
+			m.switcher.input, cmd = m.switcher.input.Update(msg)
+			m.switcher.filter()
+			return m, cmd
+		}
+		return m, m.views[m.active].update(msg)
+	}
+	var cmds []tea.Cmd
+	for _, v := range m.views {
+		cmds = append(cmds, v.update(msg))
+	}
+	return m, tea.Batch(cmds...)
+}
+
+func (m *Model) applyData(msg dataMsg) tea.Cmd {
+	before := m.c.data.current
+	m.c.data.apply(msg)
+	if m.c.data.current != before {
+		m.layout()
+	}
+	return tea.Batch(m.views[m.active].refresh(), m.tickCmd())
+}
+
+// keyPress handles the global keys and forwards the rest.
+func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.c.keys
+	v := m.views[m.active]
+	// While a text input has focus only chorded keys (ctrl+c) stay global.
+	typing := v.capturing() || m.switcher != nil
+	if key.Matches(msg, k.Quit) && (!typing || msg.Mod != 0) {
+		return tea.Quit
+	}
+	if tooSmall(m.width, m.height) {
+		return nil
+	}
+	if m.switcher != nil {
+		return m.switcherKey(msg)
+	}
+	if m.showHelp {
+		if key.Matches(msg, k.Help, k.Back) {
+			m.showHelp = false
+		}
+		return nil
+	}
+	if typing {
+		return v.update(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+	case key.Matches(msg, k.NextView):
+		return m.activate((m.active + 1) % numViews)
+	case key.Matches(msg, k.PrevView):
+		return m.activate((m.active + numViews - 1) % numViews)
+	case key.Matches(msg, k.Switch):
+		if len(m.c.data.snaps) > 0 {
+			m.switcher = newSwitcher(m.c)
+		}
+	case key.Matches(msg, k.Back) && m.narration != nil:
+		m.narration = nil
+		m.layout()
+	case key.Matches(msg, k.controlKeys()...):
+		return m.control(msg)
+	case m.c.src.Controls() == nil && pressedAny(msg, k.controlBindings()):
+		m.setStatus("", fmt.Errorf("%s is read-only: pause, step, stall and fault injection need the demo or a local engine", sourceName(m.c)))
+	default:
+		for i, b := range k.viewKeys() {
+			if key.Matches(msg, b) {
+				return m.activate(viewID(i))
+			}
+		}
+		return v.update(msg)
+	}
+	return nil
+}
+
+func (m *Model) switcherKey(msg tea.KeyPressMsg) tea.Cmd {
+	cmd, done, chosen := m.switcher.update(msg)
+	if !done {
+		return cmd
+	}
+	m.switcher = nil
+	if chosen != "" && chosen != m.c.data.current {
+		m.c.data.current = chosen
+		m.c.data.selectedListener = ""
+		m.layout()
+		return m.views[m.active].refresh()
+	}
+	return nil
+}
+
+// activate focuses view id and brings it up to date.
+func (m *Model) activate(id viewID) tea.Cmd {
+	m.active = id
+	m.layout()
+	return m.views[id].refresh()
+}
+
+// layout shares out the rows: header, the focused view, the narration
+// panel when open, and the footer.
+func (m *Model) layout() {
+	body := max(m.height-headerLines-1, 1)
+	if m.narration != nil {
+		body -= m.narration.height(m.c, body/2)
+	}
+	m.c.width, m.c.height = m.width, max(body, 1)
+	for _, v := range m.views {
+		v.resize()
+	}
+}
+
+func (m *Model) setStatus(text string, err error) {
+	m.status = status{text: text, expires: m.c.data.ticks + statusTicks}
+	if err != nil {
+		m.status.text, m.status.bad = err.Error(), true
+	}
+}
+
+// View draws the header, the focused view (or an overlay on it), the
+// narration panel and the footer, in exactly the terminal's size.
+func (m *Model) View() tea.View {
+	var content string
+	switch {
+	case m.width == 0 || m.height == 0:
+		content = ""
+	case tooSmall(m.width, m.height):
+		content = fit(renderTooSmall(m.c, m.width, m.height), m.width, m.height)
+	default:
+		content = m.render()
+	}
+	v := tea.NewView(content)
+	v.AltScreen = true
+	v.WindowTitle = "informtop"
+	if cur := m.c.data.current; cur != "" {
+		v.WindowTitle += " · " + cur
+	}
+	return v
+}
+
+func (m *Model) render() string {
+	c := m.c
+	var body string
+	switch {
+	case len(c.data.snaps) == 0 && c.data.ticks == 0:
+		body = c.styles.dim.Render("waiting for the first snapshot from " + c.src.Kind() + "…")
+	case len(c.data.snaps) == 0:
+		body = c.styles.warn.Render("the " + c.src.Kind() + " source has no informers to show")
+	default:
+		body = m.views[m.active].render()
+	}
+	switch {
+	case m.showHelp:
+		// Help replaces the view: text showing through around a big box
+		// reads as clutter.
+		body = lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, renderHelp(c, c.width, c.height))
+	case m.switcher != nil:
+		body = overlay(body, m.switcher.render(c.width, c.height), c.width, c.height)
+	}
+	parts := []string{
+		fit(headerBlock(c, m.active, m.views), m.width, headerLines),
+		fit(body, m.width, c.height),
+	}
+	if m.narration != nil {
+		nh := m.height - headerLines - 1 - c.height
+		parts = append(parts, fit(m.narration.render(c, m.width, nh), m.width, nh))
+	}
+	parts = append(parts, fit(footerLine(c, m.status, m.footerKeys()), m.width, 1))
+	return strings.Join(parts, "\n")
+}

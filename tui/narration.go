@@ -1,0 +1,103 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/informtop/informtop/engine"
+	"k8s.io/client-go/tools/cache"
+)
+
+// stepMsg is the answer of Controls.Step, delivered off the UI goroutine.
+type stepMsg struct {
+	res         engine.StepResult
+	err         error
+	pausedFirst bool // the step paused a running engine first
+}
+
+// narration is the step panel: what happened to the one item popped by
+// the last step, in the order the informer did it.
+type narration struct {
+	msg   stepMsg
+	steps int // steps taken since the panel opened
+}
+
+// lines is the panel's content, unframed.
+func (n *narration) lines(c *common) []string {
+	st := c.styles
+	r := n.msg.res
+	title := fmt.Sprintf("step %d", n.steps)
+	if r.Informer != "" {
+		title += " · " + r.Informer
+	}
+	out := []string{st.bold.Render(title)}
+	if n.msg.pausedFirst {
+		out = append(out, st.warn.Render("processing paused so items can be stepped one at a time"))
+	}
+	switch {
+	case n.msg.err != nil:
+		out = append(out, st.bad.Render("step failed: "+n.msg.err.Error()))
+	case r.Empty:
+		out = append(out, "the queue was empty: nothing was popped")
+	default:
+		out = append(out, n.popLine(c, r))
+		out = append(out, st.dim.Render("store    ")+joinOr(r.Store, " → ", "no change"))
+		if len(r.Notifications) == 0 {
+			out = append(out, st.dim.Render("notified ")+"no listener (a sync reaches only listeners whose resync is due)")
+		}
+		nameW := 0
+		for _, nt := range r.Notifications {
+			nameW = max(nameW, width(nt.Listener))
+		}
+		for i, nt := range r.Notifications {
+			label := "         "
+			if i == 0 {
+				label = "notified "
+			}
+			line := fmt.Sprintf("%s ← %s %s", pad(nt.Listener, nameW, false), nt.Callback, nt.Key)
+			if nt.Detail != "" {
+				line += st.dim.Render(" (" + nt.Detail + ")")
+			}
+			out = append(out, st.dim.Render(label)+line)
+		}
+	}
+	return out
+}
+
+// popLine says which key left the queue with which deltas, and why there
+// may be several: DeltaFIFO coalesces per key, RealFIFO keeps one per event.
+func (n *narration) popLine(c *common, r engine.StepResult) string {
+	types := make([]string, len(r.Deltas))
+	for i, d := range r.Deltas {
+		types[i] = string(d)
+	}
+	line := c.styles.dim.Render("popped   ") + c.styles.bold.Render(r.Key) + " with " + joinOr(types, ", ", "no deltas")
+	if len(r.Deltas) > 1 {
+		line += c.styles.dim.Render(fmt.Sprintf(" (%d deltas for one key, applied in order)", len(r.Deltas)))
+	}
+	if len(r.Deltas) == 1 && r.Deltas[0] == cache.Deleted {
+		line += c.styles.dim.Render(" (deleted from the store even if absent)")
+	}
+	return line
+}
+
+// render frames the panel in exactly w×h cells.
+func (n *narration) render(c *common, w, h int) string {
+	if h < 3 {
+		return fit("", w, h)
+	}
+	body := fit(strings.Join(n.lines(c), "\n"), max(w-4, 1), h-2)
+	return c.styles.panel.Width(w).Render(body)
+}
+
+// height is how many rows the panel wants, capped at limit.
+func (n *narration) height(c *common, limit int) int {
+	return min(len(n.lines(c))+2, limit)
+}
+
+func joinOr(parts []string, sep, empty string) string {
+	if len(parts) == 0 {
+		return empty
+	}
+	return strings.Join(parts, sep)
+}

@@ -1,0 +1,72 @@
+package tui
+
+import (
+	"sort"
+	"time"
+
+	"github.com/informtop/informtop/engine/processor"
+)
+
+// stallInfo says whether a listener needs attention and why.
+type stallInfo struct {
+	stalled    bool
+	inCallback time.Duration // how long the current callback has run, 0 when idle
+	rising     bool          // backlog grew at each recent point
+}
+
+// assessListener flags a listener that has been inside one callback for
+// longer than after, or whose backlog keeps growing.
+func assessListener(l *processor.ListenerStats, now time.Time, h *history, after time.Duration) stallInfo {
+	var s stallInfo
+	if l.InCallback != "" {
+		s.inCallback = since(now, l.InCallbackSince)
+	}
+	s.rising = h.rising(l.Name)
+	s.stalled = (l.InCallback != "" && s.inCallback > after) || s.rising
+	return s
+}
+
+// reason is the short sentence shown next to a stalled listener.
+func (s stallInfo) reason(l *processor.ListenerStats, after time.Duration) string {
+	out := ""
+	if l.InCallback != "" && s.inCallback > after {
+		out = "in " + l.InCallback + " for " + humanDuration(s.inCallback)
+	}
+	if s.rising {
+		if out != "" {
+			out += ", "
+		}
+		out += "backlog rising"
+	}
+	return out
+}
+
+// rankedListener is a listener with its assessment, in display order.
+type rankedListener struct {
+	stats *processor.ListenerStats
+	stall stallInfo
+}
+
+// rankListeners puts stalled listeners first (longest callback, then largest
+// backlog) and keeps the source's order for the rest, so healthy rows do not
+// jump around between ticks.
+func rankListeners(ls []processor.ListenerStats, now time.Time, h *history, after time.Duration) []rankedListener {
+	out := make([]rankedListener, len(ls))
+	for i := range ls {
+		out[i] = rankedListener{stats: &ls[i], stall: assessListener(&ls[i], now, h, after)}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.stall.stalled != b.stall.stalled {
+			return a.stall.stalled
+		}
+		if !a.stall.stalled {
+			return false
+		}
+		if a.stall.inCallback != b.stall.inCallback {
+			return a.stall.inCallback > b.stall.inCallback
+		}
+		return a.stats.Pending > b.stats.Pending
+	})
+	return out
+}

@@ -1,0 +1,273 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
+)
+
+// eventCategory is one choice of the type filter: a named set of types.
+type eventCategory struct {
+	name  string
+	types []instr.EventType // nil: every type
+}
+
+var eventCategories = []eventCategory{
+	{"all", nil},
+	{"reflector", []instr.EventType{instr.EventListPage, instr.EventListDone, instr.EventWatchOpen,
+		instr.EventWatchClose, instr.EventWatchEvent, instr.EventWatchError, instr.EventRelist, instr.EventBookmark}},
+	{"queue", []instr.EventType{instr.EventReplace, instr.EventResync, instr.EventPop}},
+	{"store", []instr.EventType{instr.EventStoreUpdate}},
+	{"handlers", []instr.EventType{instr.EventDistribute, instr.EventHandlerStart, instr.EventHandlerFinish,
+		instr.EventHandlerPanic, instr.EventSynced}},
+	{"problems", []instr.EventType{instr.EventWatchError, instr.EventHandlerPanic, instr.EventError, instr.EventRelist}},
+	{"control", []instr.EventType{instr.EventControl}},
+}
+
+func (c eventCategory) has(t instr.EventType) bool {
+	if c.types == nil {
+		return true
+	}
+	for _, x := range c.types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// eventsView is the instrumentation log, newest at the bottom, following
+// new events while the cursor is on the last row.
+type eventsView struct {
+	c        *common
+	scroll   scroller
+	filter   filterBox
+	match    matcher
+	category int
+	all      bool  // every informer, not only the current one
+	rows     []int // indexes into the event log, after filtering
+	version  uint64
+	informer string
+}
+
+func newEventsView(c *common) *eventsView {
+	return &eventsView{c: c, filter: newFilterBox(c)}
+}
+
+func (v *eventsView) name() string    { return "Events" }
+func (v *eventsView) capturing() bool { return v.filter.editing }
+
+func (v *eventsView) shortHelp() []key.Binding {
+	k := v.c.keys
+	return []key.Binding{k.Filter, k.TypeFilter, k.AllInformers, k.Bottom}
+}
+
+func (v *eventsView) resize() { v.scroll.setHeight(v.tableHeight()) }
+
+func (v *eventsView) tableHeight() int {
+	h := v.c.height - 2
+	if v.filter.shown() {
+		h--
+	}
+	return h
+}
+
+// refresh re-filters when the log or the informer changed.
+func (v *eventsView) refresh() tea.Cmd {
+	log := &v.c.data.events
+	if log.version == v.version && v.informer == v.c.data.current && v.rows != nil {
+		return nil
+	}
+	v.rebuild()
+	return nil
+}
+
+// rebuild recomputes the rows; a cursor on the last row follows the tail.
+func (v *eventsView) rebuild() {
+	log := &v.c.data.events
+	follow := v.scroll.atBottom()
+	v.version, v.informer = log.version, v.c.data.current
+	cat := eventCategories[v.category]
+	v.rows = v.rows[:0]
+	if v.rows == nil {
+		v.rows = make([]int, 0, log.len())
+	}
+	for i := 0; i < log.len(); i++ {
+		e := log.at(i)
+		if !cat.has(e.Type) {
+			continue
+		}
+		if !v.all && e.Informer != "" && e.Informer != v.informer {
+			continue
+		}
+		v.rows = append(v.rows, i)
+	}
+	if q := v.filter.query(); q != "" {
+		texts := make([]string, len(v.rows))
+		for j, i := range v.rows {
+			texts[j] = eventText(log.at(i))
+		}
+		v.match.setCorpus(texts, v.version)
+		idx := v.match.filter(q)
+		kept := make([]int, len(idx))
+		for j, k := range idx {
+			kept[j] = v.rows[k]
+		}
+		v.rows = kept
+	}
+	v.scroll.setHeight(v.tableHeight())
+	v.scroll.setLen(len(v.rows))
+	if follow {
+		v.scroll.bottom()
+	}
+}
+
+// eventText is what the search matches: type, informer, listener, key, detail.
+func eventText(e *engine.Event) string {
+	return strings.Join([]string{e.Type.String(), e.Informer, e.Listener, e.Key, e.Detail}, " ")
+}
+
+func (v *eventsView) update(msg tea.Msg) tea.Cmd {
+	if pm, ok := msg.(tea.PasteMsg); ok {
+		_, cmd := v.filter.paste(pm)
+		v.rebuild()
+		return cmd
+	}
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	k := v.c.keys
+	if v.filter.editing {
+		_, cmd := v.filter.update(km, k)
+		v.rebuild()
+		return cmd
+	}
+	switch {
+	case key.Matches(km, k.Filter):
+		cmd := v.filter.start()
+		v.rebuild()
+		return cmd
+	case key.Matches(km, k.Back):
+		v.filter.clear()
+		v.rebuild()
+	case key.Matches(km, k.TypeFilter):
+		v.category = (v.category + 1) % len(eventCategories)
+		v.rebuild()
+	case key.Matches(km, k.AllInformers):
+		v.all = !v.all
+		v.rebuild()
+	default:
+		v.scroll.handleKey(km, k)
+	}
+	return nil
+}
+
+const (
+	ecTime = iota
+	ecType
+	ecInformer
+	ecSubject
+	ecDetail
+)
+
+func (v *eventsView) columns() []column {
+	cols := []column{
+		{title: "TIME", width: 12, id: ecTime},
+		{title: "TYPE", width: 13, id: ecType},
+		{title: "INFORMER", width: 12, prio: 2, id: ecInformer},
+		{title: "LISTENER/KEY", width: 24, prio: 1, id: ecSubject},
+		{title: "DETAIL", width: 16, flex: true, id: ecDetail},
+	}
+	if !v.all {
+		cols = append(cols[:ecInformer], cols[ecInformer+1:]...)
+	}
+	return cols
+}
+
+func (v *eventsView) render() string {
+	st := v.c.styles
+	lines := []string{v.summary()}
+	if v.filter.shown() {
+		lines = append(lines, v.filter.view(v.c, v.c.width, len(v.rows), v.c.data.events.len()))
+	}
+	cols := layoutColumns(v.columns(), v.c.width)
+	lines = append(lines, st.colHead.Render(renderHeader(cols)))
+	if len(v.rows) == 0 {
+		lines = append(lines, st.dim.Render("no events"))
+	}
+	log := &v.c.data.events
+	cells := make([]string, 5)
+	lo, hi := v.scroll.window()
+	for r := lo; r < hi; r++ {
+		e := log.at(v.rows[r])
+		cells[ecTime] = e.Time.In(v.c.loc).Format("15:04:05.000")
+		cells[ecType] = e.Type.String()
+		cells[ecInformer] = e.Informer
+		cells[ecSubject] = e.Listener
+		if e.Key != "" {
+			if cells[ecSubject] != "" {
+				cells[ecSubject] += " "
+			}
+			cells[ecSubject] += e.Key
+		}
+		cells[ecDetail] = eventDetail(e)
+		line := renderRow(cols, cells)
+		switch {
+		case r == v.scroll.cursor:
+			line = st.cursorRow(line, v.c.width)
+		case isProblem(e.Type):
+			line = st.bad.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
+}
+
+func isProblem(t instr.EventType) bool {
+	return t == instr.EventWatchError || t == instr.EventHandlerPanic || t == instr.EventError
+}
+
+func eventDetail(e *engine.Event) string {
+	parts := []string{}
+	if e.Detail != "" {
+		parts = append(parts, e.Detail)
+	}
+	if e.Count != 0 {
+		parts = append(parts, "n="+count(e.Count))
+	}
+	if e.Duration != 0 {
+		parts = append(parts, humanDuration(e.Duration))
+	}
+	return strings.Join(parts, " ")
+}
+
+func (v *eventsView) summary() string {
+	st := v.c.styles
+	var emitted, dropped uint64
+	for _, s := range v.c.data.snaps {
+		emitted = max(emitted, s.Events.Emitted)
+		dropped = max(dropped, s.Events.Dropped)
+	}
+	dropped = max(dropped, v.c.data.missed)
+	scope := v.c.data.current
+	if v.all {
+		scope = "all informers"
+	}
+	parts := []string{
+		st.bold.Render(fmt.Sprintf("%s of %s events", count(len(v.rows)), count(v.c.data.events.len()))),
+		count(emitted) + " emitted",
+	}
+	if dropped > 0 {
+		parts = append(parts, st.bad.Render(count(dropped)+" dropped"))
+	} else {
+		parts = append(parts, "0 dropped")
+	}
+	parts = append(parts, "type: "+eventCategories[v.category].name, scope)
+	return joinNonEmpty(st.dim.Render(" · "), parts...)
+}

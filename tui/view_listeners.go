@@ -1,0 +1,264 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// listenersView is the table of event handlers: backlog, throughput,
+// latency and health, stalled ones first.
+type listenersView struct {
+	c        *common
+	scroll   scroller
+	rows     []rankedListener
+	detail   bool   // showing the selected listener's details
+	informer string // whose listeners are shown; a switch starts over
+}
+
+func newListenersView(c *common) *listenersView { return &listenersView{c: c} }
+
+func (v *listenersView) name() string    { return "Listeners" }
+func (v *listenersView) capturing() bool { return false }
+
+func (v *listenersView) shortHelp() []key.Binding {
+	k := v.c.keys
+	if v.detail {
+		return []key.Binding{k.Back, k.Stall}
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Stall}
+}
+
+func (v *listenersView) resize() {
+	v.scroll.setHeight(v.c.height - 2) // summary line and column titles
+}
+
+// refresh re-ranks the listeners and keeps the cursor on the same one.
+func (v *listenersView) refresh() tea.Cmd {
+	if v.informer != v.c.data.current {
+		v.informer, v.detail = v.c.data.current, false
+		v.scroll.top()
+	}
+	s := v.c.snap()
+	sel := v.c.data.selectedListener
+	v.rows = rankListeners(s.Listeners, v.c.now(), v.c.data.history(), v.c.stallAfter)
+	v.scroll.setLen(len(v.rows))
+	for i, r := range v.rows {
+		if r.stats.Name == sel {
+			v.scroll.cursor = i
+			v.scroll.clamp()
+			break
+		}
+	}
+	v.publishSelection()
+	return nil
+}
+
+// publishSelection tells the root which listener the stall key acts on.
+func (v *listenersView) publishSelection() {
+	if len(v.rows) == 0 {
+		v.c.data.selectedListener = ""
+		return
+	}
+	v.c.data.selectedListener = v.rows[v.scroll.cursor].stats.Name
+}
+
+func (v *listenersView) update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	k := v.c.keys
+	switch {
+	case v.detail && key.Matches(km, k.Back):
+		v.detail = false
+	case !v.detail && key.Matches(km, k.Open) && len(v.rows) > 0:
+		v.detail = true
+	case !v.detail && v.scroll.handleKey(km, k):
+		v.publishSelection()
+	}
+	return nil
+}
+
+const (
+	lcName = iota
+	lcPending
+	lcCapacity
+	lcHighWater
+	lcDelivered
+	lcRate
+	lcP50
+	lcP99
+	lcInCallback
+	lcSynced
+	lcPanics
+	lcTrend
+)
+
+var listenerColumns = []column{
+	{title: "LISTENER", width: 12, flex: true, maxw: 32, id: lcName},
+	{title: "PENDING", width: 7, right: true, id: lcPending},
+	{title: "CAP", width: 6, right: true, prio: 5, id: lcCapacity},
+	{title: "HIGH", width: 6, right: true, prio: 6, id: lcHighWater},
+	{title: "DELIVERED", width: 9, right: true, prio: 4, id: lcDelivered},
+	{title: "RATE", width: 7, right: true, prio: 1, id: lcRate},
+	{title: "P50", width: 6, right: true, prio: 7, id: lcP50},
+	{title: "P99", width: 6, right: true, prio: 3, id: lcP99},
+	{title: "IN CALLBACK", width: 13, prio: 1, id: lcInCallback},
+	{title: "SYNC", width: 4, prio: 2, id: lcSynced},
+	{title: "PANIC", width: 5, right: true, prio: 3, id: lcPanics},
+	{title: "BACKLOG TREND", width: 13, flex: true, maxw: historyPoints + 2, prio: 2, id: lcTrend},
+}
+
+func (v *listenersView) render() string {
+	if v.detail && len(v.rows) > 0 {
+		return fit(strings.Join(v.renderDetail(v.rows[v.scroll.cursor]), "\n"), v.c.width, v.c.height)
+	}
+	st := v.c.styles
+	cols := layoutColumns(listenerColumns, v.c.width)
+	lines := make([]string, 0, v.c.height)
+	lines = append(lines, v.summary(), st.colHead.Render(renderHeader(cols)))
+	if len(v.rows) == 0 {
+		lines = append(lines, st.dim.Render("no event handlers registered"))
+		return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
+	}
+	trendW := 0
+	for _, c := range cols {
+		if c.id == lcTrend {
+			trendW = c.width
+		}
+	}
+	lo, hi := v.scroll.window()
+	cells := make([]string, len(listenerColumns))
+	for i := lo; i < hi; i++ {
+		r := v.rows[i]
+		v.cells(cells, r, trendW)
+		line := renderRow(cols, cells)
+		switch {
+		case i == v.scroll.cursor:
+			line = st.cursorRow(line, v.c.width)
+		case r.stall.stalled:
+			line = st.warn.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	// With rows to spare, show the selected listener's details under the
+	// table, so moving the cursor is enough to inspect one.
+	if len(v.rows) > 0 && hi-lo == len(v.rows) {
+		detail := v.renderDetail(v.rows[v.scroll.cursor])
+		if len(lines)+1+len(detail) <= v.c.height {
+			lines = append(lines, "")
+			lines = append(lines, detail...)
+		}
+	}
+	return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
+}
+
+func (v *listenersView) cells(cells []string, r rankedListener, trendW int) {
+	l := r.stats
+	rates := v.c.data.history().latest().listenerRate
+	mark := "  "
+	if r.stall.stalled {
+		mark = "⚠ "
+	}
+	cells[lcName] = mark + l.Name
+	cells[lcPending] = count(l.Pending)
+	cells[lcCapacity] = count(l.Capacity)
+	cells[lcHighWater] = count(l.HighWater)
+	cells[lcDelivered] = count(l.Delivered.Total())
+	cells[lcRate] = rate(rates[l.Name])
+	cells[lcP50] = latency(l.LatencyP50)
+	cells[lcP99] = latency(l.LatencyP99)
+	cells[lcInCallback] = "-"
+	if l.InCallback != "" {
+		cells[lcInCallback] = l.InCallback + " " + humanDuration(r.stall.inCallback)
+	}
+	cells[lcSynced] = " " + yesNo(l.Synced)
+	cells[lcPanics] = count(l.Panics)
+	cells[lcTrend] = sparkline(v.c.data.history().pending(l.Name), trendW)
+	if r.stall.rising && trendW > 2 {
+		cells[lcTrend] = sparkline(v.c.data.history().pending(l.Name), trendW-2) + " ↑"
+	}
+}
+
+// summary is the line above the table: how many handlers, which need attention.
+func (v *listenersView) summary() string {
+	st := v.c.styles
+	total, stalled, unsynced := len(v.rows), 0, 0
+	var first *rankedListener
+	for i := range v.rows {
+		if v.rows[i].stall.stalled {
+			if first == nil {
+				first = &v.rows[i]
+			}
+			stalled++
+		}
+		if !v.rows[i].stats.Synced {
+			unsynced++
+		}
+	}
+	s := plural(total, "listener")
+	if unsynced > 0 {
+		s += fmt.Sprintf(" · %d syncing", unsynced)
+	}
+	if stalled == 0 {
+		return st.bold.Render(s) + st.dim.Render(" · none stalled")
+	}
+	msg := fmt.Sprintf(" · ⚠ STALLED %s: %s", first.stats.Name, first.stall.reason(first.stats, v.c.stallAfter))
+	if stalled > 1 {
+		msg += fmt.Sprintf(" (+%d more)", stalled-1)
+	}
+	return st.bold.Render(s) + st.warn.Render(msg)
+}
+
+// renderDetail describes one listener, under the table or on its own.
+func (v *listenersView) renderDetail(r rankedListener) []string {
+	st := v.c.styles
+	l := r.stats
+	h := v.c.data.history()
+	row := func(label, value string) string {
+		return st.dim.Render(pad(label, 14, false)) + " " + value
+	}
+	head := st.bold.Render("listener " + l.Name)
+	if r.stall.stalled {
+		head += "  " + st.warn.Render("⚠ STALLED: "+r.stall.reason(l, v.c.stallAfter))
+	}
+	d := l.Delivered
+	lines := []string{
+		head,
+		row("pending", fmt.Sprintf("%s (buffer capacity %s, high-water %s)", count(l.Pending), count(l.Capacity), count(l.HighWater))),
+		row("delivered", fmt.Sprintf("%s  (add %s · update %s · delete %s · sync %s)",
+			count(d.Total()), count(d.Add), count(d.Update), count(d.Delete), count(d.Sync))),
+		row("rate", rate(h.latest().listenerRate[l.Name])),
+		row("latency", "p50 "+latency(l.LatencyP50)+" · p99 "+latency(l.LatencyP99)),
+	}
+	cb := "idle"
+	if l.InCallback != "" {
+		cb = fmt.Sprintf("%s %s for %s", l.InCallback, l.InCallbackKey, humanDuration(r.stall.inCallback))
+	}
+	lines = append(lines,
+		row("in callback", cb),
+		row("synced", yesNo(l.Synced)),
+	)
+	panics := count(l.Panics)
+	if l.LastPanic != "" {
+		panics += "  last: " + l.LastPanic
+	}
+	lines = append(lines,
+		row("panics", panics),
+		row("resync", "requested "+resyncText(l.RequestedResync)+" · effective "+resyncText(l.ResyncPeriod)),
+		row("backlog trend", sparkline(h.pending(l.Name), min(len(h.pending(l.Name)), max(v.c.width-16, 1)))+
+			st.dim.Render("  "+perColumn(historySpacing))),
+	)
+	return lines
+}
+
+func resyncText(d time.Duration) string {
+	if d <= 0 {
+		return "never"
+	}
+	return humanDuration(d)
+}

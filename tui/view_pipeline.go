@@ -1,0 +1,289 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/fifo"
+)
+
+// pipelineView draws the informer as its stages, top to bottom in the order
+// an object travels: API server, reflector, queue, indexer, processor and
+// each listener, then the watch event rates by type.
+type pipelineView struct {
+	c *common
+}
+
+func newPipelineView(c *common) *pipelineView { return &pipelineView{c: c} }
+
+func (v *pipelineView) name() string             { return "Pipeline" }
+func (v *pipelineView) capturing() bool          { return false }
+func (v *pipelineView) resize()                  {}
+func (v *pipelineView) refresh() tea.Cmd         { return nil }
+func (v *pipelineView) update(tea.Msg) tea.Cmd   { return nil }
+func (v *pipelineView) shortHelp() []key.Binding { return nil }
+func (v *pipelineView) stageWidth() int          { return 12 }
+func (v *pipelineView) connector() string        { return v.c.styles.dim.Render("     ▼") }
+func (v *pipelineView) label(name string) string {
+	return v.c.styles.stage.Render(pad(name, v.stageWidth(), false))
+}
+func (v *pipelineView) sep() string                 { return v.c.styles.dim.Render(" · ") }
+func (v *pipelineView) join(parts ...string) string { return joinNonEmpty(v.sep(), parts...) }
+
+func (v *pipelineView) render() string {
+	s := v.c.snap()
+	if s.Name == "" {
+		return fit(v.c.styles.dim.Render("waiting for the first snapshot…"), v.c.width, v.c.height)
+	}
+	h := v.c.data.history()
+	p := h.latest()
+	stages := []string{
+		v.label("API server") + v.apiLine(s, p),
+		v.connector(),
+		v.label("Reflector") + v.reflectorLine(s),
+		v.connector(),
+		v.label("Queue") + v.queueLine(s, p),
+		v.connector(),
+		v.label("Indexer") + v.indexerLine(s),
+		v.connector(),
+		v.label("Processor") + v.processorLine(s, p),
+	}
+	// Share the rows left: every listener if possible, the chart with at
+	// least one row per event type, and taller series when there is room.
+	room := v.c.height - len(stages)
+	lis := len(s.Listeners)
+	chartMin := 2 + evKinds // blank line, title, one row per type
+	listenerRows, perSeries := room, 0
+	switch {
+	case room >= lis+chartMin:
+		listenerRows = lis
+		perSeries = min(max((room-lis-2)/evKinds, 1), 3)
+	case room > chartMin:
+		listenerRows, perSeries = room-chartMin, 1
+	}
+	lines := append(stages, v.listenerLines(s, listenerRows)...)
+	if perSeries > 0 {
+		lines = append(lines, "")
+		lines = append(lines, v.chart(h, perSeries)...)
+	}
+	return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
+}
+
+func (v *pipelineView) apiLine(s *engine.Snapshot, p *point) string {
+	st := v.c.styles
+	r := s.Reflector
+	return v.join(
+		s.Resource,
+		"RV "+orDash(s.LastSyncResourceVersion),
+		connState(v.c, s),
+		rate(p.eventRate[evAdded]+p.eventRate[evModified]+p.eventRate[evDeleted])+" watch events",
+		st.dim.Render(count(r.WatchEvents)+" total"),
+	)
+}
+
+func (v *pipelineView) reflectorLine(s *engine.Snapshot) string {
+	st := v.c.styles
+	r := s.Reflector
+	list := fmt.Sprintf("%s (%s", plural(r.Lists, "list"), plural(r.ListPages, "page"))
+	if r.Lists > 0 && !r.ListInProgress {
+		list += fmt.Sprintf(", last %s in %s", count(r.LastListItems), humanDuration(r.LastListTime))
+	}
+	list += ")"
+	if r.ListInProgress {
+		list = st.warn.Render(fmt.Sprintf("listing: %s items so far", count(r.LastListItems)))
+	}
+	relists := plural(r.Relists, "relist")
+	if r.Relists > 0 {
+		relists = st.warn.Render(relists)
+	}
+	errs := plural(r.Errors, "error")
+	if r.Errors > 0 {
+		errs = st.bad.Render(errs)
+	}
+	return v.join(list, relists, plural(r.Watches, "watch"), errs, plural(r.WatchBookmarks, "bookmark"))
+}
+
+func (v *pipelineView) queueLine(s *engine.Snapshot, p *point) string {
+	st := v.c.styles
+	q := s.Queue
+	kind := s.QueueKind
+	if kind == "" {
+		kind = q.Kind
+	}
+	depth := fmt.Sprintf("depth %s", count(q.Depth))
+	if q.Deltas != q.Depth {
+		depth += fmt.Sprintf(" (%s deltas)", count(q.Deltas))
+	}
+	oldest := ""
+	if q.Depth > 0 {
+		oldest = "oldest " + humanDuration(since(v.c.now(), q.OldestEnqueued))
+	}
+	coalesced := ""
+	if kind == fifo.KindDeltaFIFO {
+		coalesced = count(q.Coalesced) + " coalesced"
+	}
+	state := ""
+	switch {
+	case q.Closed:
+		state = st.bad.Render("closed")
+	case s.Paused || v.c.data.paused:
+		state = st.warn.Render("PAUSED")
+	case !q.Synced:
+		state = st.warn.Render("initial list not yet processed")
+	}
+	return v.join(st.bold.Render(kind), depth, oldest,
+		"in "+rate(p.queueInRate), "out "+rate(p.queueOutRate), coalesced, state)
+}
+
+func (v *pipelineView) indexerLine(s *engine.Snapshot) string {
+	st := s.Store
+	return v.join(
+		plural(st.Objects, "object"),
+		indexSummary(st.Indexes),
+		fmt.Sprintf("%s added, %s updated, %s deleted", count(st.Adds), count(st.Updates), count(st.Deletes)),
+	)
+}
+
+// indexSummary renders "namespace 4, node 3": each index with its number
+// of distinct values, in name order.
+func indexSummary(idx map[string]int) string {
+	if len(idx) == 0 {
+		return "no indexes"
+	}
+	names := make([]string, 0, len(idx))
+	for n := range idx {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s %s", n, count(idx[n]))
+	}
+	return "indexes: " + strings.Join(parts, ", ")
+}
+
+func (v *pipelineView) processorLine(s *engine.Snapshot, p *point) string {
+	st := v.c.styles
+	synced := 0
+	total := 0.0
+	for _, l := range s.Listeners {
+		if l.Synced {
+			synced++
+		}
+		total += p.listenerRate[l.Name]
+	}
+	sync := fmt.Sprintf("%d/%d synced", synced, len(s.Listeners))
+	if synced < len(s.Listeners) {
+		sync = st.warn.Render(sync)
+	}
+	return v.join(plural(len(s.Listeners), "listener"), sync, "delivering "+rate(total)) +
+		st.dim.Render(" · each: pending, rate, state")
+}
+
+// listenerLines draws one branch per listener, stalled first, within rows
+// lines; the rest are summarised in a last "… n more" line.
+func (v *pipelineView) listenerLines(s *engine.Snapshot, rows int) []string {
+	if rows <= 0 || len(s.Listeners) == 0 {
+		return nil
+	}
+	st := v.c.styles
+	ranked := rankListeners(s.Listeners, v.c.now(), v.c.data.history(), v.c.stallAfter)
+	p := v.c.data.history().latest()
+	show := len(ranked)
+	if show > rows {
+		show = rows - 1
+	}
+	nameW := 4
+	for _, r := range ranked[:show] {
+		nameW = max(nameW, width(r.stats.Name))
+	}
+	nameW = min(nameW, 20)
+	out := make([]string, 0, rows)
+	for i, r := range ranked[:show] {
+		branch := "     ├─▶ "
+		if i == len(ranked)-1 {
+			branch = "     └─▶ "
+		}
+		l := r.stats
+		mark := "  "
+		if r.stall.stalled {
+			mark = "⚠ "
+		}
+		line := fmt.Sprintf("%s%s %7s %7s  ", mark, pad(l.Name, nameW, false),
+			count(l.Pending), rate(p.listenerRate[l.Name]))
+		switch {
+		case r.stall.stalled:
+			line = st.warn.Render(line + "STALLED " + r.stall.reason(l, v.c.stallAfter))
+		case !l.Synced:
+			line += st.warn.Render("✗ syncing")
+		default:
+			line += "✓ synced"
+		}
+		if l.Panics > 0 {
+			line += st.dim.Render(" · ") + st.bad.Render(plural(l.Panics, "panic"))
+		}
+		out = append(out, st.dim.Render(branch)+line)
+	}
+	if show < len(ranked) {
+		out = append(out, st.dim.Render(fmt.Sprintf("     └── … %d more (3: Listeners)", len(ranked)-show)))
+	}
+	return out
+}
+
+// chart is the events per second by type, one sparkline per type, rows
+// cells tall. All types share one logarithmic scale: a quiet type stays
+// visible next to a busy one, and their heights still compare.
+func (v *pipelineView) chart(h *history, rows int) []string {
+	st := v.c.styles
+	w := max(min(v.c.width-36, historyPoints), 8)
+	p := h.latest()
+	out := []string{st.stage.Render("events/s") + st.dim.Render(" by type, log scale, newest right, "+perColumn(historySpacing))}
+	var series [evKinds][]float64
+	hi := 0.0
+	for k := range series {
+		series[k] = h.series(func(p *point) float64 { return p.eventRate[k] })
+		hi = max(hi, maxOf(series[k]))
+	}
+	for k := range series {
+		logged := make([]float64, len(series[k]))
+		for i, x := range series[k] {
+			logged[i] = math.Log1p(x)
+		}
+		for i, row := range sparkRows(logged, w, rows, math.Log1p(hi)) {
+			label, value := "", ""
+			if i == rows-1 {
+				label = evKindNames[k]
+				value = fmt.Sprintf("%8s", rate(p.eventRate[k])) + st.dim.Render("  peak "+rate(maxOf(series[k])))
+			}
+			out = append(out, fmt.Sprintf("  %-9s %s %s", label, row, value))
+		}
+	}
+	return out
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}

@@ -1,0 +1,387 @@
+package tui
+
+import (
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"k8s.io/apimachinery/pkg/api/meta"
+)
+
+// storeReloadTicks is the least number of ticks between two reads of the
+// key list (1 s at the default refresh): a churning 100k-object cache
+// changes generation every tick, and re-reading it that often would cost
+// more than it shows.
+const storeReloadTicks = 10
+
+// storeKeysMsg delivers a key list read off the UI goroutine.
+type storeKeysMsg struct {
+	informer string
+	keys     []string
+	labels   []string // labelText of each key, what a "k=v" filter searches
+	gen      uint64
+}
+
+// loadKeys reads the keys and labels of sr; run as a command.
+func loadKeys(informer string, sr StoreReader) storeKeysMsg {
+	keys, gen := sr.Keys()
+	labels := make([]string, len(keys))
+	for i, k := range keys {
+		if l := sr.Labels(k); len(l) > 0 {
+			labels[i] = labelText(l)
+		}
+	}
+	return storeKeysMsg{informer: informer, keys: keys, labels: labels, gen: gen}
+}
+
+// labelQuery reports whether a filter is about labels: it has a "=", as
+// in a label selector. Fuzzy matching over long label lists would match
+// almost any short word, so plain queries look at keys only.
+func labelQuery(q string) bool { return strings.Contains(q, "=") }
+
+// labelText renders labels as "app=web,tier=frontend", sorted by name.
+func labelText(labels map[string]string) string {
+	names := make([]string, 0, len(labels))
+	for k := range labels {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for i, k := range names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(labels[k])
+	}
+	return b.String()
+}
+
+type storeMode int
+
+const (
+	storeList storeMode = iota
+	storeObject
+	storeIndexes
+)
+
+// storeView lists the cached objects with a fuzzy filter over keys and
+// labels, opens one object's YAML, and browses the indexes.
+type storeView struct {
+	c      *common
+	mode   storeMode
+	scroll scroller
+	filter filterBox
+	match  matcher // over keys
+	lmatch matcher // over labels
+
+	informer string   // whose keys are loaded
+	keys     []string // sorted, as read at gen
+	gen      uint64
+	loaded   bool
+	loading  bool
+	loadedAt uint64 // dataState.ticks of the last read
+	rows     []int  // filtered indexes into keys; nil = all
+
+	obj *objectPane
+	idx *indexBrowser
+	// from remembers that the object was opened from the index browser,
+	// so esc goes back there.
+	from storeMode
+}
+
+func newStoreView(c *common) *storeView {
+	return &storeView{c: c, filter: newFilterBox(c)}
+}
+
+func (v *storeView) name() string    { return "Store" }
+func (v *storeView) capturing() bool { return v.mode == storeList && v.filter.editing }
+
+func (v *storeView) shortHelp() []key.Binding {
+	k := v.c.keys
+	switch v.mode {
+	case storeObject:
+		return []key.Binding{k.Up, k.Down, k.Back}
+	case storeIndexes:
+		return []key.Binding{k.Open, k.Back}
+	}
+	return []key.Binding{k.Filter, k.Open, k.Indexes}
+}
+
+func (v *storeView) resize() {
+	v.scroll.setHeight(v.tableHeight())
+	if v.obj != nil {
+		v.obj.setSize(v.c.width, v.c.height-1)
+	}
+}
+
+func (v *storeView) tableHeight() int {
+	h := v.c.height - 2
+	if v.filter.shown() {
+		h--
+	}
+	return h
+}
+
+// refresh starts a key reload when the informer changed, or when the store
+// changed and the last read is old enough.
+func (v *storeView) refresh() tea.Cmd {
+	cur := v.c.data.current
+	sr := v.c.src.Store(cur)
+	if sr == nil || v.loading {
+		return nil
+	}
+	switched := cur != v.informer
+	if switched {
+		v.informer, v.keys, v.rows, v.loaded = cur, nil, nil, false
+		v.mode, v.obj, v.idx = storeList, nil, nil
+		v.filter.clear()
+		v.scroll.setLen(0)
+		v.match.setCorpus(nil, 0)
+		v.lmatch.setCorpus(nil, 0)
+	}
+	stale := v.loaded && sr.Generation() != v.gen && v.c.data.ticks-v.loadedAt >= storeReloadTicks
+	if v.loaded && !stale {
+		return nil
+	}
+	if v.mode == storeObject && v.obj != nil && stale {
+		v.obj.load(v.c)
+	}
+	v.loading = true
+	return func() tea.Msg { return loadKeys(cur, sr) }
+}
+
+func (v *storeView) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case storeKeysMsg:
+		v.applyKeys(msg)
+		return nil
+	case tea.PasteMsg:
+		if v.mode != storeList {
+			return nil
+		}
+		_, cmd := v.filter.paste(msg)
+		v.applyFilter()
+		return cmd
+	case tea.KeyPressMsg:
+		switch v.mode {
+		case storeObject:
+			return v.updateObject(msg)
+		case storeIndexes:
+			return v.updateIndexes(msg)
+		}
+		return v.updateList(msg)
+	}
+	return nil
+}
+
+func (v *storeView) applyKeys(msg storeKeysMsg) {
+	if msg.informer != v.c.data.current {
+		v.loading = false
+		return
+	}
+	selected := v.selectedKey()
+	v.keys, v.gen = msg.keys, msg.gen
+	v.loaded, v.loading, v.loadedAt = true, false, v.c.data.ticks
+	v.match.setCorpus(msg.keys, msg.gen)
+	v.lmatch.setCorpus(msg.labels, msg.gen)
+	v.applyFilter()
+	// Keep the cursor on the same object when the list shifts under it.
+	if selected != "" {
+		if i := v.indexOfKey(selected); i >= 0 {
+			v.scroll.cursor = i
+			v.scroll.clamp()
+		}
+	}
+}
+
+func (v *storeView) applyFilter() {
+	q := v.filter.query()
+	if labelQuery(q) {
+		v.rows = v.lmatch.filter(q)
+	} else {
+		v.rows = v.match.filter(q)
+	}
+	n := len(v.keys)
+	if q != "" {
+		n = len(v.rows)
+	}
+	v.scroll.setHeight(v.tableHeight())
+	v.scroll.setLen(n)
+}
+
+// row maps a visible row to an index in keys.
+func (v *storeView) row(r int) int {
+	if v.filter.query() != "" {
+		return v.rows[r]
+	}
+	return r
+}
+
+func (v *storeView) selectedKey() string {
+	if v.scroll.n == 0 || v.scroll.cursor >= v.scroll.n {
+		return ""
+	}
+	if i := v.row(v.scroll.cursor); i < len(v.keys) {
+		return v.keys[i]
+	}
+	return ""
+}
+
+// indexOfKey finds the visible row of key: a binary search over the sorted
+// keys, then over the sorted filtered rows.
+func (v *storeView) indexOfKey(k string) int {
+	i := sort.SearchStrings(v.keys, k)
+	if i >= len(v.keys) || v.keys[i] != k {
+		return -1
+	}
+	if v.filter.query() == "" {
+		return i
+	}
+	r := sort.SearchInts(v.rows, i)
+	if r < len(v.rows) && v.rows[r] == i {
+		return r
+	}
+	return -1
+}
+
+func (v *storeView) updateList(km tea.KeyPressMsg) tea.Cmd {
+	k := v.c.keys
+	if v.filter.editing {
+		changed, cmd := v.filter.update(km, k)
+		if changed {
+			v.scroll.top()
+		}
+		v.applyFilter()
+		return cmd
+	}
+	switch {
+	case key.Matches(km, k.Filter):
+		cmd := v.filter.start()
+		v.applyFilter()
+		return cmd
+	case key.Matches(km, k.Back):
+		v.filter.clear()
+		v.applyFilter()
+	case key.Matches(km, k.Open):
+		if sel := v.selectedKey(); sel != "" {
+			v.openObject(sel, storeList)
+		}
+	case key.Matches(km, k.Indexes):
+		v.idx = newIndexBrowser(v.c)
+		v.mode = storeIndexes
+	default:
+		v.scroll.handleKey(km, k)
+	}
+	return nil
+}
+
+func (v *storeView) openObject(key string, from storeMode) {
+	v.obj = newObjectPane(v.c, key)
+	v.obj.setSize(v.c.width, v.c.height-1)
+	v.mode, v.from = storeObject, from
+}
+
+func (v *storeView) updateObject(km tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(km, v.c.keys.Back) {
+		v.mode, v.obj = v.from, nil
+		return nil
+	}
+	return v.obj.update(km, v.c)
+}
+
+func (v *storeView) updateIndexes(km tea.KeyPressMsg) tea.Cmd {
+	open, leave := v.idx.update(km, v.c)
+	switch {
+	case leave:
+		v.mode, v.idx = storeList, nil
+	case open != "":
+		v.openObject(open, storeIndexes)
+	}
+	return nil
+}
+
+const (
+	scKey = iota
+	scLabels
+	scAge
+)
+
+var storeColumns = []column{
+	{title: "KEY", width: 30, flex: true, maxw: 64, id: scKey},
+	{title: "LABELS", width: 30, flex: true, prio: 1, id: scLabels},
+	{title: "AGE", width: 7, right: true, prio: 2, id: scAge},
+}
+
+func (v *storeView) render() string {
+	switch v.mode {
+	case storeObject:
+		st := v.c.styles
+		title := st.bold.Render(v.obj.key) + st.dim.Render(v.obj.describe(v.c))
+		return fit(title+"\n"+v.obj.vp.View(), v.c.width, v.c.height)
+	case storeIndexes:
+		return v.idx.render(v.c, v.c.width, v.c.height)
+	}
+	return v.renderList()
+}
+
+func (v *storeView) renderList() string {
+	st := v.c.styles
+	s := v.c.snap()
+	lines := []string{v.summary()}
+	if v.filter.shown() {
+		lines = append(lines, v.filter.view(v.c, v.c.width, v.scroll.n, len(v.keys)))
+	}
+	cols := layoutColumns(storeColumns, v.c.width)
+	lines = append(lines, st.colHead.Render(renderHeader(cols)))
+	sr := v.c.src.Store(v.c.data.current)
+	switch {
+	case sr == nil:
+		lines = append(lines, st.dim.Render("this source gives no access to the cache"))
+	case !v.loaded:
+		lines = append(lines, st.dim.Render("reading "+count(s.Store.Objects)+" keys…"))
+	case v.scroll.n == 0 && v.filter.query() != "":
+		lines = append(lines, st.dim.Render("no cached object matches the filter"))
+	case v.scroll.n == 0:
+		lines = append(lines, st.dim.Render("the cache is empty"))
+	}
+	q := v.filter.query()
+	now := v.c.now()
+	cells := make([]string, 3)
+	lo, hi := v.scroll.window()
+	for r := lo; r < hi; r++ {
+		k := v.keys[v.row(r)]
+		cells[scKey], cells[scLabels], cells[scAge] = k, "", ""
+		if labels := sr.Labels(k); len(labels) > 0 {
+			cells[scLabels] = labelText(labels)
+		}
+		if obj, ok := sr.Get(k); ok {
+			if a, err := meta.Accessor(obj); err == nil {
+				if ts := a.GetCreationTimestamp(); !ts.IsZero() {
+					cells[scAge] = humanDuration(since(now, ts.Time))
+				}
+			}
+		}
+		if r != v.scroll.cursor && !labelQuery(q) {
+			cells[scKey] = highlight(k, q, st.accent.Render)
+		}
+		line := renderRow(cols, cells)
+		if r == v.scroll.cursor {
+			line = st.cursorRow(line, v.c.width)
+		}
+		lines = append(lines, line)
+	}
+	return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
+}
+
+func (v *storeView) summary() string {
+	st := v.c.styles
+	s := v.c.snap()
+	parts := []string{st.bold.Render(count(s.Store.Objects) + " objects"), indexSummary(s.Store.Indexes)}
+	if v.filter.shown() {
+		parts = append(parts, st.dim.Render("filter keys, or labels with k=v"))
+	}
+	return joinNonEmpty(st.dim.Render(" · "), parts...)
+}
