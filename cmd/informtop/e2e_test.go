@@ -1,0 +1,202 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestEndToEndInTmux builds the real binary, runs the stalled-listener
+// scenario in a detached tmux at 80x24 and checks what a person would see.
+func TestEndToEndInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("this test drives the dashboard in tmux: install it (apt-get install tmux); .ci/run does")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "informtop")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	tm := &tmux{t: t, socket: filepath.Join(dir, "tmux.sock"), session: "e2e"}
+	exitFile := filepath.Join(dir, "exit-code")
+	// An empty config dir keeps a user's key map out of the test; the exit
+	// code is written to a file so the clean exit can be checked.
+	cmd := fmt.Sprintf("env XDG_CONFIG_HOME=%s KUBECONFIG=%s %s --demo --scenario stalled-listener; echo $? > %s",
+		t.TempDir(), filepath.Join(dir, "no-kubeconfig"), bin, exitFile)
+	tm.run("new-session", "-d", "-s", tm.session, "-x", "80", "-y", "24", cmd)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
+
+	// 1. The pipeline view, the default.
+	screen := tm.waitFor("the pipeline view", func(s string) bool {
+		return strings.Contains(s, "API server") && strings.Contains(s, "Reflector") &&
+			strings.Contains(s, "Queue") && strings.Contains(s, "Indexer") && strings.Contains(s, "Processor")
+	})
+	if !strings.Contains(screen, "demo") || !strings.Contains(screen, "slow") {
+		t.Fatalf("pipeline view lacks the demo source or the listeners:\n%s", screen)
+	}
+
+	// 2. The listeners view: the stalled handler is highlighted and its
+	// backlog grows between two captures.
+	tm.keys("3")
+	first := tm.waitFor("the stalled listener", func(s string) bool {
+		return strings.Contains(s, "STALLED") && slowPending(s) > 0
+	})
+	before := slowPending(first)
+	second := tm.waitFor("the backlog to grow", func(s string) bool { return slowPending(s) > before })
+	if !strings.Contains(second, "⚠ slow") {
+		t.Fatalf("stalled listener row is not marked:\n%s", second)
+	}
+	for _, name := range []string{"fast", "medium"} {
+		if p := pendingOf(second, name); p != 0 {
+			t.Fatalf("listener %s has %d pending while only slow is stalled:\n%s", name, p, second)
+		}
+	}
+
+	// 3. The store view filters with /.
+	tm.keys("4")
+	tm.waitFor("the store view", func(s string) bool { return strings.Contains(s, "objects") && strings.Contains(s, "KEY") })
+	tm.keys("/")
+	const query = "checkout/cart"
+	tm.literal(query)
+	// The filter is fuzzy: every row left must hold the query's letters in
+	// order, and the cart pods must be among them.
+	tm.waitFor("the filtered store", func(s string) bool {
+		rows := tableRows(s)
+		if len(rows) == 0 || !strings.Contains(s, "checkout/cart-") {
+			return false
+		}
+		for _, r := range rows {
+			if !subsequence(strings.Fields(r)[0], query) {
+				return false
+			}
+		}
+		return true
+	})
+	tm.keys("Escape")
+
+	// 4. The help overlay.
+	tm.keys("?")
+	tm.waitFor("the help overlay", func(s string) bool {
+		return strings.Contains(strings.ToLower(s), "pause") && strings.Contains(strings.ToLower(s), "step") &&
+			strings.Contains(strings.ToLower(s), "quit")
+	})
+	tm.keys("Escape")
+
+	// 5. A clean exit on q: the program ends with code 0.
+	tm.keys("q")
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if data, err := os.ReadFile(exitFile); err == nil && strings.TrimSpace(string(data)) != "" {
+			if code := strings.TrimSpace(string(data)); code != "0" {
+				t.Fatalf("informtop exited with code %s", code)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("informtop did not exit after q:\n%s", tm.capture())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+type tmux struct {
+	t       *testing.T
+	socket  string
+	session string
+}
+
+func (tm *tmux) run(args ...string) string {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", tm.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (tm *tmux) keys(keys ...string) {
+	tm.t.Helper()
+	tm.run(append([]string{"send-keys", "-t", tm.session}, keys...)...)
+	// A terminal cannot tell a lone Escape from the start of an escape
+	// sequence until a moment passes; a person does not type that fast.
+	time.Sleep(300 * time.Millisecond)
+}
+
+func (tm *tmux) literal(text string) {
+	tm.t.Helper()
+	tm.run("send-keys", "-t", tm.session, "-l", text)
+}
+
+func (tm *tmux) capture() string {
+	tm.t.Helper()
+	return tm.run("capture-pane", "-t", tm.session, "-p")
+}
+
+// waitFor captures the screen until ok accepts it (30 s at most).
+func (tm *tmux) waitFor(what string, ok func(string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s := tm.capture()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out waiting for %s; the screen:\n%s", what, s)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+var rowPending = regexp.MustCompile(`^\W*(\S+)\s+(\d[\d,]*)\s`)
+
+// pendingOf reads the PENDING column of a listener's row, -1 if absent.
+func pendingOf(screen, listener string) int {
+	for _, line := range strings.Split(screen, "\n") {
+		m := rowPending.FindStringSubmatch(line)
+		if m != nil && m[1] == listener {
+			n, err := strconv.Atoi(strings.ReplaceAll(m[2], ",", ""))
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return -1
+}
+
+// subsequence reports whether the letters of q appear in s in order.
+func subsequence(s, q string) bool {
+	for _, r := range q {
+		i := strings.IndexRune(s, r)
+		if i < 0 {
+			return false
+		}
+		s = s[i+1:]
+	}
+	return true
+}
+
+func slowPending(screen string) int { return pendingOf(screen, "slow") }
+
+// tableRows returns the lines under the KEY header up to the footer.
+func tableRows(screen string) []string {
+	lines := strings.Split(screen, "\n")
+	var rows []string
+	in := false
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(strings.TrimSpace(l), "KEY"):
+			in = true
+		case in && strings.Contains(l, "/") && strings.Contains(l, "-"):
+			rows = append(rows, l)
+		}
+	}
+	return rows
+}
