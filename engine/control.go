@@ -102,7 +102,11 @@ func deltaKey(d cache.Delta) string {
 	return objectKey(d.Object)
 }
 
+// recordStore notes an indexer change for the event log and for a step.
 func (inf *Informer) recordStore(op string, obj any) {
+	if inf.verbose != nil {
+		inf.verbose.Emit(instr.Event{Type: instr.EventStoreUpdate, Informer: inf.name, Detail: op, Obj: obj})
+	}
 	if inf.step != nil {
 		inf.step.result.Store = append(inf.step.result.Store, op+" "+objectKey(obj))
 	}

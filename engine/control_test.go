@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -107,4 +108,53 @@ func TestInformerQueueDeltas(t *testing.T) {
 		t.Fatalf("queue stats = %+v", snap.Queue)
 	}
 	inf.SetPaused(false)
+}
+
+// With CallbackEvents the log tells the whole story of one watch event:
+// watch event, pop, store update, distribute, handler start and finish.
+func TestInformerCallbackEvents(t *testing.T) {
+	src := newTestSource(t)
+	inf := NewSharedIndexInformerWithOptions(src, &corev1.Pod{}, Options{Name: "pods", Queue: DeltaFIFO, Instrumentation: Instrumentation{CallbackEvents: true}})
+	rec := &recorder{}
+	if _, err := inf.AddNamedEventHandler("fast", rec, cache.HandlerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	runInformer(t, inf)
+	waitFor(t, "sync", inf.HasSynced)
+	src.Add(pod("a"))
+	waitFor(t, "callback", func() bool { return rec.len() == 1 })
+	waitFor(t, "handler finish event", func() bool {
+		evs := inf.Events().Recent(-1)
+		return len(evs) > 0 && evs[len(evs)-1].Type.String() == "HandlerFinish"
+	})
+	var got []string
+	for _, ev := range inf.Events().Recent(-1) {
+		if ev.ObjectKey() == "default/a" {
+			got = append(got, ev.Type.String()+" "+ev.Detail)
+		}
+	}
+	want := []string{"WatchEvent ADDED", "Pop Added", "StoreUpdate Add", "Distribute OnAdd", "HandlerStart OnAdd", "HandlerFinish OnAdd"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("events for default/a:\n got %q\nwant %q", got, want)
+	}
+}
+
+// Without CallbackEvents only the per-event essentials are logged.
+func TestInformerDefaultEventsAreLean(t *testing.T) {
+	src := newTestSource(t)
+	inf := newTestInformer(src, RealFIFO, 0)
+	rec := &recorder{}
+	if _, err := inf.AddEventHandler(rec); err != nil {
+		t.Fatal(err)
+	}
+	runInformer(t, inf)
+	waitFor(t, "sync", inf.HasSynced)
+	src.Add(pod("a"))
+	waitFor(t, "callback", func() bool { return rec.len() == 1 })
+	for _, ev := range inf.Events().Recent(-1) {
+		switch ev.Type.String() {
+		case "StoreUpdate", "Distribute", "HandlerStart", "HandlerFinish":
+			t.Fatalf("%s event emitted without CallbackEvents", ev.Type)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -169,7 +170,26 @@ func (inf *Informer) notify(n any) {
 		sync = sameResourceVersion(u.Old, u.New)
 	}
 	inf.recordNotification(n, sync)
+	if inf.verbose != nil {
+		inf.emitDistribute(n, sync)
+	}
 	inf.processor.Distribute(n, sync)
+}
+
+func (inf *Informer) emitDistribute(n any, sync bool) {
+	ev := instr.Event{Type: instr.EventDistribute, Informer: inf.name}
+	switch n := n.(type) {
+	case processor.AddNotification:
+		ev.Detail, ev.Obj = processor.CallbackAdd, n.Obj
+	case processor.UpdateNotification:
+		ev.Detail, ev.Obj = processor.CallbackUpdate, n.New
+		if sync {
+			ev.Detail += " (sync)"
+		}
+	case processor.DeleteNotification:
+		ev.Detail, ev.Obj = processor.CallbackDelete, n.Obj
+	}
+	inf.verbose.Emit(ev)
 }
 
 func sameResourceVersion(a, b any) bool {
@@ -188,20 +208,30 @@ func (inf *Informer) emitPop(deltas cache.Deltas) {
 	if inf.sink == nil || len(deltas) == 0 {
 		return
 	}
-	key := ""
-	if k, err := inf.keyFunc(deltas[len(deltas)-1].Object); err == nil {
-		key = k
+	last := deltas[len(deltas)-1]
+	ev := instr.Event{Type: instr.EventPop, Informer: inf.name, Count: len(deltas), Obj: last.Object, Detail: string(last.Type)}
+	switch info := last.Object.(type) {
+	case cache.ReplacedAllInfo, cache.SyncAllInfo, cache.BookmarkInfo:
+		ev.Obj, ev.Key = nil, deltaKey(cache.Delta{Object: info})
 	}
-	types := ""
+	if len(deltas) > 1 {
+		ev.Detail = deltaTypes(deltas)
+	}
+	inf.sink.Emit(ev)
+}
+
+// deltaTypes lists the types of a key's coalesced deltas, shortened when long.
+func deltaTypes(deltas cache.Deltas) string {
+	var b strings.Builder
 	for i, d := range deltas {
-		if i > 0 {
-			types += ","
-		}
 		if i == 8 {
-			types += fmt.Sprintf("…(%d)", len(deltas))
+			fmt.Fprintf(&b, ",…(%d)", len(deltas))
 			break
 		}
-		types += string(d.Type)
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(string(d.Type))
 	}
-	instr.Emit(inf.sink, instr.Event{Type: instr.EventPop, Informer: inf.name, Key: key, Detail: types, Count: len(deltas)})
+	return b.String()
 }

@@ -44,6 +44,7 @@ type Informer struct {
 	observer      *observedListerWatcher // nil when instrumentation is off
 	events        *instr.Ring
 	sink          instr.Sink // nil when instrumentation is off
+	verbose       instr.Sink // sink for per-notification events; nil unless CallbackEvents
 	queueHead     int
 	gate          *gate
 	synced        chan struct{}
@@ -108,6 +109,9 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 		inf.lw = inf.observer
 	}
 	inf.indexer = indexer.New(inf.keyFunc, opts.Indexers)
+	if opts.Instrumentation.CallbackEvents {
+		inf.verbose = inf.sink
+	}
 	inf.processor = processor.New(processor.Options{Informer: name, Sink: inf.sink, CallbackEvents: opts.Instrumentation.CallbackEvents})
 	return inf
 }

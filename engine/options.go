@@ -60,8 +60,10 @@ type Instrumentation struct {
 	EventRingSize int
 	// QueueHead is how many queue rows a Snapshot carries; default 64.
 	QueueHead int
-	// CallbackEvents adds a HandlerStart and a HandlerFinish event for each
-	// handler call: useful at teaching rates, costly at production ones.
+	// CallbackEvents adds the per-notification events: StoreUpdate for each
+	// indexer change, Distribute for each notification, HandlerStart and
+	// HandlerFinish for each handler call. Useful at teaching rates, a cost
+	// at production ones, so off by default.
 	CallbackEvents bool
 }
 

@@ -59,6 +59,8 @@ type RealFIFO struct {
 
 	closed bool
 
+	batchKeys map[string]struct{} // scratch set for batchLenLocked, reused
+
 	// Instrumentation, guarded by lock like the rest.
 	added    TypeCounts
 	popped   TypeCounts

@@ -76,7 +76,11 @@ func (f *RealFIFO) batchLenLocked() (int, string) {
 	if f.initialPopulationCount > 0 {
 		limit = min(limit, f.initialPopulationCount)
 	}
-	seen := make(map[string]struct{}, min(limit, 64))
+	if f.batchKeys == nil {
+		f.batchKeys = make(map[string]struct{}, min(limit, 64))
+	}
+	seen := f.batchKeys
+	defer clear(seen) // keeps the map's capacity, drops the keys
 	n := 0
 	for n < limit {
 		d := f.items.at(n).delta
