@@ -16,6 +16,11 @@ import (
 // reflector keeps filling the queue, which is the point: you can watch it grow.
 func (inf *Informer) SetPaused(paused bool) {
 	inf.gate.setPaused(paused)
+	if !paused {
+		// Resuming cancels a step that was granted but not taken, so the
+		// narration does not go on recording everything that follows.
+		inf.dropStep(nil)
+	}
 	detail := "resume"
 	if paused {
 		detail = "pause"
@@ -62,7 +67,18 @@ func (inf *Informer) Step(ctx context.Context) (StepResult, error) {
 		instr.Emit(inf.sink, instr.Event{Type: instr.EventControl, Informer: inf.name, Key: res.Key, Detail: "step"})
 		return res, nil
 	case <-ctx.Done():
+		inf.dropStep(done)
 		return StepResult{}, fmt.Errorf("step on %s did not finish: %w", inf.name, ctx.Err())
+	}
+}
+
+// dropStep forgets the pending step recorder (only the one reporting to
+// done, when done is not nil).
+func (inf *Informer) dropStep(done chan StepResult) {
+	inf.blockDeltas.Lock()
+	defer inf.blockDeltas.Unlock()
+	if done == nil || inf.stepDone == done {
+		inf.step, inf.stepDone = nil, nil
 	}
 }
 

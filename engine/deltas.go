@@ -67,10 +67,23 @@ func (inf *Informer) handleBatch(deltas []cache.Delta, isInInitialList bool) err
 		}
 		return fmt.Errorf("informer %s: not every item of the batch was stored: %s", inf.name, txErr.Error())
 	}
-	for _, n := range notes {
+	for i, n := range notes {
+		if inf.verbose != nil {
+			inf.verbose.Emit(instr.Event{Type: instr.EventStoreUpdate, Informer: inf.name, Detail: transactionOp(txns[i].Type), Obj: txns[i].Object})
+		}
 		inf.notify(n)
 	}
 	return nil
+}
+
+func transactionOp(t cache.TransactionType) string {
+	switch t {
+	case cache.TransactionTypeAdd:
+		return "Add"
+	case cache.TransactionTypeUpdate:
+		return "Update"
+	}
+	return "Delete"
 }
 
 // applyDelta is one step of client-go's processDeltas, in our own words.
