@@ -106,6 +106,7 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 	if !opts.Instrumentation.Off {
 		inf.sink = inf.events
 		inf.observer = newObservedListerWatcher(lw, name, inf.sink)
+		inf.observer.tapStreams = opts.Instrumentation.TapWatchStreams
 		inf.lw = inf.observer
 	}
 	inf.indexer = indexer.New(inf.keyFunc, opts.Indexers)

@@ -28,6 +28,8 @@ type observedListerWatcher struct {
 	informer string
 	sink     instr.Sink
 	now      func() time.Time
+	// tapStreams forwards watch streams through a goroutine to see ERROR events.
+	tapStreams bool
 
 	lists, listPages, listedItems, relists         atomic.Uint64
 	watches, watchEvents                           atomic.Uint64
@@ -243,11 +245,16 @@ func (o *observedListerWatcher) stats() ReflectorStats {
 	}
 }
 
-// observedWatch passes the stream through untouched and notes when the
-// reflector stops it.
+// observedWatch notes when the reflector stops a stream. Without a tap it
+// hands the stream over untouched. With a tap (Instrumentation.WatchErrors)
+// a goroutine forwards each event so that ERROR events — a 410 Gone among
+// them, which the reflector handles without telling anyone — are recorded;
+// that costs one channel hop per event, so it is opt-in.
 type observedWatch struct {
-	watch.Interface
+	inner    watch.Interface
 	o        *observedListerWatcher
+	out      chan watch.Event // nil without a tap
+	stop     chan struct{}
 	stopOnce sync.Once
 }
 
@@ -256,14 +263,58 @@ func newObservedWatch(inner watch.Interface, o *observedListerWatcher, streaming
 		// The streamed list ends when the queue gets its Replace.
 		o.streaming.Store(true)
 	}
-	return &observedWatch{Interface: inner, o: o}
+	w := &observedWatch{inner: inner, o: o, stop: make(chan struct{})}
+	if o.tapStreams {
+		w.out = make(chan watch.Event)
+		go w.forward()
+	}
+	return w
+}
+
+func (w *observedWatch) ResultChan() <-chan watch.Event {
+	if w.out == nil {
+		return w.inner.ResultChan()
+	}
+	return w.out
+}
+
+func (w *observedWatch) forward() {
+	defer close(w.out)
+	in := w.inner.ResultChan()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case ev, ok := <-in:
+			if !ok {
+				return
+			}
+			if ev.Type == watch.Error {
+				w.o.streamError(apierrors.FromObject(ev.Object))
+			}
+			select {
+			case w.out <- ev:
+			case <-w.stop:
+				return
+			}
+		}
+	}
 }
 
 func (w *observedWatch) Stop() {
 	w.stopOnce.Do(func() {
-		w.Interface.Stop()
+		close(w.stop)
+		w.inner.Stop()
 		w.o.closed()
 	})
+}
+
+// streamError records an ERROR event seen inside a watch stream.
+func (o *observedListerWatcher) streamError(err error) {
+	if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
+		o.watchErrors.Add(1)
+	}
+	o.recordError("watch stream", err)
 }
 
 // objectKey names obj as "namespace/name" for events; "" when it has no metadata.

@@ -65,6 +65,11 @@ type Instrumentation struct {
 	// HandlerFinish for each handler call. Useful at teaching rates, a cost
 	// at production ones, so off by default.
 	CallbackEvents bool
+	// TapWatchStreams passes every watch stream through a goroutine that
+	// records ERROR events, such as the 410 Gone of an expired
+	// resourceVersion, which client-go's reflector handles silently (it just
+	// relists). One channel hop per watch event, so off by default.
+	TapWatchStreams bool
 }
 
 const defaultQueueHead = 64

@@ -1,0 +1,68 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/informtop/informtop/engine/instr"
+)
+
+// Script actions: small, infallible helpers the scenario timelines call.
+
+// pauseAll pauses or resumes popping on every informer.
+func (d *Demo) pauseAll(paused bool) {
+	for _, e := range d.infs {
+		e.inf.SetPaused(paused)
+	}
+}
+
+// stall stalls or releases one listener; a missing one is reported in the
+// event log rather than stopping the script (the user may have removed it).
+func (d *Demo) stall(informer, listener string, stalled bool) {
+	if l := d.Listener(informer, listener); l != nil {
+		l.SetStalled(stalled)
+		return
+	}
+	d.logError(fmt.Sprintf("scenario %s: no listener %q on informer %s to stall", d.cfg.Scenario, listener, informer))
+}
+
+// deleteWhileDown deletes n objects of an informer's resource, spread over
+// its sorted keys, and remembers them as deleted while the watch was down.
+func (d *Demo) deleteWhileDown(resource string, n int) []string {
+	keys := d.cluster.Keys(resource)
+	n = min(n, len(keys))
+	var deleted []string
+	for i := range n {
+		key := keys[i*len(keys)/n]
+		if _, err := d.cluster.Delete(resource, key); err != nil {
+			d.logError(fmt.Sprintf("scenario %s: delete %s: %v", d.cfg.Scenario, key, err))
+			continue
+		}
+		deleted = append(deleted, key)
+	}
+	d.mu.Lock()
+	d.facts.deletedWhileDown = deleted
+	d.mu.Unlock()
+	return deleted
+}
+
+// deletedWhileDown returns the keys of the last deleteWhileDown.
+func (d *Demo) deletedWhileDown() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]string(nil), d.facts.deletedWhileDown...)
+}
+
+// control records an operator or script action in the event log.
+func (d *Demo) control(detail string) {
+	instr.Emit(d.events, instr.Event{Type: instr.EventControl, Detail: detail})
+}
+
+func (d *Demo) logError(detail string) {
+	instr.Emit(d.events, instr.Event{Type: instr.EventError, Detail: detail})
+}
+
+// do adapts a context-free action to a step.
+func do(f func(d *Demo)) func(context.Context, *Demo) {
+	return func(_ context.Context, d *Demo) { f(d) }
+}

@@ -1,0 +1,139 @@
+package demo
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+)
+
+// informersSynced: every informer's HasSynced is true.
+func informersSynced(d *Demo) bool {
+	for _, e := range d.infs {
+		if !e.inf.HasSynced() {
+			return false
+		}
+	}
+	return true
+}
+
+// registrationsSynced: every handler registration's HasSynced is true.
+func registrationsSynced(d *Demo) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, e := range d.infs {
+		for _, le := range e.listeners {
+			if !le.reg.HasSynced() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// settledWatch is how long a watch must have been open, if it has not
+// delivered events yet, before a script breaks it: client-go treats a watch
+// that closes within a second without a single event as a failure and
+// relists, which is not the lesson of a drop.
+const settledWatch = time.Second
+
+// watchMark remembers, per informer, the watch last seen open and how many
+// watch events had been counted when it was first seen.
+type watchMark struct {
+	since  time.Time
+	events uint64
+}
+
+// watchesSettled: every informer's watch is open and either has delivered
+// events or has been open for settledWatch. Two events are required
+// because the first one counted may belong to the watch before.
+func watchesSettled(d *Demo) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.watchMarks == nil {
+		d.watchMarks = map[string]watchMark{}
+	}
+	settled := true
+	for _, e := range d.infs {
+		r := e.inf.Snapshot().Reflector
+		if !r.WatchOpen {
+			settled = false
+			continue
+		}
+		m, ok := d.watchMarks[e.name]
+		if !ok || !m.since.Equal(r.WatchSince) {
+			m = watchMark{since: r.WatchSince, events: r.WatchEvents}
+			d.watchMarks[e.name] = m
+		}
+		if r.WatchEvents < m.events+2 && time.Since(r.WatchSince) < settledWatch {
+			settled = false
+		}
+	}
+	return settled
+}
+
+// caughtUp: every informer's queue is empty and its store equals the
+// server's state.
+func caughtUp(d *Demo) bool {
+	for _, e := range d.infs {
+		if e.inf.Snapshot().Queue.Depth != 0 || d.storeDiff(e) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// listenersIdle: no listener has a backlog or a callback in progress.
+func listenersIdle(d *Demo) bool {
+	for _, e := range d.infs {
+		for _, ls := range e.inf.Snapshot().Listeners {
+			if ls.Pending != 0 || ls.InCallback != "" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// storeDiff compares an informer's cache with the server, key by key and
+// resourceVersion by resourceVersion; "" when they are equal, otherwise a
+// short description of the first differences.
+func (d *Demo) storeDiff(e *informerEntry) string {
+	server := d.cluster.Snapshot(e.resource)
+	cached := e.inf.GetStore().List()
+	var diffs []string
+	seen := make(map[string]bool, len(cached))
+	for _, obj := range cached {
+		key, rv := keyAndVersion(obj)
+		seen[key] = true
+		want, ok := server[key]
+		switch {
+		case !ok:
+			diffs = append(diffs, key+" is cached but gone from the server")
+		case resourceVersion(want) != rv:
+			diffs = append(diffs, fmt.Sprintf("%s is cached at resourceVersion %s, the server has %s", key, rv, resourceVersion(want)))
+		}
+	}
+	for key := range server {
+		if !seen[key] {
+			diffs = append(diffs, key+" is on the server but not cached")
+		}
+	}
+	if len(diffs) == 0 {
+		return ""
+	}
+	sort.Strings(diffs)
+	if len(diffs) > 5 {
+		diffs = append(diffs[:5], fmt.Sprintf("… %d differences in all", len(diffs)))
+	}
+	return fmt.Sprintf("informer %s: %v", e.name, diffs)
+}
+
+func resourceVersion(obj any) string {
+	acc, err := meta.Accessor(obj)
+	if err != nil {
+		return ""
+	}
+	return acc.GetResourceVersion()
+}

@@ -1,0 +1,78 @@
+package demo
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/informtop/informtop/engine"
+)
+
+// Config selects and tunes a demo run. The zero value runs the steady
+// scenario with its defaults.
+type Config struct {
+	// Scenario is one of the names Scenarios returns; "" means "steady".
+	Scenario string
+	// Seed makes the workload reproducible: same seed, same run.
+	Seed int64
+	// Queue is the queue kind for scenarios that do not fix it
+	// (fifo-compare always runs both).
+	Queue engine.QueueKind
+	// Rate is the background workload in changes per second; 0 means the
+	// scenario's default and a negative rate means no background workload
+	// (only the script's own changes), which keeps tests exact.
+	Rate float64
+	// WatchList makes the simulated server stream initial lists
+	// (sendInitialEvents) instead of serving LIST pages.
+	WatchList bool
+	// TimeScale multiplies every scripted delay and the scenario listeners'
+	// time per callback; 0 means 1. Tests use small values. It does not
+	// touch client-go's own timers (backoff, resync periods).
+	TimeScale float64
+	// Objects is the number of objects each informer's resource starts
+	// with; 0 means the scenario's default (initial-sync: 50000).
+	Objects int
+}
+
+// resolved is Config with every default filled in.
+type resolved struct {
+	Config
+	rate float64 // the background rate actually used; 0 when Rate < 0
+}
+
+// resolve validates cfg and applies the scenario's defaults.
+func resolve(cfg Config) (resolved, *scenario, error) {
+	name := cfg.Scenario
+	if name == "" {
+		name = defaultScenario
+	}
+	sc := lookupScenario(name)
+	if sc == nil {
+		return resolved{}, nil, fmt.Errorf("unknown demo scenario %q; valid scenarios: %s", cfg.Scenario, strings.Join(scenarioNames(), ", "))
+	}
+	cfg.Scenario = name
+	switch {
+	case math.IsNaN(cfg.TimeScale) || math.IsInf(cfg.TimeScale, 0) || cfg.TimeScale < 0:
+		return resolved{}, nil, fmt.Errorf("demo time scale must be a positive number, got %v", cfg.TimeScale)
+	case math.IsNaN(cfg.Rate) || math.IsInf(cfg.Rate, 0):
+		return resolved{}, nil, fmt.Errorf("demo workload rate must be a number, got %v", cfg.Rate)
+	case cfg.Objects < 0:
+		return resolved{}, nil, fmt.Errorf("demo object count must not be negative, got %d", cfg.Objects)
+	case cfg.Queue != engine.RealFIFO && cfg.Queue != engine.DeltaFIFO:
+		return resolved{}, nil, fmt.Errorf("unknown queue kind %d", int(cfg.Queue))
+	}
+	if cfg.TimeScale == 0 {
+		cfg.TimeScale = 1
+	}
+	if cfg.Objects == 0 {
+		cfg.Objects = sc.objects
+	}
+	r := resolved{Config: cfg}
+	switch {
+	case cfg.Rate > 0:
+		r.rate = cfg.Rate
+	case cfg.Rate == 0:
+		r.rate = sc.rate
+	}
+	return r, sc, nil
+}

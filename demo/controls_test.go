@@ -1,0 +1,307 @@
+package demo
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/demo/cluster"
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/processor"
+)
+
+// quietDemo runs the stalled-listener scenario with no background workload
+// and the script held before it stalls anyone, so only the test acts.
+func quietDemo(t *testing.T, q engine.QueueKind) *Demo {
+	t.Helper()
+	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 10, Queue: q, Objects: 12, Rate: -1, TimeScale: 0.01})
+	g := holdSteps(d, "stall slow")
+	start(t, d)
+	g.await(t, "stall slow")
+	quiesce(t, d)
+	d.work.release() // quiesce held it; the rate is 0 anyway
+	return d
+}
+
+// settle waits until the pods watch has been open long enough that closing
+// it is not mistaken for a failed watch.
+func settle(t *testing.T, d *Demo) {
+	t.Helper()
+	eventually(t, "a settled watch", func() (bool, string) { return watchesSettled(d), "watch young or down" })
+}
+
+func TestControlsPauseAndStep(t *testing.T) {
+	t.Parallel()
+	d := quietDemo(t, engine.DeltaFIFO)
+	if d.Paused() {
+		t.Fatal("paused before SetPaused")
+	}
+	mustOK(t, d.SetPaused(true))
+	if !d.Paused() || !snapshotOf(t, d, "pods").Paused {
+		t.Fatal("SetPaused(true) did not pause the informer")
+	}
+	// The engine holds the pop loop before its next pop; the pop already
+	// waiting on the idle queue when the pause came still takes the first
+	// change (DeltaFIFO queues nothing else, so that is exactly this one).
+	key := d.cluster.Keys(cluster.Pods)[0]
+	_, err := d.cluster.Update(cluster.Pods, key)
+	mustOK(t, err)
+	eventually(t, "the waiting pop", func() (bool, string) {
+		s := snapshotOf(t, d, "pods")
+		return s.Queue.Popped.Updated == 1, fmt.Sprintf("%d updates popped", s.Queue.Popped.Updated)
+	})
+	// From now on changes stay queued until stepped.
+	_, err = d.cluster.Update(cluster.Pods, key)
+	mustOK(t, err)
+	eventually(t, "a queued update", func() (bool, string) {
+		s := snapshotOf(t, d, "pods")
+		return s.Queue.Depth == 1, fmt.Sprintf("depth %d", s.Queue.Depth)
+	})
+	want := resourceVersion(d.cluster.Snapshot(cluster.Pods)[key])
+	if got := storeVersions(d.entry("pods"))[key]; got == want {
+		t.Fatalf("the update reached the store while paused")
+	}
+	step, err := d.Step("pods")
+	mustOK(t, err)
+	if step.Key != key || !slices.Equal(step.Deltas, []cache.DeltaType{cache.Updated}) || !slices.Equal(step.Store, []string{"Update " + key}) {
+		t.Errorf("step: key %s deltas %v store %v; want %s [Updated] [Update %s]", step.Key, step.Deltas, step.Store, key, key)
+	}
+	var told []string
+	for _, n := range step.Notifications {
+		told = append(told, n.Listener+" "+n.Callback+" "+n.Key)
+	}
+	wantTold := []string{"fast OnUpdate " + key, "medium OnUpdate " + key, "slow OnUpdate " + key}
+	if !slices.Equal(told, wantTold) {
+		t.Errorf("step notified %v, want %v", told, wantTold)
+	}
+	if got := storeVersions(d.entry("pods"))[key]; got != want {
+		t.Errorf("after the step the store has %s at %s, want %s", key, got, want)
+	}
+	step, err = d.Step("pods")
+	mustOK(t, err)
+	if !step.Empty {
+		t.Errorf("stepping an empty queue: %+v", step)
+	}
+	mustOK(t, d.SetPaused(false))
+	if d.Paused() {
+		t.Error("still paused after SetPaused(false)")
+	}
+	if _, err := d.Step("pods"); !errors.Is(err, engine.ErrNotPaused) {
+		t.Errorf("Step while running: %v, want ErrNotPaused", err)
+	}
+	if _, err := d.Step("nope"); err == nil {
+		t.Error("Step on an unknown informer succeeded")
+	}
+}
+
+func TestControlsToggleStall(t *testing.T) {
+	t.Parallel()
+	d := quietDemo(t, engine.RealFIFO)
+	stalled, err := d.ToggleStall("pods", "medium")
+	mustOK(t, err)
+	if !stalled || !d.Listener("pods", "medium").Stalled() {
+		t.Fatal("ToggleStall did not stall medium")
+	}
+	key := d.cluster.Keys(cluster.Pods)[0]
+	_, err = d.cluster.Update(cluster.Pods, key)
+	mustOK(t, err)
+	eventually(t, "medium stuck in OnUpdate", func() (bool, string) {
+		ls := listenerStats(t, snapshotOf(t, d, "pods"), "medium")
+		return ls.InCallback == processor.CallbackUpdate && ls.InCallbackKey == key, fmt.Sprintf("in %q %q", ls.InCallback, ls.InCallbackKey)
+	})
+	stalled, err = d.ToggleStall("pods", "medium")
+	mustOK(t, err)
+	if stalled {
+		t.Fatal("the second ToggleStall did not release medium")
+	}
+	eventually(t, "medium released", func() (bool, string) {
+		ls := listenerStats(t, snapshotOf(t, d, "pods"), "medium")
+		return ls.InCallback == "" && ls.Delivered.Update == 1, fmt.Sprintf("in %q, %d updates", ls.InCallback, ls.Delivered.Update)
+	})
+	if _, err := d.ToggleStall("pods", "nobody"); err == nil {
+		t.Error("stalling an unknown listener succeeded")
+	}
+	if _, err := d.ToggleStall("nope", "fast"); err == nil {
+		t.Error("stalling on an unknown informer succeeded")
+	}
+}
+
+func TestControlsDropWatch(t *testing.T) {
+	t.Parallel()
+	d := quietDemo(t, engine.RealFIFO)
+	settle(t, d)
+	before := snapshotOf(t, d, "pods").Reflector
+	mustOK(t, d.DropWatch())
+	eventually(t, "a re-watch", func() (bool, string) {
+		r := snapshotOf(t, d, "pods").Reflector
+		return r.Watches == before.Watches+1 && r.WatchOpen, fmt.Sprintf("%d watches, open %v", r.Watches, r.WatchOpen)
+	})
+	if r := snapshotOf(t, d, "pods").Reflector; r.Lists != before.Lists {
+		t.Errorf("a dropped watch caused a LIST: %d lists, was %d", r.Lists, before.Lists)
+	}
+}
+
+func TestControlsExpireHistory(t *testing.T) {
+	t.Parallel()
+	d := quietDemo(t, engine.RealFIFO)
+	settle(t, d)
+	mustOK(t, d.ExpireHistory())
+	eventually(t, "a relist", func() (bool, string) {
+		r := snapshotOf(t, d, "pods").Reflector
+		return r.Relists == 1 && !r.ListInProgress && r.WatchOpen, fmt.Sprintf("%d relists, watch open %v", r.Relists, r.WatchOpen)
+	})
+	if cs := d.cluster.Stats(); cs.Expired != 1 {
+		t.Errorf("the server answered 410 %d times, want once", cs.Expired)
+	}
+	quiesce(t, d)
+	assertConsistent(t, d)
+}
+
+func TestControlsResync(t *testing.T) {
+	t.Parallel()
+	const objects = 12
+	d := quietDemo(t, engine.DeltaFIFO)
+	mustOK(t, d.SetPaused(true))
+	mustOK(t, d.Resync("pods"))
+	// DeltaFIFO queues a Sync delta for every cached key.
+	eventually(t, "sync deltas queued", func() (bool, string) {
+		s := snapshotOf(t, d, "pods")
+		return s.Queue.Added.Sync == objects, fmt.Sprintf("%d sync deltas", s.Queue.Added.Sync)
+	})
+	if r := snapshotOf(t, d, "pods").Reflector; r.Resyncs != 1 {
+		t.Errorf("%d resyncs counted, want 1", r.Resyncs)
+	}
+	mustOK(t, d.SetPaused(false))
+	quiesce(t, d)
+	// No listener asked for resyncs, so none is told.
+	for _, l := range d.Listeners("pods") {
+		if rec := l.Record(); rec.Syncs != 0 {
+			t.Errorf("%s got %d syncs without asking for resyncs", l.Name(), rec.Syncs)
+		}
+	}
+	if err := d.Resync("nope"); err == nil {
+		t.Error("Resync of an unknown informer succeeded")
+	}
+}
+
+func TestControlsAdjustRate(t *testing.T) {
+	t.Parallel()
+	d := newDemo(t, Config{Seed: 11, Rate: -1, Objects: 5})
+	for _, tc := range []struct {
+		step int
+		want float64
+	}{{+1, 1}, {+1, 2}, {+1, 5}, {-1, 2}, {-1, 1}, {-1, 0}, {-1, 0}, {0, 0}} {
+		got, err := d.AdjustRate(tc.step)
+		mustOK(t, err)
+		if got != tc.want || d.Rate() != tc.want {
+			t.Fatalf("AdjustRate(%+d) = %v (Rate %v), want %v", tc.step, got, d.Rate(), tc.want)
+		}
+	}
+	d.SetRate(3000)
+	if got, _ := d.AdjustRate(+1); got != 5000 {
+		t.Errorf("one rung above 3000 is %v, want 5000", got)
+	}
+	if got, _ := d.AdjustRate(+1); got != 5000 {
+		t.Errorf("the top rung moved to %v", got)
+	}
+	// A running workload follows the new rate.
+	d.SetRate(0)
+	start(t, d)
+	ctxWait(t, d)
+	before := changes(d)
+	d.SetRate(100)
+	got, err := d.AdjustRate(+1)
+	mustOK(t, err)
+	if got != 200 {
+		t.Errorf("one rung above 100 is %v, want 200", got)
+	}
+	eventually(t, "changes at the new rate", func() (bool, string) {
+		return changes(d) > before, "no change yet"
+	})
+}
+
+func TestControlsServerAvailability(t *testing.T) {
+	t.Parallel()
+	d := quietDemo(t, engine.RealFIFO)
+	settle(t, d)
+	d.SetServerAvailable(false)
+	eventually(t, "refused calls", func() (bool, string) {
+		r := snapshotOf(t, d, "pods").Reflector
+		return !r.WatchOpen && d.cluster.Stats().Refused > 0, fmt.Sprintf("watch open %v, %d refused", r.WatchOpen, d.cluster.Stats().Refused)
+	})
+	d.SetServerAvailable(true)
+	eventually(t, "the watch back", func() (bool, string) {
+		r := snapshotOf(t, d, "pods").Reflector
+		return r.WatchOpen, "watch down"
+	})
+	if r := snapshotOf(t, d, "pods").Reflector; r.Lists != 1 {
+		t.Errorf("an outage caused a relist: %d lists", r.Lists)
+	}
+}
+
+func TestControlsAddRemoveListener(t *testing.T) {
+	t.Parallel()
+	const objects = 12
+	d := quietDemo(t, engine.RealFIFO)
+	mustOK(t, d.AddListener("pods", "late", time.Millisecond))
+	l := d.Listener("pods", "late")
+	if l == nil {
+		t.Fatal("the new listener is not listed")
+	}
+	eventually(t, "the late listener syncing", func() (bool, string) {
+		rec := l.Record()
+		return rec.Synced, fmt.Sprintf("%d initial adds", rec.InitialAdds)
+	})
+	if rec := l.Record(); rec.InitialAdds != objects || rec.InitialAddsAtSync != objects || rec.Adds != objects {
+		t.Errorf("late listener: %d initial adds (%d at sync, %d adds), want %d", rec.InitialAdds, rec.InitialAddsAtSync, rec.Adds, objects)
+	}
+	if names := listenerNames(snapshotOf(t, d, "pods")); !slices.Equal(names, []string{"fast", "medium", "slow", "late"}) {
+		t.Errorf("listeners %v", names)
+	}
+	if err := d.AddListener("pods", "late", 0); err == nil {
+		t.Error("a second listener named late was accepted")
+	}
+	if err := d.AddListener("nope", "x", 0); err == nil {
+		t.Error("a listener on an unknown informer was accepted")
+	}
+
+	// A removed listener hears nothing more, even while stalled.
+	l.SetStalled(true)
+	key := d.cluster.Keys(cluster.Pods)[0]
+	_, err := d.cluster.Update(cluster.Pods, key)
+	mustOK(t, err)
+	eventually(t, "late stuck", func() (bool, string) {
+		return listenerStats(t, snapshotOf(t, d, "pods"), "late").InCallback != "", "not in a callback"
+	})
+	_, err = d.cluster.Update(cluster.Pods, key)
+	mustOK(t, err)
+	mustOK(t, d.RemoveListener("pods", "late"))
+	if names := listenerNames(snapshotOf(t, d, "pods")); !slices.Equal(names, []string{"fast", "medium", "slow"}) {
+		t.Errorf("listeners after removal %v", names)
+	}
+	quiesce(t, d)
+	if rec := l.Record(); rec.Updates > 1 {
+		t.Errorf("the removed listener handled %d updates, at most the one it was stuck in", rec.Updates)
+	}
+	if err := d.RemoveListener("pods", "late"); err == nil {
+		t.Error("removing it twice succeeded")
+	}
+	assertConsistent(t, d)
+}
+
+func listenerNames(s engine.Snapshot) []string {
+	var names []string
+	for _, ls := range s.Listeners {
+		names = append(names, ls.Name)
+	}
+	return names
+}
+
+func ctxWait(t *testing.T, d *Demo) {
+	t.Helper()
+	eventually(t, "sync", func() (bool, string) { return informersSynced(d), "not synced" })
+}

@@ -1,0 +1,79 @@
+package demo
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/informtop/informtop/engine"
+)
+
+func TestExpired(t *testing.T) {
+	t.Parallel()
+	for _, q := range []engine.QueueKind{engine.RealFIFO, engine.DeltaFIFO} {
+		t.Run(q.String(), func(t *testing.T) {
+			t.Parallel()
+			d := newDemo(t, Config{Scenario: "expired", Seed: 5, Queue: q, Objects: 40, Rate: 100, TimeScale: 0.01})
+			for _, l := range d.Listeners("pods") {
+				l.KeepSequence(true)
+			}
+			g := holdSteps(d, "done")
+			start(t, d)
+			g.await(t, "done")
+			quiesce(t, d)
+			assertConsistent(t, d)
+
+			deleted := d.deletedWhileDown()
+			if len(deleted) != expiredDeletes {
+				t.Fatalf("the script deleted %v while the watch was down, want %d pods", deleted, expiredDeletes)
+			}
+			want := map[string]int{}
+			for _, k := range deleted {
+				want[k] = 1
+			}
+			for _, l := range d.Listeners("pods") {
+				rec := l.Record()
+				// Exactly the missed deletes arrive as tombstones, once each.
+				if !maps.Equal(rec.TombstoneKeys, want) {
+					t.Errorf("%s got DeletedFinalStateUnknown for %v, want %v", l.Name(), rec.TombstoneKeys, want)
+				}
+				// And those keys got no other delete.
+				for _, c := range rec.Calls {
+					if c.Callback == "OnDelete" && want[c.Key] == 1 && !c.Tombstone {
+						t.Errorf("%s got a plain OnDelete for %s, whose delete event was never sent", l.Name(), c.Key)
+					}
+				}
+			}
+			// Every listener was told the same things in the same order, and
+			// the tombstones came together, in one run, from the relist.
+			ls := d.Listeners("pods")
+			first := ls[0].Record().Calls
+			for _, l := range ls[1:] {
+				if calls := l.Record().Calls; !slices.Equal(calls, first) {
+					t.Errorf("%s's %d calls differ from %s's %d", l.Name(), len(calls), ls[0].Name(), len(first))
+				}
+			}
+			run := slices.IndexFunc(first, func(c Call) bool { return c.Tombstone })
+			if run < 0 || run+len(deleted) > len(first) {
+				t.Fatalf("no run of %d tombstones in %d calls", len(deleted), len(first))
+			}
+			for i, c := range first[run : run+len(deleted)] {
+				if !c.Tombstone || want[c.Key] != 1 {
+					t.Errorf("call %d after the first tombstone is %+v, want a tombstone for a deleted pod", i, c)
+				}
+			}
+			r := snapshotOf(t, d, "pods").Reflector
+			if r.Relists != 1 || r.Lists != 2 {
+				t.Errorf("%d lists, %d relists; want the initial list and one relist", r.Lists, r.Relists)
+			}
+			if cs := d.cluster.Stats(); cs.Expired != 1 {
+				t.Errorf("the server answered 410 Expired %d times, want once (the re-watch)", cs.Expired)
+			}
+			// The engine shows the 410 the reflector keeps to itself.
+			if r.WatchErrors != 1 || !strings.Contains(r.LastError, "410 Gone") {
+				t.Errorf("reflector stats do not show the expired watch: %d watch errors, last error %q", r.WatchErrors, r.LastError)
+			}
+		})
+	}
+}

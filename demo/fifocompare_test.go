@@ -1,0 +1,69 @@
+package demo
+
+import (
+	"testing"
+
+	"github.com/informtop/informtop/demo/cluster"
+)
+
+func TestFIFOCompare(t *testing.T) {
+	t.Parallel()
+	d := newDemo(t, Config{Scenario: "fifo-compare", Seed: 8, Objects: 40, Rate: 300, TimeScale: 0.01})
+	g := holdSteps(d, "pause", "resume", "loop")
+	start(t, d)
+
+	// Churn runs through both informers until the script pauses them; the
+	// test stops it there so the burst is all that is queued.
+	g.await(t, "pause")
+	quiesce(t, d)
+	before := map[string]uint64{}
+	for _, s := range d.Snapshots() {
+		before[s.Name] = s.Queue.Added.Updated
+	}
+	server := d.cluster.Snapshot(cluster.Pods)
+	g.let("pause")
+	g.await(t, "resume")
+	hot := changedKeys(server, d.cluster.Snapshot(cluster.Pods))
+	eventually(t, "the burst reaching both queues", func() (bool, string) {
+		for _, s := range d.Snapshots() {
+			if n := s.Queue.Added.Updated - before[s.Name]; n != compareBurst {
+				return false, s.Name + " has queued " + count(n)
+			}
+		}
+		return true, ""
+	})
+	df, rf := snapshotOf(t, d, "pods-deltafifo"), snapshotOf(t, d, "pods-realfifo")
+	if df.QueueKind != "DeltaFIFO" || rf.QueueKind != "RealFIFO" {
+		t.Fatalf("queue kinds %s and %s", df.QueueKind, rf.QueueKind)
+	}
+	// One pop may have been waiting when the pause came (see TestBurst).
+	dfQueued := df.Queue.Added.Updated - df.Queue.Popped.Updated
+	rfQueued := rf.Queue.Added.Updated - rf.Queue.Popped.Updated
+	if compareBurst-dfQueued > 3 || compareBurst-rfQueued > 3 {
+		t.Fatalf("queued %d (DeltaFIFO) and %d (RealFIFO) of %d updates", dfQueued, rfQueued, compareBurst)
+	}
+	// Same updates, different queues: one row per hot pod against one
+	// row per event.
+	if df.Queue.Depth != len(hot) || uint64(df.Queue.Deltas) != dfQueued {
+		t.Errorf("DeltaFIFO holds %d rows with %d deltas, want %d rows (the hot pods) with %d", df.Queue.Depth, df.Queue.Deltas, len(hot), dfQueued)
+	}
+	if uint64(rf.Queue.Depth) < rfQueued {
+		t.Errorf("RealFIFO holds %d rows, want at least one per queued update (%d)", rf.Queue.Depth, rfQueued)
+	}
+
+	g.let("resume")
+	g.await(t, "loop")
+	// Both informers were told exactly the same, listener by listener.
+	quiesce(t, d)
+	assertConsistent(t, d)
+	df, rf = snapshotOf(t, d, "pods-deltafifo"), snapshotOf(t, d, "pods-realfifo")
+	for _, name := range []string{"fast", "slow"} {
+		a, b := listenerStats(t, df, name).Delivered, listenerStats(t, rf, name).Delivered
+		if a != b {
+			t.Errorf("%s: DeltaFIFO delivered %+v, RealFIFO %+v", name, a, b)
+		}
+		if a.Update < compareBurst || a.Delete == 0 {
+			t.Errorf("%s delivered %+v: the churn and the burst should both show", name, a)
+		}
+	}
+}

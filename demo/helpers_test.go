@@ -1,0 +1,240 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/processor"
+)
+
+// testTimeout bounds every wait in these tests. Client-go's reflector backs
+// off for up to a few seconds after a fault, so waits are generous; they
+// end as soon as the condition holds.
+const testTimeout = 30 * time.Second
+
+// newDemo builds a demo for a test; the test fails if New does.
+func newDemo(t *testing.T, cfg Config) *Demo {
+	t.Helper()
+	d, err := New(cfg)
+	if err != nil {
+		t.Fatalf("New(%+v): %v", cfg, err)
+	}
+	return d
+}
+
+// start runs d until the test ends and checks that Run returns promptly.
+func start(t *testing.T, d *Demo) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		d.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(testTimeout):
+			t.Errorf("Run did not return within %v of its context ending", testTimeout)
+		}
+	})
+}
+
+// eventually polls cond until it reports true, failing the test with the
+// last explanation cond gave if that takes longer than testTimeout.
+func eventually(t *testing.T, what string, cond func() (bool, string)) {
+	t.Helper()
+	last := ""
+	err := wait.PollUntilContextTimeout(context.Background(), 10*time.Millisecond, testTimeout, true, func(context.Context) (bool, error) {
+		ok, why := cond()
+		last = why
+		return ok, nil
+	})
+	if err != nil {
+		t.Fatalf("%s: not reached within %v: %s", what, testTimeout, last)
+	}
+}
+
+// gate holds the script before chosen steps: a held step waits, after the
+// script reached it, until the test releases it (or the demo stops).
+type gate struct {
+	mu      sync.Mutex
+	reached map[string]chan struct{}
+	release map[string]chan struct{}
+}
+
+// holdSteps installs a gate on d that holds each of the named steps.
+func holdSteps(d *Demo, names ...string) *gate {
+	g := &gate{reached: map[string]chan struct{}{}, release: map[string]chan struct{}{}}
+	for _, n := range names {
+		g.reached[n] = make(chan struct{})
+		g.release[n] = make(chan struct{})
+	}
+	d.stepHook = func(ctx context.Context, name string) {
+		g.mu.Lock()
+		reached, release := g.reached[name], g.release[name]
+		if reached != nil {
+			select {
+			case <-reached:
+			default:
+				close(reached)
+			}
+		}
+		g.mu.Unlock()
+		if release == nil {
+			return
+		}
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+	}
+	return g
+}
+
+// await waits until the script is held at the named step.
+func (g *gate) await(t *testing.T, name string) {
+	t.Helper()
+	select {
+	case <-g.reached[name]:
+	case <-time.After(testTimeout):
+		t.Fatalf("the script did not reach step %q within %v", name, testTimeout)
+	}
+}
+
+// let releases a held step (once; later visits of the step pass freely).
+func (g *gate) let(name string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	close(g.release[name])
+	g.release[name] = nil
+}
+
+// quiesce stops the workload, heals the server and every stall, and waits
+// until every informer matches the server and every listener is idle.
+func quiesce(t *testing.T, d *Demo) {
+	t.Helper()
+	d.work.hold()
+	d.cluster.SetAvailable(true)
+	for _, e := range d.infs {
+		for _, l := range d.Listeners(e.name) {
+			l.SetStalled(false)
+		}
+		e.inf.SetPaused(false)
+	}
+	eventually(t, "quiesce", func() (bool, string) {
+		for _, e := range d.infs {
+			if diff := d.storeDiff(e); diff != "" {
+				return false, diff
+			}
+			s := e.inf.Snapshot()
+			if s.Queue.Depth != 0 {
+				return false, fmt.Sprintf("informer %s has %d queued", e.name, s.Queue.Depth)
+			}
+			for _, ls := range s.Listeners {
+				if ls.Pending != 0 || ls.InCallback != "" {
+					return false, fmt.Sprintf("listener %s of %s: %d pending, in %q", ls.Name, e.name, ls.Pending, ls.InCallback)
+				}
+			}
+		}
+		return true, ""
+	})
+}
+
+// assertConsistent checks, once quiet, that every informer's cache equals
+// the server and that every listener's record agrees with the cache and
+// with the processor's own counters.
+func assertConsistent(t *testing.T, d *Demo) {
+	t.Helper()
+	for _, e := range d.infs {
+		if diff := d.storeDiff(e); diff != "" {
+			t.Errorf("store differs from the server: %s", diff)
+		}
+		want := storeVersions(e)
+		stats := map[string]processor.ListenerStats{}
+		for _, ls := range e.inf.Snapshot().Listeners {
+			stats[ls.Name] = ls
+		}
+		for _, l := range d.Listeners(e.name) {
+			rec := l.Record()
+			if len(rec.Anomalies) > 0 {
+				t.Errorf("%s/%s anomalies: %s", e.name, l.Name(), strings.Join(rec.Anomalies, "; "))
+			}
+			if got := l.View(); !maps.Equal(got, want) {
+				t.Errorf("%s/%s: the listener's view of %d objects differs from the store's %d: %s", e.name, l.Name(), len(got), len(want), mapDiff(got, want))
+			}
+			ls, ok := stats[l.Name()]
+			if !ok {
+				t.Errorf("%s/%s: missing from the snapshot", e.name, l.Name())
+				continue
+			}
+			got := processor.Delivered{Add: uint64(rec.Adds), Update: uint64(rec.Updates), Delete: uint64(rec.Deletes), Sync: uint64(rec.Syncs)}
+			if got != ls.Delivered {
+				t.Errorf("%s/%s: the handler counted %+v, the processor %+v", e.name, l.Name(), got, ls.Delivered)
+			}
+		}
+	}
+}
+
+// storeVersions maps an informer's cached keys to their resourceVersions.
+func storeVersions(e *informerEntry) map[string]string {
+	out := map[string]string{}
+	for _, obj := range e.inf.GetStore().List() {
+		k, rv := keyAndVersion(obj)
+		out[k] = rv
+	}
+	return out
+}
+
+func mapDiff(got, want map[string]string) string {
+	var diffs []string
+	for k, v := range got {
+		if w, ok := want[k]; !ok {
+			diffs = append(diffs, "extra "+k)
+		} else if w != v {
+			diffs = append(diffs, fmt.Sprintf("%s at %s, want %s", k, v, w))
+		}
+	}
+	for k := range want {
+		if _, ok := got[k]; !ok {
+			diffs = append(diffs, "missing "+k)
+		}
+	}
+	sort.Strings(diffs)
+	if len(diffs) > 5 {
+		diffs = append(diffs[:5], fmt.Sprintf("… %d in all", len(diffs)))
+	}
+	return strings.Join(diffs, ", ")
+}
+
+// snapshotOf returns the named informer's snapshot.
+func snapshotOf(t *testing.T, d *Demo, informer string) engine.Snapshot {
+	t.Helper()
+	e := d.entry(informer)
+	if e == nil {
+		t.Fatalf("no informer %q", informer)
+	}
+	return e.inf.Snapshot()
+}
+
+// listenerStats returns one listener's stats from a snapshot.
+func listenerStats(t *testing.T, s engine.Snapshot, name string) processor.ListenerStats {
+	t.Helper()
+	for _, ls := range s.Listeners {
+		if ls.Name == name {
+			return ls
+		}
+	}
+	t.Fatalf("informer %s has no listener %q", s.Name, name)
+	return processor.ListenerStats{}
+}

@@ -1,0 +1,88 @@
+package demo
+
+import (
+	"context"
+	"time"
+)
+
+// step is one entry of a scenario's timeline. The runner waits after
+// (scaled by TimeScale), then until until holds, then runs do and shows note.
+type step struct {
+	name  string        // shown in the Events view; tests hold the script at a name
+	after time.Duration // scripted delay before the step
+	// until, when set, is polled after the delay; the step waits for it so
+	// that what the note describes has really happened.
+	until func(d *Demo) bool
+	do    func(ctx context.Context, d *Demo)
+	note  []string // replaces the notes when not nil
+}
+
+// untilPoll is how often a step's condition is checked.
+const untilPoll = 20 * time.Millisecond
+
+// runScript plays the scenario's timeline on one goroutine until ctx ends.
+func (d *Demo) runScript(ctx context.Context) {
+	steps := d.plan.script
+	for i := 0; i < len(steps); {
+		s := steps[i]
+		if !sleepCtx(ctx, d.scaled(s.after)) {
+			return
+		}
+		if s.until != nil && !pollCtx(ctx, untilPoll, func() bool { return s.until(d) }) {
+			return
+		}
+		if d.stepHook != nil {
+			d.stepHook(ctx, s.name)
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if s.do != nil {
+			s.do(ctx, d)
+		}
+		if s.note != nil {
+			d.setNote(s.note)
+		}
+		d.control("scenario " + d.cfg.Scenario + ": " + s.name)
+		i++
+		if i == len(steps) && d.plan.loopFrom >= 0 {
+			i = d.plan.loopFrom
+		}
+	}
+}
+
+// scaled applies the configured time scale to a scripted delay.
+func (d *Demo) scaled(delay time.Duration) time.Duration {
+	return time.Duration(float64(delay) * d.cfg.TimeScale)
+}
+
+// sleepCtx waits for delay; false if ctx ended first.
+func sleepCtx(ctx context.Context, delay time.Duration) bool {
+	if delay <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(delay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// pollCtx checks cond every interval until it holds (true) or ctx ends (false).
+func pollCtx(ctx context.Context, interval time.Duration, cond func() bool) bool {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if cond() {
+			return true
+		}
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}

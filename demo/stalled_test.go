@@ -1,0 +1,89 @@
+package demo
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestStalledListener(t *testing.T) {
+	t.Parallel()
+	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 3, Objects: 30, Rate: 300, TimeScale: 0.01})
+	for _, l := range d.Listeners("pods") {
+		l.KeepSequence(true)
+	}
+	g := holdSteps(d, "resume slow", "loop")
+	start(t, d)
+	g.await(t, "resume slow")
+	if note := d.Notes()[0]; !strings.Contains(note, "slow listener is stalled") {
+		t.Errorf("while stalled the headline is %q", note)
+	}
+	if !d.Listener("pods", "slow").Stalled() {
+		t.Fatal("the script did not stall slow")
+	}
+
+	// Its backlog grows while it is stalled…
+	first := 0
+	eventually(t, "slow's backlog building up", func() (bool, string) {
+		first = listenerStats(t, snapshotOf(t, d, "pods"), "slow").Pending
+		return first >= 20, fmt.Sprintf("pending %d", first)
+	})
+	eventually(t, "slow's backlog growing", func() (bool, string) {
+		p := listenerStats(t, snapshotOf(t, d, "pods"), "slow").Pending
+		return p > first, fmt.Sprintf("pending %d, was %d", p, first)
+	})
+	// …while the others stay current: with the churn stopped they reach
+	// zero and the cache matches the server, but slow stays stuck.
+	d.work.hold()
+	eventually(t, "fast and medium current", func() (bool, string) {
+		s := snapshotOf(t, d, "pods")
+		for _, name := range []string{"fast", "medium"} {
+			if ls := listenerStats(t, s, name); ls.Pending != 0 || ls.InCallback != "" {
+				return false, fmt.Sprintf("%s: %d pending, in %q", name, ls.Pending, ls.InCallback)
+			}
+		}
+		if diff := d.storeDiff(d.entry("pods")); diff != "" {
+			return false, diff
+		}
+		return s.Queue.Depth == 0, fmt.Sprintf("queue depth %d", s.Queue.Depth)
+	})
+	s := snapshotOf(t, d, "pods")
+	slow, fast := listenerStats(t, s, "slow"), listenerStats(t, s, "fast")
+	if slow.InCallback == "" {
+		t.Fatal("slow is not inside a callback while stalled")
+	}
+	// Everything fast got is either delivered to slow, waiting in its
+	// backlog, or the one call it is stuck in.
+	if got := slow.Delivered.Total() + uint64(slow.Pending) + 1; got != fast.Delivered.Total() {
+		t.Errorf("slow: %d delivered + %d pending + 1 in progress = %d, fast delivered %d",
+			slow.Delivered.Total(), slow.Pending, got, fast.Delivered.Total())
+	}
+	if slow.HighWater < slow.Pending {
+		t.Errorf("slow's high water %d is below its backlog %d", slow.HighWater, slow.Pending)
+	}
+	stuck := slow.Pending
+
+	// Resumed, it drains to zero with nothing lost.
+	g.let("resume slow")
+	eventually(t, "slow draining", func() (bool, string) {
+		ls := listenerStats(t, snapshotOf(t, d, "pods"), "slow")
+		return ls.Pending == 0 && ls.InCallback == "", fmt.Sprintf("pending %d, in %q", ls.Pending, ls.InCallback)
+	})
+	s = snapshotOf(t, d, "pods")
+	want := listenerStats(t, s, "fast").Delivered
+	for _, name := range []string{"medium", "slow"} {
+		if got := listenerStats(t, s, name).Delivered; got != want {
+			t.Errorf("%s delivered %+v, fast %+v", name, got, want)
+		}
+	}
+	if hw := listenerStats(t, s, "slow").HighWater; hw < stuck {
+		t.Errorf("slow's high water %d, but its backlog reached %d", hw, stuck)
+	}
+	// The stall reordered, lost or repeated nothing: slow's sequence of
+	// callbacks is exactly fast's.
+	if fastCalls, slowCalls := d.Listener("pods", "fast").Record().Calls, d.Listener("pods", "slow").Record().Calls; !slices.Equal(slowCalls, fastCalls) {
+		t.Errorf("slow handled %d calls, not the same sequence as fast's %d", len(slowCalls), len(fastCalls))
+	}
+	assertConsistent(t, d)
+}

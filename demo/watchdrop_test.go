@@ -1,0 +1,46 @@
+package demo
+
+import (
+	"testing"
+
+	"github.com/informtop/informtop/engine"
+)
+
+func TestWatchDrop(t *testing.T) {
+	t.Parallel()
+	for _, q := range []engine.QueueKind{engine.RealFIFO, engine.DeltaFIFO} {
+		t.Run(q.String(), func(t *testing.T) {
+			t.Parallel()
+			d := newDemo(t, Config{Scenario: "watch-drop", Seed: 4, Queue: q, Objects: 30, Rate: 200, TimeScale: 0.01})
+			g := holdSteps(d, "done")
+			start(t, d)
+			g.await(t, "done")
+			quiesce(t, d)
+			assertConsistent(t, d)
+
+			r := snapshotOf(t, d, "pods").Reflector
+			// One LIST at start; the drop and the outage were bridged by
+			// re-watching from the last resourceVersion.
+			if r.Lists != 1 || r.Relists != 0 {
+				t.Errorf("%d lists, %d relists; a dropped watch must not relist", r.Lists, r.Relists)
+			}
+			if r.Watches != 3 {
+				t.Errorf("%d watches opened, want 3: the first, after the drop, after the outage", r.Watches)
+			}
+			if r.Errors == 0 {
+				t.Error("no failed call was recorded while the server refused connections")
+			}
+			cs := d.cluster.Stats()
+			if cs.Refused == 0 || cs.Expired != 0 || cs.WatchesDropped != 2 {
+				t.Errorf("server: %d refused, %d expired, %d dropped; want some refused, none expired, 2 dropped", cs.Refused, cs.Expired, cs.WatchesDropped)
+			}
+			// The changes made while the watch was down were replayed as
+			// ordinary events: nobody saw a tombstone.
+			for _, l := range d.Listeners("pods") {
+				if rec := l.Record(); rec.Tombstones != 0 {
+					t.Errorf("%s got %d DeletedFinalStateUnknown deletes without a relist", l.Name(), rec.Tombstones)
+				}
+			}
+		})
+	}
+}

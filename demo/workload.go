@@ -1,0 +1,137 @@
+package demo
+
+import (
+	"context"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/informtop/informtop/demo/cluster"
+)
+
+// driver applies the background workload at a rate the UI can change. It
+// paces the cluster's Workload itself, through Step, rather than running
+// Workload.Run, because scripts need a synchronous hold: once hold returns,
+// no change is in flight and none starts until release, which is what lets
+// a scenario know exactly which changes the informers missed.
+//
+// Locking: mu is held while changes are applied and guards holds; the rate
+// is an atomic so the UI reads it without waiting for a change to finish.
+type driver struct {
+	w    *cluster.Workload
+	rate atomic.Uint64 // math.Float64bits of changes per second
+	wake chan struct{} // nudges run after a rate change or a release
+
+	mu    sync.Mutex
+	holds int
+}
+
+// driverTick is the shortest pause between two batches of changes.
+const driverTick = 10 * time.Millisecond
+
+func newDriver(w *cluster.Workload, rate float64) *driver {
+	dr := &driver{w: w, wake: make(chan struct{}, 1)}
+	dr.rate.Store(math.Float64bits(rate))
+	return dr
+}
+
+// Rate is the background rate in changes per second.
+func (dr *driver) Rate() float64 { return math.Float64frombits(dr.rate.Load()) }
+
+// SetRate changes the background rate; 0 stops it.
+func (dr *driver) SetRate(perSecond float64) {
+	if perSecond < 0 || math.IsNaN(perSecond) {
+		perSecond = 0
+	}
+	dr.rate.Store(math.Float64bits(perSecond))
+	dr.nudge()
+}
+
+func (dr *driver) nudge() {
+	select {
+	case dr.wake <- struct{}{}:
+	default:
+	}
+}
+
+// hold stops the background workload; when it returns no change is being
+// applied. Holds nest.
+func (dr *driver) hold() {
+	dr.mu.Lock()
+	dr.holds++
+	dr.mu.Unlock()
+}
+
+// release undoes one hold.
+func (dr *driver) release() {
+	dr.mu.Lock()
+	if dr.holds > 0 {
+		dr.holds--
+	}
+	dr.mu.Unlock()
+	dr.nudge()
+}
+
+// held reports whether the workload is held.
+func (dr *driver) held() bool {
+	dr.mu.Lock()
+	defer dr.mu.Unlock()
+	return dr.holds > 0
+}
+
+// burst applies n updates at once (the workload picks a few hot keys),
+// whether or not the background workload is held.
+func (dr *driver) burst(n int) {
+	dr.mu.Lock()
+	defer dr.mu.Unlock()
+	dr.w.Burst(n)
+}
+
+// apply makes n background changes unless the workload is held.
+func (dr *driver) apply(n int) {
+	dr.mu.Lock()
+	defer dr.mu.Unlock()
+	if dr.holds == 0 {
+		dr.w.Step(n)
+	}
+}
+
+// run paces changes until ctx ends. Changes owed for the time elapsed are
+// applied in batches, at most one second's worth at once, so a pause of the
+// process (or a rate change) never unleashes a flood.
+func (dr *driver) run(ctx context.Context) {
+	owed := 0.0
+	last := time.Now()
+	for {
+		rate := dr.Rate()
+		if rate <= 0 || dr.held() {
+			owed = 0
+			select {
+			case <-ctx.Done():
+				return
+			case <-dr.wake:
+			}
+			last = time.Now()
+			continue
+		}
+		tick := time.Duration(float64(time.Second) / rate)
+		tick = max(tick, driverTick)
+		t := time.NewTimer(tick)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-dr.wake:
+			t.Stop()
+		case <-t.C:
+		}
+		now := time.Now()
+		owed = min(owed+rate*now.Sub(last).Seconds(), math.Max(rate, 1))
+		last = now
+		if n := int(owed); n > 0 {
+			owed -= float64(n)
+			dr.apply(n)
+		}
+	}
+}
