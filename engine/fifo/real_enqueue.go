@@ -2,8 +2,6 @@ package fifo
 
 import (
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // Add queues an Added delta for obj. Like Update and Delete it counts as
@@ -37,9 +35,7 @@ func (f *RealFIFO) Bookmark(resourceVersion string) error {
 		Type:   cache.Bookmark,
 		Object: cache.BookmarkInfo{ResourceVersion: resourceVersion},
 	}})
-	sink, informer := f.sink, f.informer
 	f.lock.Unlock()
-	instr.Emit(sink, instr.Event{Type: instr.EventBookmark, Informer: informer, Detail: resourceVersion})
 	return nil
 }
 

@@ -6,8 +6,6 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
-
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // realBatchSize is the largest number of items PopBatch hands over at once,
@@ -62,11 +60,9 @@ type RealFIFO struct {
 	batchKeys map[string]struct{} // scratch set for batchLenLocked, reused
 
 	// Instrumentation, guarded by lock like the rest.
-	added    TypeCounts
-	popped   TypeCounts
-	pops     uint64
-	sink     instr.Sink
-	informer string
+	added  TypeCounts
+	popped TypeCounts
+	pops   uint64
 }
 
 // realItem is one queued event plus what the instrumentation shows of it.

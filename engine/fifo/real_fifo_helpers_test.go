@@ -13,8 +13,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // rfPod is a pod in namespace "ns"; its resourceVersion tells versions apart
@@ -248,13 +246,4 @@ func rfRefInitialCount(ref *cache.RealFIFO) int {
 
 func rfSetRefBatchSize(ref *cache.RealFIFO, n int) {
 	rfRefField(ref, "batchSize").SetInt(int64(n))
-}
-
-// rfEvents formats the ring's events as "Type Informer Count Detail".
-func rfEvents(r *instr.Ring) []string {
-	var out []string
-	for _, e := range r.Recent(-1) {
-		out = append(out, fmt.Sprintf("%v %s %d %s", e.Type, e.Informer, e.Count, e.Detail))
-	}
-	return out
 }

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // rfDefaultOpts are the options client-go v0.37's default informer uses.
@@ -645,17 +643,6 @@ func TestRealFIFOConcurrentProducerConsumer(t *testing.T) {
 	if s := f.Stats(0); s.Pops != n || s.Depth != 0 {
 		t.Fatalf("stats after run: %+v", s)
 	}
-}
-
-func TestRealFIFOSinkEvents(t *testing.T) {
-	ring := instr.NewRing(16)
-	f := NewRealFIFO(rfDefaultOpts())
-	f.SetSink(ring, "pods")
-	rfNoErr(t, f.Replace([]interface{}{rfPod("a", "1"), rfPod("b", "1")}, "7"))
-	rfNoErr(t, f.Resync())
-	rfNoErr(t, f.Bookmark("9"))
-	rfNoErr(t, f.Add(rfPod("c", "10"))) // not an event
-	rfEqual(t, "events", rfEvents(ring), []string{"Replace pods 2 7", "Resync pods 0 ", "Bookmark pods 0 9"})
 }
 
 // TestRealFIFOMatchesClientGo runs one scripted informer life on ours and on

@@ -5,8 +5,6 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 	utiltrace "k8s.io/utils/trace"
-
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // realNoMetric discards metric updates.
@@ -52,13 +50,4 @@ func (f *RealFIFO) traceIfSlow(key string, n int) func() {
 	tr := utiltrace.New("RealFIFO process", fields...)
 	limit := min(time.Duration(n)*100*time.Millisecond, time.Second)
 	return func() { tr.LogIfLong(limit) }
-}
-
-// SetSink makes the queue report Replace, Resync and Bookmark calls to
-// sink as instr events tagged with informer. A nil sink turns reporting
-// off. Events are emitted after the queue's lock is released.
-func (f *RealFIFO) SetSink(sink instr.Sink, informer string) {
-	f.lock.Lock()
-	f.sink, f.informer = sink, informer
-	f.lock.Unlock()
 }

@@ -5,8 +5,6 @@ import (
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // Replace queues the result of a LIST. With AtomicEvents it is a single
@@ -32,11 +30,7 @@ func (f *RealFIFO) Replace(list []interface{}, resourceVersion string) error {
 		f.initialPopulationCount = f.items.len()
 		f.markSyncedIfDoneLocked()
 	}
-	sink, informer := f.sink, f.informer
 	f.lock.Unlock()
-	if err == nil {
-		instr.Emit(sink, instr.Event{Type: instr.EventReplace, Informer: informer, Count: len(list), Detail: resourceVersion})
-	}
 	return err
 }
 
@@ -143,11 +137,7 @@ func (f *RealFIFO) reconcileLocked(list []interface{}) error {
 func (f *RealFIFO) Resync() error {
 	f.lock.Lock()
 	err := f.resyncLocked()
-	sink, informer := f.sink, f.informer
 	f.lock.Unlock()
-	if err == nil {
-		instr.Emit(sink, instr.Event{Type: instr.EventResync, Informer: informer})
-	}
 	return err
 }
 
