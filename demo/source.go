@@ -1,13 +1,16 @@
 package demo
 
 import (
+	"k8s.io/client-go/tools/cache"
+
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/tui"
 )
 
 var (
-	_ tui.Source   = (*Demo)(nil)
-	_ tui.Controls = (*Demo)(nil)
+	_ tui.Source      = (*Demo)(nil)
+	_ tui.Controls    = (*Demo)(nil)
+	_ tui.QueueReader = (*Demo)(nil)
 )
 
 // Kind is "demo".
@@ -49,6 +52,16 @@ func (d *Demo) Store(informer string) tui.StoreReader {
 		return nil
 	}
 	return e.inf.StoreView()
+}
+
+// QueueDeltas returns what is queued for key in the named informer, so the
+// Queue view can show each delta; nil when nothing is.
+func (d *Demo) QueueDeltas(informer, key string) cache.Deltas {
+	e := d.entry(informer)
+	if e == nil {
+		return nil
+	}
+	return e.inf.QueueDeltas(key)
 }
 
 // Controls returns the demo itself: every control works on a demo.

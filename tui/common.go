@@ -21,6 +21,9 @@ type common struct {
 	data          *dataState
 	stallAfter    time.Duration  // a callback running longer than this is a stall
 	loc           *time.Location // for event timestamps; UTC in tests
+	// compare asks for informers sharing a resource to be drawn side by
+	// side (see comparing); on by default, flipped by the compare key.
+	compare bool
 }
 
 // now is the time of the current snapshot. Views measure ages against it

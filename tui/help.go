@@ -23,7 +23,7 @@ func helpGroups(k *keyMap, hasControls bool) []helpGroup {
 	return []helpGroup{
 		{"views", []key.Binding{views, k.NextView, k.PrevView, k.Switch, k.Help, k.Quit}},
 		{"move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back, k.Filter}},
-		{"in a view", []key.Binding{k.Stall, k.Indexes, k.TypeFilter, k.AllInformers}},
+		{"in a view", []key.Binding{k.Stall, k.Indexes, k.TypeFilter, k.AllInformers, k.Compare}},
 		{controls, []key.Binding{k.Pause, k.Step, k.DropWatch, k.Expire, k.Resync, k.Faster, k.Slower}},
 	}
 }

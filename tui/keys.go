@@ -21,6 +21,9 @@ type keyMap struct {
 
 	// View-specific.
 	Indexes, TypeFilter, AllInformers key.Binding
+
+	// Compare toggles the side-by-side of informers sharing a resource.
+	Compare key.Binding
 }
 
 // action ties a config-file name to a binding of the key map.
@@ -44,6 +47,7 @@ func (k *keyMap) actions() []action {
 		{"top", &k.Top}, {"bottom", &k.Bottom}, {"open", &k.Open}, {"back", &k.Back},
 		{"filter", &k.Filter},
 		{"indexes", &k.Indexes}, {"type-filter", &k.TypeFilter}, {"all-informers", &k.AllInformers},
+		{"compare", &k.Compare},
 	}
 }
 
@@ -105,6 +109,8 @@ func defaultKeyMap() *keyMap {
 		Indexes:      bind("indexes", "i"),
 		TypeFilter:   bind("event types", "t"),
 		AllInformers: bind("all informers", "a"),
+
+		Compare: bind("compare", "c"),
 	}
 }
 

@@ -79,6 +79,7 @@ func New(src Source, opts Options) (*Model, error) {
 		data:       newDataState(),
 		stallAfter: opts.StallThreshold,
 		loc:        time.Local,
+		compare:    true,
 	}
 	m := &Model{c: c, refresh: opts.Refresh}
 	m.views = []view{
@@ -207,6 +208,8 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back) && m.narration != nil:
 		m.narration = nil
 		m.layout()
+	case key.Matches(msg, k.Compare):
+		return m.toggleCompare()
 	case key.Matches(msg, k.controlKeys()...):
 		return m.control(msg)
 	case m.c.src.Controls() == nil && pressedAny(msg, k.controlBindings()):

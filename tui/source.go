@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"k8s.io/client-go/tools/cache"
+
 	"github.com/informtop/informtop/engine"
 )
 
@@ -30,6 +32,17 @@ type Source interface {
 	// Controls returns the teaching/debugging controls, nil when the source
 	// is read-only (a real cluster, an attached process).
 	Controls() Controls
+}
+
+// QueueReader is implemented by sources that can show what is queued for a key.
+// The Queue view calls it only while a row's detail is open, once per
+// refresh and off the UI goroutine (reading a RealFIFO for one key walks the
+// whole queue), for each informer the detail shows; like the rest of a
+// Source it must be safe for concurrent use. Key "" asks for the keyless
+// whole-store items (ReplacedAll, SyncAll, Bookmark); nil is a fine answer.
+type QueueReader interface {
+	// QueueDeltas returns the deltas queued for key in the named informer, oldest first.
+	QueueDeltas(informer, key string) cache.Deltas
 }
 
 // StoreReader reads one informer's cache for the Store view.

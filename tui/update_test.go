@@ -77,8 +77,8 @@ func TestQueueFilterAndDeltaDetail(t *testing.T) {
 		t.Fatal("the filter should keep the keyboard while editing")
 	}
 	h.keys("enter", "j", "enter")
-	if qv.detail != "kube-system/coredns-2" {
-		t.Fatalf("enter opened %q, want kube-system/coredns-2", qv.detail)
+	if qv.detail == nil || qv.detail.key != "kube-system/coredns-2" {
+		t.Fatalf("enter opened %+v, want kube-system/coredns-2", qv.detail)
 	}
 	// coredns-2 sits at rows 6, 18, 30, 42 with Deleted, Added, Updated,
 	// Updated, and is cached: the effects follow HandleDeltas in order.
@@ -90,8 +90,8 @@ func TestQueueFilterAndDeltaDetail(t *testing.T) {
 	}
 	assertLinesInOrder(t, h.screen(), wantLines)
 	h.keys("esc")
-	if qv.detail != "" || qv.filter.query() != "core" {
-		t.Fatalf("esc should close the detail and keep the filter; detail %q filter %q", qv.detail, qv.filter.query())
+	if qv.detail != nil || qv.filter.query() != "core" {
+		t.Fatalf("esc should close the detail and keep the filter; detail %+v filter %q", qv.detail, qv.filter.query())
 	}
 	h.keys("esc")
 	if qv.filter.query() != "" || len(qv.rows) != 42 {
@@ -584,7 +584,7 @@ func TestSwitchInformerInEveryView(t *testing.T) {
 		assertFits(t, h.screen(), 80, 24)
 		switch v := h.m.views[h.m.active].(type) {
 		case *queueView:
-			if v.detail != "" || v.filter.query() != "" {
+			if v.detail != nil || v.filter.query() != "" {
 				t.Fatalf("%v: queue kept the old informer's detail or filter", keys)
 			}
 		case *listenersView:

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -22,24 +23,39 @@ type pipelineView struct {
 
 func newPipelineView(c *common) *pipelineView { return &pipelineView{c: c} }
 
-func (v *pipelineView) name() string             { return "Pipeline" }
-func (v *pipelineView) capturing() bool          { return false }
-func (v *pipelineView) resize()                  {}
-func (v *pipelineView) refresh() tea.Cmd         { return nil }
-func (v *pipelineView) update(tea.Msg) tea.Cmd   { return nil }
-func (v *pipelineView) shortHelp() []key.Binding { return nil }
-func (v *pipelineView) stageWidth() int          { return 12 }
-func (v *pipelineView) connector() string        { return v.c.styles.dim.Render("     ▼") }
+func (v *pipelineView) name() string           { return "Pipeline" }
+func (v *pipelineView) capturing() bool        { return false }
+func (v *pipelineView) resize()                {}
+func (v *pipelineView) refresh() tea.Cmd       { return nil }
+func (v *pipelineView) update(tea.Msg) tea.Cmd { return nil }
+func (v *pipelineView) stageWidth() int        { return 12 }
+func (v *pipelineView) connector() string      { return v.c.styles.dim.Render("     ▼") }
 func (v *pipelineView) label(name string) string {
 	return v.c.styles.stage.Render(pad(name, v.stageWidth(), false))
 }
 func (v *pipelineView) sep() string                 { return v.c.styles.dim.Render(" · ") }
 func (v *pipelineView) join(parts ...string) string { return joinNonEmpty(v.sep(), parts...) }
 
+// shortHelp offers the compare key when there is something to compare.
+func (v *pipelineView) shortHelp() []key.Binding {
+	if v.c.peers() != nil {
+		return []key.Binding{v.c.keys.Compare}
+	}
+	return nil
+}
+
 func (v *pipelineView) render() string {
 	s := v.c.snap()
 	if s.Name == "" {
 		return fit(v.c.styles.dim.Render("waiting for the first snapshot…"), v.c.width, v.c.height)
+	}
+	if v.c.comparing() {
+		return v.renderCompare()
+	}
+	height := v.c.height
+	hint := compareHint(v.c)
+	if hint != "" {
+		height-- // the last line says where the side-by-side is
 	}
 	h := v.c.data.history()
 	p := h.latest()
@@ -56,7 +72,7 @@ func (v *pipelineView) render() string {
 	}
 	// Share the rows left: every listener if possible, the chart with at
 	// least one row per event type, and taller series when there is room.
-	room := v.c.height - len(stages)
+	room := height - len(stages)
 	lis := len(s.Listeners)
 	chartMin := 2 + evKinds // blank line, title, one row per type
 	listenerRows, perSeries := room, 0
@@ -67,12 +83,16 @@ func (v *pipelineView) render() string {
 	case room > chartMin:
 		listenerRows, perSeries = room-chartMin, 1
 	}
-	lines := append(stages, v.listenerLines(s, listenerRows)...)
+	lines := append(stages, v.listenerLines(s, h, v.c.now(), listenerRows)...)
 	if perSeries > 0 {
 		lines = append(lines, "")
 		lines = append(lines, v.chart(h, perSeries)...)
 	}
-	return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
+	out := fit(strings.Join(lines, "\n"), v.c.width, height)
+	if hint != "" {
+		out += "\n" + truncate(hint, v.c.width)
+	}
+	return out
 }
 
 func (v *pipelineView) apiLine(s *engine.Snapshot, p *point) string {
@@ -186,15 +206,16 @@ func (v *pipelineView) processorLine(s *engine.Snapshot, p *point) string {
 		st.dim.Render(" · each: pending, rate, state")
 }
 
-// listenerLines draws one branch per listener, stalled first, within rows
-// lines; the rest are summarised in a last "… n more" line.
-func (v *pipelineView) listenerLines(s *engine.Snapshot, rows int) []string {
+// listenerLines draws one branch per listener of s, stalled first, within
+// rows lines; the rest are summarised in a last "… n more" line. h is the
+// informer's history and now the time its snapshot was taken.
+func (v *pipelineView) listenerLines(s *engine.Snapshot, h *history, now time.Time, rows int) []string {
 	if rows <= 0 || len(s.Listeners) == 0 {
 		return nil
 	}
 	st := v.c.styles
-	ranked := rankListeners(s.Listeners, v.c.now(), v.c.data.history(), v.c.stallAfter)
-	p := v.c.data.history().latest()
+	ranked := rankListeners(s.Listeners, now, h, v.c.stallAfter)
+	p := h.latest()
 	show := len(ranked)
 	if show > rows {
 		show = rows - 1

@@ -6,22 +6,33 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/fifo"
 )
 
 // queueView lists the queue's head in pop order: one row per key with its
-// coalesced deltas for DeltaFIFO, one row per event for RealFIFO.
+// coalesced deltas for DeltaFIFO, one row per event for RealFIFO. In
+// compare mode the heads of the informers sharing the resource stand in
+// columns, filtered alike, the focused one (the current informer) holding
+// the cursor and the others marking the rows of the selected key.
 type queueView struct {
 	c        *common
 	scroll   scroller
 	filter   filterBox
 	match    matcher
-	rows     []int // indexes into the head, after filtering
-	detail   string
-	informer string // whose queue is shown; a switch starts over
+	rows     []int        // indexes into the head, after filtering
+	detail   *queueDetail // the open row detail; nil shows the list
+	informer string       // whose queue is shown; a switch starts over
+	peers    []queuePeer  // the other compared queues, while comparing
+}
+
+// queuePeer is a compared queue beside the focused one.
+type queuePeer struct {
+	name  string
+	match matcher
+	rows  []int // indexes into its head, after filtering
 }
 
 func newQueueView(c *common) *queueView {
@@ -33,57 +44,101 @@ func (v *queueView) capturing() bool { return v.filter.editing }
 
 func (v *queueView) shortHelp() []key.Binding {
 	k := v.c.keys
-	if v.detail != "" {
+	if v.detail != nil {
 		return []key.Binding{k.Back}
 	}
-	return []key.Binding{k.Up, k.Down, k.Filter, k.Open}
+	keys := []key.Binding{k.Up, k.Down, k.Filter, k.Open}
+	if v.c.peers() != nil {
+		keys = append(keys, k.Compare)
+	}
+	return keys
 }
 
 func (v *queueView) resize() { v.scroll.setHeight(v.tableHeight()) }
 
+// tableHeight is how many rows of the head fit under the titles, the
+// filter prompt and the compare note or hint.
 func (v *queueView) tableHeight() int {
 	h := v.c.height - 2 // summary and column titles
+	switch {
+	case v.c.comparing():
+		h -= 2 // the informer's title line and the note under the columns
+	case compareHint(v.c) != "":
+		h--
+	}
 	if v.filter.shown() {
 		h--
 	}
 	return h
 }
 
-// refresh re-filters the new head; the head is bounded by the engine, so
-// this is cheap even for a deep queue.
+// refresh re-filters the new heads and re-reads an open detail; the heads
+// are bounded by the engine, so this is cheap even for a deep queue.
 func (v *queueView) refresh() tea.Cmd {
 	if v.informer != v.c.data.current {
-		v.informer, v.detail = v.c.data.current, ""
+		v.informer, v.detail = v.c.data.current, nil
 		v.filter.clear()
 		v.scroll.top()
 	}
-	head := v.c.snap().Queue.Head
+	v.match.setCorpus(headKeys(v.c.snap().Queue.Head), 0)
+	v.peers = v.peers[:0]
+	if v.c.comparing() {
+		for _, s := range v.c.compared() {
+			if s.Name == v.c.data.current {
+				continue
+			}
+			p := queuePeer{name: s.Name}
+			p.match.setCorpus(headKeys(s.Queue.Head), 0)
+			v.peers = append(v.peers, p)
+		}
+	}
+	v.applyFilter()
+	return v.detailCmd()
+}
+
+func headKeys(head []fifo.Item) []string {
 	keys := make([]string, len(head))
 	for i, it := range head {
 		keys[i] = it.Key
 	}
-	v.match.setCorpus(keys, 0)
-	v.applyFilter()
-	return nil
+	return keys
 }
 
 func (v *queueView) applyFilter() {
-	head := v.c.snap().Queue.Head
-	if idx := v.match.filter(v.filter.query()); idx != nil || v.filter.query() != "" {
-		v.rows = idx
-	} else {
-		v.rows = v.rows[:0]
-		for i := range head {
-			v.rows = append(v.rows, i)
+	q := v.filter.query()
+	v.rows = filterRows(&v.match, q, len(v.c.snap().Queue.Head), v.rows)
+	for i := range v.peers {
+		p := &v.peers[i]
+		n := 0
+		if s := v.c.data.byName(p.name); s != nil {
+			n = len(s.Queue.Head)
 		}
+		p.rows = filterRows(&p.match, q, n, p.rows)
 	}
 	v.scroll.setHeight(v.tableHeight())
 	v.scroll.setLen(len(v.rows))
 }
 
+// filterRows is the rows of an n-row head matching q, reusing buf when
+// every row matches.
+func filterRows(m *matcher, q string, n int, buf []int) []int {
+	if idx := m.filter(q); idx != nil || q != "" {
+		return idx
+	}
+	buf = buf[:0]
+	for i := 0; i < n; i++ {
+		buf = append(buf, i)
+	}
+	return buf
+}
+
 func (v *queueView) update(msg tea.Msg) tea.Cmd {
-	if pm, ok := msg.(tea.PasteMsg); ok {
-		_, cmd := v.filter.paste(pm)
+	switch msg := msg.(type) {
+	case queueDetailMsg:
+		v.applyDetail(msg)
+		return nil
+	case tea.PasteMsg:
+		_, cmd := v.filter.paste(msg)
 		v.applyFilter()
 		return cmd
 	}
@@ -101,9 +156,9 @@ func (v *queueView) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case v.detail != "" && key.Matches(km, k.Back):
-		v.detail = ""
-	case v.detail != "":
+	case v.detail != nil && key.Matches(km, k.Back):
+		v.detail = nil
+	case v.detail != nil:
 	case key.Matches(km, k.Filter):
 		cmd := v.filter.start()
 		v.applyFilter()
@@ -113,7 +168,8 @@ func (v *queueView) update(msg tea.Msg) tea.Cmd {
 		v.applyFilter()
 	case key.Matches(km, k.Open):
 		if it := v.selected(); it != nil {
-			v.detail = it.Key
+			v.detail = &queueDetail{key: it.Key, types: it.Types}
+			return v.detailCmd()
 		}
 	default:
 		v.scroll.handleKey(km, k)
@@ -140,8 +196,9 @@ const (
 	qcAge
 )
 
-func (v *queueView) columns() []column {
-	if v.kind() == fifo.KindDeltaFIFO {
+// queueColumns are the head table's columns for a queue kind.
+func queueColumns(kind string) []column {
+	if kind == fifo.KindDeltaFIFO {
 		return []column{
 			{title: "#", width: 6, right: true, prio: 2, id: qcPos},
 			{title: "KEY", width: 24, flex: true, maxw: 64, id: qcKey},
@@ -158,60 +215,99 @@ func (v *queueView) columns() []column {
 	}
 }
 
-func (v *queueView) kind() string {
-	s := v.c.snap()
-	if s.QueueKind != "" {
-		return s.QueueKind
-	}
-	return s.Queue.Kind
-}
+func (v *queueView) kind() string { return queueKind(v.c.snap()) }
 
 func (v *queueView) render() string {
-	if v.detail != "" {
-		return fit(v.renderDetail(v.detail), v.c.width, v.c.height)
+	if v.detail != nil {
+		return v.renderDetail()
+	}
+	if v.c.comparing() {
+		return v.renderCompare()
 	}
 	st := v.c.styles
-	q := v.c.snap().Queue
+	s := v.c.snap()
+	q := s.Queue
 	lines := []string{v.summary()}
 	if v.filter.shown() {
 		lines = append(lines, v.filter.view(v.c, v.c.width, len(v.rows), len(q.Head)))
 	}
-	cols := layoutColumns(v.columns(), v.c.width)
+	cols := layoutColumns(queueColumns(v.kind()), v.c.width)
 	lines = append(lines, st.colHead.Render(renderHeader(cols)))
 	if len(v.rows) == 0 {
-		msg := "the queue is empty"
-		if v.filter.query() != "" {
-			msg = "no queued key matches the filter"
-		}
-		lines = append(lines, st.dim.Render(msg))
+		lines = append(lines, st.dim.Render(v.emptyText()))
 	}
-	now := v.c.now()
 	lo, hi := v.scroll.window()
+	lines = append(lines, v.headRows(s, v.rows, lo, hi, cols, headMarks{cursor: v.scroll.cursor}, v.c.width)...)
+	if hint := compareHint(v.c); hint != "" {
+		out := fit(strings.Join(lines, "\n"), v.c.width, v.c.height-1)
+		return out + "\n" + truncate(hint, v.c.width)
+	}
+	return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
+}
+
+func (v *queueView) emptyText() string {
+	if v.filter.query() != "" {
+		return "no queued key matches the filter"
+	}
+	return "the queue is empty"
+}
+
+// headMarks says which rows of a head table stand out: the cursor row in
+// reverse video, and in compare mode a "▸ " before the rows of one key.
+type headMarks struct {
+	cursor  int    // row index (into rows) under the cursor; -1 for none
+	marks   bool   // draw the two-cell mark column
+	markKey string // rows with this key get the mark; "" marks none
+}
+
+// headRows draws rows lo..hi of a queue's filtered head under cols, w
+// cells wide. Ages are measured against the snapshot's own time.
+func (v *queueView) headRows(s *engine.Snapshot, rows []int, lo, hi int, cols []column, hm headMarks, w int) []string {
+	st := v.c.styles
+	head := s.Queue.Head
+	now := v.c.nowOf(s)
+	out := make([]string, 0, hi-lo)
 	cells := make([]string, 5)
 	for r := lo; r < hi; r++ {
-		i := v.rows[r]
-		if i >= len(q.Head) {
+		i := rows[r]
+		if i >= len(head) {
 			break
 		}
-		it := q.Head[i]
+		it := head[i]
 		cells[qcPos] = count(i + 1)
 		cells[qcKey] = it.Key
 		if it.Key == "" {
-			cells[qcKey] = "(bookmark)" // bookmarks carry a resourceVersion, no key
+			cells[qcKey] = keylessLabel(it.Types) // whole-store items carry no key
 		}
 		cells[qcDeltas] = deltaRun(it.Types)
 		cells[qcCount] = count(len(it.Types))
 		cells[qcAge] = humanDuration(since(now, it.Enqueued))
-		if r != v.scroll.cursor {
+		if r != hm.cursor && it.Key != "" {
 			cells[qcKey] = highlight(it.Key, v.filter.query(), st.accent.Render)
 		}
 		line := renderRow(cols, cells)
-		if r == v.scroll.cursor {
-			line = st.cursorRow(line, v.c.width)
+		if hm.marks {
+			mark := "  "
+			if r == hm.cursor || (hm.markKey != "" && it.Key == hm.markKey) {
+				mark = "▸ "
+			}
+			line = st.accent.Render(mark) + line
 		}
-		lines = append(lines, line)
+		if r == hm.cursor {
+			line = st.cursorRow(line, w)
+		}
+		out = append(out, line)
 	}
-	return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
+	return out
+}
+
+// keylessLabel names a whole-store row (ReplacedAll, SyncAll, Bookmark),
+// which the queue holds under no key.
+func keylessLabel(ts []cache.DeltaType) string {
+	if len(ts) == 0 {
+		return "(no key)"
+	}
+	return "(" + string(ts[0]) + ")"
 }
 
 func (v *queueView) summary() string {
@@ -253,90 +349,4 @@ func deltaRun(ts []cache.DeltaType) string {
 		i = j
 	}
 	return b.String()
-}
-
-// renderDetail shows every queued delta of one key and what popping it now
-// would do, given whether the key is in the cache.
-func (v *queueView) renderDetail(key string) string {
-	st := v.c.styles
-	q := v.c.snap().Queue
-	now := v.c.now()
-	type entry struct {
-		pos int
-		t   cache.DeltaType
-		age string
-	}
-	var entries []entry
-	for i, it := range q.Head {
-		if it.Key != key {
-			continue
-		}
-		for _, t := range it.Types {
-			entries = append(entries, entry{i + 1, t, humanDuration(since(now, it.Enqueued))})
-		}
-	}
-	lines := []string{st.bold.Render("key "+key) + st.dim.Render(" · "+v.kind())}
-	if len(entries) == 0 {
-		lines = append(lines, "no longer queued: it was popped since you opened it")
-		return strings.Join(lines, "\n")
-	}
-	present, rv := v.cached(key)
-	state := "not in the cache"
-	if present {
-		state = "in the cache"
-		if rv != "" {
-			state += " at resourceVersion " + rv
-		}
-	}
-	lines = append(lines, st.dim.Render("now ")+state, "",
-		st.colHead.Render(fmt.Sprintf("%6s  %-9s %7s  %s", "#", "DELTA", "AGE", "IF POPPED NOW")))
-	for _, e := range entries {
-		var effect string
-		effect, present = deltaEffect(e.t, present)
-		lines = append(lines, fmt.Sprintf("%6s  %-9s %7s  %s", count(e.pos), e.t, e.age, effect))
-	}
-	if v.kind() == fifo.KindDeltaFIFO && len(entries) > 1 {
-		lines = append(lines, "", st.dim.Render("DeltaFIFO keeps one queue position per key: these deltas leave together, oldest first."))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// cached reports whether the store holds key, and its resourceVersion.
-func (v *queueView) cached(key string) (bool, string) {
-	sr := v.c.src.Store(v.c.data.current)
-	if sr == nil {
-		return false, ""
-	}
-	obj, ok := sr.Get(key)
-	if !ok {
-		return false, ""
-	}
-	if a, err := meta.Accessor(obj); err == nil {
-		return true, a.GetResourceVersion()
-	}
-	return true, ""
-}
-
-// deltaEffect is what HandleDeltas does with one delta, and whether the
-// key is in the store afterwards.
-func deltaEffect(t cache.DeltaType, present bool) (string, bool) {
-	switch t {
-	case cache.Deleted:
-		return "Delete, then OnDelete to every listener", false
-	case cache.Sync:
-		if present {
-			return "Update, then OnUpdate as a resync: only listeners with a resync due", true
-		}
-		return "Add, then OnAdd", true
-	case cache.Replaced:
-		if present {
-			return "Update, then OnUpdate (a resync if the resourceVersion is unchanged)", true
-		}
-		return "Add, then OnAdd", true
-	default:
-		if present {
-			return "Update, then OnUpdate", true
-		}
-		return "Add, then OnAdd", true
-	}
 }

@@ -1,0 +1,208 @@
+package tui
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/engine/indexer"
+	"github.com/informtop/informtop/engine/processor"
+)
+
+// The compare fixture is the fifo-compare scenario frozen while paused:
+// the same 90 pod events queued in a DeltaFIFO informer and a RealFIFO
+// informer, plus a secrets informer with nothing to compare against.
+//
+// Event j (resourceVersion 2000+j) is, in order:
+//   - j%15 == 4: Added default/api-(j/15), a pod the cache does not hold;
+//   - j == 20: Updated default/web-9;
+//   - j == 50: Deleted default/web-9 as a DeletedFinalStateUnknown carrying
+//     the version of event 20 (a relist found it gone);
+//   - otherwise Updated on the hot pod default/web-(j%3).
+//
+// The RealFIFO also holds a Bookmark (RV 2002) after the third event, as
+// a RealFIFO emitting bookmarks does; the DeltaFIFO has no such item.
+const (
+	compareEvents   = 90
+	compareHead     = 64 // rows of the head each snapshot carries
+	compareBookmark = 3  // RealFIFO row index of the Bookmark item
+)
+
+type compareEvent struct {
+	key   string
+	delta cache.Delta
+	at    time.Time
+}
+
+func comparePod(name, rv string) *corev1.Pod {
+	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, ResourceVersion: rv}}
+}
+
+// compareWorkload is the event list both queues were fed, oldest first.
+func compareWorkload() []compareEvent {
+	start := t0.Add(-6 * time.Second)
+	out := make([]compareEvent, compareEvents)
+	for j := range out {
+		rv := fmt.Sprint(2000 + j)
+		var key string
+		var d cache.Delta
+		switch {
+		case j%15 == 4:
+			name := fmt.Sprintf("api-%d", j/15)
+			key, d = "default/"+name, cache.Delta{Type: cache.Added, Object: comparePod(name, rv)}
+		case j == 20:
+			key, d = "default/web-9", cache.Delta{Type: cache.Updated, Object: comparePod("web-9", rv)}
+		case j == 50:
+			key = "default/web-9"
+			d = cache.Delta{Type: cache.Deleted, Object: cache.DeletedFinalStateUnknown{Key: key, Obj: comparePod("web-9", "2020")}}
+		default:
+			name := fmt.Sprintf("web-%d", j%3)
+			key, d = "default/"+name, cache.Delta{Type: cache.Updated, Object: comparePod(name, rv)}
+		}
+		out[j] = compareEvent{key: key, delta: d, at: start.Add(time.Duration(j) * 40 * time.Millisecond)}
+	}
+	return out
+}
+
+// compareQueues lays the workload out as each queue holds it: DeltaFIFO
+// rows per key in first-arrival order, RealFIFO rows per event with the
+// Bookmark item; and the deltas queued per key for the QueueReader.
+func compareQueues() (df, rf []fifo.Item, byKey map[string]map[string]cache.Deltas) {
+	evs := compareWorkload()
+	byKey = map[string]map[string]cache.Deltas{"pods-deltafifo": {}, "pods-realfifo": {}}
+	row := map[string]int{}
+	for j, e := range evs {
+		if j == compareBookmark {
+			rf = append(rf, fifo.Item{Types: []cache.DeltaType{cache.Bookmark}, Enqueued: e.at.Add(-time.Millisecond)})
+			byKey["pods-realfifo"][""] = cache.Deltas{{Type: cache.Bookmark, Object: cache.BookmarkInfo{ResourceVersion: "2002"}}}
+		}
+		rf = append(rf, fifo.Item{Key: e.key, Types: []cache.DeltaType{e.delta.Type}, Enqueued: e.at})
+		if i, ok := row[e.key]; ok {
+			df[i].Types = append(df[i].Types, e.delta.Type)
+		} else {
+			row[e.key] = len(df)
+			df = append(df, fifo.Item{Key: e.key, Types: []cache.DeltaType{e.delta.Type}, Enqueued: e.at})
+		}
+		for _, inf := range []string{"pods-deltafifo", "pods-realfifo"} {
+			byKey[inf][e.key] = append(byKey[inf][e.key], e.delta)
+		}
+	}
+	return df, rf, byKey
+}
+
+// compareStore is what both caches hold: the hot pods and web-9 at
+// versions older than anything queued; the api pods are not cached yet.
+func compareStore() *fakeStore {
+	st := newFakeStore(500)
+	for _, n := range []int{0, 1, 2, 9} {
+		name := fmt.Sprintf("web-%d", n)
+		st.add("default/"+name, comparePod(name, fmt.Sprint(1990+n)), nil, map[string]string{"namespace": "default"})
+	}
+	return st.seal()
+}
+
+func newCompareSource() *fakeSource {
+	df, rf, _ := compareQueues()
+	store := compareStore()
+	src := &fakeSource{
+		kind: "demo", title: "demo · fifo-compare",
+		notes:  []string{"500 updates hit three hot pods: compare the queues"},
+		stores: map[string]*fakeStore{"pods-deltafifo": store, "pods-realfifo": store, "secrets": secretStore()},
+		ctl:    &fakeControls{paused: true},
+	}
+	for i := 0; i < fixtureFrames; i++ {
+		t := t0.Add(time.Duration(i) * time.Second)
+		src.frames = append(src.frames, []engine.Snapshot{
+			comparePodsSnapshot("pods-deltafifo", fifo.KindDeltaFIFO, df, compareEvents-len(df), i, t),
+			comparePodsSnapshot("pods-realfifo", fifo.KindRealFIFO, rf, 0, i, t),
+			secretsSnapshot(i, t),
+		})
+	}
+	return src
+}
+
+func comparePodsSnapshot(name, kind string, rows []fifo.Item, coalesced, i int, t time.Time) engine.Snapshot {
+	n := uint64(i)
+	deltas := 0
+	for _, r := range rows {
+		deltas += len(r.Types)
+	}
+	head := rows
+	if len(head) > compareHead {
+		head = head[:compareHead]
+	}
+	watched := 400 + 9*n
+	return engine.Snapshot{
+		Name: name, Resource: "pods", QueueKind: kind, Taken: t, Started: true, Synced: true, Paused: true,
+		LastSyncResourceVersion: "2089",
+		Queue: fifo.Stats{
+			Kind: kind, Depth: len(rows), Deltas: deltas, OldestEnqueued: rows[0].Enqueued,
+			Added:  fifo.TypeCounts{Added: 300 + 2*n, Updated: 100 + 7*n},
+			Popped: fifo.TypeCounts{Added: 300, Updated: 10},
+			Pops:   310, Coalesced: uint64(coalesced), Synced: true, Head: head,
+		},
+		Store: indexer.Stats{Objects: 300, Indexes: map[string]int{"namespace": 6}, Adds: 300, Updates: 10, Generation: 500},
+		Reflector: engine.ReflectorStats{
+			Lists: 1, ListPages: 1, ListedItems: 300, LastListItems: 300, LastListTime: 3 * time.Millisecond,
+			Watches: 1, WatchOpen: true, WatchSince: t0.Add(-30 * time.Second),
+			WatchEvents: watched, WatchAdded: 2 * n, WatchModified: watched - 2*n, WatchBookmarks: 4,
+		},
+		Listeners: []processor.ListenerStats{
+			{Name: "fast", Capacity: 1024, HighWater: 12, Delivered: processor.Delivered{Add: 300, Update: 10},
+				LatencyP50: 100 * time.Microsecond, LatencyP99: 900 * time.Microsecond, Synced: true},
+			{Name: "slow", Pending: 3, Capacity: 1024, HighWater: 40, Delivered: processor.Delivered{Add: 300, Update: 7},
+				LatencyP50: 20 * time.Millisecond, LatencyP99: 60 * time.Millisecond, Synced: true},
+		},
+	}
+}
+
+// readerSource is a fake source that is also a QueueReader over the
+// compare workload, recording every read.
+type readerSource struct {
+	*fakeSource
+	mu     sync.Mutex
+	queued map[string]map[string]cache.Deltas
+	reads  []string
+}
+
+func newReaderSource() *readerSource {
+	_, _, byKey := compareQueues()
+	return &readerSource{fakeSource: newCompareSource(), queued: byKey}
+}
+
+func (s *readerSource) QueueDeltas(informer, key string) cache.Deltas {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reads = append(s.reads, informer+" "+key)
+	return append(cache.Deltas(nil), s.queued[informer][key]...)
+}
+
+func (s *readerSource) readLog() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.reads...)
+}
+
+// compareHarness is a harness at w×h over src with every frame delivered;
+// src is a *fakeSource or a *readerSource.
+func compareHarness(t testing.TB, src Source, w, ht int) *harness {
+	var fake *fakeSource
+	switch s := src.(type) {
+	case *fakeSource:
+		fake = s
+	case *readerSource:
+		fake = s.fakeSource
+	}
+	h := newHarness(t, fake)
+	h.m.c.src = src
+	h.size(w, ht)
+	h.frames(fixtureFrames)
+	return h
+}

@@ -1,0 +1,162 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/fifo"
+)
+
+// compareStackLines is how many lines a compact stage stack takes before
+// its listener branches: title, five stages, four connectors and the
+// queue's second line.
+const compareStackLines = 11
+
+// renderCompare draws the compared informers as compact stage stacks in
+// columns, then one line setting their queues against each other, then the
+// current informer's event chart when there is room.
+func (v *pipelineView) renderCompare() string {
+	c := v.c
+	snaps := c.compared()
+	widths := columnWidths(c.width, len(snaps))
+	maxLis := 0
+	for _, s := range snaps {
+		maxLis = max(maxLis, len(s.Listeners))
+	}
+	// Rows after the stacks: a blank line and the comparison line; the
+	// chart only if it gets at least one row per type.
+	room := c.height - compareStackLines - 2
+	chartMin := 2 + evKinds
+	listenerRows, perSeries := max(room, 0), 0
+	switch {
+	case room >= maxLis+chartMin:
+		listenerRows = maxLis
+		perSeries = min(max((room-maxLis-2)/evKinds, 1), 3)
+	case room > chartMin:
+		listenerRows, perSeries = room-chartMin, 1
+	}
+	blocks := make([][]string, len(snaps))
+	tall := 0
+	for i, s := range snaps {
+		blocks[i] = v.compareStack(s, listenerRows)
+		tall = max(tall, len(blocks[i]))
+	}
+	lines := joinColumns(c, blocks, widths, tall)
+	lines = append(lines, "", v.queueComparison(snaps))
+	if perSeries > 0 {
+		lines = append(lines, "")
+		lines = append(lines, v.chart(c.data.history(), perSeries)...)
+	}
+	return fit(strings.Join(lines, "\n"), c.width, c.height)
+}
+
+// compareStack is one informer's stages folded into a column: the same
+// facts as the single view, fewer words, the queue on two lines so rows,
+// deltas and coalescing can be read across the columns.
+func (v *pipelineView) compareStack(s *engine.Snapshot, listenerRows int) []string {
+	c := v.c
+	st := c.styles
+	h := c.data.hist[s.Name]
+	if h == nil {
+		h = &history{}
+	}
+	p := h.latest()
+	now := c.nowOf(s)
+	r := s.Reflector
+	watchRate := p.eventRate[evAdded] + p.eventRate[evModified] + p.eventRate[evDeleted]
+	list := fmt.Sprintf("%s (%s)", plural(r.Lists, "list"), plural(r.ListPages, "page"))
+	if r.ListInProgress {
+		list = st.warn.Render("listing: " + count(r.LastListItems) + " so far")
+	}
+	relists := plural(r.Relists, "relist")
+	if r.Relists > 0 {
+		relists = st.warn.Render(relists)
+	}
+	errs := plural(r.Errors, "error")
+	if r.Errors > 0 {
+		errs = st.bad.Render(errs)
+	}
+	q1, q2 := v.compareQueue(s, p, now)
+	store := s.Store
+	lines := []string{
+		columnTitle(c, s),
+		v.label("API server") + v.join("RV "+orDash(s.LastSyncResourceVersion), connShort(c, s), rate(watchRate)+" events"),
+		v.connector(),
+		v.label("Reflector") + v.join(list, errs, relists, plural(r.Watches, "watch")),
+		v.connector(),
+		v.label("Queue") + q1,
+		v.label("") + q2,
+		v.connector(),
+		v.label("Indexer") + v.join(plural(store.Objects, "object"),
+			count(store.Adds)+" added", count(store.Updates)+" updated", count(store.Deletes)+" deleted"),
+		v.connector(),
+		v.label("Processor") + v.compareProcessor(s, p),
+	}
+	return append(lines, v.listenerLines(s, h, now, listenerRows)...)
+}
+
+// compareQueue is the queue stage on two lines: how many rows hold how
+// many deltas, then what the queue does with them and its flow.
+func (v *pipelineView) compareQueue(s *engine.Snapshot, p *point, now time.Time) (string, string) {
+	st := v.c.styles
+	q := s.Queue
+	first := v.join(count(q.Depth)+" rows", count(q.Deltas)+" deltas")
+	if q.Depth > 0 {
+		first = v.join(first, "oldest "+humanDuration(since(now, q.OldestEnqueued)))
+	}
+	how := "one row per event"
+	if queueKind(s) == fifo.KindDeltaFIFO {
+		how = count(q.Coalesced) + " coalesced"
+	}
+	state := ""
+	switch {
+	case q.Closed:
+		state = st.bad.Render("closed")
+	case s.Paused || v.c.data.paused:
+		state = st.warn.Render("PAUSED")
+	case !q.Synced:
+		state = st.warn.Render("initial list not processed")
+	}
+	return first, v.join(how, "in "+rate(p.queueInRate), "out "+rate(p.queueOutRate), state)
+}
+
+func (v *pipelineView) compareProcessor(s *engine.Snapshot, p *point) string {
+	synced, total := 0, 0.0
+	for _, l := range s.Listeners {
+		if l.Synced {
+			synced++
+		}
+		total += p.listenerRate[l.Name]
+	}
+	sync := fmt.Sprintf("%d/%d synced", synced, len(s.Listeners))
+	if synced < len(s.Listeners) {
+		sync = v.c.styles.warn.Render(sync)
+	}
+	return v.join(plural(len(s.Listeners), "listener"), sync, "delivering "+rate(total))
+}
+
+// queueComparison sets the compared queues against each other in one line:
+// how many rows each needs for the deltas it holds.
+func (v *pipelineView) queueComparison(snaps []*engine.Snapshot) string {
+	st := v.c.styles
+	parts := make([]string, 0, len(snaps))
+	empty := true
+	for _, s := range snaps {
+		q := s.Queue
+		if q.Depth > 0 {
+			empty = false
+		}
+		part := fmt.Sprintf("%s %s rows for %s deltas", st.bold.Render(s.Name), count(q.Depth), count(q.Deltas))
+		if q.Depth > 0 && q.Deltas > q.Depth {
+			part += fmt.Sprintf(" (%.1f per row)", float64(q.Deltas)/float64(q.Depth))
+		}
+		parts = append(parts, part)
+	}
+	label := st.stage.Render(pad("Rows/deltas", v.stageWidth(), false))
+	if empty {
+		return label + st.dim.Render("every compared queue is empty; a burst while paused shows how each queues it")
+	}
+	return label + strings.Join(parts, st.dim.Render(" · "))
+}
