@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -313,6 +314,7 @@ func (w *observedWatch) Stop() {
 func (o *observedListerWatcher) streamError(err error) {
 	if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
 		o.watchErrors.Add(1)
+		err = fmt.Errorf("410 Gone, the reflector relists: %w", err)
 	}
 	o.recordError("watch stream", err)
 }
