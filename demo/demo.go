@@ -155,7 +155,7 @@ func (d *Demo) newInformer(ip informerPlan) (*informerEntry, error) {
 		// The demo runs at teaching rates, where a start and a finish event
 		// per handler call is affordable and makes the Events view tell
 		// the whole story.
-		Instrumentation: engine.Instrumentation{Events: d.events, CallbackEvents: true, TapWatchStreams: true},
+		Instrumentation: engine.Instrumentation{Events: d.events, ItemEvents: true, TapWatchStreams: true},
 	})
 	e := &informerEntry{name: ip.name, resource: ip.resource, inf: inf}
 	d.mu.Lock()

@@ -110,11 +110,11 @@ func TestInformerQueueDeltas(t *testing.T) {
 	inf.SetPaused(false)
 }
 
-// With CallbackEvents the log tells the whole story of one watch event:
+// With ItemEvents the log tells the whole story of one watch event:
 // watch event, pop, store update, distribute, handler start and finish.
-func TestInformerCallbackEvents(t *testing.T) {
+func TestInformerItemEvents(t *testing.T) {
 	src := newTestSource(t)
-	inf := NewSharedIndexInformerWithOptions(src, &corev1.Pod{}, Options{Name: "pods", Queue: DeltaFIFO, Instrumentation: Instrumentation{CallbackEvents: true}})
+	inf := NewSharedIndexInformerWithOptions(src, &corev1.Pod{}, Options{Name: "pods", Queue: DeltaFIFO, Instrumentation: Instrumentation{ItemEvents: true}})
 	rec := &recorder{}
 	if _, err := inf.AddNamedEventHandler("fast", rec, cache.HandlerOptions{}); err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestInformerCallbackEvents(t *testing.T) {
 	}
 }
 
-// Without CallbackEvents only the per-event essentials are logged.
+// Without ItemEvents only lifecycle events are logged.
 func TestInformerDefaultEventsAreLean(t *testing.T) {
 	src := newTestSource(t)
 	inf := newTestInformer(src, RealFIFO, 0)
@@ -151,10 +151,19 @@ func TestInformerDefaultEventsAreLean(t *testing.T) {
 	waitFor(t, "sync", inf.HasSynced)
 	src.Add(pod("a"))
 	waitFor(t, "callback", func() bool { return rec.len() == 1 })
+	seen := map[string]bool{}
+	for _, ev := range inf.Events().Recent(-1) {
+		seen[ev.Type.String()] = true
+	}
+	for _, want := range []string{"ListPage", "ListDone", "Replace", "WatchOpen", "Synced"} {
+		if !seen[want] {
+			t.Errorf("no %s event in the lean log", want)
+		}
+	}
 	for _, ev := range inf.Events().Recent(-1) {
 		switch ev.Type.String() {
-		case "StoreUpdate", "Distribute", "HandlerStart", "HandlerFinish":
-			t.Fatalf("%s event emitted without CallbackEvents", ev.Type)
+		case "WatchEvent", "Pop", "StoreUpdate", "Distribute", "HandlerStart", "HandlerFinish":
+			t.Fatalf("%s event emitted without ItemEvents", ev.Type)
 		}
 	}
 }

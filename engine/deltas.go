@@ -37,8 +37,8 @@ func (inf *Informer) handleDeltas(obj any, isInInitialList bool) error {
 func (inf *Informer) handleBatch(deltas []cache.Delta, isInInitialList bool) error {
 	inf.blockDeltas.Lock()
 	defer inf.blockDeltas.Unlock()
-	if inf.sink != nil {
-		instr.Emit(inf.sink, instr.Event{Type: instr.EventPop, Informer: inf.name, Detail: "batch", Count: len(deltas)})
+	if inf.verbose != nil {
+		inf.verbose.Emit(instr.Event{Type: instr.EventPop, Informer: inf.name, Detail: "batch", Count: len(deltas)})
 	}
 	txns := make([]cache.Transaction, 0, len(deltas))
 	notes := make([]any, 0, len(deltas))
@@ -218,7 +218,7 @@ func sameResourceVersion(a, b any) bool {
 }
 
 func (inf *Informer) emitPop(deltas cache.Deltas) {
-	if inf.sink == nil || len(deltas) == 0 {
+	if inf.verbose == nil || len(deltas) == 0 {
 		return
 	}
 	last := deltas[len(deltas)-1]
@@ -230,7 +230,7 @@ func (inf *Informer) emitPop(deltas cache.Deltas) {
 	if len(deltas) > 1 {
 		ev.Detail = deltaTypes(deltas)
 	}
-	inf.sink.Emit(ev)
+	inf.verbose.Emit(ev)
 }
 
 // deltaTypes lists the types of a key's coalesced deltas, shortened when long.

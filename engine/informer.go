@@ -44,7 +44,7 @@ type Informer struct {
 	observer      *observedListerWatcher // nil when instrumentation is off
 	events        *instr.Ring
 	sink          instr.Sink // nil when instrumentation is off
-	verbose       instr.Sink // sink for per-notification events; nil unless CallbackEvents
+	verbose       instr.Sink // sink for per-item events; nil unless ItemEvents
 	queueHead     int
 	gate          *gate
 	synced        chan struct{}
@@ -110,10 +110,13 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 		inf.lw = inf.observer
 	}
 	inf.indexer = indexer.New(inf.keyFunc, opts.Indexers)
-	if opts.Instrumentation.CallbackEvents {
+	if opts.Instrumentation.ItemEvents {
 		inf.verbose = inf.sink
+		if inf.observer != nil {
+			inf.observer.items = inf.sink
+		}
 	}
-	inf.processor = processor.New(processor.Options{Informer: name, Sink: inf.sink, CallbackEvents: opts.Instrumentation.CallbackEvents})
+	inf.processor = processor.New(processor.Options{Informer: name, Sink: inf.sink, CallbackEvents: opts.Instrumentation.ItemEvents})
 	return inf
 }
 

@@ -31,6 +31,8 @@ type observedListerWatcher struct {
 	now      func() time.Time
 	// tapStreams forwards watch streams through a goroutine to see ERROR events.
 	tapStreams bool
+	// items receives one event per watch event; nil unless ItemEvents.
+	items instr.Sink
 
 	lists, listPages, listedItems, relists         atomic.Uint64
 	watches, watchEvents                           atomic.Uint64
@@ -172,8 +174,8 @@ func (o *observedListerWatcher) storeCall(t watch.EventType, obj any) {
 	case watch.Bookmark:
 		o.watchBookmarks.Add(1)
 	}
-	if o.sink != nil {
-		o.sink.Emit(instr.Event{Type: instr.EventWatchEvent, Informer: o.informer, Detail: string(t), Obj: obj})
+	if o.items != nil {
+		o.items.Emit(instr.Event{Type: instr.EventWatchEvent, Informer: o.informer, Detail: string(t), Obj: obj})
 	}
 }
 

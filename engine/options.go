@@ -60,11 +60,14 @@ type Instrumentation struct {
 	EventRingSize int
 	// QueueHead is how many queue rows a Snapshot carries; default 64.
 	QueueHead int
-	// CallbackEvents adds the per-notification events: StoreUpdate for each
-	// indexer change, Distribute for each notification, HandlerStart and
-	// HandlerFinish for each handler call. Useful at teaching rates, a cost
-	// at production ones, so off by default.
-	CallbackEvents bool
+	// ItemEvents adds an event for every item on its way through: each
+	// watch event, each pop, each indexer change, each notification handed
+	// to the listeners, each handler call's start and finish. That tells the
+	// whole story at teaching rates and costs at production ones, so it is
+	// off by default: then only lifecycle events (lists, watches, relists,
+	// replaces, resyncs, bookmarks, errors, panics, syncs) are logged, and
+	// per-item activity is visible through the counters.
+	ItemEvents bool
 	// TapWatchStreams passes every watch stream through a goroutine that
 	// records ERROR events, such as the 410 Gone of an expired
 	// resourceVersion, which client-go's reflector handles silently (it just

@@ -69,8 +69,9 @@ func (l *Listener) take() (e entry, start time.Time, ok bool) {
 
 // deliver makes one handler call and records its outcome.
 func (l *Listener) deliver(e entry, start time.Time) {
-	sink, key := l.p.perCall, e.key
+	sink, key := l.p.perCall, ""
 	if sink != nil {
+		key = keyOf(e.object())
 		sink.Emit(instr.Event{Time: start, Type: instr.EventHandlerStart, Informer: l.p.informer,
 			Listener: l.name, Key: key, Detail: e.detail()})
 	}
@@ -103,7 +104,7 @@ func (l *Listener) invoke(e entry, key string) (done kind) {
 	defer utilruntime.HandleCrashWithLogger(l.logger, func(_ context.Context, r any) {
 		l.recordPanic(e, key, r)
 	})
-	switch n := e.n.(type) {
+	switch n := e.notification().(type) {
 	case AddNotification:
 		l.handler.OnAdd(n.Obj, n.IsInInitialList)
 		if n.IsInInitialList {
@@ -113,7 +114,7 @@ func (l *Listener) invoke(e entry, key string) (done kind) {
 		return kindAdd
 	case UpdateNotification:
 		l.handler.OnUpdate(n.Old, n.New)
-		if e.sync {
+		if e.isSync() {
 			return kindSync
 		}
 		return kindUpdate

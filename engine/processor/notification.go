@@ -26,28 +26,41 @@ const (
 	kindSync
 )
 
-// entry is one notification waiting in a listener's backlog. sync records
-// that it was distributed as a resync, so an OnUpdate is counted as Sync.
-// key is filled only when events are wanted, once per notification rather
-// than once per listener, so instrumentation costs one key per event.
+// entry is one notification waiting in a listener's backlog. An update
+// distributed as a resync is held as a syncUpdate, so it is counted as Sync;
+// encoding that in the type keeps an entry one interface value wide, which
+// matters because a backlog can hold a whole initial list.
 type entry struct {
-	n    any
-	sync bool
-	key  string
+	n any
 }
 
-// newEntry builds the backlog entry for n; withKey computes its key.
-func newEntry(n any, sync, withKey bool) entry {
-	e := entry{n: n, sync: sync}
-	if withKey {
-		e.key = keyOf(e.object())
+// syncUpdate marks an UpdateNotification that came from a resync.
+type syncUpdate struct{ UpdateNotification }
+
+func newEntry(n any, sync bool) entry {
+	if u, ok := n.(UpdateNotification); ok && sync {
+		return entry{n: syncUpdate{u}}
 	}
-	return e
+	return entry{n: n}
+}
+
+// isSync reports whether the entry is a resync.
+func (e entry) isSync() bool {
+	_, ok := e.n.(syncUpdate)
+	return ok
+}
+
+// notification returns what was distributed, without the resync mark.
+func (e entry) notification() any {
+	if s, ok := e.n.(syncUpdate); ok {
+		return s.UpdateNotification
+	}
+	return e.n
 }
 
 // callback names the handler method the entry will call, "" if none.
 func (e entry) callback() string {
-	switch e.n.(type) {
+	switch e.notification().(type) {
 	case AddNotification:
 		return CallbackAdd
 	case UpdateNotification:
@@ -61,7 +74,7 @@ func (e entry) callback() string {
 // detail is the callback as shown in events: resyncs are marked so the
 // event log tells them apart from real updates.
 func (e entry) detail() string {
-	if cb := e.callback(); cb != CallbackUpdate || !e.sync {
+	if cb := e.callback(); cb != CallbackUpdate || !e.isSync() {
 		return cb
 	}
 	return CallbackUpdate + " (sync)"
@@ -69,7 +82,7 @@ func (e entry) detail() string {
 
 // object is the object whose key describes the call: the new one for updates.
 func (e entry) object() any {
-	switch n := e.n.(type) {
+	switch n := e.notification().(type) {
 	case AddNotification:
 		return n.Obj
 	case UpdateNotification:

@@ -95,7 +95,7 @@ func (p *Processor) AddListener(l *Listener, initial []any) (started bool) {
 	l.resyncDue = true
 	p.listeners = append(p.listeners, l)
 	for _, obj := range initial {
-		l.enqueue(newEntry(AddNotification{Obj: obj, IsInInitialList: true}, false, p.perCall != nil))
+		l.enqueue(entry{n: AddNotification{Obj: obj, IsInInitialList: true}})
 	}
 	// Starting after the initial list is queued matters: the sync tracker
 	// must count those adds before it may learn that upstream has synced.
@@ -136,7 +136,7 @@ func (p *Processor) Distribute(notification any, sync bool) {
 	if p.state == stopped {
 		return
 	}
-	e := newEntry(notification, sync, p.perCall != nil)
+	e := newEntry(notification, sync)
 	for _, l := range p.listeners {
 		if sync && !l.resyncDue {
 			continue
