@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/pflag"
 	"k8s.io/client-go/tools/clientcmd"
@@ -30,12 +31,14 @@ func chooseSource(o *options, fs *pflag.FlagSet) (source, error) {
 	if !o.demo && o.wantsCluster(fs) {
 		return nil, errors.New("connecting to a real cluster is not built yet; run informtop --demo to use the embedded demo cluster")
 	}
-	var notes []string
+	var why withNotes
 	if !o.demo {
 		if path := defaultKubeconfig(); path != "" {
-			notes = append(notes, "a kubeconfig exists at "+path+", but connecting to clusters is not built yet: showing the embedded demo cluster")
+			why.titleMark = " (kubeconfig found, cluster support not built yet)"
+			why.extra = []string{"a kubeconfig exists at " + path + ", but connecting to clusters is not built yet: showing the embedded demo cluster"}
 		} else {
-			notes = append(notes, "no kubeconfig found: showing the embedded demo cluster")
+			why.titleMark = " (no kubeconfig found)"
+			why.extra = []string{"no kubeconfig found: showing the embedded demo cluster"}
 		}
 	}
 	kind, _ := o.queueKind()
@@ -49,20 +52,24 @@ func chooseSource(o *options, fs *pflag.FlagSet) (source, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withNotes{demoSource: d, extra: notes}, nil
+	why.demoSource = d
+	return why, nil
 }
 
 type demoSource = *demo.Demo
 
-// withNotes adds the reason the demo is running to the source's notes.
+// withNotes says in the header why the demo is running: a short mark on the
+// title, and the full sentence after the scenario's own notes (the first
+// note is the scenario's headline).
 type withNotes struct {
 	demoSource
-	extra []string
+	titleMark string
+	extra     []string
 }
 
-func (w withNotes) Notes() []string {
-	return append(append([]string{}, w.extra...), w.demoSource.Notes()...)
-}
+func (w withNotes) Title() string { return w.demoSource.Title() + w.titleMark }
+
+func (w withNotes) Notes() []string { return slices.Concat(w.demoSource.Notes(), w.extra) }
 
 // defaultKubeconfig returns the kubeconfig kubectl would load, or "".
 func defaultKubeconfig() string {
