@@ -45,7 +45,7 @@ func newFlagSet(o *options, out io.Writer) *pflag.FlagSet {
 	fs.SetOutput(out)
 	fs.SortFlags = false
 	fs.BoolVar(&o.demo, "demo", false, "run on the embedded demo cluster (the default when no kubeconfig is found)")
-	fs.StringVar(&o.scenario, "scenario", "steady", "demo scenario to run; `informtop scenarios` lists them")
+	fs.StringVar(&o.scenario, "scenario", "steady", "demo scenario to run (informtop scenarios lists them)")
 	fs.Int64Var(&o.seed, "seed", 1, "demo workload seed: the same seed replays the same run")
 	fs.Float64Var(&o.rate, "rate", 0, "demo workload rate in changes per second (0: the scenario's own)")
 	fs.StringVar(&o.queue, "queue", "RealFIFO", "queue between reflector and indexer: RealFIFO (client-go's default) or DeltaFIFO")
@@ -66,6 +66,11 @@ func newFlagSet(o *options, out io.Writer) *pflag.FlagSet {
 	fs.StringVar(&o.fieldSelector, "field-selector", "", "field selector, e.g. metadata.name=web-1")
 	fs.StringSliceVarP(&o.resources, "resource", "r", nil, "resources to watch, e.g. pods,deployments.apps")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
+	// The cluster flags are parsed so that using one gets a clear answer,
+	// but hidden from the help until the kube source exists.
+	for _, name := range clusterFlags {
+		_ = fs.MarkHidden(name)
+	}
 	return fs
 }
 
@@ -107,9 +112,11 @@ func (o *options) queueKind() (engine.QueueKind, error) {
 	return 0, fmt.Errorf("unknown queue %q: use --queue RealFIFO or --queue DeltaFIFO", o.queue)
 }
 
+var clusterFlags = []string{"kubeconfig", "context", "namespace", "all-namespaces", "selector", "field-selector", "resource"}
+
 // wantsCluster reports whether a flag only makes sense against a real cluster.
 func (o *options) wantsCluster(fs *pflag.FlagSet) bool {
-	for _, name := range []string{"kubeconfig", "context", "namespace", "all-namespaces", "selector", "field-selector", "resource"} {
+	for _, name := range clusterFlags {
 		if fs.Changed(name) {
 			return true
 		}
