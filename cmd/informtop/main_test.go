@@ -135,3 +135,27 @@ func TestScenariosList(t *testing.T) {
 		}
 	}
 }
+
+// When the sync does not finish within --timeout the report is still
+// printed, says synced: false, and the exit code is 1.
+func TestOnceTimeout(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "--demo", "--scenario", "initial-sync", "--once", "--json", "--timeout", "50ms")
+	if code != 1 {
+		t.Fatalf("exit code %d, want 1; stderr: %s", code, stderr)
+	}
+	var doc struct {
+		Synced    bool `json:"synced"`
+		Informers []struct {
+			Synced bool `json:"synced"`
+		} `json:"informers"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	if doc.Synced || len(doc.Informers) == 0 || doc.Informers[0].Synced {
+		t.Fatalf("report claims a sync that cannot have happened: %s", stdout)
+	}
+	if !strings.Contains(stderr, "not every informer") {
+		t.Fatalf("stderr does not explain the exit code: %q", stderr)
+	}
+}
