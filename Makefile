@@ -23,7 +23,7 @@ unit:
 
 # bench compares informtop's engine with client-go's in the same process.
 bench:
-	{ $(GO) test -run '^$$' -bench . -benchmem -benchtime 5x -timeout 60m ./engine/ && \
+	{ $(GO) test -run '^$$' -bench . -benchmem -benchtime 10x -count 3 -timeout 60m ./engine/ && \
 	  $(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./engine/fifo/ ./engine/indexer/ ./engine/processor/; } \
 	  | $(GO) run ./internal/benchratio
 

@@ -130,6 +130,7 @@ func BenchmarkTimeToSynced(b *testing.B) {
 		for _, impl := range benchImpls {
 			b.Run(fmt.Sprintf("objects=%d/%s", n, impl.name), func(b *testing.B) {
 				for b.Loop() {
+					settle(b)
 					fresh := &benchLW{list: lw.list, ready: make(chan struct{})}
 					inf := impl.make(fresh)
 					h := newCountingHandler(n)
@@ -158,7 +159,10 @@ func BenchmarkWatchThroughput(b *testing.B) {
 			b.Run(fmt.Sprintf("handlers=%d/%s", handlers, impl.name), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
+					b.StopTimer()
 					lw := newBenchLW(initial)
+					goruntime.GC()
+					b.StartTimer()
 					inf := impl.make(lw)
 					all := make(chan struct{})
 					var wg sync.WaitGroup
@@ -215,6 +219,14 @@ func BenchmarkRetainedHeap(b *testing.B) {
 			b.ReportMetric(perObject, "B/object")
 		})
 	}
+}
+
+// settle collects the previous iteration's garbage outside the timer, so
+// each variant is measured on its own work rather than on what ran before.
+func settle(b *testing.B) {
+	b.StopTimer()
+	goruntime.GC()
+	b.StartTimer()
 }
 
 func heapInUse() int64 {

@@ -16,6 +16,31 @@ import (
 // result holds one benchmark line's metrics by unit (ns/op, B/op, ...).
 type result map[string]float64
 
+// runs accumulates repeated lines of one benchmark (go test -count N) so
+// the table shows their mean.
+type runs struct {
+	sum result
+	n   int
+}
+
+func (r *runs) add(m result) {
+	if r.sum == nil {
+		r.sum = result{}
+	}
+	for unit, v := range m {
+		r.sum[unit] += v
+	}
+	r.n++
+}
+
+func (r *runs) mean() result {
+	out := result{}
+	for unit, v := range r.sum {
+		out[unit] = v / float64(r.n)
+	}
+	return out
+}
+
 func main() {
 	if err := run(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "benchratio:", err)
@@ -24,7 +49,7 @@ func main() {
 }
 
 func run(in io.Reader, out io.Writer) error {
-	groups := map[string]map[string]result{} // base name -> variant -> metrics
+	acc := map[string]map[string]*runs{} // base name -> variant -> repeated runs
 	var order []string
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
@@ -34,14 +59,24 @@ func run(in io.Reader, out io.Writer) error {
 		if !ok {
 			continue
 		}
-		if groups[name] == nil {
-			groups[name] = map[string]result{}
+		if acc[name] == nil {
+			acc[name] = map[string]*runs{}
 			order = append(order, name)
 		}
-		groups[name][variant] = metrics
+		if acc[name][variant] == nil {
+			acc[name][variant] = &runs{}
+		}
+		acc[name][variant].add(metrics)
 	}
 	if err := sc.Err(); err != nil {
 		return err
+	}
+	groups := map[string]map[string]result{}
+	for name, variants := range acc {
+		groups[name] = map[string]result{}
+		for variant, r := range variants {
+			groups[name][variant] = r.mean()
+		}
 	}
 	printTable(out, order, groups)
 	return nil
@@ -114,5 +149,5 @@ func printTable(out io.Writer, order []string, groups map[string]map[string]resu
 			fmt.Fprintln(out, row)
 		}
 	}
-	fmt.Fprintln(out, "\ncg/ours above 1.00x: ours is faster or smaller; instr. cost: ours with instrumentation vs without.")
+	fmt.Fprintln(out, "\nmeans over repeated runs; cg/ours above 1.00x: ours is faster or smaller; instr. cost: ours with instrumentation vs without.")
 }
