@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
@@ -44,50 +43,7 @@ func TestBurst(t *testing.T) {
 				n := snapshotOf(t, d, "pods").Queue.Added.Updated - before.Queue.Added.Updated
 				return n == burstSize, "updates queued: " + count(n)
 			})
-			s := snapshotOf(t, d, "pods")
-			// Pausing holds the pop loop at its next pop; one pop that was
-			// already waiting for an item when the pause came may still
-			// take the first arrivals (a DeltaFIFO row or a RealFIFO batch
-			// of unique keys).
-			leaked := s.Queue.Popped.Updated - before.Queue.Popped.Updated
-			queued := s.Queue.Added.Updated - s.Queue.Popped.Updated
-			if leaked > 3 || queued != burstSize-leaked {
-				t.Fatalf("while paused %d updates left the queue and %d stayed; want at most 3 and the rest of %d", leaked, queued, burstSize)
-			}
-			switch q {
-			case engine.DeltaFIFO:
-				// Many updates, one row per hot key.
-				if s.Queue.Depth != len(hot) {
-					t.Errorf("DeltaFIFO holds %d rows, want one per hot key (%d)", s.Queue.Depth, len(hot))
-				}
-				held := 0
-				for _, key := range hot {
-					for _, delta := range d.entry("pods").inf.QueueDeltas(key) {
-						if delta.Type != cache.Updated {
-							t.Errorf("queued delta for %s is %s, want Updated", key, delta.Type)
-						}
-						held++
-					}
-				}
-				if uint64(held) != queued {
-					t.Errorf("the hot keys' rows hold %d deltas, want %d", held, queued)
-				}
-				rows := uint64(s.Queue.Depth)
-				if leaked > 0 {
-					rows++ // the row the leaked pop took
-				}
-				if got := s.Queue.Coalesced - before.Queue.Coalesced; got != burstSize-rows {
-					t.Errorf("coalesced %d deltas, want %d", got, burstSize-rows)
-				}
-			case engine.RealFIFO:
-				// Every update is its own row (bookmarks may sit among them).
-				if uint64(s.Queue.Depth) < queued {
-					t.Errorf("RealFIFO holds %d rows, want at least %d", s.Queue.Depth, queued)
-				}
-				if s.Queue.Coalesced != 0 {
-					t.Errorf("RealFIFO coalesced %d deltas", s.Queue.Coalesced)
-				}
-			}
+			checkPausedBurst(t, d, "pods", before, snapshotOf(t, d, "pods"), hot, burstSize)
 
 			g.let("resume processing")
 			eventually(t, "the queue and the listeners draining", func() (bool, string) {

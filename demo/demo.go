@@ -68,6 +68,7 @@ type facts struct {
 type informerEntry struct {
 	name      string
 	resource  string
+	queue     engine.QueueKind
 	inf       *engine.Informer
 	listeners []*listenerEntry // guarded by Demo.mu, in registration order
 }
@@ -157,7 +158,7 @@ func (d *Demo) newInformer(ip informerPlan) (*informerEntry, error) {
 		// the whole story.
 		Instrumentation: engine.Instrumentation{Events: d.events, ItemEvents: true, TapWatchStreams: true},
 	})
-	e := &informerEntry{name: ip.name, resource: ip.resource, inf: inf}
+	e := &informerEntry{name: ip.name, resource: ip.resource, queue: ip.queue, inf: inf}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, lp := range ip.listeners {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/processor"
@@ -237,4 +238,60 @@ func listenerStats(t *testing.T, s engine.Snapshot, name string) processor.Liste
 	}
 	t.Fatalf("informer %s has no listener %q", s.Name, name)
 	return processor.ListenerStats{}
+}
+
+// checkPausedBurst checks what a burst of n updates to the hot keys left in
+// a paused informer's queue, from its snapshots before and after the burst.
+// Pausing holds the pop loop before its next pop, but a pop already waiting inside the idle queue
+// still takes the first arrivals: one DeltaFIFO row (a single key with any
+// number of coalesced deltas) or one RealFIFO batch (unique keys, so at most
+// one update per hot key).
+func checkPausedBurst(t *testing.T, d *Demo, informer string, before, s engine.Snapshot, hot []string, n int) {
+	t.Helper()
+	leaked := s.Queue.Popped.Updated - before.Queue.Popped.Updated
+	pops := s.Queue.Pops - before.Queue.Pops
+	queued := uint64(n) - leaked
+	switch s.QueueKind {
+	case "DeltaFIFO":
+		if pops > 1 || (pops == 1) != (leaked > 0) {
+			t.Fatalf("%s: %d pops took %d updates while paused; want at most the one waiting pop", informer, pops, leaked)
+		}
+		// Every row left is a hot key holding only its updates; the row the
+		// waiting pop took may have been queued again by later updates.
+		rows, held := 0, uint64(0)
+		for _, key := range hot {
+			ds := d.entry(informer).inf.QueueDeltas(key)
+			if len(ds) > 0 {
+				rows++
+			}
+			for _, delta := range ds {
+				if delta.Type != cache.Updated {
+					t.Errorf("%s: queued delta for %s is %s, want Updated", informer, key, delta.Type)
+				}
+				held++
+			}
+		}
+		if s.Queue.Depth != rows || rows < len(hot)-int(pops) {
+			t.Errorf("%s: DeltaFIFO holds %d rows, %d of them hot keys; want one per hot key (%d)", informer, s.Queue.Depth, rows, len(hot))
+		}
+		if held != queued || uint64(s.Queue.Deltas) != queued {
+			t.Errorf("%s: the hot rows hold %d deltas (%d in all), want the %d updates not popped", informer, held, s.Queue.Deltas, queued)
+		}
+		if got, want := s.Queue.Coalesced-before.Queue.Coalesced, uint64(n)-uint64(rows)-pops; got != want {
+			t.Errorf("%s: coalesced %d deltas, want %d", informer, got, want)
+		}
+	case "RealFIFO":
+		if leaked > uint64(len(hot)) {
+			t.Fatalf("%s: %d updates left the queue while paused; want at most one batch of the %d hot keys", informer, leaked, len(hot))
+		}
+		// Every update is its own row (bookmarks may sit among them).
+		if uint64(s.Queue.Depth) < queued {
+			t.Errorf("%s: RealFIFO holds %d rows, want at least one per queued update (%d)", informer, s.Queue.Depth, queued)
+		}
+		if s.Queue.Coalesced != 0 {
+			t.Errorf("%s: RealFIFO coalesced %d deltas", informer, s.Queue.Coalesced)
+		}
+	default:
+		t.Fatalf("%s: unknown queue kind %q", informer, s.QueueKind)
+	}
 }

@@ -120,3 +120,31 @@ func TestListenerDelay(t *testing.T) {
 		t.Errorf("%d callbacks of %v took %v", n, delay, took)
 	}
 }
+
+// syncedRegistration reports synced; the Listener asks nothing else of it.
+type syncedRegistration struct {
+	cache.ResourceEventHandlerRegistration
+}
+
+func (syncedRegistration) HasSynced() bool { return true }
+
+// TestListenerEarlySync: HasSynced true inside an initial-list OnAdd is an
+// anomaly, except once for a DeltaFIFO informer's listener, whose last
+// initial add may legitimately see it (see Listener.lastAddMaySeeSync).
+func TestListenerEarlySync(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		deltaFIFO bool
+		want      int
+	}{{false, 2}, {true, 1}} {
+		l := NewListener("t", 0, nil)
+		l.lastAddMaySeeSync = tc.deltaFIFO
+		l.setRegistration(syncedRegistration{})
+		l.OnAdd(pod("a", "1"), false) // not an initial add: no check
+		l.OnAdd(pod("b", "2"), true)
+		l.OnAdd(pod("c", "3"), true)
+		if got := l.Record().Anomalies; len(got) != tc.want {
+			t.Errorf("DeltaFIFO %v: anomalies %q, want %d", tc.deltaFIFO, got, tc.want)
+		}
+	}
+}

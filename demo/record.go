@@ -29,8 +29,9 @@ type Record struct {
 	// Anomalies describes callbacks that contradict what this listener was
 	// told before (an add for a key it already had, an update or delete for
 	// a key it never saw, a tombstone whose last state is not the last one
-	// it saw, HasSynced already true inside an initial-list OnAdd). A
-	// faithful informer never produces one. At most maxAnomalies are kept.
+	// it saw, HasSynced already true inside an initial-list OnAdd other
+	// than a DeltaFIFO informer's last one, see Listener). A faithful
+	// informer never produces one. At most maxAnomalies are kept.
 	Anomalies []string
 	// Calls is the full sequence, kept only after KeepSequence(true).
 	Calls []Call

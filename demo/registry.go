@@ -18,6 +18,7 @@ func (d *Demo) registerLocked(e *informerEntry, lp listenerPlan) (*Listener, err
 		}
 	}
 	l := NewListener(lp.name, lp.delay, d.stop)
+	l.lastAddMaySeeSync = e.queue == engine.DeltaFIFO
 	reg, err := e.inf.AddNamedEventHandler(lp.name, l, cache.HandlerOptions{ResyncPeriod: lp.resync})
 	if err != nil {
 		return nil, err

@@ -26,7 +26,7 @@ func buildBurst(cfg resolved) plan {
 	}
 	if cfg.Queue == engine.DeltaFIFO {
 		burstNote = []string{
-			"1,000 updates to three hot pods arrived. DeltaFIFO keeps one row per key: the Queue view (2) shows three rows, each holding hundreds of Updated deltas.",
+			"1,000 updates to three hot pods arrived. DeltaFIFO keeps one row per key: in the Queue view (2) they take just three rows, each holding hundreds of Updated deltas (the other rows are the background churn).",
 			"Select a row and press enter to see its coalesced deltas.",
 		}
 	}

@@ -41,7 +41,7 @@ func buildFIFOCompare(cfg resolved) plan {
 			"Both informers are paused (as if processing were slow), so changes pile up in their queues.",
 		}},
 		{name: "burst", after: time.Second, do: do(func(d *Demo) { d.work.burst(compareBurst) }), note: []string{
-			"500 updates hit three hot pods. pods-deltafifo holds one row per pod with its deltas coalesced; pods-realfifo holds 500 rows, one per event.",
+			"500 updates hit three hot pods. pods-deltafifo holds one row per pod with its deltas coalesced; pods-realfifo one row per event, 500 for the burst alone.",
 			"Queue view (2) on each informer: compare the depth and the rows; enter shows a row's deltas.",
 		}},
 		{name: "resume", after: 6 * time.Second, do: do(func(d *Demo) { d.pauseAll(false) }), note: []string{

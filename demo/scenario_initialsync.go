@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/informtop/informtop/engine"
 )
 
 // Listener speeds for the initial sync: small enough that 50,000 initial
@@ -33,12 +35,14 @@ func buildInitialSync(cfg resolved) plan {
 	if cfg.WatchList {
 		listNote = "Initial sync: the reflector streams " + n + " pods as a watch list (ADDED events, then a bookmark) instead of LIST pages."
 	}
+	syncNote := "Then the informer syncs; each handler registration syncs only once all of its initial-list OnAdd calls have returned."
+	if cfg.Queue == engine.DeltaFIFO {
+		syncNote = "Then the informer syncs; each handler registration syncs once its initial-list OnAdd calls have returned. " +
+			"DeltaFIFO (as in client-go) reports synced when it pops the last initial row, before processing it, so a listener that keeps up may sync just before its last OnAdd."
+	}
 	p.status = initialSyncStatus
 	p.script = []step{
-		{name: "listing", note: []string{
-			listNote,
-			"Then the informer syncs; each handler registration syncs only once all of its initial-list OnAdd calls have returned.",
-		}},
+		{name: "listing", note: []string{listNote, syncNote}},
 		{name: "informer synced", until: informersSynced, note: []string{
 			"The informer has synced: its queue handed over the whole initial list. The listeners may still be busy with their initial OnAdds.",
 			"Listeners view (3): the synced column turns true one listener at a time, slowest last.",

@@ -10,11 +10,10 @@ import (
 	"github.com/informtop/informtop/demo/cluster"
 )
 
-// driver applies the background workload at a rate the UI can change. It
-// paces the cluster's Workload itself, through Step, rather than running
-// Workload.Run, because scripts need a synchronous hold: once hold returns,
-// no change is in flight and none starts until release, which is what lets
-// a scenario know exactly which changes the informers missed.
+// driver applies the background workload at a rate the UI can change,
+// through the cluster Workload's Step. Scripts need a synchronous hold: once
+// hold returns, no change is in flight and none starts until release, which
+// is what lets a scenario know exactly which changes the informers missed.
 //
 // Locking: mu is held while changes are applied and guards holds; the rate
 // is an atomic so the UI reads it without waiting for a change to finish.

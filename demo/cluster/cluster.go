@@ -16,7 +16,7 @@ type Options struct {
 	Seed int64
 	// HistorySize is how many events per resource are kept for watch
 	// resumption and exact-resourceVersion lists. Default 1000; negative
-	// keeps none (every resumed watch gets 410).
+	// keeps none (a watch resumed from before the newest event gets 410).
 	HistorySize int
 	// WatchList serves streaming lists (sendInitialEvents). When false the
 	// server rejects them as an API server without the WatchList feature

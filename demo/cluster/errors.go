@@ -23,10 +23,11 @@ func errTooOld(requested, compacted uint64) error {
 	return apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", requested, compacted))
 }
 
-// errContinueExpired is the 410 for a continue token whose snapshot is gone.
+// errContinueExpired is the 410 for a continue token whose snapshot is
+// gone. Unlike the API server this server offers no token for the
+// (inconsistent) rest, so the message only says what to do instead.
 func errContinueExpired() error {
-	return apierrors.NewResourceExpired("the continue token is too old to finish a consistent list; " +
-		"start a new list without it (or use the token returned with this error to get the rest, possibly inconsistent)")
+	return apierrors.NewResourceExpired("the continue token is too old to finish a consistent list; start a new list without it")
 }
 
 // errTooLarge answers a resourceVersion newer than the server has; client-go

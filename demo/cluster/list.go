@@ -92,7 +92,9 @@ func page(snap *listSnapshot, f filter, after string, limit int64) ([]runtime.Ob
 		if found {
 			j++
 		}
-		i = max(i, j)
+		// A token from a list of another namespace can point past this
+		// one's range: that is an empty page, not a negative capacity.
+		i = min(max(i, j), hi)
 	}
 	var out []runtime.Object
 	if limit > 0 {

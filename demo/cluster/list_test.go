@@ -313,3 +313,47 @@ func labelsOf(o runtime.Object) map[string]string {
 	m, _ := meta.Accessor(o)
 	return m.GetLabels()
 }
+
+func TestListContinueTokenOfAnotherNamespaceListsNothing(t *testing.T) {
+	c := New(Options{Seed: 6})
+	if err := c.Populate(Pods, 200); err != nil {
+		t.Fatal(err)
+	}
+	// The last page of an all-namespace list resumes after a key in the
+	// last namespace, past the whole "checkout" range.
+	keys := c.Keys(Pods)
+	_, lm := mustList(t, mustLW(t, c, Pods, Selector{}), metav1.ListOptions{Limit: int64(len(keys) - 1)})
+	if lm.GetContinue() == "" {
+		t.Fatal("no continue token")
+	}
+	items, next := mustList(t, mustLW(t, c, Pods, Selector{Namespace: "checkout"}), metav1.ListOptions{Limit: 5, Continue: lm.GetContinue()})
+	if len(items) != 0 || next.GetContinue() != "" {
+		t.Fatalf("got %d items and continue %q, want an empty last page", len(items), next.GetContinue())
+	}
+}
+
+func TestListAtACompactedVersionIsGoneEvenIfCached(t *testing.T) {
+	c := New(Options{Seed: 7, HistorySize: 10})
+	if err := c.Populate(Pods, 30); err != nil {
+		t.Fatal(err)
+	}
+	lw := mustLW(t, c, Pods, Selector{})
+	// The first page caches the snapshot its continue token refers to.
+	_, lm := mustList(t, lw, metav1.ListOptions{ResourceVersion: "0", Limit: 10})
+	listRV := lm.GetResourceVersion()
+	// Eleven more events push the list's version out of a 10-event history.
+	for range 11 {
+		if _, err := c.Update(Pods, c.Keys(Pods)[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := lw.List(metav1.ListOptions{Limit: 10, Continue: lm.GetContinue()}); !apierrors.IsResourceExpired(err) {
+		t.Fatalf("continue at a compacted version: %v, want 410 Expired", err)
+	}
+	if _, err := lw.List(metav1.ListOptions{ResourceVersion: listRV, ResourceVersionMatch: metav1.ResourceVersionMatchExact}); !apierrors.IsResourceExpired(err) {
+		t.Fatalf("exact list at a compacted version: %v, want 410 Expired", err)
+	}
+	if s := c.Stats(); s.Expired != 2 {
+		t.Fatalf("%d answers counted as expired, want 2", s.Expired)
+	}
+}

@@ -60,19 +60,12 @@ func parseFilter(k *kind, namespace, labelSel, fieldSel string) (filter, error) 
 	return f, nil
 }
 
-// and combines two filters of the same kind. Two different namespaces can
-// match nothing; that is expressed with an impossible field requirement.
-func (f filter) and(g filter) filter {
-	out := filter{kind: f.kind, namespace: f.namespace}
-	out.labels = append(slices.Clip(f.labels), g.labels...)
-	out.fields = append(slices.Clip(f.fields), g.fields...)
-	switch {
-	case g.namespace == "" || g.namespace == f.namespace:
-	case f.namespace == "":
-		out.namespace = g.namespace
-	default:
-		out.fields = append(out.fields, fields.OneTermEqualSelector("metadata.namespace", g.namespace))
-	}
+// and adds a request's selectors to f. A request names no namespace of its
+// own (that is the ListerWatcher's), so f's namespace stays.
+func (f filter) and(req filter) filter {
+	out := f
+	out.labels = append(slices.Clip(f.labels), req.labels...)
+	out.fields = append(slices.Clip(f.fields), req.fields...)
 	return out
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // maxSnapshots bounds the list snapshots kept per resource for continue
-// tokens; older ones are rebuilt from history while it still covers them.
+// tokens; others are rebuilt from history while it still covers them.
 const maxSnapshots = 4
 
 type entry struct {
@@ -63,14 +63,16 @@ func (c *Cluster) snapshot(st *store, rv uint64, latest bool) (*listSnapshot, er
 	if latest {
 		rv = c.rv
 	}
-	if s := st.snaps.get(rv); s != nil {
-		c.mu.Unlock()
-		return s, nil
-	}
+	// Compaction is checked before the cache: a version storage has
+	// compacted is gone even if a snapshot of it is still cached.
 	if rv < st.hist.compacted {
 		compacted := st.hist.compacted
 		c.mu.Unlock()
 		return nil, errTooOld(rv, compacted)
+	}
+	if s := st.snaps.get(rv); s != nil {
+		c.mu.Unlock()
+		return s, nil
 	}
 	cur := make([]entry, 0, len(st.objects))
 	for k, o := range st.objects {

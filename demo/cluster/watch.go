@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 )
 
-// watch serves one WATCH request of kind k through the ListerWatcher's
+// watch serves one WATCH request of the ListerWatcher's kind through its
 // filter. See the package documentation for the start-point rules.
 func (c *Cluster) watch(ctx context.Context, lw *ListerWatcher, opts metav1.ListOptions) (watch.Interface, error) {
 	if err := ctx.Err(); err != nil {

@@ -1,22 +1,17 @@
 package cluster
 
 import (
-	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // WorkloadOptions configure a Workload. Zero values take the defaults.
 type WorkloadOptions struct {
 	// Resources the workload changes; default every resource of the cluster.
 	Resources []string
-	// Rate is Run's changes per second; 0 keeps Run idle until SetRate.
-	Rate float64
 	// Seed fixes the sequence of changes: the same seed against the same
 	// cluster state yields the same creates, updates and deletes.
 	Seed int64
@@ -34,8 +29,9 @@ type WorkloadStats struct {
 	Deletes uint64 `json:"deletes"`
 }
 
-// Workload drives a Cluster with a seeded stream of realistic changes, at a
-// rate (Run), on demand (Step) or in bursts on hot keys (Burst).
+// Workload drives a Cluster with a seeded stream of realistic changes, on
+// demand (Step) or in bursts on hot keys (Burst); pacing them over time is
+// the caller's business.
 //
 // Locking: mu serializes every change the workload makes and guards its
 // random source, so the sequence of changes depends only on the seed and the
@@ -47,9 +43,6 @@ type Workload struct {
 
 	mu  sync.Mutex
 	rng *rand.Rand
-
-	rate        atomic.Uint64 // math.Float64bits of changes per second
-	rateChanged chan struct{}
 
 	creates, updates, deletes atomic.Uint64
 	max                       int
@@ -68,11 +61,10 @@ func NewWorkload(c *Cluster, opts WorkloadOptions) *Workload {
 		opts.Resources = c.Resources()
 	}
 	w := &Workload{
-		c:           c,
-		weights:     [3]int{opts.CreateWeight, opts.UpdateWeight, opts.DeleteWeight},
-		rng:         rand.New(rand.NewPCG(uint64(opts.Seed), 0x5eed_0f_c4a9e)),
-		rateChanged: make(chan struct{}, 1),
-		max:         opts.MaxObjects,
+		c:       c,
+		weights: [3]int{opts.CreateWeight, opts.UpdateWeight, opts.DeleteWeight},
+		rng:     rand.New(rand.NewPCG(uint64(opts.Seed), 0x5eed_0f_c4a9e)),
+		max:     opts.MaxObjects,
 	}
 	if w.weights == [3]int{} {
 		w.weights = [3]int{1, 3, 1}
@@ -87,23 +79,7 @@ func NewWorkload(c *Cluster, opts WorkloadOptions) *Workload {
 		}
 		w.stores = append(w.stores, st)
 	}
-	w.SetRate(opts.Rate)
 	return w
-}
-
-// Rate is the current rate of Run, in changes per second.
-func (w *Workload) Rate() float64 { return math.Float64frombits(w.rate.Load()) }
-
-// SetRate changes Run's rate at once; 0 (or less) pauses it.
-func (w *Workload) SetRate(perSecond float64) {
-	if perSecond < 0 || math.IsNaN(perSecond) {
-		perSecond = 0
-	}
-	w.rate.Store(math.Float64bits(perSecond))
-	select {
-	case w.rateChanged <- struct{}{}:
-	default:
-	}
 }
 
 // Stats returns how many changes of each kind were applied.
@@ -154,46 +130,6 @@ func (w *Workload) Burst(n int) {
 			w.updates.Add(1)
 		}
 		c.mu.Unlock()
-	}
-}
-
-// Run applies changes at Rate until ctx ends. The sequence of changes is
-// the same as Step's for the seed; only their timing follows the clock.
-func (w *Workload) Run(ctx context.Context) {
-	const minInterval = 10 * time.Millisecond
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	last := time.Now()
-	owed := 0.0
-	for {
-		rate := w.Rate()
-		if rate <= 0 {
-			select {
-			case <-ctx.Done():
-				return
-			case <-w.rateChanged:
-				last, owed = time.Now(), 0
-				continue
-			}
-		}
-		interval := max(minInterval, time.Duration(float64(time.Second)/rate))
-		timer.Reset(min(interval, time.Second))
-		select {
-		case <-ctx.Done():
-			return
-		case <-w.rateChanged:
-			// Re-plan with the new rate; time already elapsed still counts.
-		case <-timer.C:
-		}
-		now := time.Now()
-		// Owe changes for the elapsed time, at most one second's worth, so
-		// a stalled process does not catch up in one huge burst.
-		owed = min(owed+rate*now.Sub(last).Seconds(), math.Max(rate, 1))
-		last = now
-		if n := int(owed); n > 0 {
-			owed -= float64(n)
-			w.Step(n)
-		}
 	}
 }
 

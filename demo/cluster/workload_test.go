@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -125,35 +124,6 @@ func TestBurstHitsAFewHotKeys(t *testing.T) {
 		if n != 20 {
 			t.Fatalf("key %s got %d updates, want 20 (round robin)", k, n)
 		}
-	}
-}
-
-func TestWorkloadRunFollowsRateUntilCancelled(t *testing.T) {
-	c := New(Options{Seed: 33})
-	wl := NewWorkload(c, WorkloadOptions{Seed: 33, Rate: 0})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		wl.Run(ctx)
-	}()
-	if wl.Rate() != 0 {
-		t.Fatal("rate")
-	}
-	wl.SetRate(2000)
-	if wl.Rate() != 2000 {
-		t.Fatal("SetRate did not take")
-	}
-	waitFor(t, "the workload to apply changes", func() bool { return c.Stats().Writes >= 50 })
-	wl.SetRate(-1)
-	if wl.Rate() != 0 {
-		t.Fatal("a negative rate must pause")
-	}
-	cancel()
-	select {
-	case <-done:
-	case <-time.After(eventually):
-		t.Fatal("Run did not return after cancel")
 	}
 }
 

@@ -19,14 +19,14 @@ func (c *Cluster) Create(resource string, obj runtime.Object) (runtime.Object, e
 	if err != nil {
 		return nil, err
 	}
-	if obj == nil {
-		return nil, fmt.Errorf("demo cluster: nil object")
-	}
-	if got, want := fmt.Sprintf("%T", obj), fmt.Sprintf("%T", st.kind.newObj()); got != want {
-		return nil, fmt.Errorf("demo cluster: %s holds %s, not %s", st.kind.resource, want, got)
+	if err := checkType(st, obj); err != nil {
+		return nil, err
 	}
 	obj = obj.DeepCopyObject()
-	m, _ := meta.Accessor(obj)
+	m, err := meta.Accessor(obj) // fails only for a typed nil pointer
+	if err != nil {
+		return nil, fmt.Errorf("demo cluster: %s: %w", st.kind.resource, err)
+	}
 	if m.GetName() == "" {
 		return nil, apierrors.NewInvalid(st.kind.gvk.GroupKind(), "", field.ErrorList{field.Required(field.NewPath("metadata", "name"), "name is required")})
 	}
@@ -103,10 +103,13 @@ func (c *Cluster) UpdateObject(resource string, obj runtime.Object) (runtime.Obj
 	if err != nil {
 		return nil, err
 	}
-	obj = obj.DeepCopyObject()
-	m, err := meta.Accessor(obj)
-	if err != nil {
+	if err := checkType(st, obj); err != nil {
 		return nil, err
+	}
+	obj = obj.DeepCopyObject()
+	m, err := meta.Accessor(obj) // fails only for a typed nil pointer
+	if err != nil {
+		return nil, fmt.Errorf("demo cluster: %s: %w", st.kind.resource, err)
 	}
 	if m.GetNamespace() == "" {
 		m.SetNamespace("default")
@@ -142,6 +145,18 @@ func (c *Cluster) Delete(resource, key string) (runtime.Object, error) {
 		return nil, notFound(st, key)
 	}
 	return c.deleteLocked(st, key).DeepCopyObject(), nil
+}
+
+// checkType rejects an object that is not of the resource's type: stored
+// anyway, it would break every later list and watch of the resource.
+func checkType(st *store, obj runtime.Object) error {
+	if obj == nil {
+		return fmt.Errorf("demo cluster: nil object for %s", st.kind.resource)
+	}
+	if got, want := fmt.Sprintf("%T", obj), fmt.Sprintf("%T", st.kind.newObj()); got != want {
+		return fmt.Errorf("demo cluster: %s holds %s, not %s", st.kind.resource, want, got)
+	}
+	return nil
 }
 
 func notFound(st *store, key string) error {
