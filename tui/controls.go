@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -95,7 +96,7 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return do(func() (string, error) {
 			r, err := ctl.AdjustRate(step)
-			return "workload: " + rate(r) + " changes", err
+			return "workload: " + strings.TrimSuffix(rate(r), "/s") + " changes/s", err
 		})
 	}
 	return nil

@@ -30,6 +30,12 @@ type dataMsg struct {
 func fetchData(src Source, cursor uint64, now time.Time) dataMsg {
 	msg := dataMsg{snaps: src.Snapshots(), notes: src.Notes(), at: now}
 	msg.events, msg.next, msg.missed = src.Events(cursor, eventFetchMax)
+	for i := range msg.events {
+		// The engine's hot path sets Obj instead of building the key; build
+		// it here, off the UI goroutine, and let the log hold strings only.
+		e := &msg.events[i]
+		e.Key, e.Obj = e.ObjectKey(), nil
+	}
 	if c := src.Controls(); c != nil {
 		msg.paused = c.Paused()
 	}

@@ -14,10 +14,12 @@ func humanDuration(d time.Duration) string {
 		d = 0
 	}
 	switch {
+	case d == 0:
+		return "0s"
+	case d < time.Microsecond:
+		// A fast handler's latency: "0µs" would read as "not measured".
+		return strconv.FormatInt(int64(d), 10) + "ns"
 	case d < time.Millisecond:
-		if d == 0 {
-			return "0s"
-		}
 		return strconv.FormatInt(int64(d/time.Microsecond), 10) + "µs"
 	case d < time.Second:
 		return strconv.FormatInt(int64(d/time.Millisecond), 10) + "ms"

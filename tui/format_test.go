@@ -9,6 +9,7 @@ func TestHumanDuration(t *testing.T) {
 	cases := map[time.Duration]string{
 		0:                                     "0s",
 		-time.Second:                          "0s",
+		850 * time.Nanosecond:                 "850ns",
 		250 * time.Microsecond:                "250µs",
 		350 * time.Millisecond:                "350ms",
 		1250 * time.Millisecond:               "1.2s",

@@ -28,6 +28,7 @@ var goldenCases = []struct {
 	{"store-secret-yaml", []string{":", "s", "e", "c", "enter", "4", "enter"}},
 	{"store-index-browser", []string{"4", "i", "j", "enter"}},
 	{"events-problems-all", []string{"5", "t", "t", "t", "t", "t", "a"}},
+	{"event-detail", []string{"5", "t", "t", "t", "t", "t", "a", "k", "k", "enter"}},
 	{"help", []string{"?"}},
 	{"switcher", []string{":", "c", "m"}},
 	{"step-narration", []string{"n"}},

@@ -66,27 +66,50 @@ func sourceName(c *common) string {
 	return kind + ": " + title
 }
 
-// headerSync names the source, lists every informer's and the current
-// informer's handlers' sync state, and the event drops.
+// headerSync names the source, every informer's and the current
+// informer's handlers' sync state, and the event drops. When the line is
+// too wide and the informers' names are what makes it so, they shrink to
+// a count (naming the unsynced ones), so drops and handlers stay in view.
 func headerSync(c *common) string {
 	st := c.styles
-	var b strings.Builder
-	b.WriteString(st.bold.Render(sourceName(c)))
-	b.WriteString(st.dim.Render(" │ informers "))
+	var names strings.Builder
+	synced := 0
+	var waiting []string
 	for i, s := range c.data.snaps {
 		if i > 0 {
-			b.WriteByte(' ')
+			names.WriteByte(' ')
 		}
 		mark := st.ok.Render("✓")
-		if !s.Synced {
+		if s.Synced {
+			synced++
+		} else {
 			mark = st.warn.Render("✗")
+			waiting = append(waiting, s.Name)
 		}
 		name := s.Name
 		if s.Name == c.data.current {
 			name = st.bold.Render(name)
 		}
-		b.WriteString(mark + name)
+		names.WriteString(mark + name)
 	}
+	source := st.bold.Render(sourceName(c)) + st.dim.Render(" │ informers ")
+	rest := headerDropsAndHandlers(c)
+	full := source + names.String() + rest
+	if width(full) <= c.width {
+		return full
+	}
+	short := source + syncSummary(st, synced, len(c.data.snaps), waiting) + rest
+	if width(short) < width(full) {
+		return short
+	}
+	return full
+}
+
+// headerDropsAndHandlers is the tail of the second header line: events
+// dropped, and how many of the current informer's handlers have synced.
+func headerDropsAndHandlers(c *common) string {
+	st := c.styles
+	var b strings.Builder
 	dropped := c.data.missed
 	for _, s := range c.data.snaps {
 		dropped = max(dropped, s.Events.Dropped)
@@ -108,21 +131,26 @@ func headerSync(c *common) string {
 			}
 		}
 		b.WriteString(st.dim.Render(" │ handlers "))
-		txt := fmt.Sprintf("%d/%d synced", synced, len(s.Listeners))
-		if len(waiting) > 0 {
-			const named = 3 // more would not fit; the Listeners view has them all
-			more := ""
-			if len(waiting) > named {
-				more = fmt.Sprintf(" +%d", len(waiting)-named)
-				waiting = waiting[:named]
-			}
-			txt += ", waiting: " + strings.Join(waiting, " ") + more
-			b.WriteString(st.warn.Render(txt))
-		} else {
-			b.WriteString(txt)
-		}
+		b.WriteString(syncSummary(st, synced, len(s.Listeners), waiting))
 	}
 	return b.String()
+}
+
+// syncSummary is "3/4 synced, waiting: late", warning-styled while some
+// are waiting; at most a few are named, the Listeners view and the
+// switcher have them all.
+func syncSummary(st styles, synced, total int, waiting []string) string {
+	txt := fmt.Sprintf("%d/%d synced", synced, total)
+	if len(waiting) == 0 {
+		return txt
+	}
+	const named = 3 // more would not fit
+	more := ""
+	if len(waiting) > named {
+		more = fmt.Sprintf(" +%d", len(waiting)-named)
+		waiting = waiting[:named]
+	}
+	return st.warn.Render(txt + ", waiting: " + strings.Join(waiting, " ") + more)
 }
 
 // headerTabs shows the view numbers with the active view's name; every

@@ -29,8 +29,8 @@ func helpGroups(k *keyMap, hasControls bool) []helpGroup {
 }
 
 // renderHelp draws the key overlay for a w×h body: one column per group
-// when wide enough, else "views" and "in a view" share a column. The
-// explanatory lines below are dropped first when the height is short.
+// when wide enough, else groups share columns. The explanatory lines below
+// are dropped first when the height is short.
 func renderHelp(c *common, w, h int) string {
 	st := c.styles
 	hm := help.New()
@@ -47,11 +47,22 @@ func renderHelp(c *common, w, h int) string {
 		}
 		cols[i] = st.accent.Render(g.title) + "\n" + hm.FullHelpView([][]key.Binding{keys})
 	}
-	gap := "   "
-	body := lipgloss.JoinHorizontal(lipgloss.Top, joinGap(cols, gap)...)
-	if lipgloss.Width(body)+4 > w {
-		stacked := cols[0] + "\n\n" + cols[2]
-		body = lipgloss.JoinHorizontal(lipgloss.Top, joinGap([]string{stacked, cols[1], cols[3]}, gap)...)
+	// The widest arrangement that fits: four columns, then "in a view"
+	// under "views", then two columns of two groups each.
+	var body string
+	for _, arrangement := range [][][]int{{{0}, {1}, {2}, {3}}, {{0, 2}, {1}, {3}}, {{0, 3}, {1, 2}}} {
+		stacks := make([]string, len(arrangement))
+		for i, groups := range arrangement {
+			parts := make([]string, len(groups))
+			for j, g := range groups {
+				parts[j] = cols[g]
+			}
+			stacks[i] = strings.Join(parts, "\n\n")
+		}
+		body = lipgloss.JoinHorizontal(lipgloss.Top, joinGap(stacks, "   ")...)
+		if lipgloss.Width(body)+4 <= w {
+			break
+		}
 	}
 	extra := []string{"", st.dim.Render("stalled: over " + humanDuration(c.stallAfter) + " in one callback, or a backlog rising")}
 	for _, n := range c.data.notes {
@@ -61,7 +72,7 @@ func renderHelp(c *common, w, h int) string {
 	if room < len(extra) {
 		extra = extra[:max(room, 0)]
 	}
-	if len(extra) > 0 {
+	if len(extra) > 1 { // not the blank separator alone
 		body += "\n" + strings.Join(extra, "\n")
 	}
 	return st.panel.Render(fit(body, max(w-4, 1), min(lipgloss.Height(body), max(h-2, 1))))

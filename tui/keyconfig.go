@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"sigs.k8s.io/yaml"
+	"go.yaml.in/yaml/v3"
 )
 
 // defaultKeyMapPath is $XDG_CONFIG_HOME/informtop/keys.yaml, falling back to
@@ -51,7 +51,8 @@ func loadKeyMap(path string) (*keyMap, error) {
 }
 
 // applyKeyConfig remaps km from the YAML in raw, a mapping of action names
-// to a key or a list of keys, e.g. `quit: [q, ctrl+c]`.
+// to a key or a list of keys, e.g. `quit: [q, ctrl+c]`. It is read as YAML
+// 1.2, where a bare n or y is the letter, not a boolean as in YAML 1.1.
 func applyKeyConfig(km *keyMap, path string, raw []byte) error {
 	var doc map[string]any
 	if err := yaml.Unmarshal(raw, &doc); err != nil {
@@ -131,31 +132,37 @@ func checkConflicts(km *keyMap, path string, raw []byte) error {
 
 func keyList(v any) ([]string, error) {
 	switch v := v.(type) {
-	case string:
-		return []string{v}, nil
 	case nil:
 		return nil, nil
 	case []any:
 		out := make([]string, 0, len(v))
 		for _, e := range v {
-			s, ok := e.(string)
+			k, ok := oneKey(e)
 			if !ok {
-				// YAML reads bare digits as numbers: accept them as keys.
-				if f, isNum := e.(float64); isNum && f >= 0 && f <= 9 && f == float64(int(f)) {
-					s = fmt.Sprint(int(f))
-				} else {
-					return nil, errors.New("not a key")
-				}
+				return nil, errors.New("not a key")
 			}
-			out = append(out, s)
+			out = append(out, k)
 		}
 		return out, nil
-	case float64:
-		if v >= 0 && v <= 9 && v == float64(int(v)) {
-			return []string{fmt.Sprint(int(v))}, nil
-		}
+	}
+	if k, ok := oneKey(v); ok {
+		return []string{k}, nil
 	}
 	return nil, errors.New("not a key list")
+}
+
+// oneKey is a key as YAML decoded it: a string, or a bare digit, which
+// YAML reads as a number.
+func oneKey(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case int:
+		if v >= 0 && v <= 9 {
+			return fmt.Sprint(v), true
+		}
+	}
+	return "", false
 }
 
 var namedKeys = map[string]string{
@@ -254,8 +261,5 @@ func lineOf(raw []byte, action string) int {
 
 // cleanYAMLError drops the decoder's package prefix, keeping "line N: …".
 func cleanYAMLError(err error) string {
-	s := err.Error()
-	s = strings.TrimPrefix(s, "error converting YAML to JSON: ")
-	s = strings.TrimPrefix(s, "yaml: ")
-	return s
+	return strings.TrimPrefix(err.Error(), "yaml: ")
 }

@@ -81,6 +81,16 @@ func isASCII(s string) bool {
 	return true
 }
 
+// oneLine makes s safe for one cell of one line: a newline would push
+// the rest of a table down and a tab's width is the terminal's to decide,
+// and both occur in error and panic texts.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\n\r\t") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
 // column describes one column of a table the views draw. Columns with a
 // lower prio are dropped first when the terminal is narrow; a flex column
 // takes whatever width is left (at least its width).
@@ -149,7 +159,7 @@ func renderRow(cols []column, cells []string) string {
 		}
 		v := ""
 		if c.id < len(cells) {
-			v = cells[c.id]
+			v = oneLine(cells[c.id])
 		}
 		b.WriteString(pad(v, c.width, c.right))
 	}

@@ -263,7 +263,7 @@ func (m *Model) layout() {
 func (m *Model) setStatus(text string, err error) {
 	m.status = status{text: text, expires: m.c.data.ticks + statusTicks}
 	if err != nil {
-		m.status.text, m.status.bad = err.Error(), true
+		m.status.text, m.status.bad = oneLine(err.Error()), true
 	}
 }
 

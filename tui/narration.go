@@ -36,14 +36,19 @@ func (n *narration) lines(c *common) []string {
 	}
 	switch {
 	case n.msg.err != nil:
-		out = append(out, st.bad.Render("step failed: "+n.msg.err.Error()))
+		out = append(out, st.bad.Render("step failed: "+oneLine(n.msg.err.Error())))
 	case r.Empty:
 		out = append(out, "the queue was empty: nothing was popped")
 	default:
+		bookmark := onlyBookmarks(r.Deltas)
+		store := joinOr(r.Store, " → ", "no change")
+		if bookmark && len(r.Store) == 0 {
+			store = "no object changes; the store records the bookmark's resourceVersion"
+		}
 		out = append(out, n.popLine(c, r))
-		out = append(out, st.dim.Render("store    ")+joinOr(r.Store, " → ", "no change"))
+		out = append(out, st.dim.Render("store    ")+store)
 		if len(r.Notifications) == 0 {
-			out = append(out, st.dim.Render("notified ")+"no listener (a sync reaches only listeners whose resync is due)")
+			out = append(out, st.dim.Render("notified ")+"no listener ("+quietReason(c, r, bookmark)+")")
 		}
 		nameW := 0
 		for _, nt := range r.Notifications {
@@ -64,14 +69,37 @@ func (n *narration) lines(c *common) []string {
 	return out
 }
 
+// onlyBookmarks reports a pop of bookmarks alone, which never notifies.
+func onlyBookmarks(ts []cache.DeltaType) bool {
+	for _, t := range ts {
+		if t != cache.Bookmark {
+			return false
+		}
+	}
+	return len(ts) > 0
+}
+
+// quietReason says why a popped item reached no listener.
+func quietReason(c *common, r engine.StepResult, bookmark bool) string {
+	switch s := c.data.byName(r.Informer); {
+	case bookmark:
+		return "a bookmark carries only a resourceVersion"
+	case s != nil && len(s.Listeners) == 0:
+		return "no event handler is registered"
+	}
+	return "a sync reaches only listeners whose resync is due"
+}
+
 // popLine says which key left the queue with which deltas, and why there
 // may be several: DeltaFIFO coalesces per key, RealFIFO keeps one per event.
 func (n *narration) popLine(c *common, r engine.StepResult) string {
-	types := make([]string, len(r.Deltas))
-	for i, d := range r.Deltas {
-		types[i] = string(d)
+	// A hot key under DeltaFIFO leaves with hundreds of deltas: runs of a
+	// type are counted ("Updated×333") so the line stays readable.
+	runs := deltaRun(r.Deltas)
+	if runs == "" {
+		runs = "no deltas"
 	}
-	line := c.styles.dim.Render("popped   ") + c.styles.bold.Render(r.Key) + " with " + joinOr(types, ", ", "no deltas")
+	line := c.styles.dim.Render("popped   ") + c.styles.bold.Render(r.Key) + " with " + runs
 	if len(r.Deltas) > 1 {
 		line += c.styles.dim.Render(fmt.Sprintf(" (%d deltas for one key, applied in order)", len(r.Deltas)))
 	}
@@ -86,7 +114,13 @@ func (n *narration) render(c *common, w, h int) string {
 	if h < 3 {
 		return fit("", w, h)
 	}
-	body := fit(strings.Join(n.lines(c), "\n"), max(w-4, 1), h-2)
+	lines := n.lines(c)
+	if room := h - 2; len(lines) > room {
+		// Say what is cut: a hot key notifies every listener per delta.
+		more := len(lines) - room + 1
+		lines = append(lines[:room-1], c.styles.dim.Render(fmt.Sprintf("… %d more lines", more)))
+	}
+	body := fit(strings.Join(lines, "\n"), max(w-4, 1), h-2)
 	return c.styles.panel.Width(w).Render(body)
 }
 

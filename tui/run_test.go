@@ -56,9 +56,14 @@ func startProgram(t *testing.T, ctx context.Context, env ...string) (io.WriteClo
 	return inW, out, done
 }
 
+// liveness bounds how long a test waits for the program to react; it is
+// generous because a loaded CI machine runs -race tests of several
+// packages at once, and a passing test never waits for it.
+const liveness = 20 * time.Second
+
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(liveness)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
@@ -78,7 +83,7 @@ func TestRunQuitsOnQ(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run returned %v after q", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(liveness):
 		t.Fatal("q did not end the program")
 	}
 }
@@ -93,7 +98,7 @@ func TestRunEndsWithContext(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run returned %v when its context ended", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(liveness):
 		t.Fatal("cancelling the context did not end the program")
 	}
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -28,19 +29,61 @@ func newIndexBrowser(c *common) *indexBrowser {
 }
 
 func (b *indexBrowser) load(c *common) {
-	sr := c.src.Store(c.data.current)
 	b.items = nil
-	if sr != nil {
-		switch b.level {
-		case 0:
-			b.items = sr.IndexNames()
-		case 1:
-			b.items = sr.IndexValues(b.index)
-		case 2:
-			b.items = sr.IndexKeys(b.index, b.value)
-		}
+	if sr := c.src.Store(c.data.current); sr != nil {
+		b.items = readIndexLevel(sr, b.level, b.index, b.value)
 	}
 	b.scroll.setLen(len(b.items))
+}
+
+// readIndexLevel lists one level of the browser, sorted: the index names,
+// the values of index, or the keys filed under index=value.
+func readIndexLevel(sr StoreReader, level int, index, value string) []string {
+	switch level {
+	case 0:
+		return sr.IndexNames()
+	case 1:
+		return sr.IndexValues(index)
+	case 2:
+		return sr.IndexKeys(index, value)
+	}
+	return nil
+}
+
+// indexItemsMsg is a re-read of the level the browser showed when the
+// store changed; it is read off the UI goroutine, as one index value can
+// file every key of a large cache.
+type indexItemsMsg struct {
+	informer     string
+	level        int
+	index, value string
+	items        []string
+}
+
+func (b *indexBrowser) reloadCmd(informer string, sr StoreReader) tea.Cmd {
+	level, index, value := b.level, b.index, b.value
+	return func() tea.Msg {
+		return indexItemsMsg{informer: informer, level: level, index: index, value: value,
+			items: readIndexLevel(sr, level, index, value)}
+	}
+}
+
+// apply takes a re-read while the browser is still on the level it was
+// read for, keeping the cursor on the same item when it is still there.
+func (b *indexBrowser) apply(msg indexItemsMsg) {
+	if msg.level != b.level || msg.index != b.index || msg.value != b.value {
+		return
+	}
+	sel := ""
+	if b.scroll.cursor < len(b.items) {
+		sel = b.items[b.scroll.cursor]
+	}
+	b.items = msg.items
+	b.scroll.setLen(len(b.items))
+	if i := sort.SearchStrings(b.items, sel); i < len(b.items) && b.items[i] == sel {
+		b.scroll.cursor = i
+		b.scroll.clamp()
+	}
 }
 
 // update handles a key; it returns the key to open at the last level, and
@@ -99,7 +142,8 @@ func (b *indexBrowser) render(c *common, w, h int) string {
 	for i := lo; i < hi; i++ {
 		line := "  " + b.items[i]
 		if b.level == 0 {
-			line = pad(line, max(w-16, 10), false) + fmt.Sprintf("%10s values", count(counts[b.items[i]]))
+			const countW = len("1,000,000 values")
+			line = pad(line, max(w-1-countW, 10), false) + " " + pad(count(counts[b.items[i]])+" values", countW, true)
 		}
 		line = pad(line, w, false)
 		if i == b.scroll.cursor {

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -126,9 +125,16 @@ func (s *switcher) render(w, h int) string {
 	if s.cursor < start {
 		start = s.cursor
 	}
+	// The names get the width they need (up to half the panel); resource
+	// and queue kind take the rest.
+	nameW := 8
+	for _, it := range s.items {
+		nameW = max(nameW, width(it.name))
+	}
+	nameW = min(nameW, inner/2)
 	for i := start; i < start+rows && i < len(s.matches); i++ {
 		it := s.items[s.matches[i]]
-		line := fmt.Sprintf("%s %s %s", yesNo(it.synced), pad(it.name, max(inner-23, 8), false), pad(it.resource+" "+it.kind, 20, false))
+		line := yesNo(it.synced) + " " + pad(it.name, nameW, false) + "  " + it.resource + st.dim.Render(" · ") + it.kind
 		line = pad(line, inner, false)
 		if i == s.cursor {
 			line = st.selected.Render(line)

@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
@@ -96,6 +99,18 @@ func TestQueueFilterAndDeltaDetail(t *testing.T) {
 	h.keys("esc")
 	if qv.filter.query() != "" || len(qv.rows) != 42 {
 		t.Fatalf("second esc should clear the filter; query %q, %d rows", qv.filter.query(), len(qv.rows))
+	}
+}
+
+func TestQueueSaysWhyItShowsNoRows(t *testing.T) {
+	h := fixture(t, 80, 24)
+	h.keys("2", "/", "z", "z", "enter")
+	if s := h.screen(); !strings.Contains(s, "no queued key matches the filter") {
+		t.Fatalf("a filter matching none of 42 rows:\n%s", s)
+	}
+	h.keys(":", "c", "o", "n", "f", "enter", "2", "/", "z", "enter")
+	if s := h.screen(); !strings.Contains(s, "the queue is empty") || strings.Contains(s, "matches") {
+		t.Fatalf("an empty queue is empty whatever the filter:\n%s", s)
 	}
 }
 
@@ -223,6 +238,44 @@ func TestStepEmptyQueueAndFailure(t *testing.T) {
 	}
 }
 
+// A popped bookmark notifies nobody because it carries no object, not
+// because of a resync rule; a sync that reaches nobody says why.
+func TestStepNarratesWhyNoListenerWasNotified(t *testing.T) {
+	src := newFixtureSource()
+	src.ctl.step = engine.StepResult{Informer: "pods", Key: "(bookmark 620)", Deltas: []cache.DeltaType{cache.Bookmark}}
+	h := newHarness(t, src)
+	h.size(100, 30)
+	h.frames(fixtureFrames)
+	h.keys("n")
+	assertLinesInOrder(t, h.screen(), []string{
+		"│ popped   (bookmark 620) with Bookmark",
+		"│ store    no object changes; the store records the bookmark's resourceVersion",
+		"│ notified no listener (a bookmark carries only a resourceVersion)",
+	})
+	src.ctl.step = engine.StepResult{Informer: "pods", Key: "default/web-3", Deltas: []cache.DeltaType{cache.Sync},
+		Store: []string{"Update default/web-3"}}
+	h.keys("n")
+	assertLinesInOrder(t, h.screen(), []string{
+		"│ store    Update default/web-3",
+		"│ notified no listener (a sync reaches only listeners whose resync is due)",
+	})
+	// A hot DeltaFIFO key leaves with hundreds of deltas, counted by run.
+	hot := append([]cache.DeltaType{cache.Added}, slices.Repeat([]cache.DeltaType{cache.Updated}, 333)...)
+	var notes []engine.StepNotification
+	for range hot {
+		notes = append(notes, engine.StepNotification{Listener: "fast", Callback: "OnUpdate", Key: "default/web-3"})
+	}
+	src.ctl.step = engine.StepResult{Informer: "pods", Key: "default/web-3", Deltas: hot, Notifications: notes}
+	h.keys("n")
+	// The panel has half the body, 13 rows: 11 inside its frame, the last
+	// saying how many of the 337 lines did not fit.
+	assertLinesInOrder(t, h.screen(), []string{
+		"│ popped   default/web-3 with Added Updated×333 (334 deltas for one key, applied in order)",
+		"│ notified fast ← OnUpdate default/web-3",
+		"│ … 327 more lines",
+	})
+}
+
 func TestFaultKeysCallControlsInOrder(t *testing.T) {
 	h := fixture(t, 80, 24)
 	h.keys("w", "x", "r", "+", "+", "-")
@@ -230,7 +283,7 @@ func TestFaultKeysCallControlsInOrder(t *testing.T) {
 	if got := h.src.ctl.log(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("controls called %v, want %v", got, want)
 	}
-	if !strings.Contains(h.screen(), "workload: 10/s changes") {
+	if !strings.Contains(h.screen(), "workload: 10 changes/s") {
 		t.Fatalf("status does not show the new rate:\n%s", h.screen())
 	}
 	h.src.ctl.fail = errors.New("demo cluster busy")
@@ -330,12 +383,85 @@ func TestStoreFilterKeepsOrderAndSelectionAcrossReloads(t *testing.T) {
 	}
 }
 
+// podsChangeWithout replaces the fixture's pods store by a newer
+// generation without key.
+func podsChangeWithout(src *fakeSource, key string) {
+	next := podStore()
+	next.gen++
+	next.keys = slices.DeleteFunc(next.keys, func(k string) bool { return k == key })
+	for _, vals := range next.indexes {
+		for v, keys := range vals {
+			vals[v] = slices.DeleteFunc(keys, func(k string) bool { return k == key })
+		}
+	}
+	src.stores["pods"] = next
+}
+
+// A switch while the old informer's keys are still being read shows the
+// new informer's keys, never the old ones, and the late answer is dropped.
+func TestStoreSwitchWhileAReadIsInFlight(t *testing.T) {
+	src := newFixtureSource()
+	h := newHarness(t, src)
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	h.keys("4")
+	sv := h.m.views[viewStore].(*storeView)
+	podsChangeWithout(src, "default/web-10")
+	var inFlight tea.Cmd
+	for i := 0; i <= storeReloadTicks && !sv.loading; i++ {
+		_, inFlight = h.m.Update(fetchData(src, h.m.c.data.cursor, t0))
+	}
+	if !sv.loading {
+		t.Fatal("the changed pods store was never re-read")
+	}
+	check := func(when string) {
+		t.Helper()
+		screen := h.screen()
+		if strings.Contains(screen, "web-") || !strings.Contains(screen, "default/db-creds") || sv.scroll.n != 5 {
+			t.Fatalf("%s: the store view shows %d rows:\n%s", when, sv.scroll.n, screen)
+		}
+	}
+	h.keys(":", "s", "e", "c", "enter")
+	check("after the switch")
+	for _, msg := range h.run(inFlight) {
+		h.send(msg)
+	}
+	check("after the pods answer arrived")
+}
+
+// The index browser follows the store: a key deleted from the cache leaves
+// the list within storeReloadTicks and the cursor stays on its item.
+func TestIndexBrowserFollowsTheStore(t *testing.T) {
+	src := newFixtureSource()
+	h := newHarness(t, src)
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	h.keys("4", "i", "enter", "j", "enter", "j", "j")
+	sv := h.m.views[viewStore].(*storeView)
+	if got := sv.idx.items[sv.idx.scroll.cursor]; got != "kube-system/coredns-10" {
+		t.Fatalf("cursor on %q, want kube-system/coredns-10", got)
+	}
+	podsChangeWithout(src, "kube-system/coredns-0")
+	h.frames(storeReloadTicks)
+	if len(sv.idx.items) != 11 || slices.Contains(sv.idx.items, "kube-system/coredns-0") {
+		t.Fatalf("after the delete the browser lists %v", sv.idx.items)
+	}
+	if got := sv.idx.items[sv.idx.scroll.cursor]; got != "kube-system/coredns-10" {
+		t.Fatalf("cursor moved to %q", got)
+	}
+}
+
 func TestStoreObjectAndIndexBrowser(t *testing.T) {
 	h := fixture(t, 80, 24)
 	h.keys("4", "i")
 	sv := h.m.views[viewStore].(*storeView)
 	if !reflect.DeepEqual(sv.idx.items, []string{"namespace", "node"}) {
 		t.Fatalf("index names %v", sv.idx.items)
+	}
+	// Each index with its number of values, whole, at the right edge.
+	if got := rowFields(h.screen(), "namespace"); !reflect.DeepEqual(got, []string{"namespace", "2", "values"}) ||
+		!strings.HasSuffix(strings.TrimRight(strings.Split(h.screen(), "\n")[5], " "), "3 values") {
+		t.Fatalf("index name rows:\n%s", h.screen())
 	}
 	h.keys("enter")
 	if !reflect.DeepEqual(sv.idx.items, []string{"default", "kube-system"}) {
@@ -427,6 +553,134 @@ func TestEventsFollowTheTail(t *testing.T) {
 	}
 }
 
+// Once the log is full every new event shifts the rows; a cursor off the
+// tail stays on the event it was on, and on that event when a type
+// filter hides rows above it.
+func TestEventsCursorStaysOnItsEventAsTheLogTurns(t *testing.T) {
+	src := newFixtureSource()
+	h := newHarness(t, src)
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	h.keys("5", "a", "k")
+	ev := h.m.views[viewEvents].(*eventsView)
+	selected := func() uint64 { return h.m.c.data.events.at(ev.rows[ev.scroll.cursor]).Seq }
+	if got := selected(); got != 19 {
+		t.Fatalf("k from the tail selected event %d, want 19", got)
+	}
+	src.mu.Lock()
+	for seq := uint64(21); seq < 21+eventLogSize-10; seq++ {
+		src.events = append(src.events, engine.Event{Seq: seq, Time: t0.Add(7 * time.Second), Type: instr.EventPop, Informer: "pods", Key: "k"})
+	}
+	src.mu.Unlock()
+	h.frames(2) // more than one fetch holds
+	if first := h.m.c.data.events.at(0).Seq; first != 11 {
+		t.Fatalf("the log starts at event %d, want 11", first)
+	}
+	if got := selected(); got != 19 {
+		t.Fatalf("after the log turned the cursor is on event %d, want still 19", got)
+	}
+	h.keys("t") // reflector events: 19, the relist, is one of them
+	if got := selected(); got != 19 {
+		t.Fatalf("after the type filter the cursor is on event %d, want 19", got)
+	}
+}
+
+// The engine's per-item events carry the object, not its key (the key is
+// built only when read); the log must show and search that key.
+func TestEventsShowTheKeyOfObjectEvents(t *testing.T) {
+	src := newFixtureSource()
+	h := newHarness(t, src)
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	src.mu.Lock()
+	src.events = append(src.events, engine.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: instr.EventWatchEvent,
+		Informer: "pods", Detail: "MODIFIED", Obj: comparePod("web-77", "9")})
+	src.mu.Unlock()
+	h.frames(1)
+	h.keys("5")
+	if e := h.m.c.data.events.at(h.m.c.data.events.len() - 1); e.Key != "default/web-77" || e.Obj != nil {
+		t.Fatalf("the log holds key %q and object %v; want the key and no object", e.Key, e.Obj)
+	}
+	if got := rowFields(h.screen(), "web-77"); !reflect.DeepEqual(got, []string{"03:04:11.000", "WatchEvent", "default/web-77", "MODIFIED"}) {
+		t.Fatalf("the watch event row reads %q:\n%s", got, h.screen())
+	}
+	h.keys("/", "w", "e", "b", "7", "7")
+	ev := h.m.views[viewEvents].(*eventsView)
+	if len(ev.rows) != 1 || h.m.c.data.events.at(ev.rows[0]).Seq != 21 {
+		t.Fatalf("searching web77 kept rows %v, want only event 21", ev.rows)
+	}
+}
+
+// A panic's text spans lines and holds tabs; in a table it stays on its
+// row, and the rows after it stay where they belong.
+func TestMultiLineTextStaysOnItsRow(t *testing.T) {
+	src := newFixtureSource()
+	panicText := "boom\n\ngoroutine 7 [running]:\n\tmain.handler()"
+	src.events = append(src.events, engine.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: instr.EventHandlerPanic,
+		Informer: "pods", Listener: "audit", Detail: panicText},
+		engine.Event{Seq: 22, Time: t0.Add(7 * time.Second), Type: instr.EventControl, Detail: "resume"})
+	for i := range src.frames {
+		src.frames[i][0].Listeners[2].LastPanic = panicText
+	}
+	h := newHarness(t, src)
+	h.size(100, 30)
+	h.frames(fixtureFrames)
+	h.keys("5", "G")
+	lines := strings.Split(h.screen(), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "HandlerPanic  audit") && strings.Contains(l, "boom goroutine 7 [running]: main.handler()") {
+			if next := lines[i+1]; !strings.HasPrefix(next, "03:04:12.000 Control") {
+				t.Fatalf("the row after the panic reads %q:\n%s", next, h.screen())
+			}
+			h.keys("3", "enter")
+			assertLinesInOrder(t, h.screen(), []string{
+				"panics         2  last: boom goroutine 7 [running]: main.handler()",
+				"resync         requested never · effective never",
+			})
+			return
+		}
+	}
+	t.Fatalf("no one-line panic row:\n%s", h.screen())
+}
+
+// enter shows the selected event whole, its detail wrapped: an error the
+// DETAIL column cuts short can be read in full. esc closes it, then clears
+// the filter.
+func TestEventDetailShowsTheWholeEvent(t *testing.T) {
+	src := newFixtureSource()
+	long := "watch stream: 410 Gone, the reflector relists: too old resource version: 47000 (48000); expect a DeletedFinalStateUnknown for each pod deleted meanwhile"
+	src.events = append(src.events, engine.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: instr.EventWatchError, Informer: "pods", Detail: long})
+	h := newHarness(t, src)
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	h.keys("5", "/", "4", "1", "0", "enter")
+	ev := h.m.views[viewEvents].(*eventsView)
+	if len(ev.rows) != 2 {
+		t.Fatalf("\"410\" kept %d events, want the relist and the watch error", len(ev.rows))
+	}
+	h.keys("enter")
+	assertLinesInOrder(t, h.screen(), []string{
+		"event #21 · WatchError · 2026-01-02 03:04:11.000 · pods",
+		"about    -",
+		"detail   watch stream: 410 Gone, the reflector relists: too old resource",
+		"         version: 47000 (48000); expect a DeletedFinalStateUnknown for each pod",
+		"         deleted meanwhile",
+	})
+	assertFits(t, h.screen(), 80, 24)
+	h.keys("k")
+	if !strings.Contains(h.screen(), "event #19 · Relist") {
+		t.Fatalf("the panel does not follow the cursor:\n%s", h.screen())
+	}
+	h.keys("esc")
+	if ev.open || ev.filter.query() != "410" || strings.Contains(h.screen(), "event #19") {
+		t.Fatalf("esc should close the panel and keep the filter; open %v, filter %q", ev.open, ev.filter.query())
+	}
+	h.keys("esc")
+	if ev.filter.query() != "" {
+		t.Fatalf("a second esc should clear the filter, it holds %q", ev.filter.query())
+	}
+}
+
 func TestHelpOverlay(t *testing.T) {
 	h := fixture(t, 80, 24)
 	h.keys("?")
@@ -444,6 +698,25 @@ func TestHelpOverlay(t *testing.T) {
 	h.keys("?", "esc")
 	if h.m.showHelp {
 		t.Fatal("esc did not close the help")
+	}
+}
+
+// At the narrowest width the help still shows every key whole, in two
+// columns, rather than cutting the last column off.
+func TestHelpFitsTheNarrowestTerminal(t *testing.T) {
+	h := fixture(t, minWidth, 24)
+	h.keys("?")
+	screen := h.screen()
+	for _, want := range []string{"views", "move", "in a view", "controls (demo)", "q/ctrl+c  quit", "pgdown/ctrl+f page down",
+		"a all informers", "x     expire RV (410)", "-/_   slower"} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("help lacks %q:\n%s", want, screen)
+		}
+	}
+	for _, l := range strings.Split(screen, "\n")[headerLines : 24-1] {
+		if strings.Contains(l, "…") {
+			t.Fatalf("help cuts a line: %q\n%s", l, screen)
+		}
 	}
 }
 
@@ -467,7 +740,8 @@ func TestResizeReflowsEveryScreen(t *testing.T) {
 	states := map[string][]string{
 		"pipeline": nil, "queue": {"2"}, "listeners": {"3"}, "store": {"4"}, "events": {"5"},
 		"help": {"?"}, "switcher": {":"}, "narration": {"n"}, "filter": {"4", "/", "w"},
-		"object": {"4", "enter"}, "listener-detail": {"3", "enter"},
+		"object": {"4", "enter"}, "listener-detail": {"3", "enter"}, "event-detail": {"5", "enter"},
+		"index-browser": {"4", "i"},
 	}
 	for name, keys := range states {
 		t.Run(name, func(t *testing.T) {

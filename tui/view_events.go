@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -53,6 +54,11 @@ type eventsView struct {
 	rows     []int // indexes into the event log, after filtering
 	version  uint64
 	informer string
+	open     bool // the selected event is shown in full under the table
+	// selSeq is the sequence number of the event under the cursor. The
+	// log drops its oldest events as new ones come, which shifts every
+	// row, so the cursor is kept on this event rather than on a row index.
+	selSeq uint64
 }
 
 func newEventsView(c *common) *eventsView {
@@ -64,7 +70,10 @@ func (v *eventsView) capturing() bool { return v.filter.editing }
 
 func (v *eventsView) shortHelp() []key.Binding {
 	k := v.c.keys
-	return []key.Binding{k.Filter, k.TypeFilter, k.AllInformers, k.Bottom}
+	if v.open {
+		return []key.Binding{k.Up, k.Down, k.Back}
+	}
+	return []key.Binding{k.Filter, k.TypeFilter, k.AllInformers, k.Open, k.Bottom}
 }
 
 func (v *eventsView) resize() { v.scroll.setHeight(v.tableHeight()) }
@@ -73,6 +82,9 @@ func (v *eventsView) tableHeight() int {
 	h := v.c.height - 2
 	if v.filter.shown() {
 		h--
+	}
+	if v.open {
+		h -= 1 + eventDetailLines
 	}
 	return h
 }
@@ -87,10 +99,13 @@ func (v *eventsView) refresh() tea.Cmd {
 	return nil
 }
 
-// rebuild recomputes the rows; a cursor on the last row follows the tail.
+// rebuild recomputes the rows; a cursor on the last row follows the tail,
+// anywhere else it stays on its event (or the next one left, when a
+// filter hides it) at the same height on the screen.
 func (v *eventsView) rebuild() {
 	log := &v.c.data.events
 	follow := v.scroll.atBottom()
+	onScreen := v.scroll.cursor - v.scroll.offset
 	v.version, v.informer = log.version, v.c.data.current
 	cat := eventCategories[v.category]
 	v.rows = v.rows[:0]
@@ -120,10 +135,24 @@ func (v *eventsView) rebuild() {
 		}
 		v.rows = kept
 	}
+	v.open = v.open && len(v.rows) > 0
 	v.scroll.setHeight(v.tableHeight())
 	v.scroll.setLen(len(v.rows))
 	if follow {
 		v.scroll.bottom()
+	} else {
+		// Rows are in log order, so sequence numbers ascend.
+		r := sort.Search(len(v.rows), func(i int) bool { return log.at(v.rows[i]).Seq >= v.selSeq })
+		v.scroll.cursor, v.scroll.offset = r, r-onScreen
+		v.scroll.clamp()
+	}
+	v.remember()
+}
+
+// remember notes which event the cursor is on; see selSeq.
+func (v *eventsView) remember() {
+	if v.scroll.cursor < len(v.rows) {
+		v.selSeq = v.c.data.events.at(v.rows[v.scroll.cursor]).Seq
 	}
 }
 
@@ -153,9 +182,15 @@ func (v *eventsView) update(msg tea.Msg) tea.Cmd {
 		cmd := v.filter.start()
 		v.rebuild()
 		return cmd
+	case key.Matches(km, k.Back) && v.open:
+		v.open = false
+		v.resize()
 	case key.Matches(km, k.Back):
 		v.filter.clear()
 		v.rebuild()
+	case key.Matches(km, k.Open) && len(v.rows) > 0:
+		v.open = true
+		v.resize()
 	case key.Matches(km, k.TypeFilter):
 		v.category = (v.category + 1) % len(eventCategories)
 		v.rebuild()
@@ -163,7 +198,9 @@ func (v *eventsView) update(msg tea.Msg) tea.Cmd {
 		v.all = !v.all
 		v.rebuild()
 	default:
-		v.scroll.handleKey(km, k)
+		if v.scroll.handleKey(km, k) {
+			v.remember()
+		}
 	}
 	return nil
 }
@@ -176,12 +213,15 @@ const (
 	ecDetail
 )
 
+// columns are the log's columns. Across informers the INFORMER column is
+// the point of the mode: it fits beside the rest at 80 cells and is the
+// last optional column to go when the terminal is narrower.
 func (v *eventsView) columns() []column {
 	cols := []column{
 		{title: "TIME", width: 12, id: ecTime},
 		{title: "TYPE", width: 13, id: ecType},
-		{title: "INFORMER", width: 12, prio: 2, id: ecInformer},
-		{title: "LISTENER/KEY", width: 24, prio: 1, id: ecSubject},
+		{title: "INFORMER", width: 11, prio: 1, id: ecInformer},
+		{title: "LISTENER/KEY", width: 24, prio: 2, id: ecSubject},
 		{title: "DETAIL", width: 16, flex: true, id: ecDetail},
 	}
 	if !v.all {
@@ -226,7 +266,41 @@ func (v *eventsView) render() string {
 		}
 		lines = append(lines, line)
 	}
+	if v.open && len(v.rows) > 0 {
+		body := fit(strings.Join(lines, "\n"), v.c.width, v.c.height-1-eventDetailLines)
+		return fit(body+"\n\n"+strings.Join(v.detailLines(log.at(v.rows[v.scroll.cursor])), "\n"), v.c.width, v.c.height)
+	}
 	return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
+}
+
+// eventDetailLines is the height of the selected event's panel: what it
+// is and whom it concerns, then its detail wrapped on up to three lines.
+const eventDetailLines = 5
+
+// detailLines shows e in full, which the table's columns cut short.
+func (v *eventsView) detailLines(e *engine.Event) []string {
+	st := v.c.styles
+	label := func(s string) string { return st.dim.Render(pad(s, 9, false)) }
+	head := fmt.Sprintf("event #%d · %s · %s", e.Seq, e.Type, e.Time.In(v.c.loc).Format("2006-01-02 15:04:05.000"))
+	if e.Informer != "" {
+		head += " · " + e.Informer
+	}
+	who := joinNonEmpty(" · ", e.Listener, e.Key)
+	detail := eventDetail(e)
+	out := []string{st.bold.Render(head), label("about") + orDash(who)}
+	text := wrapText(orDash(detail), max(v.c.width-9, 10))
+	if len(text) > eventDetailLines-2 {
+		text = text[:eventDetailLines-2]
+		text[len(text)-1] = truncate(text[len(text)-1]+" …", max(v.c.width-9, 10))
+	}
+	for i, l := range text {
+		name := ""
+		if i == 0 {
+			name = "detail"
+		}
+		out = append(out, label(name)+l)
+	}
+	return out
 }
 
 func isProblem(t instr.EventType) bool {

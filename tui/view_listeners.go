@@ -245,7 +245,7 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 	)
 	panics := count(l.Panics)
 	if l.LastPanic != "" {
-		panics += "  last: " + l.LastPanic
+		panics += "  last: " + oneLine(l.LastPanic)
 	}
 	lines = append(lines,
 		row("panics", panics),

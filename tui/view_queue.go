@@ -234,7 +234,7 @@ func (v *queueView) render() string {
 	cols := layoutColumns(queueColumns(v.kind()), v.c.width)
 	lines = append(lines, st.colHead.Render(renderHeader(cols)))
 	if len(v.rows) == 0 {
-		lines = append(lines, st.dim.Render(v.emptyText()))
+		lines = append(lines, st.dim.Render(v.emptyText(s)))
 	}
 	lo, hi := v.scroll.window()
 	lines = append(lines, v.headRows(s, v.rows, lo, hi, cols, headMarks{cursor: v.scroll.cursor}, v.c.width)...)
@@ -245,8 +245,10 @@ func (v *queueView) render() string {
 	return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
 }
 
-func (v *queueView) emptyText() string {
-	if v.filter.query() != "" {
+// emptyText says why s's table has no rows: an empty queue, or a filter
+// that matches none of its rows.
+func (v *queueView) emptyText(s *engine.Snapshot) string {
+	if len(s.Queue.Head) > 0 && v.filter.query() != "" {
 		return "no queued key matches the filter"
 	}
 	return "the queue is empty"

@@ -43,7 +43,7 @@ func (v *queueView) renderCompare() string {
 			hi = min(lo+tableRows, len(rows))
 		}
 		if len(rows) == 0 {
-			blk = append(blk, "  "+st.dim.Render(v.emptyText()))
+			blk = append(blk, "  "+st.dim.Render(v.emptyText(s)))
 		}
 		blocks[i] = append(blk, v.headRows(s, rows, lo, hi, cols, marks, w)...)
 	}

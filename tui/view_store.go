@@ -129,34 +129,47 @@ func (v *storeView) tableHeight() int {
 // changed and the last read is old enough.
 func (v *storeView) refresh() tea.Cmd {
 	cur := v.c.data.current
-	sr := v.c.src.Store(cur)
-	if sr == nil || v.loading {
-		return nil
-	}
-	switched := cur != v.informer
-	if switched {
-		v.informer, v.keys, v.rows, v.loaded = cur, nil, nil, false
+	if cur != v.informer {
+		// Forget the old informer at once, even with its read in flight
+		// (applyKeys drops that answer): its keys must not be drawn, or
+		// looked up, under the new informer's name.
+		v.informer, v.keys, v.rows, v.loaded, v.loading = cur, nil, nil, false, false
 		v.mode, v.obj, v.idx = storeList, nil, nil
 		v.filter.clear()
 		v.scroll.setLen(0)
 		v.match.setCorpus(nil, 0)
 		v.lmatch.setCorpus(nil, 0)
 	}
+	sr := v.c.src.Store(cur)
+	if sr == nil || v.loading {
+		return nil
+	}
 	stale := v.loaded && sr.Generation() != v.gen && v.c.data.ticks-v.loadedAt >= storeReloadTicks
 	if v.loaded && !stale {
 		return nil
 	}
-	if v.mode == storeObject && v.obj != nil && stale {
-		v.obj.load(v.c)
+	var reindex tea.Cmd
+	if stale {
+		if v.mode == storeObject && v.obj != nil {
+			v.obj.load(v.c)
+		}
+		if v.idx != nil {
+			reindex = v.idx.reloadCmd(cur, sr)
+		}
 	}
 	v.loading = true
-	return func() tea.Msg { return loadKeys(cur, sr) }
+	return tea.Batch(func() tea.Msg { return loadKeys(cur, sr) }, reindex)
 }
 
 func (v *storeView) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case storeKeysMsg:
 		v.applyKeys(msg)
+		return nil
+	case indexItemsMsg:
+		if v.idx != nil && msg.informer == v.informer {
+			v.idx.apply(msg)
+		}
 		return nil
 	case tea.PasteMsg:
 		if v.mode != storeList {
@@ -178,9 +191,8 @@ func (v *storeView) update(msg tea.Msg) tea.Cmd {
 }
 
 func (v *storeView) applyKeys(msg storeKeysMsg) {
-	if msg.informer != v.c.data.current {
-		v.loading = false
-		return
+	if msg.informer != v.informer {
+		return // read before a switch; the read for v.informer is its own
 	}
 	selected := v.selectedKey()
 	v.keys, v.gen = msg.keys, msg.gen

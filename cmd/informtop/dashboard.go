@@ -13,7 +13,7 @@ import (
 
 // runDashboard runs the source and the TUI until the user quits, then
 // stops the source and waits for it, so no goroutine outlives the program.
-func runDashboard(ctx context.Context, src source, o *options, _ io.Reader, _ io.Writer) error {
+func runDashboard(ctx context.Context, src source, o *options) error {
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { src.Run(runCtx) })

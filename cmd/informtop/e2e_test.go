@@ -49,14 +49,15 @@ func TestEndToEndInTmux(t *testing.T) {
 		return strings.Contains(s, "STALLED") && slowPending(s) > 0
 	})
 	before := slowPending(first)
-	second := tm.waitFor("the backlog to grow", func(s string) bool { return slowPending(s) > before })
+	// fast and medium may hold the notification just handed to them at
+	// any one instant; what matters is that they keep draining to 0 while
+	// slow's backlog only grows. Were they held up by slow, this would
+	// never be seen.
+	second := tm.waitFor("slow's backlog to grow while fast and medium are at 0", func(s string) bool {
+		return slowPending(s) > before && pendingOf(s, "fast") == 0 && pendingOf(s, "medium") == 0
+	})
 	if !strings.Contains(second, "⚠ slow") {
 		t.Fatalf("stalled listener row is not marked:\n%s", second)
-	}
-	for _, name := range []string{"fast", "medium"} {
-		if p := pendingOf(second, name); p != 0 {
-			t.Fatalf("listener %s has %d pending while only slow is stalled:\n%s", name, p, second)
-		}
 	}
 
 	// 3. The store view filters with /.

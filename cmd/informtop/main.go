@@ -17,7 +17,7 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 const usage = `informtop — top for informers
@@ -31,8 +31,9 @@ Usage:
 Flags:
 `
 
-// run is main without the process: it returns the exit code.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run is main without the process: it returns the exit code. The dashboard
+// reads the keyboard from the terminal itself.
+func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "scenarios":
@@ -78,7 +79,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "informtop: stdout is not a terminal, so the dashboard cannot start; use informtop --once for a table or informtop --once --json for JSON.")
 		return 2
 	}
-	if err := runDashboard(ctx, src, opts, stdin, stdout); err != nil {
+	if err := runDashboard(ctx, src, opts); err != nil {
 		fmt.Fprintf(stderr, "informtop: %v\n", err)
 		return 1
 	}

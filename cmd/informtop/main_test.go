@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
@@ -16,7 +18,7 @@ func TestMain(m *testing.M) {
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(args, strings.NewReader(""), &out, &errOut)
+	code = run(args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -80,14 +82,17 @@ func TestOnceJSON(t *testing.T) {
 	}
 }
 
-// --once without --json prints the same report as a table.
+// --once without --json prints the same report as a table. The resync
+// scenario's handlers are fast, so its sync takes milliseconds (steady's
+// slow handler takes seconds; TestOnceJSON waits for it).
 func TestOnceTable(t *testing.T) {
 	t.Setenv("KUBECONFIG", t.TempDir()+"/none")
-	code, stdout, stderr := runCLI(t, "--demo", "--once", "--queue", "DeltaFIFO")
+	code, stdout, stderr := runCLI(t, "--demo", "--scenario", "resync", "--once", "--queue", "DeltaFIFO")
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr: %s", code, stderr)
 	}
-	for _, want := range []string{"source: demo", "synced: true", "pods (pods, DeltaFIFO)", "listener", "reflector:"} {
+	for _, want := range []string{"source: demo", "synced: true", "pods (pods, DeltaFIFO)", "reflector: 1 list (1 page), 0 relists, ",
+		"    listener   pending  capacity  delivered  synced  panics  in callback", "    resync-1s  "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("table lacks %q:\n%s", want, stdout)
 		}
@@ -104,6 +109,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"--demo", "--scenario", "nope", "--once"}, "nope"},
 		{[]string{"--json"}, "--json goes with --once"},
 		{[]string{"--timeout", "0s", "--once"}, "--timeout must be positive"},
+		{[]string{"--duration", "-1s", "--once"}, "--duration must not be negative"},
+		{[]string{"--rate", "-2"}, "--rate must not be negative"},
+		{[]string{"--refresh", "1ms"}, "--refresh must be at least 10ms"},
 		{[]string{"--no-such-flag"}, "unknown flag"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 		{[]string{"--context", "prod"}, "not built yet"},
@@ -157,5 +165,31 @@ func TestOnceTimeout(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "not every informer") {
 		t.Fatalf("stderr does not explain the exit code: %q", stderr)
+	}
+}
+
+// Interrupted while waiting for the sync, --once still prints the report
+// and says it was interrupted, not that --timeout ran out.
+func TestOnceInterrupted(t *testing.T) {
+	t.Setenv("KUBECONFIG", t.TempDir()+"/none")
+	o, fs, err := parseOptions([]string{"--demo", "--scenario", "initial-sync", "--once", "--json"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := chooseSource(o, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	if code := runOnce(ctx, src, o, &out, &errOut); code != 1 {
+		t.Fatalf("exit code %d, want 1", code)
+	}
+	if !strings.Contains(errOut.String(), "interrupted before every informer and handler had synced") {
+		t.Fatalf("stderr %q does not say the wait was interrupted", errOut.String())
+	}
+	if !json.Valid(out.Bytes()) || !strings.Contains(out.String(), `"synced": false`) {
+		t.Fatalf("the report is missing or claims a sync: %s", out.String())
 	}
 }

@@ -43,8 +43,13 @@ func runOnce(ctx context.Context, src source, o *options, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "informtop: could not write the report: %v\n", err)
 		return 1
 	}
-	if !r.Synced {
-		fmt.Fprintf(stderr, "informtop: not every informer and handler synced within %s; the report shows where it stopped.\n", o.timeout)
+	switch {
+	case r.Synced:
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "informtop: interrupted before every informer and handler had synced; the report shows where it stopped.")
+		return 1
+	default:
+		fmt.Fprintf(stderr, "informtop: not every informer and handler synced within %s; the report shows where it stopped. Raise --timeout to wait longer.\n", o.timeout)
 		return 1
 	}
 	return 0

@@ -93,6 +93,9 @@ func parseOptions(args []string, out io.Writer) (*options, *pflag.FlagSet, error
 	if o.timeout <= 0 {
 		return nil, fs, errors.New("--timeout must be positive, e.g. --timeout 30s")
 	}
+	if o.duration < 0 {
+		return nil, fs, errors.New("--duration must not be negative, e.g. --duration 5s")
+	}
 	if o.refresh < 10*time.Millisecond {
 		return nil, fs, errors.New("--refresh must be at least 10ms, e.g. --refresh 100ms")
 	}

@@ -140,16 +140,23 @@ func writeTable(w io.Writer, r report) error {
 		fmt.Fprintf(w, "  queue: depth %d, oldest %.1fs, added %d, popped %d\n", inf.Queue.Depth, inf.Queue.OldestAgeSeconds, inf.Queue.Added, inf.Queue.Popped)
 		fmt.Fprintf(w, "  store: %d objects%s\n", inf.Store.Objects, indexSummary(inf.Store.Indexes))
 		rf := inf.Reflector
-		fmt.Fprintf(w, "  reflector: %d lists (%d pages), %d relists, %d watches, %d watch events, %d errors\n", rf.Lists, rf.ListPages, rf.Relists, rf.Watches, rf.WatchEvents, rf.Errors)
+		fmt.Fprintf(w, "  reflector: %s (%s), %s, %s, %s, %s\n", plural(rf.Lists, "list"), plural(rf.ListPages, "page"),
+			plural(rf.Relists, "relist"), plural(rf.Watches, "watch"), plural(rf.WatchEvents, "watch event"), plural(rf.Errors, "error"))
 		if rf.LastError != "" {
 			fmt.Fprintf(w, "  last error: %s\n", rf.LastError)
 		}
 		if len(inf.Listeners) == 0 {
 			continue
 		}
-		fmt.Fprintln(tw, "  listener\tpending\tcapacity\tdelivered\tsynced\tpanics\tin callback\t")
+		// Numbers align right; names are padded to one width first so
+		// that they read left-aligned.
+		nameW := len("listener")
 		for _, l := range inf.Listeners {
-			fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\t%t\t%d\t%.1fs\t\n", l.Name, l.Pending, l.Capacity, l.Delivered, l.Synced, l.Panics, l.InCallbackSeconds)
+			nameW = max(nameW, len(l.Name))
+		}
+		fmt.Fprintf(tw, "  %-*s\tpending\tcapacity\tdelivered\tsynced\tpanics\tin callback\t\n", nameW, "listener")
+		for _, l := range inf.Listeners {
+			fmt.Fprintf(tw, "  %-*s\t%d\t%d\t%d\t%t\t%d\t%.1fs\t\n", nameW, l.Name, l.Pending, l.Capacity, l.Delivered, l.Synced, l.Panics, l.InCallbackSeconds)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -168,4 +175,15 @@ func indexSummary(idx map[string]int) string {
 	}
 	slices.Sort(parts)
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// plural is "1 watch", "3 watches", "0 lists".
+func plural(n uint64, noun string) string {
+	switch {
+	case n == 1:
+		return "1 " + noun
+	case strings.HasSuffix(noun, "ch"):
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
