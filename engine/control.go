@@ -17,8 +17,7 @@ import (
 func (inf *Informer) SetPaused(paused bool) {
 	inf.gate.setPaused(paused)
 	if !paused {
-		// Resuming cancels a step that was granted but not taken, so the
-		// narration does not go on recording everything that follows.
+		// Resuming withdraws a step that was granted but not taken.
 		inf.dropStep(nil)
 	}
 	detail := "resume"
@@ -34,63 +33,99 @@ func (inf *Informer) Paused() bool { return inf.gate.isPaused() }
 // ErrNotPaused is returned by Step when the informer is processing freely.
 var ErrNotPaused = errors.New("step works only while paused: press space to pause processing first")
 
-// stepRecorder collects the narration of one stepped item. It is written
-// under blockDeltas by the process loop and read after the step finished.
+// stepRecorder collects the narration of one stepped item. Step creates it
+// as the informer's pendingStep; the pop that consumes the step arms it as
+// step, so only that pop is recorded, not one that was already under way
+// when Step was called. Its fields are written under blockDeltas.
 type stepRecorder struct {
-	result StepResult
+	result  StepResult
+	done    chan StepResult // buffered: the process loop never waits for Step
+	dropped chan struct{}   // closed when the step is withdrawn before its pop
 }
 
 // Step pops exactly one queue item while paused and reports what happened
 // to it: its deltas, the indexer operations, and the notifications handed
-// to listeners. It waits at most until ctx is done.
+// to listeners. Concurrent calls take turns, one item each. It waits at
+// most until ctx is done.
 func (inf *Informer) Step(ctx context.Context) (StepResult, error) {
-	if !inf.gate.isPaused() {
+	inf.startedMu.Lock()
+	q, stopped := inf.queue, inf.stopped
+	inf.startedMu.Unlock()
+	switch {
+	case q == nil:
+		return StepResult{}, errors.New("informer " + inf.name + " is not running yet: start it before stepping")
+	case stopped:
+		return StepResult{}, errors.New("informer " + inf.name + " has stopped: there is nothing left to step")
+	case !inf.gate.isPaused():
 		return StepResult{}, ErrNotPaused
 	}
-	inf.startedMu.Lock()
-	q := inf.queue
-	inf.startedMu.Unlock()
-	if q == nil {
-		return StepResult{}, errors.New("informer " + inf.name + " is not running yet")
+	// One step at a time, so that at most one grant is outstanding and each
+	// step's narration is of its own item.
+	select {
+	case inf.stepTurn <- struct{}{}:
+		defer func() { <-inf.stepTurn }()
+	case <-ctx.Done():
+		return StepResult{}, fmt.Errorf("step on %s did not start: %w", inf.name, ctx.Err())
 	}
 	if q.inner.Stats(0).Depth == 0 {
 		return StepResult{Informer: inf.name, Empty: true}, nil
 	}
-	done := make(chan StepResult, 1)
+	rec := &stepRecorder{result: StepResult{Informer: inf.name}, done: make(chan StepResult, 1), dropped: make(chan struct{})}
 	inf.blockDeltas.Lock()
-	inf.step = &stepRecorder{result: StepResult{Informer: inf.name}}
-	inf.stepDone = done
+	inf.pendingStep = rec
 	inf.blockDeltas.Unlock()
-	inf.gate.grantStep()
+	if !inf.gate.grantStep() {
+		inf.dropStep(rec)
+		return StepResult{}, ErrNotPaused
+	}
 	select {
-	case res := <-done:
+	case res := <-rec.done:
 		instr.Emit(inf.sink, instr.Event{Type: instr.EventControl, Informer: inf.name, Key: res.Key, Detail: "step"})
 		return res, nil
+	case <-rec.dropped:
+		return StepResult{}, fmt.Errorf("step on %s was withdrawn: processing was resumed before an item was popped", inf.name)
 	case <-ctx.Done():
-		inf.dropStep(done)
+		inf.dropStep(rec)
 		return StepResult{}, fmt.Errorf("step on %s did not finish: %w", inf.name, ctx.Err())
 	}
 }
 
-// dropStep forgets the pending step recorder (only the one reporting to
-// done, when done is not nil).
-func (inf *Informer) dropStep(done chan StepResult) {
+// dropStep withdraws rec (any pending step when rec is nil) and its grant
+// if no pop has taken them yet, and stops recording for rec if one has.
+func (inf *Informer) dropStep(rec *stepRecorder) {
 	inf.blockDeltas.Lock()
 	defer inf.blockDeltas.Unlock()
-	if done == nil || inf.stepDone == done {
-		inf.step, inf.stepDone = nil, nil
+	if p := inf.pendingStep; p != nil && (rec == nil || p == rec) {
+		close(p.dropped)
+		inf.pendingStep = nil
+		inf.gate.revokeStep()
+	}
+	if rec != nil && inf.step == rec {
+		inf.step = nil
 	}
 }
 
-// finishStep runs on the process loop after a stepped pop.
+// beginStep runs on the process loop when a pop consumes a step: the
+// pending recorder starts recording.
+func (inf *Informer) beginStep() {
+	inf.blockDeltas.Lock()
+	inf.step, inf.pendingStep = inf.pendingStep, nil
+	inf.blockDeltas.Unlock()
+}
+
+// finishStep runs on the process loop after a stepped pop and hands the
+// narration to Step. A pop that ended without an item (the queue closed)
+// reports an empty queue.
 func (inf *Informer) finishStep() {
 	inf.blockDeltas.Lock()
-	rec, done := inf.step, inf.stepDone
-	inf.step, inf.stepDone = nil, nil
+	rec := inf.step
+	inf.step = nil
 	inf.blockDeltas.Unlock()
-	if rec != nil && done != nil {
-		done <- rec.result
+	if rec == nil {
+		return
 	}
+	rec.result.Empty = len(rec.result.Deltas) == 0
+	rec.done <- rec.result
 }
 
 func (inf *Informer) recordDeltas(deltas cache.Deltas) {
@@ -115,7 +150,7 @@ func deltaKey(d cache.Delta) string {
 	case cache.BookmarkInfo:
 		return "(bookmark " + info.ResourceVersion + ")"
 	}
-	return objectKey(d.Object)
+	return instr.KeyOf(d.Object)
 }
 
 // recordStore notes an indexer change for the event log and for a step.
@@ -124,7 +159,7 @@ func (inf *Informer) recordStore(op string, obj any) {
 		inf.verbose.Emit(instr.Event{Type: instr.EventStoreUpdate, Informer: inf.name, Detail: op, Obj: obj})
 	}
 	if inf.step != nil {
-		inf.step.result.Store = append(inf.step.result.Store, op+" "+objectKey(obj))
+		inf.step.result.Store = append(inf.step.result.Store, op+" "+instr.KeyOf(obj))
 	}
 }
 
@@ -141,23 +176,23 @@ func (inf *Informer) recordNotification(n any, sync bool) {
 	note := StepNotification{}
 	switch n := n.(type) {
 	case processor.AddNotification:
-		note.Callback, note.Key = processor.CallbackAdd, objectKey(n.Obj)
+		note.Callback, note.Key = processor.CallbackAdd, instr.KeyOf(n.Obj)
 		if n.IsInInitialList {
 			note.Detail = "isInInitialList"
 		}
 	case processor.UpdateNotification:
-		note.Callback, note.Key = processor.CallbackUpdate, objectKey(n.New)
+		note.Callback, note.Key = processor.CallbackUpdate, instr.KeyOf(n.New)
 		if sync {
 			note.Callback += " (sync)"
 			note.Detail = "only listeners due for resync"
 		}
 	case processor.DeleteNotification:
-		note.Callback, note.Key = processor.CallbackDelete, objectKey(n.Obj)
+		note.Callback, note.Key = processor.CallbackDelete, instr.KeyOf(n.Obj)
 		if _, ok := n.Obj.(cache.DeletedFinalStateUnknown); ok {
 			note.Detail = "DeletedFinalStateUnknown"
 		}
 	}
-	for _, l := range inf.processor.Listeners() {
+	for _, l := range inf.processor.Recipients(sync) {
 		note.Listener = l.Name()
 		inf.step.result.Notifications = append(inf.step.result.Notifications, note)
 	}
@@ -170,7 +205,7 @@ func (inf *Informer) Resync() error {
 	q := inf.queue
 	inf.startedMu.Unlock()
 	if q == nil {
-		return errors.New("informer " + inf.name + " is not running yet")
+		return errors.New("informer " + inf.name + " is not running yet: start it before forcing a resync")
 	}
 	inf.processor.ShouldResync()
 	return q.Resync()

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -165,5 +167,167 @@ func TestInformerDefaultEventsAreLean(t *testing.T) {
 		case "WatchEvent", "Pop", "StoreUpdate", "Distribute", "HandlerStart", "HandlerFinish":
 			t.Fatalf("%s event emitted without ItemEvents", ev.Type)
 		}
+	}
+}
+
+// A pop that was already under way when Step was called (the pop loop had
+// passed the gate before the pause) is not part of the step's narration:
+// only the item the step itself lets through is.
+func TestStepNarratesOnlyItsOwnItem(t *testing.T) {
+	for _, kind := range queueKinds {
+		t.Run(kind.String(), func(t *testing.T) {
+			inf := newTestInformer(newTestSource(t), kind, 0)
+			rec := &recorder{}
+			if _, err := inf.AddNamedEventHandler("fast", rec, cache.HandlerOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			// Drive the queue by hand, as client-go's pop loop would: start
+			// builds the queue without running anything.
+			if !inf.start() {
+				t.Fatal("start refused")
+			}
+			q := inf.queue
+			process := func(obj any, isInInitialList bool) error { return inf.handleDeltas(obj, isInInitialList) }
+			if err := q.Replace(nil, "1"); err != nil {
+				t.Fatal(err)
+			}
+			for q.inner.Stats(0).Depth > 0 { // RealFIFO queues the empty initial list as an item
+				if _, err := q.inner.Pop(process); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, n := range []string{"a", "b"} {
+				if err := q.Add(pod(n)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			inf.SetPaused(true)
+
+			type stepped struct {
+				res StepResult
+				err error
+			}
+			out := make(chan stepped, 1)
+			go func() {
+				res, err := inf.Step(context.Background())
+				out <- stepped{res, err}
+			}()
+			waitFor(t, "the step to be granted", func() bool {
+				inf.gate.mu.Lock()
+				defer inf.gate.mu.Unlock()
+				return inf.gate.steps == 1
+			})
+			// The pop that was past the gate takes a...
+			if _, err := q.inner.Pop(process); err != nil {
+				t.Fatal(err)
+			}
+			// ...then the loop comes back to the gate and the step takes b.
+			if _, err := q.Pop(process); err != nil {
+				t.Fatal(err)
+			}
+			got := <-out
+			want := StepResult{
+				Informer:      "pods",
+				Key:           "default/b",
+				Deltas:        []cache.DeltaType{cache.Added},
+				Store:         []string{"Add default/b"},
+				Notifications: []StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/b"}},
+			}
+			if got.err != nil || !reflect.DeepEqual(got.res, want) {
+				t.Fatalf("step = %+v, %v\nwant %+v", got.res, got.err, want)
+			}
+		})
+	}
+}
+
+// Steps asked for at once (a quick double press) take turns: one item
+// each, narrated separately, and no item popped beyond them.
+func TestConcurrentStepsTakeOneItemEach(t *testing.T) {
+	src := newTestSource(t)
+	inf := newTestInformer(src, DeltaFIFO, 0)
+	rec := &recorder{}
+	if _, err := inf.AddNamedEventHandler("fast", rec, cache.HandlerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	runInformer(t, inf)
+	waitFor(t, "sync", inf.HasSynced)
+	inf.SetPaused(true)
+	src.Add(pod("warmup")) // taken by the pop already waiting in the queue
+	waitFor(t, "warmup", func() bool { return rec.len() == 1 })
+	for _, n := range []string{"a", "b", "c"} {
+		src.Add(pod(n))
+	}
+	waitFor(t, "queue to fill", func() bool { return inf.Snapshot().Queue.Depth == 3 })
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	keys := make(chan string, 2)
+	for range 2 {
+		go func() {
+			res, err := inf.Step(ctx)
+			if err != nil {
+				keys <- err.Error()
+				return
+			}
+			keys <- res.Key + " " + fmt.Sprint(res.Deltas)
+		}()
+	}
+	got := []string{<-keys, <-keys}
+	slices.Sort(got)
+	if want := []string{"default/a [Added]", "default/b [Added]"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("two steps narrated %q, want %q", got, want)
+	}
+	waitFor(t, "the stepped callbacks", func() bool { return rec.len() == 3 })
+	if s := inf.Snapshot(); s.Queue.Depth != 1 || s.Queue.Head[0].Key != "default/c" {
+		t.Fatalf("queue after two steps: %+v, want only default/c left", s.Queue)
+	}
+	inf.SetPaused(false)
+	waitFor(t, "drain", func() bool { return rec.len() == 4 })
+}
+
+// A resync step narrates the sync notification only for the listeners due
+// for a resync: a listener without a resync period is not handed it.
+func TestStepNarratesSyncForDueListenersOnly(t *testing.T) {
+	for _, kind := range queueKinds {
+		t.Run(kind.String(), func(t *testing.T) {
+			t.Parallel() // each waits for the reflector's one-second resync
+			src := newTestSource(t)
+			src.Add(pod("a"))
+			inf := newTestInformer(src, kind, time.Second)
+			for name, period := range map[string]time.Duration{"syncing": time.Second, "quiet": 0} {
+				if _, err := inf.AddNamedEventHandler(name, &recorder{}, cache.HandlerOptions{ResyncPeriod: ptrTo(period)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			runInformer(t, inf)
+			waitFor(t, "sync", inf.HasSynced)
+			inf.SetPaused(true)
+			// Only resyncs reach the queue now. The pop already waiting in
+			// the queue may take the first one; the next is stepped.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			var res StepResult
+			waitFor(t, "a stepped resync", func() bool {
+				var err error
+				res, err = inf.Step(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return !res.Empty
+			})
+			want := StepResult{
+				Informer: "pods",
+				Key:      "default/a",
+				Deltas:   []cache.DeltaType{cache.Sync},
+				Store:    []string{"Update default/a"},
+			}
+			if kind == RealFIFO {
+				want = StepResult{Informer: "pods", Key: "(resync of every object)", Deltas: []cache.DeltaType{cache.SyncAll}}
+			}
+			want.Notifications = []StepNotification{{Listener: "syncing", Callback: "OnUpdate (sync)", Key: "default/a", Detail: "only listeners due for resync"}}
+			if !reflect.DeepEqual(res, want) {
+				t.Fatalf("step:\n got %+v\nwant %+v", res, want)
+			}
+		})
 	}
 }

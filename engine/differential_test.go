@@ -1,15 +1,20 @@
 package engine
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"math/rand"
 	"reflect"
+	"slices"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -19,13 +24,20 @@ import (
 // legitimately differ (DeltaFIFO pops by key, tombstones of one relist come
 // in map order), so sequences are compared key by key.
 func TestDifferentialAgainstClientGo(t *testing.T) {
+	// A run spends most of its time waiting out the reflectors' backoff
+	// before each relist, not on a CPU, so all runs go at once: t.Run from
+	// several goroutines is not capped by -parallel as t.Parallel is.
+	var runs sync.WaitGroup
 	for _, kind := range queueKinds {
 		for _, seed := range []int64{1, 2, 3} {
-			t.Run(fmt.Sprintf("%s/seed%d", kind, seed), func(t *testing.T) {
-				runDifferential(t, kind, seed)
+			runs.Go(func() {
+				t.Run(fmt.Sprintf("%s/seed%d", kind, seed), func(t *testing.T) {
+					runDifferential(t, kind, seed)
+				})
 			})
 		}
 	}
+	runs.Wait()
 }
 
 func runDifferential(t *testing.T, kind QueueKind, seed int64) {
@@ -52,6 +64,10 @@ func runDifferential(t *testing.T, kind QueueKind, seed int64) {
 	ref, refStore := referenceInformer(t, src, kind, refRec)
 	runInformer(t, ours)
 	runInformer(t, ref)
+	// Both must have listed before anything changes; otherwise one lists a
+	// state the other learns of through watch events, and their (equally
+	// correct) callbacks differ.
+	waitFor(t, "both informers to sync", func() bool { return ours.HasSynced() && ref.HasSynced() })
 
 	pick := func() *corev1.Pod {
 		names := make([]string, 0, len(live))
@@ -98,9 +114,22 @@ func runDifferential(t *testing.T, kind QueueKind, seed int64) {
 
 	// Every delete eventually arrives (relists turn dropped ones into
 	// tombstones); wait until both handlers have caught up.
-	waitFor(t, "handlers to catch up", func() bool {
-		return reflect.DeepEqual(perKey(ourRec.snapshot()), perKey(refRec.snapshot()))
-	})
+	caughtUp := func() bool { return reflect.DeepEqual(perKey(ourRec.snapshot()), perKey(refRec.snapshot())) }
+	if wait.PollUntilContextTimeout(context.Background(), 5*time.Millisecond, 20*time.Second, true,
+		func(context.Context) (bool, error) { return caughtUp(), nil }) != nil {
+		ourCalls, refCalls := perKey(ourRec.snapshot()), perKey(refRec.snapshot())
+		for _, key := range slices.Sorted(maps.Keys(ourCalls)) {
+			if !reflect.DeepEqual(ourCalls[key], refCalls[key]) {
+				t.Errorf("%s:\n ours       %v\n client-go  %v", key, ourCalls[key], refCalls[key])
+			}
+		}
+		for key, calls := range refCalls {
+			if _, ok := ourCalls[key]; !ok {
+				t.Errorf("%s: ours none, client-go %v", key, calls)
+			}
+		}
+		t.Fatal("the handlers' callbacks differ from client-go's")
+	}
 	if ours.Snapshot().Reflector.Relists < uint64(relists) {
 		t.Fatalf("relists counted %d, want at least %d", ours.Snapshot().Reflector.Relists, relists)
 	}

@@ -60,11 +60,27 @@ func (g *gate) isPaused() bool {
 	return g.paused
 }
 
-func (g *gate) grantStep() {
+// grantStep lets one more pop through; false (and nothing granted) when the
+// gate is not paused or already closed, so a grant can never outlive the
+// pause it was made in.
+func (g *gate) grantStep() bool {
 	g.mu.Lock()
-	g.steps++
+	ok := g.paused && !g.closed
+	if ok {
+		g.steps++
+	}
 	g.mu.Unlock()
 	g.cond.Broadcast()
+	return ok
+}
+
+// revokeStep takes back a grant no pop has consumed yet, if there is one.
+func (g *gate) revokeStep() {
+	g.mu.Lock()
+	if g.steps > 0 {
+		g.steps--
+	}
+	g.mu.Unlock()
 }
 
 func (g *gate) close() {
@@ -83,8 +99,9 @@ type gatedQueue struct {
 	informer string
 	sink     instr.Sink
 	resyncs  atomic.Uint64
-	// afterStep is called once a stepped pop has been processed.
-	afterStep func()
+	// beforeStep is called when a pop consumes a step, before it takes an
+	// item; afterStep once that pop has been processed.
+	beforeStep, afterStep func()
 	// observer, when set, counts the reflector's calls: each Add, Update,
 	// Delete and Bookmark is one watch event, each Replace one full list.
 	observer *observedListerWatcher
@@ -98,7 +115,7 @@ type gatedBatchQueue struct {
 }
 
 func newGatedQueue(inner fifo.Instrumented, g *gate, informer string, sink instr.Sink) (cache.Queue, *gatedQueue) {
-	q := &gatedQueue{inner: inner, gate: g, informer: informer, sink: sink, afterStep: func() {}}
+	q := &gatedQueue{inner: inner, gate: g, informer: informer, sink: sink, beforeStep: func() {}, afterStep: func() {}}
 	if b, ok := inner.(cache.QueueWithBatch); ok {
 		return &gatedBatchQueue{gatedQueue: q, batch: b}, q
 	}
@@ -145,8 +162,7 @@ func (q *gatedQueue) Resync() error {
 // client-go does by not offering it.
 func (q *gatedQueue) Bookmark(rv string) error {
 	if q.observer != nil {
-		q.observer.watchEvents.Add(1)
-		q.observer.watchBookmarks.Add(1)
+		q.observer.bookmarked()
 	}
 	instr.Emit(q.sink, instr.Event{Type: instr.EventBookmark, Informer: q.informer, Detail: rv})
 	if b, ok := q.inner.(cache.ReflectorBookmarkStore); ok {
@@ -165,12 +181,17 @@ func (q *gatedQueue) Transformer() cache.TransformFunc {
 }
 
 func (q *gatedQueue) Pop(process cache.PopProcessFunc) (any, error) {
-	stepping := q.gate.pass()
-	item, err := q.inner.Pop(process)
-	if stepping {
-		q.afterStep()
+	if !q.gate.pass() {
+		return q.inner.Pop(process)
 	}
-	return item, err
+	return q.steppedPop(process)
+}
+
+// steppedPop pops the single item a step lets through.
+func (q *gatedQueue) steppedPop(process cache.PopProcessFunc) (any, error) {
+	q.beforeStep()
+	defer q.afterStep()
+	return q.inner.Pop(process)
 }
 
 func (q *gatedQueue) HasSynced() bool                     { return q.inner.HasSynced() }
@@ -183,10 +204,9 @@ func (q *gatedQueue) Close() {
 
 // PopBatch pops one item at a time while stepping, so a step is one item.
 func (q *gatedBatchQueue) PopBatch(batch cache.ProcessBatchFunc, single cache.PopProcessFunc) error {
-	if q.gate.pass() {
-		_, err := q.inner.Pop(single)
-		q.afterStep()
-		return err
+	if !q.gate.pass() {
+		return q.batch.PopBatch(batch, single)
 	}
-	return q.batch.PopBatch(batch, single)
+	_, err := q.steppedPop(single)
+	return err
 }

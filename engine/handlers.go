@@ -32,6 +32,9 @@ func (inf *Informer) AddEventHandlerWithOptions(handler cache.ResourceEventHandl
 // handler added after the informer started first receives OnAdd(obj, true)
 // for every cached object, before any later notification.
 func (inf *Informer) AddNamedEventHandler(name string, handler cache.ResourceEventHandler, options cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
+	if handler == nil {
+		return nil, errors.New("handler was not added to informer " + inf.name + ": it is nil; pass a cache.ResourceEventHandler")
+	}
 	inf.startedMu.Lock()
 	defer inf.startedMu.Unlock()
 	if inf.stopped {
@@ -62,7 +65,7 @@ func (inf *Informer) AddNamedEventHandler(name string, handler cache.ResourceEve
 		Name:            name,
 		Handler:         handler,
 		RequestedResync: resync,
-		Resync:          effectiveResync(resync, inf.resyncCheckPeriod),
+		Resync:          processor.EffectiveResync(resync, inf.resyncCheckPeriod),
 		UpstreamSynced:  inf.HasSyncedChecker(),
 	})
 	if !inf.started {
@@ -76,20 +79,6 @@ func (inf *Informer) AddNamedEventHandler(name string, handler cache.ResourceEve
 	defer inf.blockDeltas.Unlock()
 	inf.processor.AddListener(l, inf.indexer.List())
 	return l, nil
-}
-
-// effectiveResync is the period a listener really gets, given how often
-// the reflector checks for resyncs (client-go's determineResyncPeriod).
-func effectiveResync(desired, check time.Duration) time.Duration {
-	switch {
-	case desired == 0:
-		return 0
-	case check == 0:
-		return 0
-	case desired < check:
-		return check
-	}
-	return desired
 }
 
 // RemoveEventHandler unregisters a handler and drops its backlog. Removing

@@ -131,6 +131,17 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// waitDelivered waits until the handler of inf's listener i has returned
+// from n calls. A recorder sees a call as it starts; the listener counts it
+// once the handler returns, so a test that reads the counters or anything
+// a handler writes must wait for this first.
+func waitDelivered(t *testing.T, inf *Informer, i int, n uint64) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("listener %d to return from %d calls", i, n), func() bool {
+		return inf.Snapshot().Listeners[i].Delivered.Total() == n
+	})
+}
+
 // runInformer starts inf and returns a stop function that cancels it and
 // waits for Run to return.
 func runInformer(t *testing.T, inf cache.SharedIndexInformer) (stop func()) {

@@ -29,8 +29,10 @@ import (
 // controller, queue, the pre-start settings). blockDeltas is held while a
 // popped item is applied to the indexer and distributed, and while a
 // handler joins or leaves, so a late handler sees the cache and the
-// notification stream without a gap or a duplicate. startedMu is always
-// taken before blockDeltas.
+// notification stream without a gap or a duplicate; it also guards the
+// step recorders. startedMu, and the queue's lock (which the pop loop may
+// hold while processing), are taken before blockDeltas, never while
+// holding it; the indexer's and the processor's locks come after it.
 type Informer struct {
 	name          string
 	resource      string
@@ -47,6 +49,7 @@ type Informer struct {
 	verbose       instr.Sink // sink for per-item events; nil unless ItemEvents
 	queueHead     int
 	gate          *gate
+	stepTurn      chan struct{} // holds a token while a Step is under way
 	synced        chan struct{}
 	syncedChecker *informerSynced
 
@@ -59,8 +62,8 @@ type Informer struct {
 	resyncCheckPeriod       time.Duration
 	defaultHandlerResync    time.Duration
 	blockDeltas             sync.Mutex
-	step                    *stepRecorder // set while a step is being processed; guarded by blockDeltas
-	stepDone                chan StepResult
+	pendingStep             *stepRecorder // granted by Step, not yet taken by a pop; guarded by blockDeltas
+	step                    *stepRecorder // recording the stepped pop in progress; guarded by blockDeltas
 	lastSyncResourceVersion func() string
 }
 
@@ -91,6 +94,7 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 		lw:                   lw,
 		queueHead:            opts.Instrumentation.QueueHead,
 		gate:                 newGate(),
+		stepTurn:             make(chan struct{}, 1),
 		synced:               make(chan struct{}),
 		resyncCheckPeriod:    opts.ResyncPeriod,
 		defaultHandlerResync: opts.ResyncPeriod,
@@ -174,7 +178,7 @@ func (inf *Informer) start() bool {
 	}
 	q := inf.newQueue()
 	wrapped, gated := newGatedQueue(q, inf.gate, inf.name, inf.sink)
-	gated.afterStep = inf.finishStep
+	gated.beforeStep, gated.afterStep = inf.beginStep, inf.finishStep
 	gated.observer = inf.observer
 	inf.queue = gated
 	cfg := &cache.Config{

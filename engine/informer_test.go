@@ -48,6 +48,7 @@ func TestInformerInitialListAndWatch(t *testing.T) {
 			src.Modify(c2)
 			src.Delete(c2.DeepCopy())
 			waitFor(t, "watch events", func() bool { return rec.len() == 5 })
+			waitDelivered(t, inf, 0, 5)
 			got := rec.snapshot()[2:]
 			want = []call{
 				{Kind: "add", Key: "default/c", RV: "3"},
@@ -94,7 +95,7 @@ func TestInformerIndexerUpdatedBeforeNotify(t *testing.T) {
 			src := newTestSource(t)
 			src.Add(pod("a"))
 			inf := newTestInformer(src, kind, 0)
-			var bad []string
+			var bad []string // written by the handler; read once it has returned
 			rec := &recorder{}
 			rec.onCall = func(c call) {
 				obj, exists, _ := inf.GetStore().GetByKey(c.Key)
@@ -122,7 +123,7 @@ func TestInformerIndexerUpdatedBeforeNotify(t *testing.T) {
 			src.Modify(b.DeepCopy())
 			waitFor(t, "update", func() bool { return rec.len() == 3 })
 			src.Delete(b.DeepCopy())
-			waitFor(t, "delete", func() bool { return rec.len() == 4 })
+			waitDelivered(t, inf, 0, 4)
 			if len(bad) > 0 {
 				t.Fatalf("handler saw a store that did not reflect the notification: %v", bad)
 			}
@@ -135,6 +136,7 @@ func TestInformerIndexerUpdatedBeforeNotify(t *testing.T) {
 func TestInformerRelistAfterMissedDeletes(t *testing.T) {
 	for _, kind := range queueKinds {
 		t.Run(kind.String(), func(t *testing.T) {
+			t.Parallel() // each waits out the reflector's backoff before its relist
 			src := newTestSource(t)
 			for _, n := range []string{"a", "b", "c"} {
 				src.Add(pod(n))
@@ -208,6 +210,8 @@ func TestInformerSlowHandlerBesideFastOne(t *testing.T) {
 			})
 			close(release)
 			waitFor(t, "slow handler", func() bool { return slow.len() == n })
+			waitDelivered(t, inf, 0, n)
+			waitDelivered(t, inf, 1, n)
 			if !reflect.DeepEqual(fast.snapshot(), slow.snapshot()) {
 				t.Fatal("slow handler saw a different sequence than the fast one")
 			}

@@ -38,7 +38,8 @@ type observedListerWatcher struct {
 	watches, watchEvents                           atomic.Uint64
 	watchAdded, watchModified, watchDeleted        atomic.Uint64
 	watchBookmarks, watchErrors, errs              atomic.Uint64
-	listInProgress, watchOpen, streaming           atomic.Bool
+	listInProgress, streaming                      atomic.Bool
+	listCompleted                                  atomic.Bool // a full list completed since the last one began
 	lastListItems                                  atomic.Int64
 	lastListNanos, listStartNanos, watchSinceNanos atomic.Int64
 	openWatches                                    atomic.Int64
@@ -104,6 +105,7 @@ func (o *observedListerWatcher) ListWithContext(ctx context.Context, options met
 	instr.Emit(o.sink, instr.Event{Type: instr.EventListPage, Informer: o.informer, Count: items, Detail: cont, Duration: o.now().Sub(start)})
 	if cont == "" {
 		o.listInProgress.Store(false)
+		o.listCompleted.Store(true)
 		elapsed := o.now().Sub(time.Unix(0, o.listStartNanos.Load()))
 		o.lastListNanos.Store(int64(elapsed))
 		instr.Emit(o.sink, instr.Event{Type: instr.EventListDone, Informer: o.informer, Count: int(total), Detail: rv, Duration: elapsed})
@@ -111,12 +113,19 @@ func (o *observedListerWatcher) ListWithContext(ctx context.Context, options met
 	return list, nil
 }
 
-// beginList counts a new full list; every list after the first is a relist.
+// beginList counts a new full list, LIST or streamed. The first one after
+// a list completed is a relist; another attempt after a failed one (the
+// reflector retrying, or the pager restarting on an expired continue
+// token) is the same relist, and retries before the first list ever
+// completed are no relist at all. A list begun here supersedes a streamed
+// list that never completed.
 func (o *observedListerWatcher) beginList(start time.Time) {
-	if o.lists.Add(1) > 1 {
+	o.lists.Add(1)
+	if o.listCompleted.Swap(false) {
 		o.relists.Add(1)
 		instr.Emit(o.sink, instr.Event{Type: instr.EventRelist, Informer: o.informer})
 	}
+	o.streaming.Store(false)
 	o.listInProgress.Store(true)
 	o.lastListItems.Store(0)
 	o.listStartNanos.Store(start.UnixNano())
@@ -138,7 +147,6 @@ func (o *observedListerWatcher) WatchWithContext(ctx context.Context, options me
 	}
 	o.watches.Add(1)
 	o.openWatches.Add(1)
-	o.watchOpen.Store(true)
 	o.watchSinceNanos.Store(o.now().UnixNano())
 	instr.Emit(o.sink, instr.Event{Type: instr.EventWatchOpen, Informer: o.informer, Detail: options.ResourceVersion})
 	return newObservedWatch(w, o, streaming), nil
@@ -159,9 +167,10 @@ func (o *observedListerWatcher) recordError(verb string, err error) {
 	instr.Emit(o.sink, instr.Event{Type: instr.EventWatchError, Informer: o.informer, Detail: msg})
 }
 
-// storeCall counts one change the reflector handed to the queue: each one
-// is a watch event. Counting here rather than in the watch stream keeps the
-// stream untouched (no extra goroutine or channel hop per event).
+// storeCall counts one change (Added, Modified or Deleted) the reflector
+// handed to the queue: each one is a watch event. Counting here rather than
+// in the watch stream keeps the stream untouched (no extra goroutine or
+// channel hop per event).
 func (o *observedListerWatcher) storeCall(t watch.EventType, obj any) {
 	o.watchEvents.Add(1)
 	switch t {
@@ -171,18 +180,24 @@ func (o *observedListerWatcher) storeCall(t watch.EventType, obj any) {
 		o.watchModified.Add(1)
 	case watch.Deleted:
 		o.watchDeleted.Add(1)
-	case watch.Bookmark:
-		o.watchBookmarks.Add(1)
 	}
 	if o.items != nil {
 		o.items.Emit(instr.Event{Type: instr.EventWatchEvent, Informer: o.informer, Detail: string(t), Obj: obj})
 	}
 }
 
-// watchFailed records an error that ended a list or watch, as the reflector
-// reports it to its watch error handler (410 Gone inside a stream among them).
-// A failed List call reaches the handler too, wrapped: it was counted when
-// the call returned, so it is not counted again.
+// bookmarked counts a bookmark the reflector handed to the queue.
+func (o *observedListerWatcher) bookmarked() {
+	o.watchEvents.Add(1)
+	o.watchBookmarks.Add(1)
+}
+
+// watchFailed records an error the reflector reports to its watch error
+// handler. Most are a failed List or Watch call coming back wrapped: those
+// were counted when the call returned and are not counted again. The rest
+// are failures after a successful LIST (a list it cannot understand or
+// store). The reflector never reports an ERROR event inside a watch stream,
+// a 410 Gone among them, to the handler: only the stream tap sees those.
 func (o *observedListerWatcher) watchFailed(err error) {
 	o.mu.Lock()
 	seen := o.lastCallErr != nil && errors.Is(err, o.lastCallErr)
@@ -190,17 +205,14 @@ func (o *observedListerWatcher) watchFailed(err error) {
 	if seen {
 		return
 	}
-	if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
-		o.watchErrors.Add(1)
-	}
-	o.recordError("watch stream", err)
+	o.recordError("list and watch", err)
 }
 
-func (o *observedListerWatcher) closed() {
-	if o.openWatches.Add(-1) == 0 {
-		o.watchOpen.Store(false)
-	}
-	instr.Emit(o.sink, instr.Event{Type: instr.EventWatchClose, Informer: o.informer})
+// closed ends a watch stream; events is how many watch events the
+// reflector took from it (the reflector runs one stream at a time).
+func (o *observedListerWatcher) closed(events uint64) {
+	o.openWatches.Add(-1)
+	instr.Emit(o.sink, instr.Event{Type: instr.EventWatchClose, Informer: o.informer, Count: int(events)})
 }
 
 // replaced ends a streamed initial list: the reflector hands the whole
@@ -210,6 +222,7 @@ func (o *observedListerWatcher) replaced(items int) {
 		return
 	}
 	o.listInProgress.Store(false)
+	o.listCompleted.Store(true)
 	o.lastListItems.Store(int64(items))
 	o.listedItems.Add(uint64(items))
 	elapsed := o.now().Sub(time.Unix(0, o.listStartNanos.Load()))
@@ -221,8 +234,9 @@ func (o *observedListerWatcher) stats() ReflectorStats {
 	o.mu.Lock()
 	lastErr, lastErrTime := o.lastError, o.lastErrorTime
 	o.mu.Unlock()
+	open := o.openWatches.Load() > 0
 	var since time.Time
-	if o.watchOpen.Load() {
+	if open {
 		since = time.Unix(0, o.watchSinceNanos.Load())
 	}
 	return ReflectorStats{
@@ -234,7 +248,7 @@ func (o *observedListerWatcher) stats() ReflectorStats {
 		LastListTime:   time.Duration(o.lastListNanos.Load()),
 		Relists:        o.relists.Load(),
 		Watches:        o.watches.Load(),
-		WatchOpen:      o.watchOpen.Load(),
+		WatchOpen:      open,
 		WatchSince:     since,
 		WatchEvents:    o.watchEvents.Load(),
 		WatchAdded:     o.watchAdded.Load(),
@@ -249,16 +263,17 @@ func (o *observedListerWatcher) stats() ReflectorStats {
 }
 
 // observedWatch notes when the reflector stops a stream. Without a tap it
-// hands the stream over untouched. With a tap (Instrumentation.WatchErrors)
+// hands the stream over untouched. With a tap (Instrumentation.TapWatchStreams)
 // a goroutine forwards each event so that ERROR events — a 410 Gone among
 // them, which the reflector handles without telling anyone — are recorded;
 // that costs one channel hop per event, so it is opt-in.
 type observedWatch struct {
-	inner    watch.Interface
-	o        *observedListerWatcher
-	out      chan watch.Event // nil without a tap
-	stop     chan struct{}
-	stopOnce sync.Once
+	inner        watch.Interface
+	o            *observedListerWatcher
+	out          chan watch.Event // nil without a tap
+	stop         chan struct{}
+	stopOnce     sync.Once
+	eventsAtOpen uint64 // the observer's watch event count when the stream opened
 }
 
 func newObservedWatch(inner watch.Interface, o *observedListerWatcher, streaming bool) *observedWatch {
@@ -266,7 +281,7 @@ func newObservedWatch(inner watch.Interface, o *observedListerWatcher, streaming
 		// The streamed list ends when the queue gets its Replace.
 		o.streaming.Store(true)
 	}
-	w := &observedWatch{inner: inner, o: o, stop: make(chan struct{})}
+	w := &observedWatch{inner: inner, o: o, stop: make(chan struct{}), eventsAtOpen: o.watchEvents.Load()}
 	if o.tapStreams {
 		w.out = make(chan watch.Event)
 		go w.forward()
@@ -308,7 +323,7 @@ func (w *observedWatch) Stop() {
 	w.stopOnce.Do(func() {
 		close(w.stop)
 		w.inner.Stop()
-		w.o.closed()
+		w.o.closed(w.o.watchEvents.Load() - w.eventsAtOpen)
 	})
 }
 
@@ -319,13 +334,4 @@ func (o *observedListerWatcher) streamError(err error) {
 		err = fmt.Errorf("410 Gone, the reflector relists: %w", err)
 	}
 	o.recordError("watch stream", err)
-}
-
-// objectKey names obj as "namespace/name" for events; "" when it has no metadata.
-func objectKey(obj any) string {
-	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if err != nil {
-		return ""
-	}
-	return key
 }

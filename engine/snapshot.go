@@ -33,13 +33,13 @@ type Snapshot struct {
 
 // ReflectorStats is what the instrumented ListerWatcher saw of the reflector.
 type ReflectorStats struct {
-	Lists          uint64        `json:"lists"`     // LIST calls that started a full list (first pages)
+	Lists          uint64        `json:"lists"`     // full lists started, retries included: LIST first pages and streamed (WatchList) initial lists
 	ListPages      uint64        `json:"listPages"` // every LIST response, paginated or not
 	ListedItems    uint64        `json:"listedItems"`
 	ListInProgress bool          `json:"listInProgress"`
 	LastListItems  int           `json:"lastListItems"` // items in the newest complete list, or so far while one is in progress
 	LastListTime   time.Duration `json:"lastListTime"`
-	Relists        uint64        `json:"relists"`
+	Relists        uint64        `json:"relists"` // lists started after a complete one; retrying a failed list is the same relist
 	Watches        uint64        `json:"watches"` // WATCH streams opened
 	WatchOpen      bool          `json:"watchOpen"`
 	WatchSince     time.Time     `json:"watchSince"`
@@ -49,7 +49,7 @@ type ReflectorStats struct {
 	WatchDeleted   uint64        `json:"watchDeleted"`
 	WatchBookmarks uint64        `json:"watchBookmarks"`
 	WatchErrors    uint64        `json:"watchErrors"` // ERROR events inside a watch stream (e.g. 410 Gone)
-	Errors         uint64        `json:"errors"`      // failed LIST/WATCH calls and watch ERROR events
+	Errors         uint64        `json:"errors"`      // failed LIST/WATCH calls, watch ERROR events (with TapWatchStreams) and other failures the reflector reports
 	LastError      string        `json:"lastError"`
 	LastErrorTime  time.Time     `json:"lastErrorTime"`
 	Resyncs        uint64        `json:"resyncs"`

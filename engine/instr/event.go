@@ -19,10 +19,10 @@ const (
 	EventListPage      EventType = iota + 1 // one LIST page returned (Count items, Detail continue token)
 	EventListDone                           // a full LIST finished (Count items, Detail resourceVersion)
 	EventWatchOpen                          // a WATCH stream opened (Detail resourceVersion)
-	EventWatchClose                         // a WATCH stream ended (Count events seen on it)
+	EventWatchClose                         // a WATCH stream ended (Count watch events the reflector took from it)
 	EventWatchEvent                         // one watch event (Detail watch.EventType)
-	EventWatchError                         // a LIST or WATCH call failed (Detail error text)
-	EventRelist                             // a LIST other than the first one
+	EventWatchError                         // a LIST or WATCH call or a watch stream failed (Detail error text)
+	EventRelist                             // a list (LIST or streamed) started after a complete one
 	EventReplace                            // the queue received Replace (Count items)
 	EventResync                             // the queue received Resync
 	EventBookmark                           // a bookmark reached the queue (Detail resourceVersion)
@@ -100,10 +100,19 @@ type Event struct {
 
 // ObjectKey returns Key, or the namespace/name key of Obj when Key is empty.
 func (e Event) ObjectKey() string {
-	if e.Key != "" || e.Obj == nil {
+	if e.Key != "" {
 		return e.Key
 	}
-	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(e.Obj)
+	return KeyOf(e.Obj)
+}
+
+// KeyOf is obj's cache key ("namespace/name", or a tombstone's key), or ""
+// when obj is nil or has no metadata.
+func KeyOf(obj any) string {
+	if obj == nil {
+		return ""
+	}
+	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
 	if err != nil {
 		return ""
 	}

@@ -14,8 +14,8 @@ func TestRingKeepsNewestAndCountsMissed(t *testing.T) {
 	if len(evs) != 4 || evs[0].Count != 2 || evs[3].Count != 5 || next != 7 || missed != 0 {
 		t.Fatalf("Since(0) = %d events from %d, next %d, missed %d", len(evs), evs[0].Count, next, missed)
 	}
-	// A reader that last saw event 1 has missed events 1 (seq 2) ... until
-	// the oldest held (seq 3): exactly what was overwritten under it.
+	// A reader whose cursor is at seq 2 missed exactly seq 2: the ring
+	// holds seq 3 to 6 now.
 	_, next, missed = r.Since(2, 0)
 	if missed != 1 || next != 7 {
 		t.Fatalf("Since(2): next %d, missed %d; want 7, 1", next, missed)

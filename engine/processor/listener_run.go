@@ -71,7 +71,7 @@ func (l *Listener) take() (e entry, start time.Time, ok bool) {
 func (l *Listener) deliver(e entry, start time.Time) {
 	sink, key := l.p.perCall, ""
 	if sink != nil {
-		key = keyOf(e.object())
+		key = instr.KeyOf(e.object())
 		sink.Emit(instr.Event{Time: start, Type: instr.EventHandlerStart, Informer: l.p.informer,
 			Listener: l.name, Key: key, Detail: e.detail()})
 	}
@@ -141,7 +141,7 @@ func (l *Listener) recordPanic(e entry, key string, r any) {
 		return
 	}
 	if key == "" {
-		key = keyOf(e.object())
+		key = instr.KeyOf(e.object())
 	}
 	l.p.sink.Emit(instr.Event{Time: l.p.clock.Now(), Type: instr.EventHandlerPanic, Informer: l.p.informer,
 		Listener: l.name, Key: key, Detail: e.callback() + ": " + msg})

@@ -1,6 +1,10 @@
 package processor
 
-import "time"
+import (
+	"time"
+
+	"github.com/informtop/informtop/engine/instr"
+)
 
 // count adds one returned call of kind k.
 func (d *Delivered) count(k kind) {
@@ -40,7 +44,7 @@ func (l *Listener) Stats() ListenerStats {
 	l.mu.Unlock()
 
 	if busy {
-		s.InCallbackKey = keyOf(inFlight)
+		s.InCallbackKey = instr.KeyOf(inFlight)
 	}
 	s.LatencyP50, s.LatencyP99 = percentiles(window)
 	s.Synced = l.tracker.HasSynced()

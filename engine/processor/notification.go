@@ -1,7 +1,5 @@
 package processor
 
-import "k8s.io/client-go/tools/cache"
-
 // AddNotification asks a listener to call OnAdd(Obj, IsInInitialList).
 type AddNotification struct {
 	Obj             any
@@ -91,17 +89,4 @@ func (e entry) object() any {
 		return n.Obj
 	}
 	return nil
-}
-
-// keyOf is the cache key of obj, or "" when obj has none. It is only
-// called off the hot path (Stats, panics) or when a Sink wants events.
-func keyOf(obj any) string {
-	if obj == nil {
-		return ""
-	}
-	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if err != nil {
-		return ""
-	}
-	return key
 }

@@ -112,7 +112,7 @@ func (p *Processor) AddListener(l *Listener, initial []any) (started bool) {
 func (p *Processor) RemoveListener(handle cache.ResourceEventHandlerRegistration) error {
 	l, ok := handle.(*Listener)
 	if !ok {
-		return fmt.Errorf("processor: invalid registration type %T", handle)
+		return fmt.Errorf("handler was not removed: the registration is a %T, not one returned by this informer's AddEventHandler", handle)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -143,6 +143,24 @@ func (p *Processor) Distribute(notification any, sync bool) {
 		}
 		l.enqueue(e)
 	}
+}
+
+// Recipients returns, in registration order, the listeners a Distribute
+// with the same sync flag would reach now: every listener, or for a sync
+// only those the last ShouldResync found due.
+func (p *Processor) Recipients(sync bool) []*Listener {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if p.state == stopped {
+		return nil
+	}
+	out := make([]*Listener, 0, len(p.listeners))
+	for _, l := range p.listeners {
+		if !sync || l.resyncDue {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // Run starts every registered listener, waits for ctx to be done, then

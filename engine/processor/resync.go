@@ -34,14 +34,14 @@ func (p *Processor) ResyncCheckPeriodChanged(period time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, l := range p.listeners {
-		l.resyncPeriod.Store(int64(effectiveResync(l.requestedResync, period)))
+		l.resyncPeriod.Store(int64(EffectiveResync(l.requestedResync, period)))
 	}
 }
 
-// effectiveResync is the period a listener gets when it asks for desired
+// EffectiveResync is the period a listener gets when it asks for desired
 // and the informer checks every check: never when either is zero, and no
-// more often than the check.
-func effectiveResync(desired, check time.Duration) time.Duration {
+// more often than the check (client-go's determineResyncPeriod).
+func EffectiveResync(desired, check time.Duration) time.Duration {
 	if desired == 0 || check == 0 {
 		return 0
 	}

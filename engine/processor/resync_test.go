@@ -125,8 +125,40 @@ func TestEffectiveResync(t *testing.T) {
 		{time.Minute, time.Minute, time.Minute},
 		{time.Hour, time.Minute, time.Hour},
 	} {
-		if got := effectiveResync(c.desired, c.check); got != c.want {
-			t.Errorf("effectiveResync(%v, %v) = %v, want %v", c.desired, c.check, got, c.want)
+		if got := EffectiveResync(c.desired, c.check); got != c.want {
+			t.Errorf("EffectiveResync(%v, %v) = %v, want %v", c.desired, c.check, got, c.want)
 		}
 	}
+}
+
+// Recipients names exactly the listeners Distribute would reach.
+func TestRecipientsFollowResyncDue(t *testing.T) {
+	clk := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	p := New(Options{Clock: clk})
+	never := p.NewListener(ListenerConfig{Name: "never", Handler: &recorder{}})
+	every2 := p.NewListener(ListenerConfig{Name: "2s", Handler: &recorder{}, RequestedResync: 2 * time.Second, Resync: 2 * time.Second})
+	p.AddListener(never, nil)
+	p.AddListener(every2, nil)
+	names := func(sync bool) []string {
+		var out []string
+		for _, l := range p.Recipients(sync) {
+			out = append(out, l.Name())
+		}
+		return out
+	}
+
+	// Until the first ShouldResync every listener takes syncs.
+	equalCalls(t, "syncs before ShouldResync", names(true), []string{"never", "2s"})
+	clk.Step(time.Second)
+	p.ShouldResync()
+	equalCalls(t, "syncs at 1s", names(true), nil)
+	equalCalls(t, "non-syncs at 1s", names(false), []string{"never", "2s"})
+	clk.Step(time.Second)
+	p.ShouldResync()
+	equalCalls(t, "syncs at 2s", names(true), []string{"2s"})
+	if err := p.RemoveListener(every2); err != nil {
+		t.Fatal(err)
+	}
+	equalCalls(t, "syncs after removal", names(true), nil)
+	equalCalls(t, "non-syncs after removal", names(false), []string{"never"})
 }

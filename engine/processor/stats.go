@@ -28,7 +28,7 @@ func (d Delivered) Total() uint64 { return d.Add + d.Update + d.Delete + d.Sync 
 // ListenerStats is a cheap copy of one listener's instrumentation.
 type ListenerStats struct {
 	Name            string        `json:"name"`
-	Pending         int           `json:"pending"`   // notifications waiting, including one handed to the handler goroutine but not started
+	Pending         int           `json:"pending"`   // notifications waiting in the backlog, not counting the one in progress
 	Capacity        int           `json:"capacity"`  // current size of the backlog ring buffer
 	HighWater       int           `json:"highWater"` // largest Pending ever seen
 	Delivered       Delivered     `json:"delivered"`
