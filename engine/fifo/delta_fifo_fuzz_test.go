@@ -48,6 +48,9 @@ func FuzzDeltaFIFO(f *testing.F) {
 		{0x01, dfOpAdd, 0, dfOpAdd, 1, dfOpCloseOrPop, 0, dfOpPop, 0, dfOpAdd, 2, dfOpPop, 0, dfOpPop, 0, dfOpPop, 0},
 		{0x0e, dfOpReplace, 0x1f, dfOpPop, 0, dfOpReplace, 0x35, dfOpDelete, 0x09, dfOpResync, 0, dfOpPop, 0, dfOpPop, 0},
 		{0x02, dfOpAdd, 0, dfOpPop, 0, dfOpDelete, 0x00, dfOpDelete, 0x0c, dfOpReplace, 0x00, dfOpDelete, 0x08},
+		// two relists in a row without a queued key: the second tombstone
+		// carries the object, not the first tombstone
+		{0x01, dfOpAdd, 0, dfOpReplace, 0x02, dfOpReplace, 0x22, dfOpPop, 0, dfOpPop, 0},
 	}
 	for _, s := range seeds {
 		f.Add(s)

@@ -1,15 +1,14 @@
 package fifo
 
 import (
-	"context"
 	"errors"
-	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -127,7 +126,7 @@ func TestDeltaFIFODeleteOfUnknownKeyIsDropped(t *testing.T) {
 			if err := f.Delete(a); err != nil {
 				t.Fatal(err)
 			}
-			if got := f.Deltas(dfKey("a")); !dfSameDeltas(got, tc.want) {
+			if got := f.Deltas(dfKey("a")); !slices.Equal(got, tc.want) {
 				t.Fatalf("deltas %s, want %s", dfFormat(got), dfFormat(tc.want))
 			}
 			// Even a dropped delete ends the wait for a first Replace.
@@ -309,7 +308,7 @@ func TestDeltaFIFOTransformer(t *testing.T) {
 	dfAssertDeltas(t, "b", f.Deltas(dfKey("b")), cache.Deltas{{Type: cache.Sync, Object: b.twin}})
 	// The relist tombstone for c, known only to the store, is not transformed.
 	dfAssertDeltas(t, "c", f.Deltas(dfKey("c")), cache.Deltas{{Type: cache.Deleted, Object: dfTomb("c", c.twin)}})
-	if want := []interface{}{a1, a2, a3, b}; !dfSameObjects(seen, want) {
+	if want := []interface{}{a1, a2, a3, b}; !slices.Equal(seen, want) {
 		t.Fatalf("transformer saw %v, want %v", seen, want)
 	}
 
@@ -355,18 +354,6 @@ func TestDeltaFIFOTransformerErrorsAndKeys(t *testing.T) {
 	}
 }
 
-func dfSameObjects(a, b []interface{}) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func TestDeltaFIFOHasSyncedAfterLastInitialItemPopped(t *testing.T) {
 	a, b, x := dfObj("a", 1), dfObj("b", 1), dfObj("x", 1)
 	// x is known but not listed: its tombstone belongs to the first batch.
@@ -396,6 +383,7 @@ func TestDeltaFIFOHasSyncedAfterLastInitialItemPopped(t *testing.T) {
 	// The Done channel closes when the last initial row leaves the queue,
 	// before its process function runs; HasSynced waits for the lock.
 	var initial, doneDuringProcess bool
+	dfRequireQueued(t, f)
 	if _, err := f.Pop(func(_ interface{}, init bool) error {
 		initial, doneDuringProcess = init, cache.IsDone(checker)
 		return nil
@@ -463,6 +451,7 @@ func TestDeltaFIFOPopProcessErrorDoesNotRequeue(t *testing.T) {
 		t.Fatal(err)
 	}
 	boom := errors.New("boom")
+	dfRequireQueued(t, f)
 	item, err := f.Pop(func(interface{}, bool) error { return boom })
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want boom", err)
@@ -474,23 +463,31 @@ func TestDeltaFIFOPopProcessErrorDoesNotRequeue(t *testing.T) {
 	}
 }
 
-// dfWaitForBlockedPop waits until some goroutine is parked in
-// DeltaFIFO.Pop's condition wait.
-func dfWaitForBlockedPop(t *testing.T) {
-	t.Helper()
-	err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true,
-		func(context.Context) (bool, error) {
-			buf := make([]byte, 1<<20)
-			buf = buf[:runtime.Stack(buf, true)]
-			for _, g := range strings.Split(string(buf), "\n\n") {
-				if strings.Contains(g, "sync.(*Cond).Wait") && strings.Contains(g, "(*DeltaFIFO).Pop") {
-					return true, nil
-				}
+// TestDeltaFIFOPanicInCallerCodeLeavesQueueUnlocked: the reflector
+// recovers a panic from the transformer or the key function and retries,
+// so the queue must come out of it unlocked.
+func TestDeltaFIFOPanicInCallerCodeLeavesQueueUnlocked(t *testing.T) {
+	panicky := func(interface{}) (interface{}, error) { panic("transform exploded") }
+	ops := map[string]func(f *DeltaFIFO) error{
+		"Add":     func(f *DeltaFIFO) error { return f.Add(dfObj("a", 1)) },
+		"Replace": func(f *DeltaFIFO) error { return f.Replace([]interface{}{dfObj("a", 1)}, "1") },
+	}
+	for name, op := range ops {
+		t.Run(name, func(t *testing.T) {
+			f := NewDeltaFIFO(cache.DeltaFIFOOptions{Transformer: panicky})
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Fatal("no panic reached the caller")
+					}
+				}()
+				_ = op(f)
+			}()
+			if !f.mu.TryLock() {
+				t.Fatal("the queue stayed locked after the panic")
 			}
-			return false, nil
+			f.mu.Unlock()
 		})
-	if err != nil {
-		t.Fatalf("no goroutine blocked in Pop: %v", err)
 	}
 }
 
@@ -511,7 +508,7 @@ func dfPopAsync(f *DeltaFIFO) <-chan dfPopResult {
 func TestDeltaFIFOPopBlocksUntilAdd(t *testing.T) {
 	f := NewDeltaFIFO(cache.DeltaFIFOOptions{})
 	res := dfPopAsync(f)
-	dfWaitForBlockedPop(t)
+	waitForBlockedPops(t, "(*DeltaFIFO).Pop", 1)
 	select {
 	case r := <-res:
 		t.Fatalf("Pop returned %v, %v on an empty queue", r.item, r.err)
@@ -521,7 +518,7 @@ func TestDeltaFIFOPopBlocksUntilAdd(t *testing.T) {
 	if err := f.Add(a); err != nil {
 		t.Fatal(err)
 	}
-	r := <-res
+	r := awaitWakeUp(t, res, "Add")
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -531,9 +528,9 @@ func TestDeltaFIFOPopBlocksUntilAdd(t *testing.T) {
 func TestDeltaFIFOCloseWakesBlockedPop(t *testing.T) {
 	f := NewDeltaFIFO(cache.DeltaFIFOOptions{})
 	res := dfPopAsync(f)
-	dfWaitForBlockedPop(t)
+	waitForBlockedPops(t, "(*DeltaFIFO).Pop", 1)
 	f.Close()
-	if r := <-res; !errors.Is(r.err, cache.ErrFIFOClosed) || r.item != nil {
+	if r := awaitWakeUp(t, res, "Close"); !errors.Is(r.err, cache.ErrFIFOClosed) || r.item != nil {
 		t.Fatalf("Pop after Close = %v, %v", r.item, r.err)
 	}
 }
@@ -549,7 +546,11 @@ func TestDeltaFIFOConcurrentProducersKeepPerKeyOrder(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() { producer("x") })
 	wg.Go(func() { producer("y") })
-	defer wg.Wait()
+	// Closing once both are done turns a lost item into ErrFIFOClosed
+	// instead of a Pop that blocks the test forever.
+	closed := make(chan struct{})
+	go func() { wg.Wait(); f.Close(); close(closed) }()
+	defer func() { <-closed }()
 	last := map[byte]int{'x': -1, 'y': -1}
 	for range 2 * perProducer {
 		item, err := f.Pop(nil)
@@ -685,7 +686,7 @@ func TestDeltaFIFODeltasGetAndListReturnCopies(t *testing.T) {
 	if _, exists, _ := f.GetByKey(dfKey("zz")); exists || f.Deltas(dfKey("zz")) != nil {
 		t.Fatal("a key never queued exists")
 	}
-	if list := f.List(); !dfSameObjects(list, []interface{}{a3, b}) {
+	if list := f.List(); !slices.Equal(list, []interface{}{a3, b}) {
 		t.Fatalf("List = %v, want newest objects in queue order", list)
 	}
 	dfAssertKeys(t, f, dfKey("a"), dfKey("b"))
@@ -721,6 +722,38 @@ func TestDeltaFIFOKeyOf(t *testing.T) {
 	}
 	if err := f.Delete(42); err == nil {
 		t.Fatal("Delete of an object without metadata succeeded")
+	}
+}
+
+// TestDeltaFIFOKeyQueueFollowsLiveLength: after a burst (a big relist)
+// drains, the key order must not keep the burst's backing array.
+func TestDeltaFIFOKeyQueueFollowsLiveLength(t *testing.T) {
+	const burst = 100_000
+	var q dfKeyQueue
+	for i := range burst {
+		q.push(strconv.Itoa(i))
+	}
+	next := 0
+	popTo := func(live int) {
+		t.Helper()
+		for q.len() > live {
+			if got := q.popFront(); got != strconv.Itoa(next) {
+				t.Fatalf("popped %q, want %d", got, next)
+			}
+			next++
+		}
+	}
+	popTo(10)
+	if front, _ := q.front(); front != strconv.Itoa(burst-10) || cap(q.keys) > dfKeyQueueMinCap {
+		t.Fatalf("10 keys left: front %q, capacity %d (burst %d)", front, cap(q.keys), burst)
+	}
+	popTo(0)
+	if cap(q.keys) > dfKeyQueueMinCap {
+		t.Fatalf("drained: capacity %d", cap(q.keys))
+	}
+	q.push("again")
+	if front, ok := q.front(); !ok || front != "again" || q.len() != 1 {
+		t.Fatalf("reuse: front %q, len %d", front, q.len())
 	}
 }
 

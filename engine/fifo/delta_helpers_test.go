@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/go-logr/logr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -124,27 +123,16 @@ func dfFormatObj(obj interface{}) string {
 	}
 }
 
-// dfSameDeltas compares types and object identity (pointers compare by
-// address; a tombstone compares its key and object identity).
-func dfSameDeltas(a, b cache.Deltas) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
+// dfAssertDeltas requires got to be a cache.Deltas equal to want: same
+// types and the very same objects (== compares pointers by address and
+// tombstones field by field).
 func dfAssertDeltas(t testing.TB, what string, got interface{}, want cache.Deltas) {
 	t.Helper()
 	ds, ok := got.(cache.Deltas)
 	if !ok {
 		t.Fatalf("%s: got %T (%v), want cache.Deltas", what, got, got)
 	}
-	if !dfSameDeltas(ds, want) {
+	if !slices.Equal(ds, want) {
 		t.Fatalf("%s:\n got  %s\n want %s", what, dfFormat(ds), dfFormat(want))
 	}
 }
@@ -162,8 +150,16 @@ type dfPopped struct {
 	initial bool
 }
 
-// dfPop pops one row from a queue that must not be empty (an empty open
-// queue would block the test forever).
+// dfRequireQueued fails the test when f is open and empty, where a pop
+// would block the test forever instead of failing it.
+func dfRequireQueued(t testing.TB, f *DeltaFIFO) {
+	t.Helper()
+	if f.Stats(0).Depth == 0 && !f.IsClosed() {
+		t.Fatal("the queue is empty: popping it would block the test forever")
+	}
+}
+
+// dfPop pops one row from a queue that must not be empty.
 func dfPop(t testing.TB, f *DeltaFIFO) dfPopped {
 	t.Helper()
 	if f.Stats(0).Depth == 0 {
@@ -177,26 +173,17 @@ func dfPop(t testing.TB, f *DeltaFIFO) dfPopped {
 	if err != nil {
 		t.Fatalf("Pop: %v", err)
 	}
-	if !dfSameDeltas(item.(cache.Deltas), p.deltas) {
+	if !slices.Equal(item.(cache.Deltas), p.deltas) {
 		t.Fatalf("Pop returned %s but processed %s", dfFormat(item.(cache.Deltas)), dfFormat(p.deltas))
 	}
 	return p
 }
 
-// dfRefQueue reads the key order and rows of client-go's DeltaFIFO, which
-// v0.37 no longer exposes. It must only be called from the goroutine that
-// drives the queue. If client-go renames the fields the test fails rather
-// than silently comparing nothing.
+// dfRefQueue copies the key order and rows of client-go's DeltaFIFO.
 func dfRefQueue(t testing.TB, f *cache.DeltaFIFO) ([]string, map[string]cache.Deltas) {
 	t.Helper()
-	v := reflect.ValueOf(f).Elem()
-	qf, itf := v.FieldByName("queue"), v.FieldByName("items")
-	if !qf.IsValid() || qf.Type() != reflect.TypeFor[[]string]() ||
-		!itf.IsValid() || itf.Type() != reflect.TypeFor[map[string]cache.Deltas]() {
-		t.Fatal("client-go DeltaFIFO no longer has queue []string and items map[string]Deltas")
-	}
-	queue := *(*[]string)(unsafe.Pointer(qf.UnsafeAddr()))
-	items := *(*map[string]cache.Deltas)(unsafe.Pointer(itf.UnsafeAddr()))
+	queue := refField(t, f, "queue", reflect.TypeFor[[]string]()).Interface().([]string)
+	items := refField(t, f, "items", reflect.TypeFor[map[string]cache.Deltas]()).Interface().(map[string]cache.Deltas)
 	rows := make(map[string]cache.Deltas, len(items))
 	for k, ds := range items {
 		rows[k] = slices.Clone(ds)
@@ -270,10 +257,10 @@ func (p *dfPair) pop(t testing.TB, what string, procErr error) {
 	if (itemOurs == nil) != (itemRef == nil) {
 		t.Fatalf("%s: Pop item: ours %v, client-go %v", what, itemOurs, itemRef)
 	}
-	if itemOurs != nil && !dfSameDeltas(itemOurs.(cache.Deltas), itemRef.(cache.Deltas)) {
+	if itemOurs != nil && !slices.Equal(itemOurs.(cache.Deltas), itemRef.(cache.Deltas)) {
 		t.Fatalf("%s: popped\n ours     %s\n client-go %s", what, dfFormat(itemOurs.(cache.Deltas)), dfFormat(itemRef.(cache.Deltas)))
 	}
-	if gotOurs.initial != gotRef.initial || !dfSameDeltas(gotOurs.deltas, gotRef.deltas) {
+	if gotOurs.initial != gotRef.initial || !slices.Equal(gotOurs.deltas, gotRef.deltas) {
 		t.Fatalf("%s: processed\n ours      %s initial=%v\n client-go %s initial=%v", what,
 			dfFormat(gotOurs.deltas), gotOurs.initial, dfFormat(gotRef.deltas), gotRef.initial)
 	}
@@ -289,7 +276,7 @@ func (p *dfPair) check(t testing.TB, what string) {
 		t.Fatalf("%s: ListKeys: ours %q, client-go %q", what, got, refKeys)
 	}
 	for _, k := range refKeys {
-		if got := p.ours.Deltas(k); !dfSameDeltas(got, refRows[k]) {
+		if got := p.ours.Deltas(k); !slices.Equal(got, refRows[k]) {
 			t.Fatalf("%s: deltas of %s:\n ours      %s\n client-go %s", what, k, dfFormat(got), dfFormat(refRows[k]))
 		}
 	}

@@ -3,13 +3,19 @@ package fifo
 // dfKeyQueue is DeltaFIFO's order of keys: a slice consumed from a moving
 // head index. Popped slots are cleared so their strings can be collected,
 // and the live part is moved to the front once the dead prefix is at least
-// as long as it, which keeps push and pop amortised O(1) and memory
-// proportional to the live length. Not safe for concurrent use; DeltaFIFO
-// guards it with its mutex.
+// as long as it, which keeps push and pop amortised O(1). A backing array
+// far larger than the live part (left by a burst such as a big relist) is
+// swapped for a right-sized one at that point, so memory follows the live
+// length rather than the peak. Not safe for concurrent use; DeltaFIFO guards
+// it with its mutex.
 type dfKeyQueue struct {
 	keys []string
 	head int // keys[:head] are popped slots
 }
+
+// dfKeyQueueMinCap is the capacity below which an idle backing array is
+// kept for reuse rather than released.
+const dfKeyQueueMinCap = 4096
 
 func (q *dfKeyQueue) len() int { return len(q.keys) - q.head }
 
@@ -20,15 +26,27 @@ func (q *dfKeyQueue) popFront() string {
 	key := q.keys[q.head]
 	q.keys[q.head] = ""
 	q.head++
-	switch live := q.len(); {
-	case live == 0:
-		q.keys, q.head = q.keys[:0], 0
-	case q.head >= 64 && q.head >= live:
-		n := copy(q.keys, q.keys[q.head:])
-		clear(q.keys[n:])
-		q.keys, q.head = q.keys[:n], 0
+	if live := q.len(); live == 0 || (q.head >= 64 && q.head >= live) {
+		q.compact(live)
 	}
 	return key
+}
+
+// compact moves the live keys to the front of the backing array, or to a
+// new one when the current array is mostly idle capacity.
+func (q *dfKeyQueue) compact(live int) {
+	if c := cap(q.keys); c > dfKeyQueueMinCap && c > 4*live {
+		var keys []string
+		if live > 0 {
+			keys = make([]string, live, 2*live)
+			copy(keys, q.keys[q.head:])
+		}
+		q.keys, q.head = keys, 0
+		return
+	}
+	n := copy(q.keys, q.keys[q.head:])
+	clear(q.keys[n:])
+	q.keys, q.head = q.keys[:n], 0
 }
 
 // front returns the oldest key without removing it; ok is false when empty.

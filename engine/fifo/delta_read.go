@@ -64,7 +64,8 @@ func (f *DeltaFIFO) ListKeys() []string {
 }
 
 // Stats returns the counters and the first head rows (none if head <= 0).
-// Its cost depends on head, not on the queue's length.
+// Its cost depends on those rows and the deltas they hold, not on the
+// number of rows queued.
 func (f *DeltaFIFO) Stats(head int) Stats {
 	f.mu.RLock()
 	defer f.mu.RUnlock()

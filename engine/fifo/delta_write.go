@@ -88,7 +88,7 @@ func (f *DeltaFIFO) appendLocked(key string, t cache.DeltaType, obj interface{})
 		// A delta that replaced a duplicate delete is not counted: the
 		// counters describe what the queue holds and what left it.
 		f.queued++
-		dfCountType(&f.stats.added, t)
+		f.stats.added.count(t)
 		if queued {
 			f.stats.coalesced++
 		}
@@ -111,22 +111,4 @@ func dfDedupTail(ds cache.Deltas) cache.Deltas {
 	}
 	ds[n-1] = cache.Delta{} // drop the reference held past the new length
 	return ds[:n-1]
-}
-
-// dfCountType adds one delta of type t to c.
-func dfCountType(c *TypeCounts, t cache.DeltaType) {
-	switch t {
-	case cache.Added:
-		c.Added++
-	case cache.Updated:
-		c.Updated++
-	case cache.Deleted:
-		c.Deleted++
-	case cache.Replaced:
-		c.Replaced++
-	case cache.Sync:
-		c.Sync++
-	case cache.Bookmark:
-		c.Bookmark++
-	}
 }

@@ -31,11 +31,11 @@ func (f *RealFIFO) Bookmark(resourceVersion string) error {
 		return nil
 	}
 	f.lock.Lock()
+	defer f.lock.Unlock() // the metrics provider's gauge may panic
 	f.appendLocked(realItem{delta: cache.Delta{
 		Type:   cache.Bookmark,
 		Object: cache.BookmarkInfo{ResourceVersion: resourceVersion},
 	}})
-	f.lock.Unlock()
 	return nil
 }
 
@@ -64,26 +64,7 @@ func (f *RealFIFO) appendObjectLocked(t cache.DeltaType, obj interface{}, transf
 func (f *RealFIFO) appendLocked(it realItem) {
 	it.at = f.now().UnixNano()
 	f.items.push(it)
-	realCount(&f.added, it.delta.Type)
+	f.added.count(it.delta.Type)
 	f.cond.Broadcast()
 	f.queuedGauge.Set(float64(f.items.len()))
-}
-
-// realCount adds one delta of type t to c. The atomic items count under the
-// type they stand for: ReplacedAll as Replaced, SyncAll as Sync, each once.
-func realCount(c *TypeCounts, t cache.DeltaType) {
-	switch t {
-	case cache.Added:
-		c.Added++
-	case cache.Updated:
-		c.Updated++
-	case cache.Deleted:
-		c.Deleted++
-	case cache.Replaced, cache.ReplacedAll:
-		c.Replaced++
-	case cache.Sync, cache.SyncAll:
-		c.Sync++
-	case cache.Bookmark:
-		c.Bookmark++
-	}
 }

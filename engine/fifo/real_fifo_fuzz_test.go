@@ -100,7 +100,7 @@ func rfNewDiff(t testing.TB, cfg rfConfig) *rfDiff {
 	d.ours = NewRealFIFO(mk(d.oursC.known))
 	d.ref = cache.NewRealFIFOWithOptions(mk(d.refC.known))
 	d.ours.batchSize = cfg.batchSize
-	rfSetRefBatchSize(d.ref, cfg.batchSize)
+	rfSetRefBatchSize(t, d.ref, cfg.batchSize)
 	d.oursC.check = d.checkHandOver
 	return d
 }
@@ -174,7 +174,7 @@ func (d *rfDiff) do(op rfOp) {
 	d.step++
 	where := fmt.Sprintf("step %d %v %+v", d.step, op, d.cfg)
 	if op.kind == rfOpPop || op.kind == rfOpPopBatch {
-		ours, ref := d.ours.rfLen(), rfRefField(d.ref, "items").Len()
+		ours, ref := d.ours.rfLen(), len(rfRefItems(d.t, d.ref))
 		if ours != ref {
 			d.t.Fatalf("%s: ours holds %d items, client-go %d", where, ours, ref)
 		}
@@ -202,7 +202,7 @@ func (d *rfDiff) do(op rfOp) {
 
 func (d *rfDiff) compare(where string) {
 	d.t.Helper()
-	if got, want := d.ours.rfQueued(), rfRefQueued(d.ref); !reflect.DeepEqual(got, want) {
+	if got, want := d.ours.rfQueued(), rfRefQueued(d.t, d.ref); !reflect.DeepEqual(got, want) {
 		d.t.Fatalf("%s: queued\n ours      %q\n client-go %q", where, got, want)
 	}
 	if got, want := d.ours.HasSynced(), d.ref.HasSynced(); got != want {
@@ -211,7 +211,7 @@ func (d *rfDiff) compare(where string) {
 	d.ours.lock.Lock()
 	ic := d.ours.initialPopulationCount
 	d.ours.lock.Unlock()
-	if want := rfRefInitialCount(d.ref); ic != want {
+	if want := rfRefInitialCount(d.t, d.ref); ic != want {
 		d.t.Fatalf("%s: initialPopulationCount ours %d, client-go %d", where, ic, want)
 	}
 	if !reflect.DeepEqual(d.oursC.known.ListKeys(), d.refC.known.ListKeys()) {
@@ -332,12 +332,16 @@ func FuzzRealFIFO(f *testing.F) {
 		{0x08, byte(rfOpAdd), 0, byte(rfOpReplace), 0x13, byte(rfOpReplace), 0x23, byte(rfOpPopBatch), 0, byte(rfOpPop), 0},
 		// atomic, bookmarks before the first list count as initial items
 		{0x05, byte(rfOpBookmark), 0, byte(rfOpResync), 0, byte(rfOpReplace), 0x05, byte(rfOpPop), 0, byte(rfOpPopBatch), 0, byte(rfOpPopBatch), 0},
-		// key errors and tombstones
-		{0x01, byte(rfOpAddBadKey), 0, byte(rfOpDeleteTomb), 3, byte(rfOpAddRefused), 1, byte(rfOpReplace), 0x2f, byte(rfOpPopBatch), 0},
-		// non-atomic, batch size 1, initial list across batches
-		{0x10, byte(rfOpReplace), 0x0f, byte(rfOpAdd), 0, byte(rfOpPopBatch), 0, byte(rfOpPopBatch), 0, byte(rfOpPopBatch), 0},
-		// atomic without unlock, batch size 3, initial list boundary
+		// atomic, transformer: key errors, a refused Add and tombstones
+		{0x09, byte(rfOpAddBadKey), 0, byte(rfOpDeleteTomb), 3, byte(rfOpAddRefused), 1, byte(rfOpReplace), 0x2f, byte(rfOpPopBatch), 0},
+		// non-atomic, batch size 3: the second batch stops at the end of the
+		// initial list although the next item's key is new to it
+		{0x30, byte(rfOpReplace), 0x0f, byte(rfOpAdd), 1, byte(rfOpPopBatch), 0, byte(rfOpPopBatch), 0, byte(rfOpPopBatch), 0},
+		// atomic without unlock, batch size 3: a full batch, then ReplacedAll alone
 		{0x31, byte(rfOpAdd), 0, byte(rfOpAdd), 1, byte(rfOpAdd), 2, byte(rfOpAdd), 3, byte(rfOpPopBatch), 0, byte(rfOpReplace), 0x0f, byte(rfOpPopBatch), 0},
+		// atomic, unlock, transformer: a relist the transformer refuses queues
+		// nothing and does not populate; the next one is transformed whole
+		{0x0b, byte(rfOpReplace), 0x13, byte(rfOpReplace), 0x03, byte(rfOpAdd), 2, byte(rfOpPopBatch), 0, byte(rfOpPopBatch), 0},
 		// non-atomic, deletes queued before a relist need no second tombstone
 		{0x00, byte(rfOpAdd), 0, byte(rfOpAdd), 1, byte(rfOpPopBatch), 0, byte(rfOpDelete), 0, byte(rfOpDeleteTomb), 1, byte(rfOpReplace), 0x04, byte(rfOpPopBatch), 0, byte(rfOpPopBatch), 0},
 	}

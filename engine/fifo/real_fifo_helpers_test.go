@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -217,6 +216,15 @@ func (f *RealFIFO) rfLen() int {
 	return f.items.len()
 }
 
+// rfRequireQueued fails the test when f is open and empty, where a pop
+// would block the test forever instead of failing it.
+func rfRequireQueued(t testing.TB, f *RealFIFO) {
+	t.Helper()
+	if f.rfLen() == 0 && !f.IsClosed() {
+		t.Fatal("the queue is empty: popping it would block the test forever")
+	}
+}
+
 // rfQueued describes our queue's contents.
 func (f *RealFIFO) rfQueued() []string {
 	f.lock.Lock()
@@ -228,22 +236,19 @@ func (f *RealFIFO) rfQueued() []string {
 	return rfDescAll(ds)
 }
 
-// rfRefField reaches an unexported field of client-go's RealFIFO. The
-// differential tests use it only from the goroutine that drives the queue,
-// while nothing else touches it.
-func rfRefField(ref *cache.RealFIFO, name string) reflect.Value {
-	v := reflect.ValueOf(ref).Elem().FieldByName(name)
-	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
+// rfRefQueued describes client-go's queue contents.
+func rfRefQueued(t testing.TB, ref *cache.RealFIFO) []string {
+	return rfDescAll(rfRefItems(t, ref))
 }
 
-func rfRefQueued(ref *cache.RealFIFO) []string {
-	return rfDescAll(rfRefField(ref, "items").Interface().([]cache.Delta))
+func rfRefItems(t testing.TB, ref *cache.RealFIFO) []cache.Delta {
+	return refField(t, ref, "items", reflect.TypeFor[[]cache.Delta]()).Interface().([]cache.Delta)
 }
 
-func rfRefInitialCount(ref *cache.RealFIFO) int {
-	return int(rfRefField(ref, "initialPopulationCount").Int())
+func rfRefInitialCount(t testing.TB, ref *cache.RealFIFO) int {
+	return int(refField(t, ref, "initialPopulationCount", reflect.TypeFor[int]()).Int())
 }
 
-func rfSetRefBatchSize(ref *cache.RealFIFO, n int) {
-	rfRefField(ref, "batchSize").SetInt(int64(n))
+func rfSetRefBatchSize(t testing.TB, ref *cache.RealFIFO, n int) {
+	refField(t, ref, "batchSize", reflect.TypeFor[int]()).SetInt(int64(n))
 }

@@ -36,6 +36,7 @@ func rfPops(t testing.TB, f *RealFIFO, n int) []rfPopped {
 	t.Helper()
 	c := &rfConsumer{}
 	for i := 0; i < n; i++ {
+		rfRequireQueued(t, f)
 		rfNoErr(t, c.pop(f))
 	}
 	return c.got
@@ -60,6 +61,7 @@ func TestRealFIFOArrivalOrderNoCoalescing(t *testing.T) {
 	var returned []string
 	c := &rfConsumer{}
 	for i := 0; i < 6; i++ {
+		rfRequireQueued(t, f)
 		obj, err := f.Pop(c.single("pop"))
 		rfNoErr(t, err)
 		returned = append(returned, rfDescAll(obj.(cache.Deltas))...)
@@ -234,6 +236,7 @@ func TestRealFIFOBookmarks(t *testing.T) {
 		}
 		for i, w := range want {
 			c := &rfConsumer{}
+			rfRequireQueued(t, f)
 			rfNoErr(t, c.popBatch(f))
 			rfEqualPopped(t, c.got, []rfPopped{w.popped})
 			if f.HasSynced() != w.synced {
@@ -342,6 +345,7 @@ func TestRealFIFOHasSyncedAfterLastInitialItemProcessed(t *testing.T) {
 	if checker.Name() != "RealFIFO" {
 		t.Fatalf("checker name %q", checker.Name())
 	}
+	rfRequireQueued(t, f)
 	_, err := f.Pop(func(obj interface{}, initial bool) error {
 		// The lock is released while processing, so this does not deadlock.
 		if f.HasSynced() || cache.IsDone(checker) || !initial {
@@ -355,9 +359,47 @@ func TestRealFIFOHasSyncedAfterLastInitialItemProcessed(t *testing.T) {
 	}
 }
 
+// TestRealFIFOHasSyncedAfterLastInitialBatchProcessed is the PopBatch side
+// of the test above, for both ways the initial list can be handed over.
+func TestRealFIFOHasSyncedAfterLastInitialBatchProcessed(t *testing.T) {
+	cases := []struct {
+		name string
+		opts cache.RealFIFOOptions
+		want []rfPopped
+	}{
+		{"atomic: ReplacedAll through processSingle", rfDefaultOpts(),
+			[]rfPopped{{"single", true, []string{"ReplacedAll 1[ns/a@1 ns/b@1]"}}}},
+		{"non-atomic: Replaced deltas through processBatch", cache.RealFIFOOptions{KnownObjects: rfNewKnown()},
+			[]rfPopped{{"batch", true, []string{"Replaced ns/a@1", "Replaced ns/b@1"}}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := NewRealFIFO(tc.opts)
+			rfNoErr(t, f.Replace([]interface{}{rfPod("a", "1"), rfPod("b", "1")}, "1"))
+			// Done is read rather than HasSynced: without UnlockWhileProcessing
+			// the lock is held while processing.
+			done := f.HasSyncedChecker().Done()
+			c := &rfConsumer{check: func(via string, _ bool, _ []cache.Delta) {
+				select {
+				case <-done:
+					t.Errorf("%s: synced while the last initial item was being processed", via)
+				default:
+				}
+			}}
+			rfRequireQueued(t, f)
+			rfNoErr(t, c.popBatch(f))
+			rfEqualPopped(t, c.got, tc.want)
+			if !f.HasSynced() {
+				t.Fatal("not synced after the initial list was processed")
+			}
+		})
+	}
+}
+
 func TestRealFIFOProcessPanicKeepsQueueConsistent(t *testing.T) {
 	f := NewRealFIFO(rfDefaultOpts())
 	rfNoErr(t, f.Replace(nil, "1"))
+	rfRequireQueued(t, f)
 	func() {
 		defer func() {
 			if r := recover(); r != "boom" {
@@ -373,15 +415,63 @@ func TestRealFIFOProcessPanicKeepsQueueConsistent(t *testing.T) {
 	rfEqualPopped(t, rfPops(t, f, 1), []rfPopped{{"pop", false, []string{"Added ns/a@2"}}})
 }
 
+// rfPanickingKnown is a KnownObjects store that panics when read.
+type rfPanickingKnown struct{}
+
+func (rfPanickingKnown) ListKeys() []string { panic("known objects exploded") }
+func (rfPanickingKnown) GetByKey(string) (interface{}, bool, error) {
+	panic("known objects exploded")
+}
+
+// TestRealFIFOPanicInCallerCodeLeavesQueueUnlocked: the reflector recovers
+// a panic from the transformer (or the consumer's store) and retries, so the
+// queue must come out of it unlocked, or every later call deadlocks.
+func TestRealFIFOPanicInCallerCodeLeavesQueueUnlocked(t *testing.T) {
+	panicky := func(interface{}) (interface{}, error) { panic("transform exploded") }
+	atomicOpts := rfDefaultOpts()
+	atomicOpts.Transformer = panicky
+	replace := func(f *RealFIFO) error { return f.Replace([]interface{}{rfPod("a", "1")}, "1") }
+	cases := []struct {
+		name string
+		opts cache.RealFIFOOptions
+		op   func(f *RealFIFO) error
+	}{
+		{"atomic Replace", atomicOpts, replace},
+		{"non-atomic Replace", cache.RealFIFOOptions{KnownObjects: rfNewKnown(), Transformer: panicky}, replace},
+		{"non-atomic Resync", cache.RealFIFOOptions{KnownObjects: rfPanickingKnown{}}, (*RealFIFO).Resync},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := NewRealFIFO(tc.opts)
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Fatal("no panic reached the caller")
+					}
+				}()
+				_ = tc.op(f)
+			}()
+			if !f.lock.TryLock() {
+				t.Fatal("the queue stayed locked after the panic")
+			}
+			f.lock.Unlock()
+		})
+	}
+}
+
 func TestRealFIFOProcessErrorReturned(t *testing.T) {
 	f := NewRealFIFO(rfDefaultOpts())
 	boom := errors.New("boom")
 	rfNoErr(t, f.Add(rfPod("a", "1")))
 	rfNoErr(t, f.Add(rfPod("b", "1")))
 	rfNoErr(t, f.Add(rfPod("a", "2")))
-	if err := f.PopBatch(func([]cache.Delta, bool) error { return boom }, nil); err != boom {
+	var batch []string
+	rfRequireQueued(t, f)
+	if err := f.PopBatch(func(ds []cache.Delta, _ bool) error { batch = rfDescAll(ds); return boom }, nil); err != boom {
 		t.Fatalf("PopBatch error %v", err)
 	}
+	rfEqual(t, "batch", batch, []string{"Added ns/a@1", "Added ns/b@1"})
+	rfRequireQueued(t, f)
 	obj, err := f.Pop(func(interface{}, bool) error { return boom })
 	if err != boom {
 		t.Fatalf("Pop error %v", err)
@@ -398,6 +488,7 @@ func TestRealFIFOUnlockWhileProcessing(t *testing.T) {
 			rfNoErr(t, f.Add(rfPod("p"+strconv.Itoa(i), "1")))
 		}
 		var held bool
+		rfRequireQueued(t, f)
 		_, err := f.Pop(func(interface{}, bool) error {
 			held = !f.lock.TryLock()
 			if !held {
@@ -435,10 +526,17 @@ func TestRealFIFOUnlockWhileProcessing(t *testing.T) {
 		f := NewRealFIFO(rfDefaultOpts())
 		rfNoErr(t, f.Add(rfPod("a", "1")))
 		rfNoErr(t, f.Add(rfPod("b", "1")))
-		added := make(chan error)
+		rfRequireQueued(t, f)
 		err := f.PopBatch(func([]cache.Delta, bool) error {
+			// Checked first: with the lock held, the Add below would
+			// deadlock the test instead of failing it.
+			if !f.lock.TryLock() {
+				return errors.New("the lock is held while the batch is processed")
+			}
+			f.lock.Unlock()
+			added := make(chan error, 1)
 			go func() { added <- f.Add(rfPod("c", "2")) }()
-			return <-added // would deadlock if the lock were held
+			return <-added
 		}, nil)
 		rfNoErr(t, err)
 		rfEqual(t, "queued", f.rfQueued(), []string{"Added ns/c@2"})
@@ -477,7 +575,7 @@ func TestRealFIFOPopWaitsForAddOrClose(t *testing.T) {
 		got []rfPopped
 		err error
 	}
-	results := make(chan result)
+	results := make(chan result, 2)
 	waiter := func() {
 		c := &rfConsumer{}
 		err := c.popBatch(f)
@@ -485,12 +583,13 @@ func TestRealFIFOPopWaitsForAddOrClose(t *testing.T) {
 	}
 	go waiter()
 	go waiter()
+	waitForBlockedPops(t, "(*RealFIFO).PopBatch", 2)
 	rfNoErr(t, f.Add(rfPod("a", "1")))
-	first := <-results
+	first := awaitWakeUp(t, results, "Add")
 	rfNoErr(t, first.err)
 	rfEqualPopped(t, first.got, []rfPopped{{"single", false, []string{"Added ns/a@1"}}})
 	f.Close()
-	if second := <-results; !errors.Is(second.err, cache.ErrFIFOClosed) || len(second.got) != 0 {
+	if second := awaitWakeUp(t, results, "Close"); !errors.Is(second.err, cache.ErrFIFOClosed) || len(second.got) != 0 {
 		t.Fatalf("waiting PopBatch after Close: %v, %v", second.got, second.err)
 	}
 }
@@ -617,13 +716,18 @@ func TestRealFIFOConcurrentProducerConsumer(t *testing.T) {
 	const n = 3000
 	produced := make(chan error, 1)
 	go func() {
-		for i := 0; i < n; i++ {
-			if err := f.Add(rfPod("p"+strconv.Itoa(i%7), strconv.Itoa(i))); err != nil {
-				produced <- err
-				return
+		err := func() error {
+			for i := 0; i < n; i++ {
+				if err := f.Add(rfPod("p"+strconv.Itoa(i%7), strconv.Itoa(i))); err != nil {
+					return err
+				}
 			}
-		}
-		produced <- nil
+			return nil
+		}()
+		// Closing turns a lost item into ErrFIFOClosed from PopBatch
+		// instead of a PopBatch that blocks the test forever.
+		f.Close()
+		produced <- err
 	}()
 	c := &rfConsumer{}
 	for seen := 0; seen < n; {

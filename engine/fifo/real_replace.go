@@ -19,6 +19,10 @@ import (
 // process before HasSynced turns true.
 func (f *RealFIFO) Replace(list []interface{}, resourceVersion string) error {
 	f.lock.Lock()
+	// Deferred because the transformer and key function are caller code: the
+	// reflector recovers their panics and retries, and must find the queue
+	// unlocked when it does.
+	defer f.lock.Unlock()
 	var err error
 	if f.atomicEvents {
 		err = f.appendReplacedAllLocked(list, resourceVersion)
@@ -30,7 +34,6 @@ func (f *RealFIFO) Replace(list []interface{}, resourceVersion string) error {
 		f.initialPopulationCount = f.items.len()
 		f.markSyncedIfDoneLocked()
 	}
-	f.lock.Unlock()
 	return err
 }
 
@@ -136,9 +139,8 @@ func (f *RealFIFO) reconcileLocked(list []interface{}) error {
 // event would roll the consumer back.
 func (f *RealFIFO) Resync() error {
 	f.lock.Lock()
-	err := f.resyncLocked()
-	f.lock.Unlock()
-	return err
+	defer f.lock.Unlock() // the key function and KnownObjects may panic
+	return f.resyncLocked()
 }
 
 func (f *RealFIFO) resyncLocked() error {
@@ -146,9 +148,7 @@ func (f *RealFIFO) resyncLocked() error {
 		f.appendLocked(realItem{delta: cache.Delta{Type: cache.SyncAll, Object: cache.SyncAllInfo{}}})
 		return nil
 	}
-	if f.knownObjects == nil {
-		return nil
-	}
+	// Without AtomicEvents NewRealFIFO requires knownObjects.
 	queued := make(map[string]struct{}, f.items.len())
 	for i := 0; i < f.items.len(); i++ {
 		it := f.items.at(i)

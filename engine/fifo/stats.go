@@ -38,9 +38,29 @@ func (c TypeCounts) Total() uint64 {
 	return c.Added + c.Updated + c.Deleted + c.Replaced + c.Sync + c.Bookmark
 }
 
+// count adds one delta of type t. RealFIFO's whole-store items count under
+// the type they stand for: ReplacedAll as Replaced, SyncAll as Sync.
+func (c *TypeCounts) count(t cache.DeltaType) {
+	switch t {
+	case cache.Added:
+		c.Added++
+	case cache.Updated:
+		c.Updated++
+	case cache.Deleted:
+		c.Deleted++
+	case cache.Replaced, cache.ReplacedAll:
+		c.Replaced++
+	case cache.Sync, cache.SyncAll:
+		c.Sync++
+	case cache.Bookmark:
+		c.Bookmark++
+	}
+}
+
 // Stats is a cheap, consistent copy of a queue's instrumentation, taken
 // under the queue's lock. Head holds at most the number of rows asked for,
-// so taking Stats of a 100k-item queue costs the same as of a small one.
+// so its cost depends on those rows (and, for DeltaFIFO, on the deltas they
+// hold), never on how many rows are queued behind them.
 type Stats struct {
 	Kind           string     `json:"kind"`
 	Depth          int        `json:"depth"`  // rows: keys (DeltaFIFO) or events (RealFIFO)

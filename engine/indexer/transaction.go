@@ -14,8 +14,10 @@ type keyedTxn struct {
 // batch popped from a RealFIFO costs one lock round-trip and readers never
 // see half of it. Operations whose object has no key are skipped and
 // reported in the returned error; the others are applied regardless. The
-// resourceVersion of the last applied object (if it has metadata) becomes
-// the store's last seen one. It returns nil when every operation applied.
+// resourceVersion of the last operation that has a key (if its object has
+// metadata) becomes the store's last seen one, as in client-go, even when
+// that operation's type is unknown and it is ignored. It returns nil when
+// every operation had a key.
 func (i *Indexer) Transaction(txns ...cache.Transaction) *cache.TransactionError {
 	batch := make([]keyedTxn, 0, len(txns))
 	applied := make([]int, 0, len(txns))

@@ -92,6 +92,22 @@ func TestIndexEntriesOf(t *testing.T) {
 	}
 }
 
+// TestIndexEntriesOfReportsOnlyFiledValues: a handler that edits a cached
+// object in place changes what the index functions compute without
+// refiling the object; the entries must show where it is really filed.
+func TestIndexEntriesOfReportsOnlyFiledValues(t *testing.T) {
+	ix := newTestIndexer()
+	o := newObj("ns", "a", "1", "x", "y")
+	if err := ix.Add(o); err != nil {
+		t.Fatal(err)
+	}
+	o.Tags = []string{"y", "z", "w"} // now computes n3 and y, z, w; filed under n2 and x, y
+	got := ix.IndexEntriesOf("ns/a")
+	equalStrings(t, "tags", got["tags"], []string{"y"})
+	equalStrings(t, "count", got["count"], []string{})
+	equalStrings(t, "namespace", got["namespace"], []string{"ns"})
+}
+
 func TestIndexNamesAndGetIndexers(t *testing.T) {
 	given := testIndexers()
 	ix := New(cache.DeletionHandlingMetaNamespaceKeyFunc, given)
