@@ -28,5 +28,5 @@ bench:
 	  | $(GO) run ./internal/benchratio
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzDeltaFIFO -fuzztime 60s ./engine/fifo/
-	$(GO) test -run '^$$' -fuzz FuzzRealFIFO -fuzztime 60s ./engine/fifo/
+	$(GO) test -run '^$$' -fuzz FuzzDeltaFIFO -fuzztime 60s -fuzzminimizetime 2s ./engine/fifo/
+	$(GO) test -run '^$$' -fuzz FuzzRealFIFO -fuzztime 60s -fuzzminimizetime 2s ./engine/fifo/
