@@ -2,7 +2,7 @@
 GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: run test lint unit e2e bench build fuzz
+.PHONY: run test lint unit bench build fuzz
 
 build:
 	$(GO) build -o bin/informtop ./cmd/informtop
@@ -30,3 +30,4 @@ bench:
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDeltaFIFO -fuzztime 60s -fuzzminimizetime 2s ./engine/fifo/
 	$(GO) test -run '^$$' -fuzz FuzzRealFIFO -fuzztime 60s -fuzzminimizetime 2s ./engine/fifo/
+	$(GO) test -run '^$$$$' -fuzz FuzzIndexer -fuzztime 60s -fuzzminimizetime 2s ./engine/indexer/
