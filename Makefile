@@ -30,4 +30,4 @@ bench:
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDeltaFIFO -fuzztime 60s -fuzzminimizetime 2s ./engine/fifo/
 	$(GO) test -run '^$$' -fuzz FuzzRealFIFO -fuzztime 60s -fuzzminimizetime 2s ./engine/fifo/
-	$(GO) test -run '^$$$$' -fuzz FuzzIndexer -fuzztime 60s -fuzzminimizetime 2s ./engine/indexer/
+	$(GO) test -run '^$$' -fuzz FuzzIndexer -fuzztime 60s -fuzzminimizetime 2s ./engine/indexer/
