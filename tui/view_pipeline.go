@@ -148,15 +148,7 @@ func (v *pipelineView) queueLine(s *engine.Snapshot, p *point) string {
 	if kind == fifo.KindDeltaFIFO {
 		coalesced = count(q.Coalesced) + " coalesced"
 	}
-	state := ""
-	switch {
-	case q.Closed:
-		state = st.bad.Render("closed")
-	case s.Paused || v.c.data.paused:
-		state = st.warn.Render("PAUSED")
-	case !q.Synced:
-		state = st.warn.Render("initial list not yet processed")
-	}
+	state := v.queueState(s, "initial list not yet processed")
 	return v.join(st.bold.Render(kind), depth, oldest,
 		"in "+rate(p.queueInRate), "out "+rate(p.queueOutRate), coalesced, state)
 }
@@ -307,4 +299,19 @@ func joinNonEmpty(sep string, parts ...string) string {
 		b.WriteString(p)
 	}
 	return b.String()
+}
+
+// queueState is the queue's condition worth a word on its stage, or "";
+// notSynced is the wording for a queue still holding the initial list.
+func (v *pipelineView) queueState(s *engine.Snapshot, notSynced string) string {
+	st := v.c.styles
+	switch {
+	case s.Queue.Closed:
+		return st.bad.Render("closed")
+	case s.Paused || v.c.data.paused:
+		return st.warn.Render("PAUSED")
+	case !s.Queue.Synced:
+		return st.warn.Render(notSynced)
+	}
+	return ""
 }

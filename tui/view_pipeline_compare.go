@@ -100,7 +100,6 @@ func (v *pipelineView) compareStack(s *engine.Snapshot, listenerRows int) []stri
 // compareQueue is the queue stage on two lines: how many rows hold how
 // many deltas, then what the queue does with them and its flow.
 func (v *pipelineView) compareQueue(s *engine.Snapshot, p *point, now time.Time) (string, string) {
-	st := v.c.styles
 	q := s.Queue
 	first := v.join(count(q.Depth)+" rows", count(q.Deltas)+" deltas")
 	if q.Depth > 0 {
@@ -110,15 +109,7 @@ func (v *pipelineView) compareQueue(s *engine.Snapshot, p *point, now time.Time)
 	if queueKind(s) == fifo.KindDeltaFIFO {
 		how = count(q.Coalesced) + " coalesced"
 	}
-	state := ""
-	switch {
-	case q.Closed:
-		state = st.bad.Render("closed")
-	case s.Paused || v.c.data.paused:
-		state = st.warn.Render("PAUSED")
-	case !q.Synced:
-		state = st.warn.Render("initial list not processed")
-	}
+	state := v.queueState(s, "initial list not processed")
 	return first, v.join(how, "in "+rate(p.queueInRate), "out "+rate(p.queueOutRate), state)
 }
 

@@ -6,6 +6,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apimachinery/pkg/watch"
@@ -15,23 +16,12 @@ import (
 // what the API server sets: kind, uid, creationTimestamp, resourceVersion,
 // namespace "default" when empty. It returns a copy of what was stored.
 func (c *Cluster) Create(resource string, obj runtime.Object) (runtime.Object, error) {
-	st, err := c.store(resource)
+	st, obj, m, err := c.incoming(resource, obj)
 	if err != nil {
 		return nil, err
-	}
-	if err := checkType(st, obj); err != nil {
-		return nil, err
-	}
-	obj = obj.DeepCopyObject()
-	m, err := meta.Accessor(obj) // fails only for a typed nil pointer
-	if err != nil {
-		return nil, fmt.Errorf("demo cluster: %s: %w", st.kind.resource, err)
 	}
 	if m.GetName() == "" {
 		return nil, apierrors.NewInvalid(st.kind.gvk.GroupKind(), "", field.ErrorList{field.Required(field.NewPath("metadata", "name"), "name is required")})
-	}
-	if m.GetNamespace() == "" {
-		m.SetNamespace("default")
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -99,20 +89,9 @@ func (c *Cluster) Update(resource, key string) (runtime.Object, error) {
 // a non-empty resourceVersion must match the stored one (409 Conflict
 // otherwise); uid and creationTimestamp are kept from the stored object.
 func (c *Cluster) UpdateObject(resource string, obj runtime.Object) (runtime.Object, error) {
-	st, err := c.store(resource)
+	st, obj, m, err := c.incoming(resource, obj)
 	if err != nil {
 		return nil, err
-	}
-	if err := checkType(st, obj); err != nil {
-		return nil, err
-	}
-	obj = obj.DeepCopyObject()
-	m, err := meta.Accessor(obj) // fails only for a typed nil pointer
-	if err != nil {
-		return nil, fmt.Errorf("demo cluster: %s: %w", st.kind.resource, err)
-	}
-	if m.GetNamespace() == "" {
-		m.SetNamespace("default")
 	}
 	key := m.GetNamespace() + "/" + m.GetName()
 	c.mu.Lock()
@@ -227,4 +206,25 @@ func (c *Cluster) commitLocked(st *store, typ watch.EventType, key string, obj, 
 	for w := range st.watchers {
 		c.offerLocked(w, e)
 	}
+}
+
+// incoming checks a written object against its resource and returns a copy
+// of it to store, with the namespace defaulted as the API server does.
+func (c *Cluster) incoming(resource string, obj runtime.Object) (*store, runtime.Object, metav1.Object, error) {
+	st, err := c.store(resource)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := checkType(st, obj); err != nil {
+		return nil, nil, nil, err
+	}
+	obj = obj.DeepCopyObject()
+	m, err := meta.Accessor(obj) // fails only for a typed nil pointer
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("demo cluster: %s: %w", st.kind.resource, err)
+	}
+	if m.GetNamespace() == "" {
+		m.SetNamespace("default")
+	}
+	return st, obj, m, nil
 }
