@@ -66,7 +66,7 @@ type Listener struct {
 	registered bool          // guarded by p.mu: AddListener has taken it
 
 	mu        sync.Mutex
-	backlog   *buffer.TypedRingGrowing[entry]
+	backlog   *buffer.Ring[entry] // grows without bound; shrinks back to initialBacklog once drained
 	highWater int
 	started   bool
 	stopped   bool
@@ -118,7 +118,7 @@ func (p *Processor) NewListener(cfg ListenerConfig) *Listener {
 		finished:        make(chan struct{}),
 		wake:            make(chan struct{}, 1),
 		nextResync:      p.clock.Now().Add(cfg.Resync),
-		backlog:         buffer.NewTypedRingGrowing[entry](buffer.RingGrowingOptions{InitialSize: initialBacklog}),
+		backlog:         newBacklog(),
 		latency:         newLatencyWindow(p.window),
 	}
 	l.resyncPeriod.Store(int64(cfg.Resync))
@@ -152,11 +152,18 @@ func (l *Listener) stop() {
 		return
 	}
 	l.stopped = true
-	l.backlog = &buffer.TypedRingGrowing[entry]{} // release the dropped backlog's memory
+	l.backlog = &buffer.Ring[entry]{} // release the dropped backlog's memory; nothing is added after stop
 	started := l.started
 	l.mu.Unlock()
 	close(l.stopCh)
 	if !started {
 		close(l.finished)
 	}
+}
+
+// newBacklog returns an empty backlog. Once a burst (an initial list, a
+// relist) has drained, it gives its grown storage back instead of holding
+// it for the life of the listener.
+func newBacklog() *buffer.Ring[entry] {
+	return buffer.NewRing[entry](buffer.RingOptions{InitialSize: initialBacklog, NormalSize: initialBacklog})
 }
