@@ -54,11 +54,10 @@ func (v StoreView) IndexValues(index string) []string {
 
 // IndexKeys lists the keys filed under one value of an index, sorted.
 func (v StoreView) IndexKeys(index, value string) []string {
-	keys, err := v.idx.IndexKeys(index, value)
+	keys, err := v.idx.IndexKeys(index, value) // already sorted, as client-go's
 	if err != nil {
 		return nil
 	}
-	slices.Sort(keys)
 	return keys
 }
 
