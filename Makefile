@@ -2,7 +2,7 @@
 GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: run test lint unit bench build fuzz
+.PHONY: run test lint unit bench build fuzz kube-bin
 
 build:
 	$(GO) build -o bin/informtop ./cmd/informtop
@@ -18,8 +18,17 @@ lint:
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
-unit:
-	$(GO) test -race -count=1 -timeout 20m ./...
+# unit needs the kube-apiserver, etcd and kubectl that internal/kubetest
+# starts; build.sh prints the directory holding them (building them first,
+# ~11 min cold, when they are missing).
+unit: kube-bin
+	bin=$$(GO=$(GO) test/kube/build.sh) && INFORMTOP_KUBE_BIN=$$bin $(GO) test -race -count=1 -timeout 20m ./...
+
+# kube-bin builds the integration tests' binaries from the nested module
+# test/kube (kept apart so the root module does not depend on k8s.io/kubernetes;
+# `./...` above, vet and staticcheck do not enter it).
+kube-bin:
+	GO=$(GO) test/kube/build.sh
 
 # bench compares informtop's engine with client-go's in the same process.
 bench:

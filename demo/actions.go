@@ -3,17 +3,13 @@ package demo
 import (
 	"context"
 	"fmt"
-
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // Script actions: small, infallible helpers the scenario timelines call.
 
 // pauseAll pauses or resumes popping on every informer.
 func (d *Demo) pauseAll(paused bool) {
-	for _, e := range d.infs {
-		e.inf.SetPaused(paused)
-	}
+	_ = d.SetPaused(paused) // a local source never refuses
 }
 
 // stall stalls or releases one listener; a missing one is reported in the
@@ -23,7 +19,7 @@ func (d *Demo) stall(informer, listener string, stalled bool) {
 		l.SetStalled(stalled)
 		return
 	}
-	d.logError(fmt.Sprintf("scenario %s: no listener %q on informer %s to stall", d.cfg.Scenario, listener, informer))
+	d.LogError(fmt.Sprintf("scenario %s: no listener %q on informer %s to stall", d.cfg.Scenario, listener, informer))
 }
 
 // deleteWhileDown deletes n objects of an informer's resource, spread over
@@ -35,7 +31,7 @@ func (d *Demo) deleteWhileDown(resource string, n int) []string {
 	for i := range n {
 		key := keys[i*len(keys)/n]
 		if _, err := d.cluster.Delete(resource, key); err != nil {
-			d.logError(fmt.Sprintf("scenario %s: delete %s: %v", d.cfg.Scenario, key, err))
+			d.LogError(fmt.Sprintf("scenario %s: delete %s: %v", d.cfg.Scenario, key, err))
 			continue
 		}
 		deleted = append(deleted, key)
@@ -51,15 +47,6 @@ func (d *Demo) deletedWhileDown() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return append([]string(nil), d.facts.deletedWhileDown...)
-}
-
-// control records an operator or script action in the event log.
-func (d *Demo) control(detail string) {
-	instr.Emit(d.events, instr.Event{Type: instr.EventControl, Detail: detail})
-}
-
-func (d *Demo) logError(detail string) {
-	instr.Emit(d.events, instr.Event{Type: instr.EventError, Detail: detail})
 }
 
 // do adapts a context-free action to a step.

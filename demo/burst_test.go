@@ -8,6 +8,7 @@ import (
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 func TestBurst(t *testing.T) {
@@ -41,14 +42,14 @@ func TestBurst(t *testing.T) {
 			}
 			eventually(t, "the burst reaching the queue", func() (bool, string) {
 				n := snapshotOf(t, d, "pods").Queue.Added.Updated - before.Queue.Added.Updated
-				return n == burstSize, "updates queued: " + count(n)
+				return n == burstSize, "updates queued: " + humanize.Count(n)
 			})
 			checkPausedBurst(t, d, "pods", before, snapshotOf(t, d, "pods"), hot, burstSize)
 
 			g.let("resume processing")
 			eventually(t, "the queue and the listeners draining", func() (bool, string) {
 				s := snapshotOf(t, d, "pods")
-				return s.Queue.Depth == 0 && listenersIdle(d), "depth " + count(s.Queue.Depth)
+				return s.Queue.Depth == 0 && listenersIdle(d), "depth " + humanize.Count(s.Queue.Depth)
 			})
 			after := snapshotOf(t, d, "pods")
 			for _, ls := range after.Listeners {

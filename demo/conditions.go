@@ -5,13 +5,14 @@ import (
 	"sort"
 	"time"
 
+	"github.com/informtop/informtop/source/local"
 	"k8s.io/apimachinery/pkg/api/meta"
 )
 
 // informersSynced: every informer's HasSynced is true.
 func informersSynced(d *Demo) bool {
-	for _, e := range d.infs {
-		if !e.inf.HasSynced() {
+	for _, e := range d.Informers() {
+		if !e.Engine().HasSynced() {
 			return false
 		}
 	}
@@ -20,16 +21,7 @@ func informersSynced(d *Demo) bool {
 
 // registrationsSynced: every handler registration's HasSynced is true.
 func registrationsSynced(d *Demo) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for _, e := range d.infs {
-		for _, le := range e.listeners {
-			if !le.reg.HasSynced() {
-				return false
-			}
-		}
-	}
-	return true
+	return d.RegistrationsSynced()
 }
 
 // settledWatch is how long a watch must have been open, if it has not
@@ -55,16 +47,16 @@ func watchesSettled(d *Demo) bool {
 		d.watchMarks = map[string]watchMark{}
 	}
 	settled := true
-	for _, e := range d.infs {
-		r := e.inf.Snapshot().Reflector
+	for _, e := range d.Informers() {
+		r := e.Engine().Snapshot().Reflector
 		if !r.WatchOpen {
 			settled = false
 			continue
 		}
-		m, ok := d.watchMarks[e.name]
+		m, ok := d.watchMarks[e.Name()]
 		if !ok || !m.since.Equal(r.WatchSince) {
 			m = watchMark{since: r.WatchSince, events: r.WatchEvents}
-			d.watchMarks[e.name] = m
+			d.watchMarks[e.Name()] = m
 		}
 		if r.WatchEvents < m.events+2 && time.Since(r.WatchSince) < settledWatch {
 			settled = false
@@ -76,8 +68,8 @@ func watchesSettled(d *Demo) bool {
 // caughtUp: every informer's queue is empty and its store equals the
 // server's state.
 func caughtUp(d *Demo) bool {
-	for _, e := range d.infs {
-		if e.inf.Snapshot().Queue.Depth != 0 || d.storeDiff(e) != "" {
+	for _, e := range d.Informers() {
+		if e.Engine().Snapshot().Queue.Depth != 0 || d.storeDiff(e) != "" {
 			return false
 		}
 	}
@@ -86,8 +78,8 @@ func caughtUp(d *Demo) bool {
 
 // listenersIdle: no listener has a backlog or a callback in progress.
 func listenersIdle(d *Demo) bool {
-	for _, e := range d.infs {
-		for _, ls := range e.inf.Snapshot().Listeners {
+	for _, e := range d.Informers() {
+		for _, ls := range e.Engine().Snapshot().Listeners {
 			if ls.Pending != 0 || ls.InCallback != "" {
 				return false
 			}
@@ -99,13 +91,13 @@ func listenersIdle(d *Demo) bool {
 // storeDiff compares an informer's cache with the server, key by key and
 // resourceVersion by resourceVersion; "" when they are equal, otherwise a
 // short description of the first differences.
-func (d *Demo) storeDiff(e *informerEntry) string {
-	server := d.cluster.Snapshot(e.resource)
-	cached := e.inf.GetStore().List()
+func (d *Demo) storeDiff(e *local.Informer) string {
+	server := d.cluster.Snapshot(e.Resource())
+	cached := e.Engine().GetStore().List()
 	var diffs []string
 	seen := make(map[string]bool, len(cached))
 	for _, obj := range cached {
-		key, rv := keyAndVersion(obj)
+		key, rv := local.KeyAndVersion(obj)
 		seen[key] = true
 		want, ok := server[key]
 		switch {
@@ -127,7 +119,7 @@ func (d *Demo) storeDiff(e *informerEntry) string {
 	if len(diffs) > 5 {
 		diffs = append(diffs[:5], fmt.Sprintf("… %d differences in all", len(diffs)))
 	}
-	return fmt.Sprintf("informer %s: %v", e.name, diffs)
+	return fmt.Sprintf("informer %s: %v", e.Name(), diffs)
 }
 
 func resourceVersion(obj any) string {

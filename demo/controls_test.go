@@ -12,6 +12,7 @@ import (
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source/local"
 )
 
 // quietDemo runs the stalled-listener scenario with no background workload
@@ -62,7 +63,7 @@ func TestControlsPauseAndStep(t *testing.T) {
 		return s.Queue.Depth == 1, fmt.Sprintf("depth %d", s.Queue.Depth)
 	})
 	want := resourceVersion(d.cluster.Snapshot(cluster.Pods)[key])
-	if got := storeVersions(d.entry("pods"))[key]; got == want {
+	if got := storeVersions(d.Informer("pods"))[key]; got == want {
 		t.Fatalf("the update reached the store while paused")
 	}
 	step, err := d.Step("pods")
@@ -78,7 +79,7 @@ func TestControlsPauseAndStep(t *testing.T) {
 	if !slices.Equal(told, wantTold) {
 		t.Errorf("step notified %v, want %v", told, wantTold)
 	}
-	if got := storeVersions(d.entry("pods"))[key]; got != want {
+	if got := storeVersions(d.Informer("pods"))[key]; got != want {
 		t.Errorf("after the step the store has %s at %s, want %s", key, got, want)
 	}
 	step, err = d.Step("pods")
@@ -247,7 +248,8 @@ func TestControlsAddRemoveListener(t *testing.T) {
 	t.Parallel()
 	const objects = 12
 	d := quietDemo(t, engine.RealFIFO)
-	mustOK(t, d.AddListener("pods", "late", time.Millisecond))
+	_, err := d.AddListener("pods", local.ListenerSpec{Name: "late", Delay: time.Millisecond})
+	mustOK(t, err)
 	l := d.Listener("pods", "late")
 	if l == nil {
 		t.Fatal("the new listener is not listed")
@@ -262,17 +264,17 @@ func TestControlsAddRemoveListener(t *testing.T) {
 	if names := listenerNames(snapshotOf(t, d, "pods")); !slices.Equal(names, []string{"fast", "medium", "slow", "late"}) {
 		t.Errorf("listeners %v", names)
 	}
-	if err := d.AddListener("pods", "late", 0); err == nil {
+	if _, err := d.AddListener("pods", local.ListenerSpec{Name: "late", Delay: 0}); err == nil {
 		t.Error("a second listener named late was accepted")
 	}
-	if err := d.AddListener("nope", "x", 0); err == nil {
+	if _, err := d.AddListener("nope", local.ListenerSpec{Name: "x", Delay: 0}); err == nil {
 		t.Error("a listener on an unknown informer was accepted")
 	}
 
 	// A removed listener hears nothing more, even while stalled.
 	l.SetStalled(true)
 	key := d.cluster.Keys(cluster.Pods)[0]
-	_, err := d.cluster.Update(cluster.Pods, key)
+	_, err = d.cluster.Update(cluster.Pods, key)
 	mustOK(t, err)
 	eventually(t, "late stuck", func() (bool, string) {
 		return listenerStats(t, snapshotOf(t, d, "pods"), "late").InCallback != "", "not in a callback"

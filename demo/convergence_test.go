@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source/local"
 )
 
 // TestConvergenceUnderFaults runs the steady scenario's four informers
@@ -58,11 +59,11 @@ func TestConvergenceUnderFaults(t *testing.T) {
 					log = append(log, "burst")
 					d.work.burst(50 + rng.IntN(150))
 				case f == 3:
-					inf := d.infs[rng.IntN(len(d.infs))]
-					ls := d.Listeners(inf.name)
+					inf := d.Informers()[rng.IntN(len(d.Informers()))]
+					ls := d.Listeners(inf.Name())
 					l := ls[rng.IntN(len(ls))]
-					log = append(log, "toggle stall "+inf.name+"/"+l.Name())
-					if _, err := d.ToggleStall(inf.name, l.Name()); err != nil {
+					log = append(log, "toggle stall "+inf.Name()+"/"+l.Name())
+					if _, err := d.ToggleStall(inf.Name(), l.Name()); err != nil {
 						t.Fatal(err)
 					}
 				case f == 4:
@@ -74,7 +75,8 @@ func TestConvergenceUnderFaults(t *testing.T) {
 					extra++
 					name := fmt.Sprintf("extra-%d", extra)
 					log = append(log, "add "+name)
-					mustOK(t, d.AddListener("pods", name, 0))
+					_, err := d.AddListener("pods", local.ListenerSpec{Name: name, Delay: 0})
+					mustOK(t, err)
 				case f == 6 && extra > 0:
 					name := fmt.Sprintf("extra-%d", extra)
 					log = append(log, "remove "+name)

@@ -12,40 +12,29 @@ import (
 
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
-// eventRingSize is the shared event ring of all the demo's informers: big
-// enough for a few seconds of handler events at the default rates.
-const eventRingSize = 16384
-
 // Demo is one demo run: a simulated cluster, its workload, the scenario's
-// informers and listeners, and the scenario script. It implements
-// tui.Source and tui.Controls.
+// informers and listeners (on an embedded local.Source), and the scenario
+// script. Beyond what a local source offers it implements source.Faults
+// and source.Workload.
 //
-// Locking: mu guards notes, running, startedAt, facts, watchMarks and
-// every informer's listener list. It is held while a listener is
-// registered or removed (so names stay unique) but never while waiting for
-// a handler. The engine never calls back into the demo, so holding mu
-// across an informer call cannot deadlock.
+// Locking: mu guards notes, startedAt, facts and watchMarks. The engine
+// never calls back into the demo, so holding mu across an informer call
+// cannot deadlock.
 type Demo struct {
+	*local.Source
 	cfg     resolved
 	sc      *scenario
 	plan    plan
 	cluster *cluster.Cluster
 	work    *driver
-	events  *instr.Ring
-	infs    []*informerEntry // fixed after New
-
-	stop    chan struct{} // closed when Run's context ends
-	stopCtx context.Context
-	stopFn  context.CancelFunc
 	started atomic.Bool
-	syncWG  sync.WaitGroup
 
 	mu        sync.Mutex
 	notes     []string
-	running   bool
 	startedAt time.Time
 	facts     facts
 	// watchMarks is the state of watchesSettled.
@@ -56,6 +45,12 @@ type Demo struct {
 	stepHook func(ctx context.Context, name string)
 }
 
+var (
+	_ source.Source   = (*Demo)(nil)
+	_ source.Faults   = (*Demo)(nil)
+	_ source.Workload = (*Demo)(nil)
+)
+
 // facts are what the script did that its notes and the tests refer to.
 type facts struct {
 	// deletedWhileDown are the keys the script deleted while the watch was
@@ -63,20 +58,6 @@ type facts struct {
 	deletedWhileDown []string
 	// relistsBefore is each informer's relist count when the fault began.
 	relistsBefore map[string]uint64
-}
-
-type informerEntry struct {
-	name      string
-	resource  string
-	queue     engine.QueueKind
-	inf       *engine.Informer
-	listeners []*listenerEntry // guarded by Demo.mu, in registration order
-}
-
-type listenerEntry struct {
-	l       *Listener
-	reg     cache.ResourceEventHandlerRegistration
-	removed chan struct{}
 }
 
 // New builds a demo: it creates and populates the simulated cluster and
@@ -98,17 +79,13 @@ func New(cfg Config) (*Demo, error) {
 		sc:      sc,
 		plan:    p,
 		cluster: c,
-		events:  instr.NewRing(eventRingSize),
-		stop:    make(chan struct{}),
 		notes:   []string{sc.summary},
 	}
-	d.stopCtx, d.stopFn = context.WithCancel(context.Background())
+	d.Source = local.New(local.Config{Kind: "demo", Title: "demo · " + rc.Scenario, Notes: d.Notes})
 	for _, ip := range p.informers {
-		e, err := d.newInformer(ip)
-		if err != nil {
+		if err := d.newInformer(ip); err != nil {
 			return nil, fmt.Errorf("demo %s: %w", sc.name, err)
 		}
-		d.infs = append(d.infs, e)
 	}
 	d.work = newDriver(cluster.NewWorkload(c, p.workloadOptions(rc)), rc.rate)
 	return d, nil
@@ -132,20 +109,20 @@ func demoIndexers() cache.Indexers {
 	}
 }
 
-func (d *Demo) newInformer(ip informerPlan) (*informerEntry, error) {
+func (d *Demo) newInformer(ip informerPlan) error {
 	lwc, err := d.cluster.ListerWatcher(ip.resource, cluster.Selector{})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// The cluster's ListerWatcher has both method sets; the engine takes
 	// the classic one and finds the context variants itself.
 	lw, ok := lwc.(cache.ListerWatcher)
 	if !ok {
-		return nil, fmt.Errorf("the demo cluster's %s ListerWatcher (%T) lacks List/Watch", ip.resource, lwc)
+		return fmt.Errorf("the demo cluster's %s ListerWatcher (%T) lacks List/Watch", ip.resource, lwc)
 	}
 	example, err := d.cluster.ExampleObject(ip.resource)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	inf := engine.NewSharedIndexInformerWithOptions(lw, example, engine.Options{
 		Name:         ip.name,
@@ -156,17 +133,17 @@ func (d *Demo) newInformer(ip informerPlan) (*informerEntry, error) {
 		// The demo runs at teaching rates, where a start and a finish event
 		// per handler call is affordable and makes the Events view tell
 		// the whole story.
-		Instrumentation: engine.Instrumentation{Events: d.events, ItemEvents: true, TapWatchStreams: true},
+		Instrumentation: engine.Instrumentation{Events: d.Events(), ItemEvents: true, TapWatchStreams: true},
 	})
-	e := &informerEntry{name: ip.name, resource: ip.resource, queue: ip.queue, inf: inf}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	if _, err := d.AddInformer(ip.name, ip.resource, ip.queue, inf); err != nil {
+		return err
+	}
 	for _, lp := range ip.listeners {
 		// Handler speeds belong to the scenario's timing, so they scale too.
-		lp.delay = d.scaled(lp.delay)
-		if _, err := d.registerLocked(e, lp); err != nil {
-			return nil, err
+		spec := local.ListenerSpec{Name: lp.name, Delay: d.scaled(lp.delay), Resync: lp.resync}
+		if _, err := d.AddListener(ip.name, spec); err != nil {
+			return err
 		}
 	}
-	return e, nil
+	return nil
 }

@@ -3,10 +3,11 @@
 // with named listeners of different speeds, and a scripted scenario that
 // injects faults and tells the viewer what to watch.
 //
-// A *Demo is a tui.Source with tui.Controls: the dashboard reads its
-// snapshots, events and caches, and its keys call the fault-injection
-// methods (drop the watch, expire the history, stall a listener, …), which
-// tests call directly as well.
+// A *Demo embeds a local.Source (the informers, their shared event ring,
+// the simulated listeners, pause/step/resync/stall) and adds what only a
+// simulated server can do: source.Faults (drop the watch, expire the
+// history) and source.Workload (the churn rate), plus the scenario's notes.
+// Tests call the same methods the dashboard's keys do.
 //
 // Everything a Demo starts belongs to Run: when Run's context ends it
 // releases stalled listeners, stops the workload, the script and the

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source/local"
 )
 
 func TestExpired(t *testing.T) {
@@ -54,7 +55,7 @@ func TestExpired(t *testing.T) {
 					t.Errorf("%s's %d calls differ from %s's %d", l.Name(), len(calls), ls[0].Name(), len(first))
 				}
 			}
-			run := slices.IndexFunc(first, func(c Call) bool { return c.Tombstone })
+			run := slices.IndexFunc(first, func(c local.Call) bool { return c.Tombstone })
 			if run < 0 || run+len(deleted) > len(first) {
 				t.Fatalf("no run of %d tombstones in %d calls", len(deleted), len(first))
 			}

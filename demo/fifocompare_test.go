@@ -5,6 +5,7 @@ import (
 
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 func TestFIFOCompare(t *testing.T) {
@@ -31,7 +32,7 @@ func TestFIFOCompare(t *testing.T) {
 	eventually(t, "the burst reaching both queues", func() (bool, string) {
 		for _, s := range d.Snapshots() {
 			if n := s.Queue.Added.Updated - before[s.Name].Queue.Added.Updated; n != compareBurst {
-				return false, s.Name + " has queued " + count(n)
+				return false, s.Name + " has queued " + humanize.Count(n)
 			}
 		}
 		return true, ""

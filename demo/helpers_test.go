@@ -15,6 +15,7 @@ import (
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source/local"
 )
 
 // testTimeout bounds every wait in these tests. Client-go's reflector backs
@@ -127,24 +128,24 @@ func quiesce(t *testing.T, d *Demo) {
 	t.Helper()
 	d.work.hold()
 	d.cluster.SetAvailable(true)
-	for _, e := range d.infs {
-		for _, l := range d.Listeners(e.name) {
+	for _, e := range d.Informers() {
+		for _, l := range d.Listeners(e.Name()) {
 			l.SetStalled(false)
 		}
-		e.inf.SetPaused(false)
+		e.Engine().SetPaused(false)
 	}
 	eventually(t, "quiesce", func() (bool, string) {
-		for _, e := range d.infs {
+		for _, e := range d.Informers() {
 			if diff := d.storeDiff(e); diff != "" {
 				return false, diff
 			}
-			s := e.inf.Snapshot()
+			s := e.Engine().Snapshot()
 			if s.Queue.Depth != 0 {
-				return false, fmt.Sprintf("informer %s has %d queued", e.name, s.Queue.Depth)
+				return false, fmt.Sprintf("informer %s has %d queued", e.Name(), s.Queue.Depth)
 			}
 			for _, ls := range s.Listeners {
 				if ls.Pending != 0 || ls.InCallback != "" {
-					return false, fmt.Sprintf("listener %s of %s: %d pending, in %q", ls.Name, e.name, ls.Pending, ls.InCallback)
+					return false, fmt.Sprintf("listener %s of %s: %d pending, in %q", ls.Name, e.Name(), ls.Pending, ls.InCallback)
 				}
 			}
 		}
@@ -157,41 +158,41 @@ func quiesce(t *testing.T, d *Demo) {
 // with the processor's own counters.
 func assertConsistent(t *testing.T, d *Demo) {
 	t.Helper()
-	for _, e := range d.infs {
+	for _, e := range d.Informers() {
 		if diff := d.storeDiff(e); diff != "" {
 			t.Errorf("store differs from the server: %s", diff)
 		}
 		want := storeVersions(e)
 		stats := map[string]processor.ListenerStats{}
-		for _, ls := range e.inf.Snapshot().Listeners {
+		for _, ls := range e.Engine().Snapshot().Listeners {
 			stats[ls.Name] = ls
 		}
-		for _, l := range d.Listeners(e.name) {
+		for _, l := range d.Listeners(e.Name()) {
 			rec := l.Record()
 			if len(rec.Anomalies) > 0 {
-				t.Errorf("%s/%s anomalies: %s", e.name, l.Name(), strings.Join(rec.Anomalies, "; "))
+				t.Errorf("%s/%s anomalies: %s", e.Name(), l.Name(), strings.Join(rec.Anomalies, "; "))
 			}
 			if got := l.View(); !maps.Equal(got, want) {
-				t.Errorf("%s/%s: the listener's view of %d objects differs from the store's %d: %s", e.name, l.Name(), len(got), len(want), mapDiff(got, want))
+				t.Errorf("%s/%s: the listener's view of %d objects differs from the store's %d: %s", e.Name(), l.Name(), len(got), len(want), mapDiff(got, want))
 			}
 			ls, ok := stats[l.Name()]
 			if !ok {
-				t.Errorf("%s/%s: missing from the snapshot", e.name, l.Name())
+				t.Errorf("%s/%s: missing from the snapshot", e.Name(), l.Name())
 				continue
 			}
 			got := processor.Delivered{Add: uint64(rec.Adds), Update: uint64(rec.Updates), Delete: uint64(rec.Deletes), Sync: uint64(rec.Syncs)}
 			if got != ls.Delivered {
-				t.Errorf("%s/%s: the handler counted %+v, the processor %+v", e.name, l.Name(), got, ls.Delivered)
+				t.Errorf("%s/%s: the handler counted %+v, the processor %+v", e.Name(), l.Name(), got, ls.Delivered)
 			}
 		}
 	}
 }
 
 // storeVersions maps an informer's cached keys to their resourceVersions.
-func storeVersions(e *informerEntry) map[string]string {
+func storeVersions(e *local.Informer) map[string]string {
 	out := map[string]string{}
-	for _, obj := range e.inf.GetStore().List() {
-		k, rv := keyAndVersion(obj)
+	for _, obj := range e.Engine().GetStore().List() {
+		k, rv := local.KeyAndVersion(obj)
 		out[k] = rv
 	}
 	return out
@@ -221,11 +222,11 @@ func mapDiff(got, want map[string]string) string {
 // snapshotOf returns the named informer's snapshot.
 func snapshotOf(t *testing.T, d *Demo, informer string) engine.Snapshot {
 	t.Helper()
-	e := d.entry(informer)
+	e := d.Informer(informer)
 	if e == nil {
 		t.Fatalf("no informer %q", informer)
 	}
-	return e.inf.Snapshot()
+	return e.Engine().Snapshot()
 }
 
 // listenerStats returns one listener's stats from a snapshot.
@@ -260,7 +261,7 @@ func checkPausedBurst(t *testing.T, d *Demo, informer string, before, s engine.S
 		// waiting pop took may have been queued again by later updates.
 		rows, held := 0, uint64(0)
 		for _, key := range hot {
-			ds := d.entry(informer).inf.QueueDeltas(key)
+			ds := d.Informer(informer).Engine().QueueDeltas(key)
 			if len(ds) > 0 {
 				rows++
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/informtop/informtop/source/local"
 )
 
 // expiredDeletes is how many pods the expired scenario deletes while the
@@ -43,7 +45,7 @@ func buildExpired(cfg resolved) plan {
 				"The API server refuses connections: the watch is down. While it is, some pods are deleted and the server compacts its history.",
 			}},
 		{name: "delete while down", after: time.Second, do: do(func(d *Demo) {
-			d.deleteWhileDown(d.infs[0].resource, expiredDeletes)
+			d.deleteWhileDown(d.Informers()[0].Resource(), expiredDeletes)
 			d.cluster.ExpireHistory()
 			d.setNote(append([]string{"Pods were deleted while the watch was down, and the server compacted its history: the resourceVersion the reflector would resume from is gone."}, expiredNote(d)...))
 		})},
@@ -76,9 +78,9 @@ func expiredNote(d *Demo) []string {
 func (d *Demo) markRelists() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.facts.relistsBefore = make(map[string]uint64, len(d.infs))
-	for _, e := range d.infs {
-		d.facts.relistsBefore[e.name] = e.inf.Snapshot().Reflector.Relists
+	d.facts.relistsBefore = make(map[string]uint64, len(d.Informers()))
+	for _, e := range d.Informers() {
+		d.facts.relistsBefore[e.Name()] = e.Engine().Snapshot().Reflector.Relists
 	}
 }
 
@@ -88,20 +90,18 @@ func relistedWithTombstones(d *Demo) bool {
 	d.mu.Lock()
 	before := d.facts.relistsBefore
 	deleted := d.facts.deletedWhileDown
-	var listeners []*Listener
-	for _, e := range d.infs {
-		for _, le := range e.listeners {
-			listeners = append(listeners, le.l)
-		}
-	}
 	d.mu.Unlock()
-	for _, e := range d.infs {
-		if r := e.inf.Snapshot().Reflector; r.Relists <= before[e.name] || r.ListInProgress {
+	var listeners []*local.Listener
+	for _, e := range d.Informers() {
+		listeners = append(listeners, d.Listeners(e.Name())...)
+	}
+	for _, e := range d.Informers() {
+		if r := e.Engine().Snapshot().Reflector; r.Relists <= before[e.Name()] || r.ListInProgress {
 			return false
 		}
 	}
 	for _, l := range listeners {
-		if !l.tombstonedAll(deleted) {
+		if !l.TombstonedAll(deleted) {
 			return false
 		}
 	}
@@ -111,8 +111,8 @@ func relistedWithTombstones(d *Demo) bool {
 // tombstoneStatus counts the DeletedFinalStateUnknown deletes per listener.
 func tombstoneStatus(d *Demo) []string {
 	var parts []string
-	for _, l := range d.Listeners(d.infs[0].name) {
-		parts = append(parts, fmt.Sprintf("%s %d", l.Name(), l.counts().Tombstones))
+	for _, l := range d.Listeners(d.Informers()[0].Name()) {
+		parts = append(parts, fmt.Sprintf("%s %d", l.Name(), l.Counts().Tombstones))
 	}
 	return []string{"DeletedFinalStateUnknown deletes: " + strings.Join(parts, " · ")}
 }

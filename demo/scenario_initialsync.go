@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source/local"
 )
 
 // Listener speeds for the initial sync: small enough that 50,000 initial
@@ -30,7 +32,7 @@ func buildInitialSync(cfg resolved) plan {
 		{name: "medium", delay: initialMediumDelay},
 		{name: "slow", delay: initialSlowDelay},
 	})
-	n := count(cfg.Objects)
+	n := humanize.Count(cfg.Objects)
 	listNote := "Initial sync: the reflector LISTs " + n + " pods in pages of 500 (the Pipeline view (1) counts the pages)."
 	if cfg.WatchList {
 		listNote = "Initial sync: the reflector streams " + n + " pods as a watch list (ADDED events, then a bookmark) instead of LIST pages."
@@ -51,8 +53,8 @@ func buildInitialSync(cfg resolved) plan {
 			"Every registration has synced. A controller that waits for its handler registration's HasSynced, not just the informer's, starts only now.",
 		}},
 		{name: "late listener", after: 10 * time.Second, do: do(func(d *Demo) {
-			if err := d.AddListener("pods", "late", d.scaled(initialMediumDelay)); err != nil {
-				d.logError("scenario initial-sync: " + err.Error())
+			if _, err := d.AddListener("pods", local.ListenerSpec{Name: "late", Delay: d.scaled(initialMediumDelay)}); err != nil {
+				d.LogError("scenario initial-sync: " + err.Error())
 			}
 		}), note: []string{
 			"A listener added now first gets a synthetic OnAdd(obj, isInInitialList=true) for each of the " + n + " cached pods; its own HasSynced waits for them.",
@@ -68,14 +70,14 @@ func buildInitialSync(cfg resolved) plan {
 // registration synced, measured from the start of the run.
 func initialSyncStatus(d *Demo) []string {
 	var lines []string
-	for _, e := range d.infs {
-		s := e.inf.Snapshot()
+	for _, e := range d.Informers() {
+		s := e.Engine().Snapshot()
 		r := s.Reflector
 		switch {
 		case r.ListInProgress:
-			lines = append(lines, fmt.Sprintf("%s: listing… %s pods in %d pages so far", e.name, count(r.LastListItems), r.ListPages))
+			lines = append(lines, fmt.Sprintf("%s: listing… %s pods in %d pages so far", e.Name(), humanize.Count(r.LastListItems), r.ListPages))
 		case r.Lists > 0:
-			lines = append(lines, fmt.Sprintf("%s: listed %s pods in %d pages, %s", e.name, count(r.LastListItems), r.ListPages, seconds(r.LastListTime)))
+			lines = append(lines, fmt.Sprintf("%s: listed %s pods in %d pages, %s", e.Name(), humanize.Count(r.LastListItems), r.ListPages, seconds(r.LastListTime)))
 		}
 		var parts []string
 		if s.Synced {
@@ -83,12 +85,12 @@ func initialSyncStatus(d *Demo) []string {
 		} else {
 			parts = append(parts, "informer not synced")
 		}
-		for _, l := range d.Listeners(e.name) {
-			c := l.counts()
+		for _, l := range d.Listeners(e.Name()) {
+			c := l.Counts()
 			if c.Synced {
 				parts = append(parts, fmt.Sprintf("%s synced at %s", l.Name(), seconds(c.SyncedAt.Sub(d.startTime()))))
 			} else {
-				parts = append(parts, fmt.Sprintf("%s %s initial adds", l.Name(), count(c.InitialAdds)))
+				parts = append(parts, fmt.Sprintf("%s %s initial adds", l.Name(), humanize.Count(c.InitialAdds)))
 			}
 		}
 		lines = append(lines, strings.Join(parts, " · "))

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 // Resync periods of the resync scenario. client-go never resyncs more often
@@ -55,8 +56,8 @@ func buildResync(cfg resolved) plan {
 // syncStatus counts the sync notifications each listener received.
 func syncStatus(d *Demo) []string {
 	var parts []string
-	for _, ls := range d.infs[0].inf.Snapshot().Listeners {
-		parts = append(parts, fmt.Sprintf("%s %s", ls.Name, count(ls.Delivered.Sync)))
+	for _, ls := range d.Informers()[0].Engine().Snapshot().Listeners {
+		parts = append(parts, fmt.Sprintf("%s %s", ls.Name, humanize.Count(ls.Delivered.Sync)))
 	}
 	return []string{"syncs delivered: " + strings.Join(parts, " · ")}
 }

@@ -43,7 +43,7 @@ func (d *Demo) runScript(ctx context.Context) {
 		if s.note != nil {
 			d.setNote(s.note)
 		}
-		d.control("scenario " + d.cfg.Scenario + ": " + s.name)
+		d.Log("scenario " + d.cfg.Scenario + ": " + s.name)
 		i++
 		if i == len(steps) && d.plan.loopFrom >= 0 {
 			i = d.plan.loopFrom

@@ -9,6 +9,7 @@ import (
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
 )
 
 func TestScenariosCatalogue(t *testing.T) {
@@ -76,8 +77,12 @@ func TestDefaults(t *testing.T) {
 		if d.Store("nope") != nil {
 			t.Error("Store of an unknown informer is not nil")
 		}
-		if d.Controls() == nil {
-			t.Error("a demo has no controls")
+		var src source.Source = d
+		if _, ok := src.(source.Processing); !ok {
+			t.Error("a demo cannot pause")
+		}
+		if _, ok := src.(source.Faults); !ok {
+			t.Error("a demo cannot break its server")
 		}
 		if notes := d.Notes(); len(notes) != 1 || notes[0] != d.sc.summary {
 			t.Errorf("notes before Run: %q", notes)
@@ -112,9 +117,9 @@ func TestSourceWhileRunning(t *testing.T) {
 	var script []string
 	var cursor uint64
 	eventually(t, "events", func() (bool, string) {
-		evs, next, _ := d.Events(cursor, 0)
-		cursor = next
-		for _, ev := range evs {
+		f := d.Pull(cursor, 0)
+		cursor = f.Next
+		for _, ev := range f.Events {
 			types = append(types, ev.Type)
 			if ev.Type == instr.EventControl && strings.HasPrefix(ev.Detail, "scenario ") {
 				script = append(script, ev.Detail)
@@ -131,12 +136,15 @@ func TestSourceWhileRunning(t *testing.T) {
 		t.Errorf("script events %q", script)
 	}
 	store := d.Store("pods")
-	keys, _ := store.Keys()
-	if len(keys) == 0 {
+	entries, _ := store.Entries()
+	if len(entries) == 0 {
 		t.Fatal("empty cache")
 	}
-	if _, ok := store.Get(keys[0]); !ok || len(store.IndexNames()) != 2 {
-		t.Errorf("store: get %s ok=%v, indexes %v", keys[0], ok, store.IndexNames())
+	if obj, ok := store.Object(entries[0].Key); !ok || len(store.IndexNames()) != 2 || !strings.Contains(obj.YAML, "name:") {
+		t.Errorf("store: object %s ok=%v, indexes %v", entries[0].Key, ok, store.IndexNames())
+	}
+	if entries[0].Created.IsZero() || len(entries[0].Labels) == 0 {
+		t.Errorf("store entry without creation time or labels: %+v", entries[0])
 	}
 }
 

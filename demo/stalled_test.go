@@ -43,7 +43,7 @@ func TestStalledListener(t *testing.T) {
 				return false, fmt.Sprintf("%s: %d pending, in %q", name, ls.Pending, ls.InCallback)
 			}
 		}
-		if diff := d.storeDiff(d.entry("pods")); diff != "" {
+		if diff := d.storeDiff(d.Informer("pods")); diff != "" {
 			return false, diff
 		}
 		return s.Queue.Depth == 0, fmt.Sprintf("queue depth %d", s.Queue.Depth)

@@ -7,27 +7,10 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 // Helpers for the live status lines under a scenario's note.
-
-// count renders n with thousands separators: 50000 → "50,000".
-func count[T ~int | ~int64 | ~uint64](n T) string {
-	s := strconv.FormatInt(int64(n), 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
 
 // seconds renders a duration as "2.3s".
 func seconds(d time.Duration) string {
@@ -36,7 +19,7 @@ func seconds(d time.Duration) string {
 
 // listenerLine summarises one listener: "slow: 240 pending, in OnUpdate for 12.0s".
 func listenerLine(ls processor.ListenerStats, now time.Time) string {
-	line := fmt.Sprintf("%s: %s pending, %s delivered", ls.Name, count(ls.Pending), count(ls.Delivered.Total()))
+	line := fmt.Sprintf("%s: %s pending, %s delivered", ls.Name, humanize.Count(ls.Pending), humanize.Count(ls.Delivered.Total()))
 	if ls.InCallback != "" && now.Sub(ls.InCallbackSince) >= time.Second {
 		line += fmt.Sprintf(", in %s for %s", ls.InCallback, seconds(now.Sub(ls.InCallbackSince)))
 	}
@@ -47,14 +30,14 @@ func listenerLine(ls processor.ListenerStats, now time.Time) string {
 func listenersStatus(d *Demo) []string {
 	now := time.Now()
 	var lines []string
-	for _, e := range d.infs {
+	for _, e := range d.Informers() {
 		var parts []string
-		for _, ls := range e.inf.Snapshot().Listeners {
+		for _, ls := range e.Engine().Snapshot().Listeners {
 			parts = append(parts, listenerLine(ls, now))
 		}
 		prefix := ""
-		if len(d.infs) > 1 {
-			prefix = e.name + " · "
+		if len(d.Informers()) > 1 {
+			prefix = e.Name() + " · "
 		}
 		lines = append(lines, prefix+strings.Join(parts, " · "))
 	}
@@ -64,8 +47,8 @@ func listenersStatus(d *Demo) []string {
 // reflectorStatus is one line per informer with the reflector's counters.
 func reflectorStatus(d *Demo) []string {
 	var lines []string
-	for _, e := range d.infs {
-		r := e.inf.Snapshot().Reflector
+	for _, e := range d.Informers() {
+		r := e.Engine().Snapshot().Reflector
 		state := "watch down"
 		switch {
 		case r.ListInProgress:
@@ -74,7 +57,7 @@ func reflectorStatus(d *Demo) []string {
 			state = "watch open " + seconds(time.Since(r.WatchSince))
 		}
 		lines = append(lines, fmt.Sprintf("%s: %s · LISTs %d (relists %d) · WATCHes %d · errors %d",
-			e.name, state, r.Lists, r.Relists, r.Watches, r.Errors))
+			e.Name(), state, r.Lists, r.Relists, r.Watches, r.Errors))
 	}
 	return lines
 }

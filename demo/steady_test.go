@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 func TestSteady(t *testing.T) {
@@ -21,7 +23,7 @@ func TestSteady(t *testing.T) {
 	eventually(t, "churn", func() (bool, string) {
 		w := d.work.w.Stats()
 		n := w.Creates + w.Updates + w.Deletes
-		return n >= 300, "changes so far: " + count(n)
+		return n >= 300, "changes so far: " + humanize.Count(n)
 	})
 	quiesce(t, d)
 	assertConsistent(t, d)

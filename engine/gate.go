@@ -144,7 +144,7 @@ func (q *gatedQueue) observe(t watch.EventType, obj any) {
 }
 
 func (q *gatedQueue) Replace(list []any, rv string) error {
-	instr.Emit(q.sink, instr.Event{Type: instr.EventReplace, Informer: q.informer, Count: len(list), Detail: rv})
+	q.sink.Emit(instr.Event{Type: instr.EventReplace, Informer: q.informer, Count: len(list), Detail: rv})
 	if q.observer != nil {
 		q.observer.replaced(len(list))
 	}
@@ -153,7 +153,7 @@ func (q *gatedQueue) Replace(list []any, rv string) error {
 
 func (q *gatedQueue) Resync() error {
 	q.resyncs.Add(1)
-	instr.Emit(q.sink, instr.Event{Type: instr.EventResync, Informer: q.informer})
+	q.sink.Emit(instr.Event{Type: instr.EventResync, Informer: q.informer})
 	return q.inner.Resync()
 }
 
@@ -164,7 +164,7 @@ func (q *gatedQueue) Bookmark(rv string) error {
 	if q.observer != nil {
 		q.observer.bookmarked()
 	}
-	instr.Emit(q.sink, instr.Event{Type: instr.EventBookmark, Informer: q.informer, Detail: rv})
+	q.sink.Emit(instr.Event{Type: instr.EventBookmark, Informer: q.informer, Detail: rv})
 	if b, ok := q.inner.(cache.ReflectorBookmarkStore); ok {
 		return b.Bookmark(rv)
 	}

@@ -1,7 +1,3 @@
-// Package engine wires informtop's instrumented informer: client-go's own
-// reflector feeding our queue, indexer and shared processor. Informer
-// satisfies cache.SharedIndexInformer, so it drops into existing
-// controllers (including through a generated informer factory's InformerFor).
 package engine
 
 import (
@@ -37,6 +33,8 @@ type Informer struct {
 	name          string
 	resource      string
 	queueKind     QueueKind
+	identifier    cache.InformerNameAndResource
+	metrics       cache.InformerMetricsProvider
 	objectType    runtime.Object
 	objectDesc    string
 	keyFunc       cache.KeyFunc
@@ -88,6 +86,8 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 		name:                 name,
 		resource:             opts.Resource,
 		queueKind:            opts.Queue,
+		identifier:           opts.Identifier,
+		metrics:              opts.MetricsProvider,
 		objectType:           exampleObject,
 		objectDesc:           opts.ObjectDescription,
 		keyFunc:              cache.DeletionHandlingMetaNamespaceKeyFunc,
@@ -113,7 +113,7 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 		inf.observer.tapStreams = opts.Instrumentation.TapWatchStreams
 		inf.lw = inf.observer
 	}
-	inf.indexer = indexer.New(inf.keyFunc, opts.Indexers)
+	inf.indexer = indexer.NewWithMetrics(inf.keyFunc, opts.Indexers, opts.Identifier, opts.MetricsProvider)
 	if opts.Instrumentation.ItemEvents {
 		inf.verbose = inf.sink
 		if inf.observer != nil {
@@ -156,7 +156,7 @@ func (inf *Informer) RunWithContext(ctx context.Context) {
 		case <-ctx.Done():
 		case <-inf.controller.HasSyncedChecker().Done():
 			close(inf.synced)
-			instr.Emit(inf.sink, instr.Event{Type: instr.EventSynced, Informer: inf.name, Detail: "informer"})
+			inf.sink.Emit(instr.Event{Type: instr.EventSynced, Informer: inf.name, Detail: "informer"})
 		}
 	})
 	defer func() {
@@ -219,21 +219,24 @@ func (inf *Informer) observedWatchErrors(user cache.WatchErrorHandlerWithContext
 
 // newQueue builds the configured queue the way client-go v0.37 builds an
 // informer's: by default a RealFIFO with atomic events, unlocking while
-// processing and bookmarks; or the classic DeltaFIFO.
+// processing and bookmarks; or the classic DeltaFIFO. Either gets the
+// informer's metrics identity and provider.
 func (inf *Informer) newQueue() fifo.Instrumented {
 	if inf.queueKind == DeltaFIFO {
-		return fifo.NewDeltaFIFO(cache.DeltaFIFOOptions{
+		return fifo.NewDeltaFIFOWithMetrics(cache.DeltaFIFOOptions{
 			Name:                  inf.name,
 			KeyFunction:           cache.MetaNamespaceKeyFunc,
 			KnownObjects:          inf.indexer,
 			EmitDeltaTypeReplaced: true,
 			Transformer:           inf.transform,
-		})
+		}, inf.identifier, inf.metrics)
 	}
 	opts := cache.RealFIFOOptions{
-		Name:        inf.name,
-		KeyFunction: cache.MetaNamespaceKeyFunc,
-		Transformer: inf.transform,
+		Name:            inf.name,
+		KeyFunction:     cache.MetaNamespaceKeyFunc,
+		Transformer:     inf.transform,
+		Identifier:      inf.identifier,
+		MetricsProvider: inf.metrics,
 	}
 	// Follow client-go's feature gates, so a process that turns them off
 	// gets the same queue behaviour from us as from client-go.

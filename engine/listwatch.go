@@ -102,13 +102,13 @@ func (o *observedListerWatcher) ListWithContext(ctx context.Context, options met
 	if acc, aerr := meta.ListAccessor(list); aerr == nil {
 		cont, rv = acc.GetContinue(), acc.GetResourceVersion()
 	}
-	instr.Emit(o.sink, instr.Event{Type: instr.EventListPage, Informer: o.informer, Count: items, Detail: cont, Duration: o.now().Sub(start)})
+	o.sink.Emit(instr.Event{Type: instr.EventListPage, Informer: o.informer, Count: items, Detail: cont, Duration: o.now().Sub(start)})
 	if cont == "" {
 		o.listInProgress.Store(false)
 		o.listCompleted.Store(true)
 		elapsed := o.now().Sub(time.Unix(0, o.listStartNanos.Load()))
 		o.lastListNanos.Store(int64(elapsed))
-		instr.Emit(o.sink, instr.Event{Type: instr.EventListDone, Informer: o.informer, Count: int(total), Detail: rv, Duration: elapsed})
+		o.sink.Emit(instr.Event{Type: instr.EventListDone, Informer: o.informer, Count: int(total), Detail: rv, Duration: elapsed})
 	}
 	return list, nil
 }
@@ -123,7 +123,7 @@ func (o *observedListerWatcher) beginList(start time.Time) {
 	o.lists.Add(1)
 	if o.listCompleted.Swap(false) {
 		o.relists.Add(1)
-		instr.Emit(o.sink, instr.Event{Type: instr.EventRelist, Informer: o.informer})
+		o.sink.Emit(instr.Event{Type: instr.EventRelist, Informer: o.informer})
 	}
 	o.streaming.Store(false)
 	o.listInProgress.Store(true)
@@ -148,7 +148,7 @@ func (o *observedListerWatcher) WatchWithContext(ctx context.Context, options me
 	o.watches.Add(1)
 	o.openWatches.Add(1)
 	o.watchSinceNanos.Store(o.now().UnixNano())
-	instr.Emit(o.sink, instr.Event{Type: instr.EventWatchOpen, Informer: o.informer, Detail: options.ResourceVersion})
+	o.sink.Emit(instr.Event{Type: instr.EventWatchOpen, Informer: o.informer, Detail: options.ResourceVersion})
 	return newObservedWatch(w, o, streaming), nil
 }
 
@@ -164,7 +164,7 @@ func (o *observedListerWatcher) recordError(verb string, err error) {
 		o.lastCallErr = err
 	}
 	o.mu.Unlock()
-	instr.Emit(o.sink, instr.Event{Type: instr.EventWatchError, Informer: o.informer, Detail: msg})
+	o.sink.Emit(instr.Event{Type: instr.EventWatchError, Informer: o.informer, Detail: msg})
 }
 
 // storeCall counts one change (Added, Modified or Deleted) the reflector
@@ -212,7 +212,7 @@ func (o *observedListerWatcher) watchFailed(err error) {
 // reflector took from it (the reflector runs one stream at a time).
 func (o *observedListerWatcher) closed(events uint64) {
 	o.openWatches.Add(-1)
-	instr.Emit(o.sink, instr.Event{Type: instr.EventWatchClose, Informer: o.informer, Count: int(events)})
+	o.sink.Emit(instr.Event{Type: instr.EventWatchClose, Informer: o.informer, Count: int(events)})
 }
 
 // replaced ends a streamed initial list: the reflector hands the whole
@@ -227,7 +227,7 @@ func (o *observedListerWatcher) replaced(items int) {
 	o.listedItems.Add(uint64(items))
 	elapsed := o.now().Sub(time.Unix(0, o.listStartNanos.Load()))
 	o.lastListNanos.Store(int64(elapsed))
-	instr.Emit(o.sink, instr.Event{Type: instr.EventListDone, Informer: o.informer, Count: items, Detail: "streamed", Duration: elapsed})
+	o.sink.Emit(instr.Event{Type: instr.EventListDone, Informer: o.informer, Count: items, Detail: "streamed", Duration: elapsed})
 }
 
 func (o *observedListerWatcher) stats() ReflectorStats {

@@ -44,6 +44,21 @@ type Options struct {
 	Queue QueueKind
 	// ObjectDescription is passed to the reflector for its log messages.
 	ObjectDescription string
+	// Identifier names the informer for client-go's informer metrics, as
+	// cache.SharedIndexInformerOptions.Identifier does: make one with
+	// cache.NewInformerName(...).WithResource(gvr), or in a factory's
+	// InformerFor with factory.InformerName().WithResource(gvr). Metrics are
+	// published only when it is reserved (a named, first registration of
+	// that resource), checked when the store is built (at construction) and
+	// when the queue is (at Run), as client-go does.
+	Identifier cache.InformerNameAndResource
+	// MetricsProvider receives the queue's depth and processing latency
+	// and the store's resourceVersion (see fifo.NewRealFIFO,
+	// fifo.NewDeltaFIFOWithMetrics and indexer.NewWithMetrics). nil
+	// publishes nothing: client-go would fall back to the provider
+	// registered with cache.SetInformerMetricsProvider, but client-go offers
+	// no way to read that one back.
+	MetricsProvider cache.InformerMetricsProvider
 	// Instrumentation tunes what the informer records.
 	Instrumentation Instrumentation
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"time"
 
+	"k8s.io/client-go/tools/cache"
+
 	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/engine/indexer"
 	"github.com/informtop/informtop/engine/instr"
@@ -53,4 +55,46 @@ type ReflectorStats struct {
 	LastError      string        `json:"lastError"`
 	LastErrorTime  time.Time     `json:"lastErrorTime"`
 	Resyncs        uint64        `json:"resyncs"`
+}
+
+// Snapshot returns a consistent, cheap copy of the informer's instrumentation.
+func (inf *Informer) Snapshot() Snapshot {
+	inf.startedMu.Lock()
+	q, started, stopped := inf.queue, inf.started, inf.stopped
+	inf.startedMu.Unlock()
+	s := Snapshot{
+		Name:                    inf.name,
+		Resource:                inf.resource,
+		QueueKind:               inf.queueKind.String(),
+		Taken:                   time.Now(),
+		Started:                 started,
+		Stopped:                 stopped,
+		Paused:                  inf.gate.isPaused(),
+		Synced:                  inf.HasSynced(),
+		LastSyncResourceVersion: inf.LastSyncResourceVersion(),
+		Store:                   inf.indexer.Stats(),
+		Listeners:               inf.processor.Stats(),
+		Events:                  inf.events.Stats(),
+	}
+	if q != nil {
+		s.Queue = q.inner.Stats(inf.queueHead)
+		s.Reflector.Resyncs = q.resyncs.Load()
+	}
+	if inf.observer != nil {
+		resyncs := s.Reflector.Resyncs
+		s.Reflector = inf.observer.stats()
+		s.Reflector.Resyncs = resyncs
+	}
+	return s
+}
+
+// QueueDeltas returns the deltas queued for key, for drilling into the queue.
+func (inf *Informer) QueueDeltas(key string) cache.Deltas {
+	inf.startedMu.Lock()
+	q := inf.queue
+	inf.startedMu.Unlock()
+	if q == nil {
+		return nil
+	}
+	return q.inner.Deltas(key)
 }

@@ -1,6 +1,15 @@
 package engine
 
-import "k8s.io/client-go/tools/cache"
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/engine/processor"
+)
 
 // StepResult narrates what happened to the one queue item popped by Step.
 type StepResult struct {
@@ -22,4 +31,172 @@ type StepNotification struct {
 	Callback string `json:"callback"` // OnAdd, OnUpdate, OnDelete; "OnUpdate (sync)" for resyncs
 	Key      string `json:"key"`
 	Detail   string `json:"detail,omitempty"` // e.g. "isInInitialList", "DeletedFinalStateUnknown"
+}
+
+// ErrNotPaused is returned by Step when the informer is processing freely.
+var ErrNotPaused = errors.New("step works only while paused: press space to pause processing first")
+
+// stepRecorder collects the narration of one stepped item. Step creates it
+// as the informer's pendingStep; the pop that consumes the step arms it as
+// step, so only that pop is recorded, not one that was already under way
+// when Step was called. Its fields are written under blockDeltas.
+type stepRecorder struct {
+	result  StepResult
+	done    chan StepResult // buffered: the process loop never waits for Step
+	dropped chan struct{}   // closed when the step is withdrawn before its pop
+}
+
+// Step pops exactly one queue item while paused and reports what happened
+// to it: its deltas, the indexer operations, and the notifications handed
+// to listeners. Concurrent calls take turns, one item each. It waits at
+// most until ctx is done.
+func (inf *Informer) Step(ctx context.Context) (StepResult, error) {
+	inf.startedMu.Lock()
+	q, stopped := inf.queue, inf.stopped
+	inf.startedMu.Unlock()
+	switch {
+	case q == nil:
+		return StepResult{}, errors.New("informer " + inf.name + " is not running yet: start it before stepping")
+	case stopped:
+		return StepResult{}, errors.New("informer " + inf.name + " has stopped: there is nothing left to step")
+	case !inf.gate.isPaused():
+		return StepResult{}, ErrNotPaused
+	}
+	// One step at a time, so that at most one grant is outstanding and each
+	// step's narration is of its own item.
+	select {
+	case inf.stepTurn <- struct{}{}:
+		defer func() { <-inf.stepTurn }()
+	case <-ctx.Done():
+		return StepResult{}, fmt.Errorf("step on %s did not start: %w", inf.name, ctx.Err())
+	}
+	if q.inner.Stats(0).Depth == 0 {
+		return StepResult{Informer: inf.name, Empty: true}, nil
+	}
+	rec := &stepRecorder{result: StepResult{Informer: inf.name}, done: make(chan StepResult, 1), dropped: make(chan struct{})}
+	inf.blockDeltas.Lock()
+	inf.pendingStep = rec
+	inf.blockDeltas.Unlock()
+	if !inf.gate.grantStep() {
+		inf.dropStep(rec)
+		return StepResult{}, ErrNotPaused
+	}
+	select {
+	case res := <-rec.done:
+		inf.sink.Emit(instr.Event{Type: instr.EventControl, Informer: inf.name, Key: res.Key, Detail: "step"})
+		return res, nil
+	case <-rec.dropped:
+		return StepResult{}, fmt.Errorf("step on %s was withdrawn: processing was resumed before an item was popped", inf.name)
+	case <-ctx.Done():
+		inf.dropStep(rec)
+		return StepResult{}, fmt.Errorf("step on %s did not finish: %w", inf.name, ctx.Err())
+	}
+}
+
+// dropStep withdraws rec (any pending step when rec is nil) and its grant
+// if no pop has taken them yet, and stops recording for rec if one has.
+func (inf *Informer) dropStep(rec *stepRecorder) {
+	inf.blockDeltas.Lock()
+	defer inf.blockDeltas.Unlock()
+	if p := inf.pendingStep; p != nil && (rec == nil || p == rec) {
+		close(p.dropped)
+		inf.pendingStep = nil
+		inf.gate.revokeStep()
+	}
+	if rec != nil && inf.step == rec {
+		inf.step = nil
+	}
+}
+
+// beginStep runs on the process loop when a pop consumes a step: the
+// pending recorder starts recording.
+func (inf *Informer) beginStep() {
+	inf.blockDeltas.Lock()
+	inf.step, inf.pendingStep = inf.pendingStep, nil
+	inf.blockDeltas.Unlock()
+}
+
+// finishStep runs on the process loop after a stepped pop and hands the
+// narration to Step. A pop that ended without an item (the queue closed)
+// reports an empty queue.
+func (inf *Informer) finishStep() {
+	inf.blockDeltas.Lock()
+	rec := inf.step
+	inf.step = nil
+	inf.blockDeltas.Unlock()
+	if rec == nil {
+		return
+	}
+	rec.result.Empty = len(rec.result.Deltas) == 0
+	rec.done <- rec.result
+}
+
+func (inf *Informer) recordDeltas(deltas cache.Deltas) {
+	if inf.step == nil {
+		return
+	}
+	r := &inf.step.result
+	for _, d := range deltas {
+		r.Deltas = append(r.Deltas, d.Type)
+	}
+	if r.Key == "" && len(deltas) > 0 {
+		r.Key = deltaKey(deltas[len(deltas)-1])
+	}
+}
+
+func deltaKey(d cache.Delta) string {
+	switch info := d.Object.(type) {
+	case cache.ReplacedAllInfo:
+		return fmt.Sprintf("(relist of %d objects)", len(info.Objects))
+	case cache.SyncAllInfo:
+		return "(resync of every object)"
+	case cache.BookmarkInfo:
+		return "(bookmark " + info.ResourceVersion + ")"
+	}
+	return instr.KeyOf(d.Object)
+}
+
+// recordStore notes an indexer change for the event log and for a step.
+func (inf *Informer) recordStore(op string, obj any) {
+	if inf.verbose != nil {
+		inf.verbose.Emit(instr.Event{Type: instr.EventStoreUpdate, Informer: inf.name, Detail: op, Obj: obj})
+	}
+	if inf.step != nil {
+		inf.step.result.Store = append(inf.step.result.Store, op+" "+instr.KeyOf(obj))
+	}
+}
+
+func (inf *Informer) recordStoreText(text string) {
+	if inf.step != nil {
+		inf.step.result.Store = append(inf.step.result.Store, text)
+	}
+}
+
+func (inf *Informer) recordNotification(n any, sync bool) {
+	if inf.step == nil {
+		return
+	}
+	note := StepNotification{}
+	switch n := n.(type) {
+	case processor.AddNotification:
+		note.Callback, note.Key = processor.CallbackAdd, instr.KeyOf(n.Obj)
+		if n.IsInInitialList {
+			note.Detail = "isInInitialList"
+		}
+	case processor.UpdateNotification:
+		note.Callback, note.Key = processor.CallbackUpdate, instr.KeyOf(n.New)
+		if sync {
+			note.Callback += " (sync)"
+			note.Detail = "only listeners due for resync"
+		}
+	case processor.DeleteNotification:
+		note.Callback, note.Key = processor.CallbackDelete, instr.KeyOf(n.Obj)
+		if _, ok := n.Obj.(cache.DeletedFinalStateUnknown); ok {
+			note.Detail = "DeletedFinalStateUnknown"
+		}
+	}
+	for _, l := range inf.processor.Recipients(sync) {
+		note.Listener = l.Name()
+		inf.step.result.Notifications = append(inf.step.result.Notifications, note)
+	}
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/informtop/informtop/engine/indexer"
 )
 
-// StoreView reads an informer's cache for the Store view; it satisfies
-// tui.StoreReader without the engine knowing about the UI.
+// StoreView reads an informer's cache; source.InformerStore builds the
+// Store view's reader on it without the engine knowing about any source.
 type StoreView struct {
 	idx *indexer.Indexer
 }

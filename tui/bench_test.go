@@ -13,6 +13,9 @@ import (
 	"github.com/informtop/informtop/engine/indexer"
 	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/sourcetest"
 )
 
 const (
@@ -21,29 +24,37 @@ const (
 	bigQueue     = 10_000
 )
 
-// lazyStore holds 100k keys and builds an object only when asked, as the
-// views ask only for the rows they draw.
+// lazyStore holds 100k keys and builds an entry or object only when
+// asked: Entries builds every entry on each call, as a remote reader
+// decodes them, and Object builds the one object shown.
 type lazyStore struct {
 	keys []string
 }
 
-func (s *lazyStore) Keys() ([]string, uint64) { return append([]string(nil), s.keys...), 7 }
-func (s *lazyStore) Generation() uint64       { return 7 }
-func (s *lazyStore) Get(key string) (any, bool) {
-	return &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: key, ResourceVersion: "1",
-		CreationTimestamp: metav1.NewTime(t0.Add(-time.Hour))}}, true
+func (s *lazyStore) Generation() uint64 { return 7 }
+
+func (s *lazyStore) Entries() ([]source.Entry, uint64) {
+	created := t0.Add(-time.Hour)
+	out := make([]source.Entry, len(s.keys))
+	for i, k := range s.keys {
+		out[i] = source.Entry{Key: k, Labels: map[string]string{"app": "web-" + k[len(k)-1:], "tier": "frontend"}, Created: created}
+	}
+	return out, 7
 }
-func (s *lazyStore) Labels(key string) map[string]string {
-	return map[string]string{"app": "web-" + key[len(key)-1:], "tier": "frontend"}
+
+func (s *lazyStore) Object(key string) (source.Object, bool) {
+	obj := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: key, ResourceVersion: "1",
+		CreationTimestamp: metav1.NewTime(t0.Add(-time.Hour))}}
+	return source.Object{Key: key, Kind: redact.Kind(obj), ResourceVersion: "1", HasMetadata: true, YAML: redact.YAML(obj)}, true
 }
-func (s *lazyStore) IndexNames() []string                          { return []string{"namespace"} }
-func (s *lazyStore) IndexValues(string) []string                   { return []string{"default"} }
-func (s *lazyStore) IndexKeys(string, string) []string             { return s.keys[:100] }
-func (s *lazyStore) IndexEntriesOf(key string) map[string][]string { return nil }
+
+func (s *lazyStore) IndexNames() []string              { return []string{"namespace"} }
+func (s *lazyStore) IndexValues(string) []string       { return []string{"default"} }
+func (s *lazyStore) IndexKeys(string, string) []string { return s.keys[:100] }
 
 // newBigSource is the benchmark workload: 100k cached objects, 50
 // listeners (5 stalled), a 10k-deep queue whose whole head is visible.
-func newBigSource() *fakeSource {
+func newBigSource() *controlledSource {
 	keys := bigKeys()
 	head := make([]fifo.Item, bigQueue)
 	for i := range head {
@@ -73,28 +84,18 @@ func newBigSource() *fakeSource {
 	for i := range events {
 		events[i] = engine.Event{Seq: uint64(i + 1), Time: t0, Type: instr.EventWatchEvent, Informer: "pods", Key: keys[i], Detail: "MODIFIED"}
 	}
-	return &fakeSource{kind: "demo", title: "demo", frames: frames, events: events,
-		stores: map[string]*fakeStore{}, ctl: &fakeControls{}}
+	return newControlledSource(sourcetest.Config{Kind: "demo", Title: "demo", Frames: frames, Events: events,
+		Stores: map[string]source.StoreReader{"pods": &lazyStore{keys: keys}}}, &sourcetest.Controls{})
 }
 
 // bigHarness is a model over newBigSource at 160×48 with the store's keys
 // loaded (the load runs as a command in the harness).
 func bigHarness(b *testing.B) *harness {
-	src := newBigSource()
-	h := newHarness(b, src)
-	h.m.c.src = &bigSourceWithStore{fakeSource: src, store: &lazyStore{keys: bigKeys()}}
+	h := newHarness(b, newBigSource())
 	h.size(160, 48)
 	h.frames(fixtureFrames)
 	return h
 }
-
-// bigSourceWithStore swaps in the lazy 100k store.
-type bigSourceWithStore struct {
-	*fakeSource
-	store StoreReader
-}
-
-func (s *bigSourceWithStore) Store(string) StoreReader { return s.store }
 
 func bigKeys() []string {
 	keys := make([]string, 0, bigObjects)

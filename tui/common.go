@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 // common is the context the root model shares with every view: the area a
@@ -17,7 +18,8 @@ type common struct {
 	width, height int // the body area a view draws in
 	styles        styles
 	keys          *keyMap
-	src           Source
+	src           source.Source
+	caps          capabilities // what src can do beyond showing data
 	data          *dataState
 	stallAfter    time.Duration  // a callback running longer than this is a stall
 	loc           *time.Location // for event timestamps; UTC in tests

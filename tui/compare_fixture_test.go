@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +13,8 @@ import (
 	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/engine/indexer"
 	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/sourcetest"
 )
 
 // The compare fixture is the fifo-compare scenario frozen while paused:
@@ -99,33 +100,42 @@ func compareQueues() (df, rf []fifo.Item, byKey map[string]map[string]cache.Delt
 
 // compareStore is what both caches hold: the hot pods and web-9 at
 // versions older than anything queued; the api pods are not cached yet.
-func compareStore() *fakeStore {
-	st := newFakeStore(500)
+func compareStore() *sourcetest.Store {
+	var items []sourcetest.Item
 	for _, n := range []int{0, 1, 2, 9} {
 		name := fmt.Sprintf("web-%d", n)
-		st.add("default/"+name, comparePod(name, fmt.Sprint(1990+n)), nil, map[string]string{"namespace": "default"})
+		items = append(items, sourcetest.Item{Key: "default/" + name, Object: comparePod(name, fmt.Sprint(1990+n)),
+			Indexes: map[string][]string{"namespace": {"default"}}})
 	}
-	return st.seal()
+	return sourcetest.NewStore(500, items...)
 }
 
-func newCompareSource() *fakeSource {
+// compareConfig is what the compare sources replay.
+func compareConfig() sourcetest.Config {
 	df, rf, _ := compareQueues()
 	store := compareStore()
-	src := &fakeSource{
-		kind: "demo", title: "demo · fifo-compare",
-		notes:  []string{"500 updates hit three hot pods: compare the queues"},
-		stores: map[string]*fakeStore{"pods-deltafifo": store, "pods-realfifo": store, "secrets": secretStore()},
-		ctl:    &fakeControls{paused: true},
+	cfg := sourcetest.Config{
+		Kind: "demo", Title: "demo · fifo-compare",
+		Notes:  []string{"500 updates hit three hot pods: compare the queues"},
+		Stores: map[string]source.StoreReader{"pods-deltafifo": store, "pods-realfifo": store, "secrets": secretStore()},
 	}
 	for i := 0; i < fixtureFrames; i++ {
 		t := t0.Add(time.Duration(i) * time.Second)
-		src.frames = append(src.frames, []engine.Snapshot{
+		cfg.Frames = append(cfg.Frames, []engine.Snapshot{
 			comparePodsSnapshot("pods-deltafifo", fifo.KindDeltaFIFO, df, compareEvents-len(df), i, t),
 			comparePodsSnapshot("pods-realfifo", fifo.KindRealFIFO, rf, 0, i, t),
 			secretsSnapshot(i, t),
 		})
 	}
-	return src
+	return cfg
+}
+
+// newCompareSource is the compare fixture, paused, with every control but
+// no QueueReader.
+func newCompareSource() *controlledSource {
+	ctl := &sourcetest.Controls{}
+	ctl.SetPausedState(true)
+	return newControlledSource(compareConfig(), ctl)
 }
 
 func comparePodsSnapshot(name, kind string, rows []fifo.Item, coalesced, i int, t time.Time) engine.Snapshot {
@@ -163,45 +173,24 @@ func comparePodsSnapshot(name, kind string, rows []fifo.Item, coalesced, i int, 
 	}
 }
 
-// readerSource is a fake source that is also a QueueReader over the
-// compare workload, recording every read.
-type readerSource struct {
-	*fakeSource
-	mu     sync.Mutex
-	queued map[string]map[string]cache.Deltas
-	reads  []string
-}
-
-func newReaderSource() *readerSource {
+// newReaderSource is the compare fixture as the demo serves it: every
+// capability, and a QueueReader over the compare workload whose reads
+// the Controls record.
+func newReaderSource() *sourcetest.Demo {
 	_, _, byKey := compareQueues()
-	return &readerSource{fakeSource: newCompareSource(), queued: byKey}
-}
-
-func (s *readerSource) QueueDeltas(informer, key string) cache.Deltas {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.reads = append(s.reads, informer+" "+key)
-	return append(cache.Deltas(nil), s.queued[informer][key]...)
-}
-
-func (s *readerSource) readLog() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.reads...)
-}
-
-// compareHarness is a harness at w×h over src with every frame delivered;
-// src is a *fakeSource or a *readerSource.
-func compareHarness(t testing.TB, src Source, w, ht int) *harness {
-	var fake *fakeSource
-	switch s := src.(type) {
-	case *fakeSource:
-		fake = s
-	case *readerSource:
-		fake = s.fakeSource
+	ctl := &sourcetest.Controls{}
+	ctl.SetPausedState(true)
+	for inf, keys := range byKey {
+		for key, deltas := range keys {
+			ctl.SetQueued(inf, key, deltas)
+		}
 	}
-	h := newHarness(t, fake)
-	h.m.c.src = src
+	return sourcetest.NewDemo(sourcetest.New(compareConfig()), ctl)
+}
+
+// compareHarness is a harness at w×h over src with every frame delivered.
+func compareHarness(t testing.TB, src source.Source, w, ht int) *harness {
+	h := newHarness(t, src)
 	h.size(w, ht)
 	h.frames(fixtureFrames)
 	return h

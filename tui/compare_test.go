@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"testing"
+
+	"github.com/informtop/informtop/source"
 )
 
 // compareGoldenCases are screens over the compare fixture, typed after its
@@ -28,7 +30,7 @@ func TestGoldenCompare(t *testing.T) {
 		for _, sz := range tc.sizes {
 			name := fmt.Sprintf("%s-%dx%d", tc.name, sz[0], sz[1])
 			t.Run(name, func(t *testing.T) {
-				var src Source = newCompareSource()
+				var src source.Source = newCompareSource()
 				if tc.reader {
 					src = newReaderSource()
 				}

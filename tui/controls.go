@@ -18,10 +18,9 @@ type controlMsg struct {
 // happens in a command, off the UI goroutine, and reports back with a
 // controlMsg or stepMsg.
 func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
-	ctl := m.c.src.Controls()
-	if ctl == nil {
-		return nil
-	}
+	// A key is enabled only when its capability is there (offerControls),
+	// so each case below may use its capability.
+	caps := m.c.caps
 	k := m.c.keys
 	inf := m.c.data.current
 	do := func(f func() (string, error)) tea.Cmd {
@@ -36,7 +35,7 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 		// Show the new state at once; the next snapshot confirms it.
 		m.c.data.paused = paused
 		return do(func() (string, error) {
-			if err := ctl.SetPaused(paused); err != nil {
+			if err := caps.proc.SetPaused(paused); err != nil {
 				return "", err
 			}
 			if paused {
@@ -52,13 +51,13 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 		m.c.data.paused = true
 		return func() tea.Msg {
 			out := stepMsg{}
-			if !wasPaused && !ctl.Paused() {
-				if err := ctl.SetPaused(true); err != nil {
+			if !wasPaused && !caps.proc.Paused() {
+				if err := caps.proc.SetPaused(true); err != nil {
 					return stepMsg{err: err}
 				}
 				out.pausedFirst = true
 			}
-			out.res, out.err = ctl.Step(inf)
+			out.res, out.err = caps.proc.Step(inf)
 			return out
 		}
 	case key.Matches(msg, k.Stall):
@@ -68,7 +67,7 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return do(func() (string, error) {
-			stalled, err := ctl.ToggleStall(inf, l)
+			stalled, err := caps.stall.ToggleStall(inf, l)
 			if err != nil {
 				return "", err
 			}
@@ -79,15 +78,15 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 		})
 	case key.Matches(msg, k.DropWatch):
 		return do(func() (string, error) {
-			return "watch dropped: the reflector re-watches from its last resourceVersion", ctl.DropWatch()
+			return "watch dropped: the reflector re-watches from its last resourceVersion", caps.faults.DropWatch()
 		})
 	case key.Matches(msg, k.Expire):
 		return do(func() (string, error) {
-			return "history expired: the next watch gets 410 Gone and the reflector relists", ctl.ExpireHistory()
+			return "history expired: the next watch gets 410 Gone and the reflector relists", caps.faults.ExpireHistory()
 		})
 	case key.Matches(msg, k.Resync):
 		return do(func() (string, error) {
-			return "resync forced on " + inf, ctl.Resync(inf)
+			return "resync forced on " + inf, caps.proc.Resync(inf)
 		})
 	case key.Matches(msg, k.Faster), key.Matches(msg, k.Slower):
 		step := 1
@@ -95,7 +94,7 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 			step = -1
 		}
 		return do(func() (string, error) {
-			r, err := ctl.AdjustRate(step)
+			r, err := caps.work.AdjustRate(step)
 			return "workload: " + strings.TrimSuffix(rate(r), "/s") + " changes/s", err
 		})
 	}

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
 )
 
 const (
@@ -14,30 +16,31 @@ const (
 	eventLogSize = 5000
 )
 
-// dataMsg carries one tick's pull from the Source. It is built off the UI
+// dataMsg carries one tick's pull from the source. It is built off the UI
 // goroutine (see fetchData) so a slow source never delays a keystroke.
 type dataMsg struct {
-	snaps  []engine.Snapshot
-	notes  []string
-	events []engine.Event
-	next   uint64
-	missed uint64
-	paused bool
-	at     time.Time
+	snaps      []engine.Snapshot
+	notes      []string
+	events     []engine.Event
+	next       uint64
+	missed     uint64
+	eventStats instr.RingStats
+	status     source.Status
+	reasons    source.Reasons
+	paused     bool
+	at         time.Time
 }
 
-// fetchData reads everything one tick needs from src.
-func fetchData(src Source, cursor uint64, now time.Time) dataMsg {
-	msg := dataMsg{snaps: src.Snapshots(), notes: src.Notes(), at: now}
-	msg.events, msg.next, msg.missed = src.Events(cursor, eventFetchMax)
+// fetchData reads everything one tick needs from src, in one Pull.
+func fetchData(src source.Source, cursor uint64, now time.Time) dataMsg {
+	f := src.Pull(cursor, eventFetchMax)
+	msg := dataMsg{snaps: f.Snapshots, notes: f.Notes, events: f.Events, next: f.Next, missed: f.Missed,
+		eventStats: f.EventStats, status: f.Status, reasons: f.Reasons, paused: f.Paused, at: now}
 	for i := range msg.events {
 		// The engine's hot path sets Obj instead of building the key; build
 		// it here, off the UI goroutine, and let the log hold strings only.
 		e := &msg.events[i]
 		e.Key, e.Obj = e.ObjectKey(), nil
-	}
-	if c := src.Controls(); c != nil {
-		msg.paused = c.Paused()
 	}
 	for i := range msg.snaps {
 		if msg.snaps[i].Taken.IsZero() {
@@ -57,11 +60,15 @@ type dataState struct {
 	current string   // name of the informer the views show
 	hist    map[string]*history
 	events  eventLog
-	cursor  uint64 // next sequence number to ask the Source for
+	cursor  uint64 // next sequence number to ask the source for
 	missed  uint64 // events the UI never saw because the ring overwrote them
-	paused  bool
-	updated time.Time // when the newest dataMsg arrived
-	ticks   uint64    // dataMsgs applied, a cheap clock for transient messages
+	// eventStats are the source's event-ring totals as of the last tick.
+	eventStats instr.RingStats
+	status     source.Status  // the source's connection state
+	reasons    source.Reasons // why each unsynced informer is not synced
+	paused     bool
+	updated    time.Time // when the newest dataMsg arrived
+	ticks      uint64    // dataMsgs applied, a cheap clock for transient messages
 
 	// selectedListener is the listener under the cursor of the Listeners
 	// view; the global stall key acts on it.
@@ -78,6 +85,9 @@ func (d *dataState) apply(msg dataMsg) {
 	d.updated = msg.at
 	d.ticks++
 	d.paused = msg.paused
+	d.eventStats = msg.eventStats
+	d.status = msg.status
+	d.reasons = msg.reasons
 	seen := make(map[string]bool, len(msg.snaps))
 	for i := range d.snaps {
 		s := &d.snaps[i]

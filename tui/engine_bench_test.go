@@ -17,6 +17,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 // BenchmarkEngineWithUI measures what the dashboard costs the engine: one
@@ -38,10 +41,7 @@ func BenchmarkEngineWithUI(b *testing.B) {
 			var busy time.Duration // spent inside the UI's ticks
 			for b.Loop() {
 				lw := &uiBenchLW{list: list, ready: make(chan struct{})}
-				inf := engine.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, engine.Options{
-					Name: "pods", Resource: "pods",
-					Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-				})
+				src, inf := newLocalInformer(b, lw, engine.RealFIFO)
 				h := &uiBenchHandler{want: initial + events, done: make(chan struct{})}
 				if _, err := inf.AddEventHandler(h); err != nil {
 					b.Fatal(err)
@@ -55,7 +55,7 @@ func BenchmarkEngineWithUI(b *testing.B) {
 					// Building the model is a one-off at program start, not
 					// part of the UI's running cost.
 					b.StopTimer()
-					ui = newHeadlessUI(b, inf)
+					ui = newHeadlessUI(b, src)
 					b.StartTimer()
 					wg.Go(func() { ui.run(ctx, 100*time.Millisecond) })
 				}
@@ -87,8 +87,25 @@ type headlessUI struct {
 	busy   time.Duration // time spent in them
 }
 
-func newHeadlessUI(b *testing.B, inf *engine.Informer) *headlessUI {
-	m, err := New(informerSource{inf: inf}, Options{KeyMapPath: filepath.Join(b.TempDir(), "absent.yaml")})
+// newLocalInformer builds a pods informer over lw inside a local source,
+// as informtop runs informers over a real cluster: its events go to the
+// source's ring, whose size is the engine's default, as a lone informer's.
+// The caller runs the informer; the source itself needs no Run.
+func newLocalInformer(tb testing.TB, lw *uiBenchLW, queue engine.QueueKind) (*local.Source, *engine.Informer) {
+	src := local.New(local.Config{Kind: "bench", Title: "bench", EventRingSize: instr.DefaultRingSize})
+	inf := engine.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, engine.Options{
+		Name: "pods", Resource: "pods", Queue: queue,
+		Indexers:        cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		Instrumentation: engine.Instrumentation{Events: src.Events()},
+	})
+	if _, err := src.AddInformer("pods", "pods", queue, inf); err != nil {
+		tb.Fatal(err)
+	}
+	return src, inf
+}
+
+func newHeadlessUI(b *testing.B, src source.Source) *headlessUI {
+	m, err := New(src, Options{KeyMapPath: filepath.Join(b.TempDir(), "absent.yaml")})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -220,10 +237,7 @@ func (h *uiBenchHandler) OnDelete(any)      {}
 // a second.
 func BenchmarkUITick(b *testing.B) {
 	lw := &uiBenchLW{list: uiBenchPods(10_000), ready: make(chan struct{})}
-	inf := engine.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, engine.Options{
-		Name: "pods", Resource: "pods",
-		Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-	})
+	src, inf := newLocalInformer(b, lw, engine.RealFIFO)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	defer func() {
@@ -234,7 +248,7 @@ func BenchmarkUITick(b *testing.B) {
 	if !cache.WaitForCacheSync(ctx.Done(), inf.HasSynced) {
 		b.Fatal("informer never synced")
 	}
-	ui := newHeadlessUI(b, inf)
+	ui := newHeadlessUI(b, src)
 	b.ReportAllocs()
 	for b.Loop() {
 		ui.tick()

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/informtop/informtop/engine"
@@ -43,7 +42,7 @@ func TestQueueDetailOverARealEngine(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.kind.String(), func(t *testing.T) {
 			lw := &uiBenchLW{list: uiBenchPods(3), ready: make(chan struct{})}
-			inf := engine.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, engine.Options{Name: "pods", Resource: "pods", Queue: tc.kind})
+			src, inf := newLocalInformer(t, lw, tc.kind)
 			inf.SetPaused(true) // nothing is popped: the list and the updates stay queued
 			ctx, cancel := context.WithCancel(context.Background())
 			var wg sync.WaitGroup
@@ -60,9 +59,7 @@ func TestQueueDetailOverARealEngine(t *testing.T) {
 				t.Fatalf("the queue never held the updates: %v (queued %v)", err, inf.QueueDeltas("ns-0/pod-0"))
 			}
 
-			src := informerSource{inf: inf}
-			h := newHarness(t, &fakeSource{kind: "bench"})
-			h.m.c.src = src
+			h := newHarness(t, src)
 			h.size(120, 30)
 			h.send(fetchData(src, 0, time.Now()))
 			h.keys("2", "/", "p", "o", "d", "-", "0", "enter", "enter")

@@ -14,6 +14,8 @@ import (
 	"github.com/informtop/informtop/engine/indexer"
 	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/sourcetest"
 )
 
 // t0 is when the fixture's first frame was taken.
@@ -24,44 +26,72 @@ const fixtureFrames = 10
 // modifiedPerSecond shapes the MODIFIED sparkline of the pods informer.
 var modifiedPerSecond = []uint64{100, 140, 90, 200, 260, 180, 120, 150, 300, 220}
 
+// controlledSource offers every control of the demo (pause, step, resync,
+// stall, faults, workload) but no QueueReader, so a queue detail shows
+// what the snapshot's queue head tells, as the goldens pin it.
+type controlledSource struct {
+	*sourcetest.Fake
+	source.Processing
+	source.Stalling
+	source.Faults
+	source.Workload
+	ctl *sourcetest.Controls
+}
+
+func newControlledSource(cfg sourcetest.Config, ctl *sourcetest.Controls) *controlledSource {
+	f := sourcetest.New(cfg)
+	f.ReportPaused(ctl)
+	return &controlledSource{Fake: f, Processing: ctl, Stalling: ctl, Faults: ctl, Workload: ctl, ctl: ctl}
+}
+
+// fixtureStep is what stepping the fixture's pods informer pops.
+var fixtureStep = engine.StepResult{
+	Informer: "pods", Key: "default/web-3", Deltas: []cache.DeltaType{cache.Updated},
+	Store: []string{"Update default/web-3"},
+	Notifications: []engine.StepNotification{
+		{Listener: "fast", Callback: "OnUpdate", Key: "default/web-3"},
+		{Listener: "slow", Callback: "OnUpdate", Key: "default/web-3"},
+		{Listener: "audit", Callback: "OnUpdate", Key: "default/web-3"},
+		{Listener: "late", Callback: "OnAdd", Key: "default/web-3", Detail: "isInInitialList"},
+	},
+}
+
 // newFixtureSource is a demo-like source with three informers, one frame
 // per second: "pods" (RealFIFO, four listeners, "audit" stalled in a
 // callback with a rising backlog, "late" still syncing), "secrets"
 // (DeltaFIFO with coalesced keys, Secret objects) and "configmaps" (watch
 // down with a 403).
-func newFixtureSource() *fakeSource {
-	src := &fakeSource{
-		kind:  "demo",
-		title: "demo",
-		notes: []string{"scenario: stalled handler: watch audit's backlog grow, then press s on it"},
-		stores: map[string]*fakeStore{
+func newFixtureSource() *controlledSource {
+	ctl := &sourcetest.Controls{}
+	ctl.SetStepResult(fixtureStep)
+	return newControlledSource(fixtureConfig(), ctl)
+}
+
+// fixtureConfig is what newFixtureSource replays, for tests that change it
+// or offer other capabilities over it.
+func fixtureConfig() sourcetest.Config {
+	cfg := sourcetest.Config{
+		Kind:  "demo",
+		Title: "demo",
+		Notes: []string{"scenario: stalled handler: watch audit's backlog grow, then press s on it"},
+		Stores: map[string]source.StoreReader{
 			"pods":       podStore(),
 			"secrets":    secretStore(),
-			"configmaps": newFakeStore(1).seal(),
+			"configmaps": sourcetest.NewStore(1),
 		},
-		events: fixtureEvents(),
-		ctl: &fakeControls{step: engine.StepResult{
-			Informer: "pods", Key: "default/web-3", Deltas: []cache.DeltaType{cache.Updated},
-			Store: []string{"Update default/web-3"},
-			Notifications: []engine.StepNotification{
-				{Listener: "fast", Callback: "OnUpdate", Key: "default/web-3"},
-				{Listener: "slow", Callback: "OnUpdate", Key: "default/web-3"},
-				{Listener: "audit", Callback: "OnUpdate", Key: "default/web-3"},
-				{Listener: "late", Callback: "OnAdd", Key: "default/web-3", Detail: "isInInitialList"},
-			},
-		}},
+		Events: fixtureEvents(),
 	}
 	var modified uint64 = 5000
 	for i := 0; i < fixtureFrames; i++ {
 		modified += modifiedPerSecond[i]
 		t := t0.Add(time.Duration(i) * time.Second)
-		src.frames = append(src.frames, []engine.Snapshot{
+		cfg.Frames = append(cfg.Frames, []engine.Snapshot{
 			podsSnapshot(i, t, modified),
 			secretsSnapshot(i, t),
 			configmapsSnapshot(t),
 		})
 	}
-	return src
+	return cfg
 }
 
 func podsSnapshot(i int, t time.Time, modified uint64) engine.Snapshot {
@@ -168,8 +198,10 @@ func configmapsSnapshot(t time.Time) engine.Snapshot {
 	}
 }
 
-func podStore() *fakeStore {
-	st := newFakeStore(1009)
+// podStore is the pods cache at generation 1009: 48 web pods in default,
+// 12 coredns pods in kube-system, indexed by namespace and node.
+func podStore() *sourcetest.Store {
+	var items []sourcetest.Item
 	for j := 0; j < 60; j++ {
 		ns, name, node := "default", fmt.Sprintf("web-%d", j), fmt.Sprintf("node-%d", j%3)
 		app := "web"
@@ -183,28 +215,29 @@ func podStore() *fakeStore {
 			Spec:   corev1.PodSpec{NodeName: node, Containers: []corev1.Container{{Name: app, Image: "registry.example/" + app + ":1.2"}}},
 			Status: corev1.PodStatus{Phase: corev1.PodRunning},
 		}
-		st.add(ns+"/"+name, pod, pod.Labels, map[string]string{"namespace": ns, "node": node})
+		items = append(items, sourcetest.Item{Key: ns + "/" + name, Object: pod,
+			Indexes: map[string][]string{"namespace": {ns}, "node": {node}}})
 	}
-	return st.seal()
+	return sourcetest.NewStore(1009, items...)
 }
 
-func secretStore() *fakeStore {
-	st := newFakeStore(40)
+func secretStore() *sourcetest.Store {
+	var items []sourcetest.Item
 	add := func(ns, name string, data map[string][]byte, ann map[string]string) {
 		s := &corev1.Secret{
 			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, ResourceVersion: "9100", Annotations: ann,
 				CreationTimestamp: metav1.NewTime(t0.Add(-48 * time.Hour))},
 			Type: corev1.SecretTypeOpaque, Data: data,
 		}
-		st.add(ns+"/"+name, s, nil, map[string]string{"namespace": ns})
+		items = append(items, sourcetest.Item{Key: ns + "/" + name, Object: s, Indexes: map[string][]string{"namespace": {ns}}})
 	}
 	add("default", "db-creds", map[string][]byte{"password": []byte("hunter2"), "username": []byte("admin")},
-		map[string]string{lastApplied: `{"apiVersion":"v1","data":{"password":"aHVudGVyMg=="},"kind":"Secret"}`})
+		map[string]string{"kubectl.kubernetes.io/last-applied-configuration": `{"apiVersion":"v1","data":{"password":"aHVudGVyMg=="},"kind":"Secret"}`})
 	add("default", "tls-web", map[string][]byte{"tls.crt": []byte("-----BEGIN CERTIFICATE-----"), "tls.key": []byte("-----BEGIN KEY-----")}, nil)
 	add("default", "registry", map[string][]byte{".dockerconfigjson": []byte(`{"auths":{}}`)}, nil)
 	add("kube-system", "bootstrap-token-abcdef", map[string][]byte{"token-secret": []byte("0123456789abcdef")}, nil)
 	add("kube-system", "sh.helm.release.v1.dns.v1", map[string][]byte{"release": []byte("H4sIAAAA")}, nil)
-	return st.seal()
+	return sourcetest.NewStore(40, items...)
 }
 
 // fixtureEvents is a short, mixed instrumentation log.

@@ -58,7 +58,7 @@ func (m *Model) footerKeys() []key.Binding {
 	// Most useful first: the help line truncates from the right.
 	views := key.NewBinding(key.WithKeys("1"), key.WithHelp(viewKeysHelp(k), "views"))
 	keys = append(keys, k.Help, k.Quit, views, k.Switch)
-	if m.c.src.Controls() != nil {
+	if m.c.caps.proc != nil {
 		keys = append(keys, k.Pause, k.Step)
 	}
 	return dedupe(keys)

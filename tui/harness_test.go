@@ -2,25 +2,33 @@ package tui
 
 import (
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/sourcetest"
 )
 
 // harness drives a Model without a terminal: every command is run at once
 // on the test goroutine and its message fed back, as the program would.
 // Ticks end immediately because done is closed.
 type harness struct {
-	t    testing.TB
-	m    *Model
-	src  *fakeSource
+	t   testing.TB
+	m   *Model
+	src source.Source
+	// ctl answers src's capabilities; nil for a read-only source.
+	ctl  *sourcetest.Controls
 	quit bool
+	// delivered counts the messages Update was given, by type.
+	delivered map[reflect.Type]int
 }
 
-func newHarness(t testing.TB, src *fakeSource) *harness {
+func newHarness(t testing.TB, src source.Source) *harness {
 	t.Helper()
 	m, err := New(src, Options{KeyMapPath: filepath.Join(t.TempDir(), "absent.yaml")})
 	if err != nil {
@@ -30,7 +38,20 @@ func newHarness(t testing.TB, src *fakeSource) *harness {
 	closed := make(chan struct{})
 	close(closed)
 	m.done = closed
-	return &harness{t: t, m: m, src: src}
+	return &harness{t: t, m: m, src: src, ctl: controlsOf(src)}
+}
+
+// controlsOf finds the fake controls behind a test source.
+func controlsOf(src source.Source) *sourcetest.Controls {
+	switch s := src.(type) {
+	case *controlledSource:
+		return s.ctl
+	case *sourcetest.Cluster:
+		return s.Controls
+	case *sourcetest.Demo:
+		return s.Controls
+	}
+	return nil
 }
 
 // send delivers msg and runs the resulting commands to completion.
@@ -50,6 +71,10 @@ func (h *harness) send(msg tea.Msg) {
 		if _, ok := msg.(tickMsg); ok {
 			continue // the harness decides when data arrives
 		}
+		if h.delivered == nil {
+			h.delivered = map[reflect.Type]int{}
+		}
+		h.delivered[reflect.TypeOf(msg)]++
 		_, cmd := h.m.Update(msg)
 		queue = append(queue, h.run(cmd)...)
 	}
@@ -70,14 +95,20 @@ func (h *harness) run(cmd tea.Cmd) []tea.Msg {
 	return []tea.Msg{msg}
 }
 
+// deliveries is how many messages of example's type Update was given.
+func (h *harness) deliveries(example tea.Msg) int { return h.delivered[reflect.TypeOf(example)] }
+
 // size sends a window size.
 func (h *harness) size(w, ht int) { h.send(tea.WindowSizeMsg{Width: w, Height: ht}) }
 
-// frames delivers n frames of the source, one per simulated second.
+// frames delivers n frames of the source, moving a fake on to its next
+// frame after each.
 func (h *harness) frames(n int) {
 	for i := 0; i < n; i++ {
 		h.send(fetchData(h.src, h.m.c.data.cursor, t0))
-		h.src.advance()
+		if f, ok := h.src.(interface{ Advance() }); ok {
+			f.Advance()
+		}
 	}
 }
 

@@ -28,6 +28,11 @@ func headerStatus(c *common) string {
 	sep := st.dim.Render(" · ")
 	parts := []string{st.title.Render("informtop")}
 	s := c.data.snap()
+	// The source's own trouble (an attach endpoint gone, another version)
+	// comes before anything read from data that may be stale.
+	if why := c.data.status.Sentence(c.data.updated); why != "" {
+		parts = append(parts, st.bad.Render(why))
+	}
 	if s == nil {
 		return joinNonEmpty(sep, append(parts, sourceName(c), st.dim.Render("connecting…"))...)
 	}
@@ -110,10 +115,9 @@ func headerSync(c *common) string {
 func headerDropsAndHandlers(c *common) string {
 	st := c.styles
 	var b strings.Builder
+	// What this dashboard never received; the ring's own Dropped counts
+	// overwritten events even when every reader kept up.
 	dropped := c.data.missed
-	for _, s := range c.data.snaps {
-		dropped = max(dropped, s.Events.Dropped)
-	}
 	b.WriteString(st.dim.Render(" │ drops "))
 	if dropped > 0 {
 		b.WriteString(st.bad.Render(count(dropped)))
@@ -184,6 +188,11 @@ func headerNote(c *common) string {
 	}
 	if notes := c.data.notes; len(notes) > 0 {
 		return "  " + st.accent.Render("▸ "+notes[0])
+	}
+	// A source with nothing of its own to say (a real cluster) says why
+	// the informer shown has not synced.
+	if why := c.data.reasons[c.data.current]; why != "" {
+		return "  " + st.warn.Render("✗ not synced: "+why)
 	}
 	return ""
 }

@@ -14,17 +14,40 @@ type helpGroup struct {
 	keys  []key.Binding
 }
 
-func helpGroups(k *keyMap, hasControls bool) []helpGroup {
-	controls := "controls (demo)"
-	if !hasControls {
-		controls = "controls: n/a, read-only"
-	}
+// helpGroups lists the keys by group; a control key appears only when the
+// source can serve it, and the controls group says so when none can. The
+// title names the source kind whose controls these are: "controls (demo)".
+func helpGroups(k *keyMap, caps capabilities, kind string) []helpGroup {
 	views := key.NewBinding(key.WithKeys("1"), key.WithHelp(viewKeysHelp(k), "go to view"))
+	inView := []key.Binding{k.Indexes, k.TypeFilter, k.AllInformers, k.Compare}
+	if caps.stall != nil {
+		inView = append([]key.Binding{k.Stall}, inView...)
+	}
+	offered := map[*key.Binding]bool{}
+	for _, g := range k.controlGroups(caps) {
+		for _, b := range g.keys {
+			offered[b] = g.offered
+		}
+	}
+	// In a fixed order, most used first; stall is listed in its view.
+	var controls []key.Binding
+	for _, b := range []*key.Binding{&k.Pause, &k.Step, &k.DropWatch, &k.Expire, &k.Resync, &k.Faster, &k.Slower} {
+		if offered[b] {
+			controls = append(controls, *b)
+		}
+	}
+	title := "controls"
+	if kind != "" {
+		title += " (" + kind + ")"
+	}
+	if len(controls) == 0 {
+		title = "controls: none on this source"
+	}
 	return []helpGroup{
 		{"views", []key.Binding{views, k.NextView, k.PrevView, k.Switch, k.Help, k.Quit}},
 		{"move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back, k.Filter}},
-		{"in a view", []key.Binding{k.Stall, k.Indexes, k.TypeFilter, k.AllInformers, k.Compare}},
-		{controls, []key.Binding{k.Pause, k.Step, k.DropWatch, k.Expire, k.Resync, k.Faster, k.Slower}},
+		{"in a view", inView},
+		{title, controls},
 	}
 }
 
@@ -35,7 +58,7 @@ func renderHelp(c *common, w, h int) string {
 	st := c.styles
 	hm := help.New()
 	hm.Styles = st.help
-	groups := helpGroups(c.keys, c.src.Controls() != nil)
+	groups := helpGroups(c.keys, c.caps, c.src.Kind())
 	cols := make([]string, len(groups))
 	for i, g := range groups {
 		// A disabled binding is hidden by help; show its keys anyway, dimmed

@@ -119,7 +119,7 @@ func (k *keyMap) viewKeys() []key.Binding {
 	return []key.Binding{k.Pipeline, k.Queue, k.Listeners, k.Store, k.Events}
 }
 
-// controlKeys are the keys that only work when the source has Controls.
+// controlKeys are the keys that act on the source (see capabilities).
 func (k *keyMap) controlKeys() []key.Binding {
 	var out []key.Binding
 	for _, b := range k.controlBindings() {

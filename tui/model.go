@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/informtop/informtop/source"
 )
 
 // Options configure the dashboard.
@@ -53,7 +54,7 @@ type Model struct {
 
 // New builds the dashboard over src. The only error is a bad key-map file,
 // as a sentence naming the file, the line and the fix.
-func New(src Source, opts Options) (*Model, error) {
+func New(src source.Source, opts Options) (*Model, error) {
 	if src == nil {
 		return nil, errors.New("tui: no source to show")
 	}
@@ -76,6 +77,7 @@ func New(src Source, opts Options) (*Model, error) {
 		styles:     newStyles(),
 		keys:       km,
 		src:        src,
+		caps:       capabilitiesOf(src),
 		data:       newDataState(),
 		stallAfter: opts.StallThreshold,
 		loc:        time.Local,
@@ -89,12 +91,9 @@ func New(src Source, opts Options) (*Model, error) {
 		viewStore:     newStoreView(c),
 		viewEvents:    newEventsView(c),
 	}
-	if src.Controls() == nil {
-		// Hidden from the footer; pressing one still explains why not.
-		for _, b := range km.controlBindings() {
-			b.SetEnabled(false)
-		}
-	}
+	// Keys the source cannot serve are hidden; pressing one still
+	// explains why not.
+	km.offerControls(c.caps)
 	return m, nil
 }
 
@@ -194,6 +193,7 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 	if typing {
 		return v.update(msg)
 	}
+	why := k.whyNot(m.c.caps, msg)
 	switch {
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
@@ -212,8 +212,8 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 		return m.toggleCompare()
 	case key.Matches(msg, k.controlKeys()...):
 		return m.control(msg)
-	case m.c.src.Controls() == nil && pressedAny(msg, k.controlBindings()):
-		m.setStatus("", fmt.Errorf("%s is read-only: pause, step, stall and fault injection need the demo or a local engine", sourceName(m.c)))
+	case why != "":
+		m.setStatus("", fmt.Errorf("%s does nothing on %s: %s", msg.String(), sourceName(m.c), why))
 	default:
 		for i, b := range k.viewKeys() {
 			if key.Matches(msg, b) {

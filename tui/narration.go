@@ -8,7 +8,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// stepMsg is the answer of Controls.Step, delivered off the UI goroutine.
+// stepMsg is the answer of source.Processing.Step, delivered off the UI goroutine.
 type stepMsg struct {
 	res         engine.StepResult
 	err         error

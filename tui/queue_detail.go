@@ -2,6 +2,7 @@ package tui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"github.com/informtop/informtop/source"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/cache"
 )
@@ -34,9 +35,8 @@ type queueDetailMsg struct {
 // readQueueDetail reads key's queued deltas (when src can) and cache state
 // in each informer. Runs as a command: a RealFIFO walks its whole queue to
 // answer, which must never stall a keystroke.
-func readQueueDetail(src Source, informers []string, key string) queueDetailMsg {
+func readQueueDetail(src source.Source, qr source.QueueReader, informers []string, key string) queueDetailMsg {
 	msg := queueDetailMsg{key: key, data: make(map[string]*detailData, len(informers))}
-	qr, _ := src.(QueueReader)
 	for _, inf := range informers {
 		d := &detailData{}
 		if qr != nil {
@@ -45,9 +45,9 @@ func readQueueDetail(src Source, informers []string, key string) queueDetailMsg 
 		}
 		if key != "" {
 			if sr := src.Store(inf); sr != nil {
-				if obj, ok := sr.Get(key); ok {
+				if obj, ok := sr.Object(key); ok {
 					d.present = true
-					d.rv, d.rvKnown = objectRV(obj)
+					d.rv, d.rvKnown = obj.ResourceVersion, obj.HasMetadata
 				}
 			}
 		}
@@ -69,8 +69,8 @@ func (v *queueView) detailCmd() tea.Cmd {
 			informers = append(informers, s.Name)
 		}
 	}
-	src, key := v.c.src, v.detail.key
-	return func() tea.Msg { return readQueueDetail(src, informers, key) }
+	src, qr, key := v.c.src, v.c.caps.queue, v.detail.key
+	return func() tea.Msg { return readQueueDetail(src, qr, informers, key) }
 }
 
 // applyDetail keeps a read if it is for the detail still open.

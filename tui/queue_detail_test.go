@@ -13,11 +13,11 @@ func TestQueueReaderDetailShowsQueuedDeltas(t *testing.T) {
 	src := newReaderSource()
 	h := compareHarness(t, src, 80, 24)
 	h.keys("2", "j", "j", "j", "j", "j")
-	if len(src.readLog()) != 0 {
-		t.Fatalf("the queue was read before a detail opened: %v", src.readLog())
+	if len(src.QueueReads()) != 0 {
+		t.Fatalf("the queue was read before a detail opened: %v", src.QueueReads())
 	}
 	h.keys("enter")
-	if got, want := src.readLog(), []string{"pods-deltafifo default/web-9"}; !reflect.DeepEqual(got, want) {
+	if got, want := src.QueueReads(), []string{"pods-deltafifo default/web-9"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("opening read %v, want %v", got, want)
 	}
 	// The cache holds web-9 at 1999: the update is an update, and the
@@ -34,17 +34,15 @@ func TestQueueReaderDetailShowsQueuedDeltas(t *testing.T) {
 
 	// Every refresh re-reads while the detail is open, and only then.
 	h.frames(2)
-	if n := len(src.readLog()); n != 3 {
+	if n := len(src.QueueReads()); n != 3 {
 		t.Fatalf("%d reads after two more frames, want 3", n)
 	}
-	src.mu.Lock()
-	delete(src.queued["pods-deltafifo"], "default/web-9") // popped meanwhile
-	src.mu.Unlock()
+	src.SetQueued("pods-deltafifo", "default/web-9", nil) // popped meanwhile
 	h.frames(1)
 	assertLinesInOrder(t, h.screen(), []string{"key default/web-9 · DeltaFIFO", "no longer queued: it was popped since you opened it"})
 	h.keys("esc")
 	h.frames(3)
-	if n := len(src.readLog()); n != 4 {
+	if n := len(src.QueueReads()); n != 4 {
 		t.Fatalf("%d reads after closing the detail, want still 4", n)
 	}
 }
@@ -54,7 +52,7 @@ func TestQueueReaderDetailInCompareModeReadsEveryColumn(t *testing.T) {
 	h := compareHarness(t, src, 160, 48)
 	h.keys("2", "enter")
 	want := []string{"pods-deltafifo default/web-0", "pods-realfifo default/web-0"}
-	if got := src.readLog(); !reflect.DeepEqual(got, want) {
+	if got := src.QueueReads(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("reads %v, want %v", got, want)
 	}
 	qv := h.m.views[viewQueue].(*queueView)
@@ -83,7 +81,7 @@ func TestQueueDetailOfAKeylessRow(t *testing.T) {
 		t.Fatalf("enter on the bookmark row opened %+v", qv.detail)
 	}
 	// A keyless row is the current queue's alone, even in compare mode.
-	if got := src.readLog(); !reflect.DeepEqual(got, []string{"pods-realfifo "}) {
+	if got := src.QueueReads(); !reflect.DeepEqual(got, []string{"pods-realfifo "}) {
 		t.Fatalf("reads %q, want the RealFIFO's keyless items only", got)
 	}
 	assertLinesInOrder(t, h.screen(), []string{

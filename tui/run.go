@@ -7,6 +7,7 @@ import (
 	"os"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/informtop/informtop/source"
 	"golang.org/x/term"
 )
 
@@ -17,7 +18,7 @@ var ErrNotTerminal = errors.New("stdout is not a terminal, so the dashboard cann
 // quits or ctx ends; both return nil. The terminal is restored and no
 // goroutine of the dashboard is left when it returns. Stopping the engine
 // behind src is the caller's job, after Run returns.
-func Run(ctx context.Context, src Source, opts Options) error {
+func Run(ctx context.Context, src source.Source, opts Options) error {
 	if !term.IsTerminal(int(os.Stdout.Fd())) {
 		return ErrNotTerminal
 	}

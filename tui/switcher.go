@@ -25,6 +25,7 @@ type switcher struct {
 type switchItem struct {
 	name, resource, kind string
 	synced               bool
+	why                  string // why it has not synced, if the source says
 }
 
 func newSwitcher(c *common) *switcher {
@@ -42,7 +43,7 @@ func newSwitcher(c *common) *switcher {
 		if kind == "" {
 			kind = snap.Queue.Kind
 		}
-		s.items = append(s.items, switchItem{snap.Name, snap.Resource, kind, snap.Synced})
+		s.items = append(s.items, switchItem{snap.Name, snap.Resource, kind, snap.Synced, c.data.reasons[snap.Name]})
 		s.targets = append(s.targets, snap.Name+" "+snap.Resource)
 	}
 	s.filter()
@@ -135,6 +136,9 @@ func (s *switcher) render(w, h int) string {
 	for i := start; i < start+rows && i < len(s.matches); i++ {
 		it := s.items[s.matches[i]]
 		line := yesNo(it.synced) + " " + pad(it.name, nameW, false) + "  " + it.resource + st.dim.Render(" · ") + it.kind
+		if it.why != "" {
+			line += st.dim.Render(" · ") + st.warn.Render(it.why)
+		}
 		line = pad(line, inner, false)
 		if i == s.cursor {
 			line = st.selected.Render(line)

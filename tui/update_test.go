@@ -14,6 +14,7 @@ import (
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source/sourcetest"
 )
 
 func TestViewSwitchingByNumberAndTab(t *testing.T) {
@@ -148,7 +149,7 @@ func TestListenersStalledFirstAndStallKey(t *testing.T) {
 		t.Fatalf("selected %q, want audit", h.m.c.data.selectedListener)
 	}
 	h.keys("j", "s")
-	if got := h.src.ctl.log(); !reflect.DeepEqual(got, []string{"ToggleStall(pods,fast)"}) {
+	if got := h.ctl.Calls(); !reflect.DeepEqual(got, []string{"ToggleStall(pods,fast)"}) {
 		t.Fatalf("controls called %v", got)
 	}
 	if !strings.Contains(h.screen(), "listener fast stalled") {
@@ -168,7 +169,7 @@ func TestListenersStalledFirstAndStallKey(t *testing.T) {
 func TestStallWithoutSelectionExplains(t *testing.T) {
 	h := fixture(t, 80, 24)
 	h.keys("s")
-	if n := len(h.src.ctl.log()); n != 0 {
+	if n := len(h.ctl.Calls()); n != 0 {
 		t.Fatalf("stall without a selection called the controls %d times", n)
 	}
 	if !strings.Contains(h.screen(), "select a listener first: 3 opens the Listeners view") {
@@ -179,7 +180,7 @@ func TestStallWithoutSelectionExplains(t *testing.T) {
 func TestStepPausesThenNarrates(t *testing.T) {
 	h := fixture(t, 80, 24)
 	h.keys("n")
-	if got, want := h.src.ctl.log(), []string{"SetPaused(true)", "Step(pods)"}; !reflect.DeepEqual(got, want) {
+	if got, want := h.ctl.Calls(), []string{"SetPaused(true)", "Step(pods)"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("first step called %v, want %v", got, want)
 	}
 	if h.m.narration == nil {
@@ -201,7 +202,7 @@ func TestStepPausesThenNarrates(t *testing.T) {
 	bodyWithPanel := h.m.c.height
 
 	h.keys("n")
-	if got := h.src.ctl.log(); !reflect.DeepEqual(got[2:], []string{"Step(pods)"}) {
+	if got := h.ctl.Calls(); !reflect.DeepEqual(got[2:], []string{"Step(pods)"}) {
 		t.Fatalf("second step called %v, want only Step(pods)", got[2:])
 	}
 	if !strings.Contains(h.screen(), "│ step 2 · pods") || strings.Contains(h.screen(), "processing paused so") {
@@ -213,7 +214,7 @@ func TestStepPausesThenNarrates(t *testing.T) {
 		t.Fatalf("esc did not close the panel and give its rows back (body %d)", h.m.c.height)
 	}
 	h.keys("space")
-	if got := h.src.ctl.log(); got[len(got)-1] != "SetPaused(false)" {
+	if got := h.ctl.Calls(); got[len(got)-1] != "SetPaused(false)" {
 		t.Fatalf("space while paused called %v", got)
 	}
 	if !strings.Contains(h.screen(), "processing resumed") || strings.Contains(h.screen(), "PAUSED") {
@@ -223,7 +224,7 @@ func TestStepPausesThenNarrates(t *testing.T) {
 
 func TestStepEmptyQueueAndFailure(t *testing.T) {
 	src := newFixtureSource()
-	src.ctl.step = engine.StepResult{Informer: "pods", Empty: true}
+	src.ctl.SetStepResult(engine.StepResult{Informer: "pods", Empty: true})
 	h := newHarness(t, src)
 	h.size(80, 24)
 	h.frames(fixtureFrames)
@@ -231,7 +232,7 @@ func TestStepEmptyQueueAndFailure(t *testing.T) {
 	if !strings.Contains(h.screen(), "the queue was empty: nothing was popped") {
 		t.Fatalf("empty step not narrated:\n%s", h.screen())
 	}
-	src.ctl.fail = errors.New("engine stopped")
+	src.ctl.SetFailure(errors.New("engine stopped"))
 	h.keys("n")
 	if !strings.Contains(h.screen(), "step failed: engine stopped") {
 		t.Fatalf("failed step not narrated:\n%s", h.screen())
@@ -242,7 +243,7 @@ func TestStepEmptyQueueAndFailure(t *testing.T) {
 // because of a resync rule; a sync that reaches nobody says why.
 func TestStepNarratesWhyNoListenerWasNotified(t *testing.T) {
 	src := newFixtureSource()
-	src.ctl.step = engine.StepResult{Informer: "pods", Key: "(bookmark 620)", Deltas: []cache.DeltaType{cache.Bookmark}}
+	src.ctl.SetStepResult(engine.StepResult{Informer: "pods", Key: "(bookmark 620)", Deltas: []cache.DeltaType{cache.Bookmark}})
 	h := newHarness(t, src)
 	h.size(100, 30)
 	h.frames(fixtureFrames)
@@ -252,8 +253,8 @@ func TestStepNarratesWhyNoListenerWasNotified(t *testing.T) {
 		"│ store    no object changes; the store records the bookmark's resourceVersion",
 		"│ notified no listener (a bookmark carries only a resourceVersion)",
 	})
-	src.ctl.step = engine.StepResult{Informer: "pods", Key: "default/web-3", Deltas: []cache.DeltaType{cache.Sync},
-		Store: []string{"Update default/web-3"}}
+	src.ctl.SetStepResult(engine.StepResult{Informer: "pods", Key: "default/web-3", Deltas: []cache.DeltaType{cache.Sync},
+		Store: []string{"Update default/web-3"}})
 	h.keys("n")
 	assertLinesInOrder(t, h.screen(), []string{
 		"│ store    Update default/web-3",
@@ -265,7 +266,7 @@ func TestStepNarratesWhyNoListenerWasNotified(t *testing.T) {
 	for range hot {
 		notes = append(notes, engine.StepNotification{Listener: "fast", Callback: "OnUpdate", Key: "default/web-3"})
 	}
-	src.ctl.step = engine.StepResult{Informer: "pods", Key: "default/web-3", Deltas: hot, Notifications: notes}
+	src.ctl.SetStepResult(engine.StepResult{Informer: "pods", Key: "default/web-3", Deltas: hot, Notifications: notes})
 	h.keys("n")
 	// The panel has half the body, 13 rows: 11 inside its frame, the last
 	// saying how many of the 337 lines did not fit.
@@ -280,13 +281,13 @@ func TestFaultKeysCallControlsInOrder(t *testing.T) {
 	h := fixture(t, 80, 24)
 	h.keys("w", "x", "r", "+", "+", "-")
 	want := []string{"DropWatch", "ExpireHistory", "Resync(pods)", "AdjustRate(1)", "AdjustRate(1)", "AdjustRate(-1)"}
-	if got := h.src.ctl.log(); !reflect.DeepEqual(got, want) {
+	if got := h.ctl.Calls(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("controls called %v, want %v", got, want)
 	}
 	if !strings.Contains(h.screen(), "workload: 10 changes/s") {
 		t.Fatalf("status does not show the new rate:\n%s", h.screen())
 	}
-	h.src.ctl.fail = errors.New("demo cluster busy")
+	h.ctl.SetFailure(errors.New("demo cluster busy"))
 	h.keys("w")
 	if !strings.Contains(h.screen(), "demo cluster busy") {
 		t.Fatalf("a failing control is not reported:\n%s", h.screen())
@@ -294,9 +295,9 @@ func TestFaultKeysCallControlsInOrder(t *testing.T) {
 }
 
 func TestReadOnlySourceRefusesControls(t *testing.T) {
-	src := newFixtureSource()
-	src.ctl, src.kind, src.title = nil, "kube", "prod"
-	h := newHarness(t, src)
+	cfg := fixtureConfig()
+	cfg.Kind, cfg.Title = "kube", "prod"
+	h := newHarness(t, sourcetest.New(cfg))
 	h.size(100, 30)
 	h.frames(fixtureFrames)
 	if strings.Contains(h.screen(), "space pause") {
@@ -309,7 +310,7 @@ func TestReadOnlySourceRefusesControls(t *testing.T) {
 	if h.m.narration != nil {
 		t.Fatal("a read-only source opened a narration")
 	}
-	if !strings.Contains(h.screen(), "kube: prod is read-only: pause, step, stall and fault injection need the demo") {
+	if !strings.Contains(h.screen(), "n does nothing on kube: prod: pause, step and resync need informers running inside") {
 		t.Fatalf("no explanation for a control key on a read-only source:\n%s", h.screen())
 	}
 }
@@ -365,18 +366,11 @@ func TestStoreFilterKeepsOrderAndSelectionAcrossReloads(t *testing.T) {
 
 	// A new generation without web-10 arrives; the list is re-read within
 	// storeReloadTicks and the cursor stays on the same object.
-	next := podStore()
-	next.gen++
-	for i, k := range next.keys {
-		if k == "default/web-10" {
-			next.keys = append(next.keys[:i], next.keys[i+1:]...)
-			break
-		}
-	}
-	src.stores["pods"] = next
+	next := podStore().Without("default/web-10")
+	src.SetStore("pods", next)
 	h.frames(storeReloadTicks)
-	if sv.gen != next.gen || sv.scroll.n != len(want)-1 {
-		t.Fatalf("after reload: generation %d (want %d), %d rows (want %d)", sv.gen, next.gen, sv.scroll.n, len(want)-1)
+	if sv.gen != next.Generation() || sv.scroll.n != len(want)-1 {
+		t.Fatalf("after reload: generation %d (want %d), %d rows (want %d)", sv.gen, next.Generation(), sv.scroll.n, len(want)-1)
 	}
 	if sv.selectedKey() != "default/web-41" {
 		t.Fatalf("cursor moved to %q after the reload", sv.selectedKey())
@@ -385,16 +379,8 @@ func TestStoreFilterKeepsOrderAndSelectionAcrossReloads(t *testing.T) {
 
 // podsChangeWithout replaces the fixture's pods store by a newer
 // generation without key.
-func podsChangeWithout(src *fakeSource, key string) {
-	next := podStore()
-	next.gen++
-	next.keys = slices.DeleteFunc(next.keys, func(k string) bool { return k == key })
-	for _, vals := range next.indexes {
-		for v, keys := range vals {
-			vals[v] = slices.DeleteFunc(keys, func(k string) bool { return k == key })
-		}
-	}
-	src.stores["pods"] = next
+func podsChangeWithout(src *controlledSource, key string) {
+	src.SetStore("pods", podStore().Without(key))
 }
 
 // A switch while the old informer's keys are still being read shows the
@@ -536,9 +522,7 @@ func TestEventsFollowTheTail(t *testing.T) {
 	h.keys("5")
 	ev := h.m.views[viewEvents].(*eventsView)
 	addEvent := func(seq uint64) {
-		src.mu.Lock()
-		src.events = append(src.events, engine.Event{Seq: seq, Time: t0, Type: instr.EventPop, Informer: "pods", Key: fmt.Sprint("k", seq)})
-		src.mu.Unlock()
+		src.AddEvents(engine.Event{Seq: seq, Time: t0, Type: instr.EventPop, Informer: "pods", Key: fmt.Sprint("k", seq)})
 	}
 	addEvent(21)
 	h.frames(1)
@@ -567,11 +551,9 @@ func TestEventsCursorStaysOnItsEventAsTheLogTurns(t *testing.T) {
 	if got := selected(); got != 19 {
 		t.Fatalf("k from the tail selected event %d, want 19", got)
 	}
-	src.mu.Lock()
 	for seq := uint64(21); seq < 21+eventLogSize-10; seq++ {
-		src.events = append(src.events, engine.Event{Seq: seq, Time: t0.Add(7 * time.Second), Type: instr.EventPop, Informer: "pods", Key: "k"})
+		src.AddEvents(engine.Event{Seq: seq, Time: t0.Add(7 * time.Second), Type: instr.EventPop, Informer: "pods", Key: "k"})
 	}
-	src.mu.Unlock()
 	h.frames(2) // more than one fetch holds
 	if first := h.m.c.data.events.at(0).Seq; first != 11 {
 		t.Fatalf("the log starts at event %d, want 11", first)
@@ -592,10 +574,8 @@ func TestEventsShowTheKeyOfObjectEvents(t *testing.T) {
 	h := newHarness(t, src)
 	h.size(80, 24)
 	h.frames(fixtureFrames)
-	src.mu.Lock()
-	src.events = append(src.events, engine.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: instr.EventWatchEvent,
+	src.AddEvents(engine.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: instr.EventWatchEvent,
 		Informer: "pods", Detail: "MODIFIED", Obj: comparePod("web-77", "9")})
-	src.mu.Unlock()
 	h.frames(1)
 	h.keys("5")
 	if e := h.m.c.data.events.at(h.m.c.data.events.len() - 1); e.Key != "default/web-77" || e.Obj != nil {
@@ -614,15 +594,15 @@ func TestEventsShowTheKeyOfObjectEvents(t *testing.T) {
 // A panic's text spans lines and holds tabs; in a table it stays on its
 // row, and the rows after it stay where they belong.
 func TestMultiLineTextStaysOnItsRow(t *testing.T) {
-	src := newFixtureSource()
+	cfg := fixtureConfig()
 	panicText := "boom\n\ngoroutine 7 [running]:\n\tmain.handler()"
-	src.events = append(src.events, engine.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: instr.EventHandlerPanic,
+	cfg.Events = append(cfg.Events, engine.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: instr.EventHandlerPanic,
 		Informer: "pods", Listener: "audit", Detail: panicText},
 		engine.Event{Seq: 22, Time: t0.Add(7 * time.Second), Type: instr.EventControl, Detail: "resume"})
-	for i := range src.frames {
-		src.frames[i][0].Listeners[2].LastPanic = panicText
+	for i := range cfg.Frames {
+		cfg.Frames[i][0].Listeners[2].LastPanic = panicText
 	}
-	h := newHarness(t, src)
+	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
 	h.size(100, 30)
 	h.frames(fixtureFrames)
 	h.keys("5", "G")
@@ -647,10 +627,10 @@ func TestMultiLineTextStaysOnItsRow(t *testing.T) {
 // DETAIL column cuts short can be read in full. esc closes it, then clears
 // the filter.
 func TestEventDetailShowsTheWholeEvent(t *testing.T) {
-	src := newFixtureSource()
+	cfg := fixtureConfig()
 	long := "watch stream: 410 Gone, the reflector relists: too old resource version: 47000 (48000); expect a DeletedFinalStateUnknown for each pod deleted meanwhile"
-	src.events = append(src.events, engine.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: instr.EventWatchError, Informer: "pods", Detail: long})
-	h := newHarness(t, src)
+	cfg.Events = append(cfg.Events, engine.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: instr.EventWatchError, Informer: "pods", Detail: long})
+	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
 	h.size(80, 24)
 	h.frames(fixtureFrames)
 	h.keys("5", "/", "4", "1", "0", "enter")
@@ -760,7 +740,7 @@ func TestResizeReflowsEveryScreen(t *testing.T) {
 func TestTooSmallIgnoresKeysButQuits(t *testing.T) {
 	h := fixture(t, 40, 10)
 	h.keys("2", "n")
-	if h.m.active != viewPipeline || len(h.src.ctl.log()) != 0 {
+	if h.m.active != viewPipeline || len(h.ctl.Calls()) != 0 {
 		t.Fatal("keys acted while the terminal is too small")
 	}
 	h.keys("q")
@@ -807,7 +787,7 @@ func TestBeforeTheFirstSnapshot(t *testing.T) {
 			t.Fatalf("view %s before any data:\n%s", k, screen)
 		}
 	}
-	src.frames = [][]engine.Snapshot{{}}
+	src.SetFrames([][]engine.Snapshot{{}})
 	h.frames(1)
 	if !strings.Contains(h.screen(), "the demo source has no informers to show") {
 		t.Fatalf("empty source:\n%s", h.screen())

@@ -323,12 +323,8 @@ func eventDetail(e *engine.Event) string {
 
 func (v *eventsView) summary() string {
 	st := v.c.styles
-	var emitted, dropped uint64
-	for _, s := range v.c.data.snaps {
-		emitted = max(emitted, s.Events.Emitted)
-		dropped = max(dropped, s.Events.Dropped)
-	}
-	dropped = max(dropped, v.c.data.missed)
+	emitted := v.c.data.eventStats.Emitted
+	dropped := v.c.data.missed // see headerDropsAndHandlers
 	scope := v.c.data.current
 	if v.all {
 		scope = "all informers"

@@ -3,10 +3,11 @@ package tui
 import (
 	"sort"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"k8s.io/apimachinery/pkg/api/meta"
+	"github.com/informtop/informtop/source"
 )
 
 // storeReloadTicks is the least number of ticks between two reads of the
@@ -15,24 +16,28 @@ import (
 // more than it shows.
 const storeReloadTicks = 10
 
-// storeKeysMsg delivers a key list read off the UI goroutine.
+// storeKeysMsg delivers a key list read off the UI goroutine, with all a
+// row shows, so drawing never reads the source.
 type storeKeysMsg struct {
 	informer string
 	keys     []string
-	labels   []string // labelText of each key, what a "k=v" filter searches
+	labels   []string    // labelText of each key, what a "k=v" filter searches
+	created  []time.Time // creation time of each key; zero if unknown
 	gen      uint64
 }
 
-// loadKeys reads the keys and labels of sr; run as a command.
-func loadKeys(informer string, sr StoreReader) storeKeysMsg {
-	keys, gen := sr.Keys()
-	labels := make([]string, len(keys))
-	for i, k := range keys {
-		if l := sr.Labels(k); len(l) > 0 {
-			labels[i] = labelText(l)
+// loadKeys reads the entries of sr; run as a command.
+func loadKeys(informer string, sr source.StoreReader) storeKeysMsg {
+	entries, gen := sr.Entries()
+	msg := storeKeysMsg{informer: informer, gen: gen, keys: make([]string, len(entries)),
+		labels: make([]string, len(entries)), created: make([]time.Time, len(entries))}
+	for i, e := range entries {
+		msg.keys[i], msg.created[i] = e.Key, e.Created
+		if len(e.Labels) > 0 {
+			msg.labels[i] = labelText(e.Labels)
 		}
 	}
-	return storeKeysMsg{informer: informer, keys: keys, labels: labels, gen: gen}
+	return msg
 }
 
 // labelQuery reports whether a filter is about labels: it has a "=", as
@@ -77,8 +82,11 @@ type storeView struct {
 	match  matcher // over keys
 	lmatch matcher // over labels
 
-	informer string   // whose keys are loaded
-	keys     []string // sorted, as read at gen
+	informer string      // whose keys are loaded
+	keys     []string    // sorted, as read at gen
+	labels   []string    // labelText per key
+	created  []time.Time // creation time per key
+	noStore  bool        // the source serves no cache for informer
 	gen      uint64
 	loaded   bool
 	loading  bool
@@ -133,7 +141,7 @@ func (v *storeView) refresh() tea.Cmd {
 		// Forget the old informer at once, even with its read in flight
 		// (applyKeys drops that answer): its keys must not be drawn, or
 		// looked up, under the new informer's name.
-		v.informer, v.keys, v.rows, v.loaded, v.loading = cur, nil, nil, false, false
+		v.informer, v.keys, v.labels, v.created, v.rows, v.loaded, v.loading = cur, nil, nil, nil, nil, false, false
 		v.mode, v.obj, v.idx = storeList, nil, nil
 		v.filter.clear()
 		v.scroll.setLen(0)
@@ -141,30 +149,65 @@ func (v *storeView) refresh() tea.Cmd {
 		v.lmatch.setCorpus(nil, 0)
 	}
 	sr := v.c.src.Store(cur)
+	v.noStore = sr == nil
 	if sr == nil || v.loading {
 		return nil
 	}
-	stale := v.loaded && sr.Generation() != v.gen && v.c.data.ticks-v.loadedAt >= storeReloadTicks
-	if v.loaded && !stale {
+	if v.loaded && v.c.data.ticks-v.loadedAt < storeReloadTicks {
 		return nil
 	}
-	var reindex tea.Cmd
-	if stale {
+	// The generation is read in the command too: only a changed store
+	// is listed again, and the open object and index level with it.
+	loaded, gen := v.loaded, v.gen
+	var reobj, reindex tea.Cmd
+	if loaded {
 		if v.mode == storeObject && v.obj != nil {
-			v.obj.load(v.c)
+			reobj = v.obj.loadCmd(v.c)
 		}
-		if v.idx != nil {
+		if v.idx != nil && !v.idx.loading {
 			reindex = v.idx.reloadCmd(cur, sr)
 		}
 	}
 	v.loading = true
-	return tea.Batch(func() tea.Msg { return loadKeys(cur, sr) }, reindex)
+	return func() tea.Msg {
+		if loaded && sr.Generation() == gen {
+			return storeUnchangedMsg{informer: cur}
+		}
+		msgs := []tea.Msg{loadKeys(cur, sr)}
+		for _, c := range []tea.Cmd{reobj, reindex} {
+			if c != nil {
+				msgs = append(msgs, c())
+			}
+		}
+		return storeBatchMsg(msgs)
+	}
 }
+
+// storeUnchangedMsg: a reload found the store's generation unchanged.
+type storeUnchangedMsg struct{ informer string }
+
+// storeBatchMsg carries the reads of one reload, applied in order.
+type storeBatchMsg []tea.Msg
 
 func (v *storeView) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case storeKeysMsg:
 		v.applyKeys(msg)
+		return nil
+	case storeUnchangedMsg:
+		if msg.informer == v.informer {
+			v.loading, v.loadedAt = false, v.c.data.ticks
+		}
+		return nil
+	case storeBatchMsg:
+		for _, m := range msg {
+			v.update(m)
+		}
+		return nil
+	case objectMsg:
+		if v.obj != nil && msg.informer == v.informer && msg.key == v.obj.key {
+			v.obj.apply(v.c, msg)
+		}
 		return nil
 	case indexItemsMsg:
 		if v.idx != nil && msg.informer == v.informer {
@@ -195,7 +238,7 @@ func (v *storeView) applyKeys(msg storeKeysMsg) {
 		return // read before a switch; the read for v.informer is its own
 	}
 	selected := v.selectedKey()
-	v.keys, v.gen = msg.keys, msg.gen
+	v.keys, v.labels, v.created, v.gen = msg.keys, msg.labels, msg.created, msg.gen
 	v.loaded, v.loading, v.loadedAt = true, false, v.c.data.ticks
 	v.match.setCorpus(msg.keys, msg.gen)
 	v.lmatch.setCorpus(msg.labels, msg.gen)
@@ -279,21 +322,24 @@ func (v *storeView) updateList(km tea.KeyPressMsg) tea.Cmd {
 		v.applyFilter()
 	case key.Matches(km, k.Open):
 		if sel := v.selectedKey(); sel != "" {
-			v.openObject(sel, storeList)
+			return v.openObject(sel, storeList)
 		}
 	case key.Matches(km, k.Indexes):
-		v.idx = newIndexBrowser(v.c)
+		var cmd tea.Cmd
+		v.idx, cmd = newIndexBrowser(v.c)
 		v.mode = storeIndexes
+		return cmd
 	default:
 		v.scroll.handleKey(km, k)
 	}
 	return nil
 }
 
-func (v *storeView) openObject(key string, from storeMode) {
+func (v *storeView) openObject(key string, from storeMode) tea.Cmd {
 	v.obj = newObjectPane(v.c, key)
 	v.obj.setSize(v.c.width, v.c.height-1)
 	v.mode, v.from = storeObject, from
+	return v.obj.loadCmd(v.c)
 }
 
 func (v *storeView) updateObject(km tea.KeyPressMsg) tea.Cmd {
@@ -305,14 +351,14 @@ func (v *storeView) updateObject(km tea.KeyPressMsg) tea.Cmd {
 }
 
 func (v *storeView) updateIndexes(km tea.KeyPressMsg) tea.Cmd {
-	open, leave := v.idx.update(km, v.c)
+	open, leave, cmd := v.idx.update(km, v.c)
 	switch {
 	case leave:
 		v.mode, v.idx = storeList, nil
 	case open != "":
-		v.openObject(open, storeIndexes)
+		return v.openObject(open, storeIndexes)
 	}
-	return nil
+	return cmd
 }
 
 const (
@@ -331,7 +377,7 @@ func (v *storeView) render() string {
 	switch v.mode {
 	case storeObject:
 		st := v.c.styles
-		title := st.bold.Render(v.obj.key) + st.dim.Render(v.obj.describe(v.c))
+		title := st.bold.Render(v.obj.key) + st.dim.Render(v.obj.describe())
 		return fit(title+"\n"+v.obj.vp.View(), v.c.width, v.c.height)
 	case storeIndexes:
 		return v.idx.render(v.c, v.c.width, v.c.height)
@@ -348,9 +394,8 @@ func (v *storeView) renderList() string {
 	}
 	cols := layoutColumns(storeColumns, v.c.width)
 	lines = append(lines, st.colHead.Render(renderHeader(cols)))
-	sr := v.c.src.Store(v.c.data.current)
 	switch {
-	case sr == nil:
+	case v.noStore:
 		lines = append(lines, st.dim.Render("this source gives no access to the cache"))
 	case !v.loaded:
 		lines = append(lines, st.dim.Render("reading "+count(s.Store.Objects)+" keys…"))
@@ -364,17 +409,11 @@ func (v *storeView) renderList() string {
 	cells := make([]string, 3)
 	lo, hi := v.scroll.window()
 	for r := lo; r < hi; r++ {
-		k := v.keys[v.row(r)]
-		cells[scKey], cells[scLabels], cells[scAge] = k, "", ""
-		if labels := sr.Labels(k); len(labels) > 0 {
-			cells[scLabels] = labelText(labels)
-		}
-		if obj, ok := sr.Get(k); ok {
-			if a, err := meta.Accessor(obj); err == nil {
-				if ts := a.GetCreationTimestamp(); !ts.IsZero() {
-					cells[scAge] = humanDuration(since(now, ts.Time))
-				}
-			}
+		i := v.row(r)
+		k := v.keys[i]
+		cells[scKey], cells[scLabels], cells[scAge] = k, v.labels[i], ""
+		if ts := v.created[i]; !ts.IsZero() {
+			cells[scAge] = humanDuration(since(now, ts))
 		}
 		if r != v.scroll.cursor && !labelQuery(q) {
 			cells[scKey] = highlight(k, q, st.accent.Render)

@@ -8,12 +8,13 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/tui"
 )
 
 // runDashboard runs the source and the TUI until the user quits, then
 // stops the source and waits for it, so no goroutine outlives the program.
-func runDashboard(ctx context.Context, src source, o *options) error {
+func runDashboard(ctx context.Context, src source.Source, o *options) error {
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { src.Run(runCtx) })

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
+	"github.com/spf13/cobra"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 )
@@ -20,70 +22,111 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = `informtop — top for informers
+// exitError carries an exit code other than 2 out of a command.
+type exitError struct{ code int }
 
-Usage:
-  informtop [flags]            the dashboard (the embedded demo cluster when no kubeconfig is found)
-  informtop --demo [--scenario NAME]
-  informtop --once [--json]    wait for the sync, print one report, exit (1 if not synced in --timeout)
-  informtop scenarios          list the demo scenarios
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-Flags:
-`
-
-// run is main without the process: it returns the exit code. The dashboard
-// reads the keyboard from the terminal itself.
+// run is main without the process: it returns the exit code (0 fine, 1
+// not synced or the dashboard failed, 2 bad input). The dashboard reads
+// the keyboard from the terminal itself.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "scenarios":
-			printScenarios(stdout)
-			return 0
-		case "attach":
-			fmt.Fprintln(stderr, "informtop: attach is not available in this build yet; run informtop --demo to explore the engine.")
-			return 2
-		}
-	}
-	opts, fs, err := parseOptions(args, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "informtop: %v\n", err)
-		return 2
-	}
-	if opts.help {
-		fmt.Fprint(stdout, usage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
+	root := newRootCommand(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	var exit exitError
+	switch {
+	case err == nil:
 		return 0
+	case errors.As(err, &exit):
+		return exit.code
 	}
-	closeLog, err := routeClientLogs(opts.logFile)
+	fmt.Fprintf(stderr, "informtop: %v\n", err)
+	return 2
+}
+
+func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
+	o := newOptions()
+	root := &cobra.Command{
+		Use:   "informtop",
+		Short: "top for informers: the live internals of a Kubernetes informer pipeline",
+		Long: `informtop — top for informers
+
+Runs an instrumented informer pipeline (reflector → queue → indexer → handlers)
+and shows its internals live. With a kubeconfig it watches your cluster
+(read-only: list and watch); without one, or with --demo, the embedded demo.`,
+		Example: `  informtop                                 pods in the current context's namespace
+  informtop -A -r pods,deploy,configmaps    three informers over every namespace
+  informtop --context prod -r widgets.example.com --metadata-only --listener slow=20ms
+  informtop --demo --scenario expired       a 410 Gone, a relist and its tombstones
+  informtop --once --json -A -r pods        wait for the sync, print SPEC §8's report`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("unexpected argument %q; run informtop --help for usage", args[0])
+			}
+			return nil
+		},
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runRoot(cmd, o, stdout, stderr)
+		},
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return fmt.Errorf("%v; run informtop --help for the flags", err)
+	})
+	o.addFlags(root.Flags())
+	root.AddCommand(&cobra.Command{
+		Use:   "scenarios",
+		Short: "list the demo scenarios",
+		Args:  cobra.NoArgs,
+		Run:   func(*cobra.Command, []string) { printScenarios(stdout) },
+	}, &cobra.Command{
+		Use:   "attach HOST:PORT",
+		Short: "show the informers of another process that serves informtop's agent (not built yet)",
+		RunE: func(*cobra.Command, []string) error {
+			return errors.New("attach is not available in this build yet; run informtop --demo to explore the engine")
+		},
+	})
+	root.CompletionOptions.DisableDefaultCmd = true
+	return root
+}
+
+func runRoot(cmd *cobra.Command, o *options, stdout, stderr io.Writer) error {
+	if err := o.validate(cmd.Flags()); err != nil {
+		return err
+	}
+	closeLog, err := routeClientLogs(o.logFile)
 	if err != nil {
-		fmt.Fprintf(stderr, "informtop: %v\n", err)
-		return 2
+		return err
 	}
 	defer closeLog()
 	// informtop's own informers survive a panicking handler and show it
 	// (SPEC §3 rule 14); a drop-in use elsewhere keeps client-go's default.
 	utilruntime.ReallyCrash = false
 
-	src, err := chooseSource(opts, fs)
-	if err != nil {
-		fmt.Fprintf(stderr, "informtop: %v\n", err)
-		return 2
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if opts.once {
-		return runOnce(ctx, src, opts, stdout, stderr)
+	if !o.once && !isTerminal(stdout) {
+		return errors.New("stdout is not a terminal, so the dashboard cannot start; use informtop --once for a table or informtop --once --json for JSON")
 	}
-	if !isTerminal(stdout) {
-		fmt.Fprintln(stderr, "informtop: stdout is not a terminal, so the dashboard cannot start; use informtop --once for a table or informtop --once --json for JSON.")
-		return 2
+	src, err := chooseSource(ctx, o, cmd.Flags())
+	if err != nil {
+		return err
 	}
-	if err := runDashboard(ctx, src, opts); err != nil {
+	if o.once {
+		if code := runOnce(ctx, src, o, stdout, stderr); code != 0 {
+			return exitError{code}
+		}
+		return nil
+	}
+	if err := runDashboard(ctx, src, o); err != nil {
 		fmt.Fprintf(stderr, "informtop: %v\n", err)
-		return 1
+		return exitError{1}
 	}
-	return 0
+	return nil
 }
 
 // routeClientLogs keeps client-go's klog lines off the screen: they go to

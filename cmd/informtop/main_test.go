@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
 	"go.uber.org/goleak"
 )
 
@@ -114,8 +114,17 @@ func TestBadInput(t *testing.T) {
 		{[]string{"--refresh", "1ms"}, "--refresh must be at least 10ms"},
 		{[]string{"--no-such-flag"}, "unknown flag"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
-		{[]string{"--context", "prod"}, "not built yet"},
+		{[]string{"--context", "prod", "--once"}, `context "prod"`},
+		{[]string{"--watch-list", "maybe"}, "--watch-list takes auto, on or off"},
+		{[]string{"--listener", "slow"}, "--listener takes NAME=DELAY"},
+		{[]string{"--listener", "slow=fast"}, `"fast" is not a duration`},
+		{[]string{"--demo", "-r", "pods"}, "--resource goes with a real cluster"},
+		{[]string{"--demo=false", "--once"}, "no kubeconfig found (looked at"},
+		{[]string{"--kubeconfig", "/nonexistent/config", "--once"}, "kubeconfig"},
+		{[]string{"attach", "x:1"}, "attach is not available"},
 	}
+	t.Setenv("KUBECONFIG", t.TempDir()+"/none")
+	t.Setenv("HOME", t.TempDir())
 	for _, c := range cases {
 		code, _, stderr := runCLI(t, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
@@ -172,11 +181,13 @@ func TestOnceTimeout(t *testing.T) {
 // and says it was interrupted, not that --timeout ran out.
 func TestOnceInterrupted(t *testing.T) {
 	t.Setenv("KUBECONFIG", t.TempDir()+"/none")
-	o, fs, err := parseOptions([]string{"--demo", "--scenario", "initial-sync", "--once", "--json"}, io.Discard)
-	if err != nil {
+	o := newOptions()
+	fs := pflag.NewFlagSet("informtop", pflag.ContinueOnError)
+	o.addFlags(fs)
+	if err := fs.Parse([]string{"--demo", "--scenario", "initial-sync", "--once", "--json"}); err != nil {
 		t.Fatal(err)
 	}
-	src, err := chooseSource(o, fs)
+	src, err := chooseSource(context.Background(), o, fs)
 	if err != nil {
 		t.Fatal(err)
 	}

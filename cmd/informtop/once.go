@@ -7,13 +7,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/report"
+	"github.com/informtop/informtop/source"
 )
 
 // runOnce waits for the sync (bounded by --timeout), lets the workload run
 // for --duration, prints one report and stops the source. Exit code 1 when
 // something had not synced.
-func runOnce(ctx context.Context, src source, o *options, stdout, stderr io.Writer) int {
+func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr io.Writer) int {
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { src.Run(runCtx) })
@@ -29,15 +30,11 @@ func runOnce(ctx context.Context, src source, o *options, stdout, stderr io.Writ
 		case <-ctx.Done():
 		}
 	}
-	snaps := src.Snapshots()
-	var events instr.RingStats
-	if len(snaps) > 0 {
-		events = snaps[0].Events // the demo's informers share one event ring
-	}
-	r := buildReport(src.Kind(), snaps, events, time.Now())
-	write := writeTable
+	f := src.Pull(0, 0)
+	r := report.Build(src.Kind(), f.Snapshots, f.Reasons, f.EventStats, time.Now())
+	write := report.WriteTable
 	if o.json {
-		write = writeJSON
+		write = report.WriteJSON
 	}
 	if err := write(stdout, r); err != nil {
 		fmt.Fprintf(stderr, "informtop: could not write the report: %v\n", err)

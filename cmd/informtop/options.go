@@ -3,13 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/kube"
 )
 
 // options are the command line of the dashboard and of --once, kept apart
@@ -20,7 +21,7 @@ type options struct {
 	seed      int64
 	rate      float64
 	queue     string
-	watchList bool
+	watchList string
 
 	once     bool
 	json     bool
@@ -29,27 +30,31 @@ type options struct {
 	refresh  time.Duration
 	logFile  string
 
-	kubeconfig    string
-	context       string
-	namespace     string
-	allNamespaces bool
-	selector      string
-	fieldSelector string
-	resources     []string
-
-	help bool
+	// kubectl's connection flags, and informtop's own cluster flags.
+	kubeFlags         *genericclioptions.ConfigFlags
+	allNamespaces     bool
+	selector          string
+	fieldSelector     string
+	resources         []string
+	metadataOnly      bool
+	keepManagedFields bool
+	pageSize          int64
+	listeners         []string
 }
 
-func newFlagSet(o *options, out io.Writer) *pflag.FlagSet {
-	fs := pflag.NewFlagSet("informtop", pflag.ContinueOnError)
-	fs.SetOutput(out)
+func newOptions() *options {
+	return &options{kubeFlags: genericclioptions.NewConfigFlags(true)}
+}
+
+// addFlags registers every flag of the root command on fs.
+func (o *options) addFlags(fs *pflag.FlagSet) {
 	fs.SortFlags = false
 	fs.BoolVar(&o.demo, "demo", false, "run on the embedded demo cluster (the default when no kubeconfig is found)")
 	fs.StringVar(&o.scenario, "scenario", "steady", "demo scenario to run (informtop scenarios lists them)")
 	fs.Int64Var(&o.seed, "seed", 1, "demo workload seed: the same seed replays the same run")
 	fs.Float64Var(&o.rate, "rate", 0, "demo workload rate in changes per second (0: the scenario's own)")
 	fs.StringVar(&o.queue, "queue", "RealFIFO", "queue between reflector and indexer: RealFIFO (client-go's default) or DeltaFIFO")
-	fs.BoolVar(&o.watchList, "watch-list", false, "demo server streams the initial list (WatchList) instead of serving LIST pages")
+	fs.StringVar(&o.watchList, "watch-list", "auto", "initial list streamed as a watch (WatchList): auto (client-go's choice; the demo lists pages), on or off")
 
 	fs.BoolVar(&o.once, "once", false, "wait until every informer has synced, print one report and exit")
 	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")
@@ -58,51 +63,54 @@ func newFlagSet(o *options, out io.Writer) *pflag.FlagSet {
 	fs.DurationVar(&o.refresh, "refresh", 100*time.Millisecond, "dashboard refresh interval")
 	fs.StringVar(&o.logFile, "log-file", "", "write client-go's log to this file (the dashboard hides it otherwise)")
 
-	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "path to the kubeconfig file")
-	fs.StringVar(&o.context, "context", "", "kubeconfig context to use")
-	fs.StringVarP(&o.namespace, "namespace", "n", "", "namespace to watch")
+	fs.StringSliceVarP(&o.resources, "resource", "r", nil, "resources to watch as kubectl names them, e.g. pods,deploy,deployments.apps,<crd> (default pods)")
 	fs.BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "watch every namespace")
 	fs.StringVarP(&o.selector, "selector", "l", "", "label selector, e.g. app=web")
 	fs.StringVar(&o.fieldSelector, "field-selector", "", "field selector, e.g. metadata.name=web-1")
-	fs.StringSliceVarP(&o.resources, "resource", "r", nil, "resources to watch, e.g. pods,deployments.apps")
-	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
-	// The cluster flags are parsed so that using one gets a clear answer,
-	// but hidden from the help until the kube source exists.
-	for _, name := range clusterFlags {
-		_ = fs.MarkHidden(name)
-	}
-	return fs
+	fs.BoolVar(&o.metadataOnly, "metadata-only", false, "cache only each object's metadata (PartialObjectMetadata)")
+	fs.BoolVar(&o.keepManagedFields, "keep-managed-fields", false, "keep metadata.managedFields in the cache (stripped by default)")
+	fs.Int64Var(&o.pageSize, "page-size", 0, "page the initial LIST in pages of N (0: as client-go does)")
+	fs.StringArrayVar(&o.listeners, "listener", nil, "add a simulated handler NAME=DELAY to every informer, e.g. slow=20ms (repeatable)")
+	o.kubeFlags.AddFlags(fs)
 }
 
-// parseOptions reads args; the error is a sentence for the user.
-func parseOptions(args []string, out io.Writer) (*options, *pflag.FlagSet, error) {
-	o := &options{}
-	fs := newFlagSet(o, out)
-	if err := fs.Parse(args); err != nil {
-		return nil, fs, fmt.Errorf("%v; run informtop --help for the flags", err)
-	}
-	if fs.NArg() > 0 {
-		return nil, fs, fmt.Errorf("unexpected argument %q; run informtop --help for usage", fs.Arg(0))
-	}
+// validate checks what flags alone can tell; errors are sentences.
+func (o *options) validate(fs *pflag.FlagSet) error {
 	if _, err := o.queueKind(); err != nil {
-		return nil, fs, err
+		return err
+	}
+	if _, err := kube.ParseWatchList(o.watchList); err != nil {
+		return err
 	}
 	if o.json && !o.once {
-		return nil, fs, errors.New("--json goes with --once: run informtop --once --json")
+		return errors.New("--json goes with --once: run informtop --once --json")
 	}
 	if o.timeout <= 0 {
-		return nil, fs, errors.New("--timeout must be positive, e.g. --timeout 30s")
+		return errors.New("--timeout must be positive, e.g. --timeout 30s")
 	}
 	if o.duration < 0 {
-		return nil, fs, errors.New("--duration must not be negative, e.g. --duration 5s")
+		return errors.New("--duration must not be negative, e.g. --duration 5s")
 	}
 	if o.refresh < 10*time.Millisecond {
-		return nil, fs, errors.New("--refresh must be at least 10ms, e.g. --refresh 100ms")
+		return errors.New("--refresh must be at least 10ms, e.g. --refresh 100ms")
 	}
 	if o.rate < 0 {
-		return nil, fs, errors.New("--rate must not be negative")
+		return errors.New("--rate must not be negative")
 	}
-	return o, fs, nil
+	if o.pageSize < 0 {
+		return errors.New("--page-size must not be negative")
+	}
+	for _, l := range o.listeners {
+		if _, err := kube.ParseListener(l); err != nil {
+			return err
+		}
+	}
+	if o.demo {
+		if names := o.clusterFlagsSet(fs); len(names) > 0 {
+			return fmt.Errorf("--%s goes with a real cluster, not --demo; drop --demo to connect to one", names[0])
+		}
+	}
+	return nil
 }
 
 func (o *options) queueKind() (engine.QueueKind, error) {
@@ -115,14 +123,53 @@ func (o *options) queueKind() (engine.QueueKind, error) {
 	return 0, fmt.Errorf("unknown queue %q: use --queue RealFIFO or --queue DeltaFIFO", o.queue)
 }
 
-var clusterFlags = []string{"kubeconfig", "context", "namespace", "all-namespaces", "selector", "field-selector", "resource"}
+// shared are the flags of the demo and of every source; all others are
+// cluster flags.
+var shared = map[string]bool{
+	"demo": true, "scenario": true, "seed": true, "rate": true, "queue": true, "watch-list": true,
+	"once": true, "json": true, "timeout": true, "duration": true, "refresh": true, "log-file": true, "help": true,
+}
 
-// wantsCluster reports whether a flag only makes sense against a real cluster.
-func (o *options) wantsCluster(fs *pflag.FlagSet) bool {
-	for _, name := range clusterFlags {
-		if fs.Changed(name) {
-			return true
+// clusterFlagsSet names the cluster flags given on the command line.
+func (o *options) clusterFlagsSet(fs *pflag.FlagSet) []string {
+	var names []string
+	fs.Visit(func(f *pflag.Flag) {
+		if !shared[f.Name] {
+			names = append(names, f.Name)
 		}
+	})
+	return names
+}
+
+// kubeOptions turns the flags into the kube source's options.
+func (o *options) kubeOptions() (kube.Options, error) {
+	q, err := o.queueKind()
+	if err != nil {
+		return kube.Options{}, err
 	}
-	return false
+	wl, err := kube.ParseWatchList(o.watchList)
+	if err != nil {
+		return kube.Options{}, err
+	}
+	ko := kube.Options{
+		Flags: o.kubeFlags, Resources: o.resources, AllNamespaces: o.allNamespaces,
+		LabelSelector: o.selector, FieldSelector: o.fieldSelector,
+		MetadataOnly: o.metadataOnly, KeepManagedFields: o.keepManagedFields,
+		PageSize: o.pageSize, WatchList: wl, Queue: q,
+	}
+	for _, l := range o.listeners {
+		spec, err := kube.ParseListener(l)
+		if err != nil {
+			return kube.Options{}, err
+		}
+		ko.Listeners = append(ko.Listeners, spec)
+	}
+	if t := o.kubeFlags.Timeout; t != nil && *t != "" && *t != "0" {
+		d, err := time.ParseDuration(*t)
+		if err != nil {
+			return kube.Options{}, fmt.Errorf("--request-timeout %q is not a duration such as 30s", *t)
+		}
+		ko.AccessTimeout = d
+	}
+	return ko, nil
 }

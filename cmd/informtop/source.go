@@ -2,87 +2,97 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/informtop/informtop/demo"
-	"github.com/informtop/informtop/tui"
+	"github.com/informtop/informtop/kube"
+	"github.com/informtop/informtop/source"
 )
 
-// source is what the dashboard and --once need from a data source.
-type source interface {
-	tui.Source
-	// Run drives the source until ctx is done; it returns once everything
-	// it started has stopped.
-	Run(ctx context.Context)
-	// WaitSynced returns nil once every informer and handler has synced.
-	WaitSynced(ctx context.Context) error
-}
-
-// chooseSource picks the demo unless a cluster was asked for.
-func chooseSource(o *options, fs *pflag.FlagSet) (source, error) {
-	if !o.demo && o.wantsCluster(fs) {
-		return nil, errors.New("connecting to a real cluster is not built yet; run informtop --demo to use the embedded demo cluster")
+// chooseSource picks the source: the demo when asked for or when no
+// kubeconfig exists (the header says which), a real cluster otherwise.
+func chooseSource(ctx context.Context, o *options, fs *pflag.FlagSet) (source.Source, error) {
+	if !o.demo {
+		path := defaultKubeconfig()
+		explicitNoDemo := fs.Changed("demo")
+		if path != "" || len(o.clusterFlagsSet(fs)) > 0 {
+			ko, err := o.kubeOptions()
+			if err != nil {
+				return nil, err
+			}
+			return kube.New(ctx, ko)
+		}
+		if explicitNoDemo {
+			return nil, fmt.Errorf("no kubeconfig found (looked at %s); point --kubeconfig or KUBECONFIG at one, or drop --demo=false to run the embedded demo", strings.Join(kubeconfigPlaces(), ", "))
+		}
 	}
 	var why withNotes
 	if !o.demo {
-		if path := defaultKubeconfig(); path != "" {
-			why.titleMark = " (kubeconfig found, cluster support not built yet)"
-			why.extra = []string{"a kubeconfig exists at " + path + ", but connecting to clusters is not built yet: showing the embedded demo cluster"}
-		} else {
-			why.titleMark = " (no kubeconfig found)"
-			why.extra = []string{"no kubeconfig found: showing the embedded demo cluster"}
-		}
+		why.titleMark = " (no kubeconfig found)"
+		why.extra = []string{"no kubeconfig found: showing the embedded demo cluster"}
 	}
 	kind, _ := o.queueKind()
+	wl, _ := kube.ParseWatchList(o.watchList)
 	d, err := demo.New(demo.Config{
 		Scenario:  o.scenario,
 		Seed:      o.seed,
 		Queue:     kind,
 		Rate:      o.rate,
-		WatchList: o.watchList,
+		WatchList: wl == kube.WatchListOn,
 	})
 	if err != nil {
 		return nil, err
 	}
-	why.demoSource = d
+	why.Demo = d
 	return why, nil
 }
 
-type demoSource = *demo.Demo
-
 // withNotes says in the header why the demo is running: a short mark on the
 // title, and the full sentence after the scenario's own notes (the first
-// note is the scenario's headline).
+// note is the scenario's headline). Embedding keeps every capability of
+// the demo visible to the dashboard.
 type withNotes struct {
-	demoSource
+	*demo.Demo
 	titleMark string
 	extra     []string
 }
 
-func (w withNotes) Title() string { return w.demoSource.Title() + w.titleMark }
+func (w withNotes) Title() string { return w.Demo.Title() + w.titleMark }
 
-func (w withNotes) Notes() []string { return slices.Concat(w.demoSource.Notes(), w.extra) }
+func (w withNotes) Pull(cursor uint64, maxEvents int) source.Frame {
+	f := w.Demo.Pull(cursor, maxEvents)
+	f.Notes = slices.Concat(f.Notes, w.extra)
+	return f
+}
 
-// defaultKubeconfig returns the kubeconfig kubectl would load, or "".
+// defaultKubeconfig returns the first kubeconfig kubectl would load, or "".
 func defaultKubeconfig() string {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	for _, p := range rules.GetLoadingPrecedence() {
-		if p == "" {
-			continue
-		}
+	for _, p := range kubeconfigPlaces() {
 		if _, err := os.Stat(p); err == nil {
 			return filepath.Clean(p)
 		}
 	}
 	return ""
+}
+
+// kubeconfigPlaces are where kubectl looks: every KUBECONFIG entry, else
+// ~/.kube/config.
+func kubeconfigPlaces() []string {
+	var out []string
+	for _, p := range clientcmd.NewDefaultClientConfigLoadingRules().GetLoadingPrecedence() {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func printScenarios(w io.Writer) {

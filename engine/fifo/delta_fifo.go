@@ -49,8 +49,9 @@ type DeltaFIFO struct {
 	name         string
 	logger       klog.Logger
 
-	now   func() time.Time // clock for enqueue times; swapped in tests
-	stats dfCounters
+	now     func() time.Time // clock for enqueue times; swapped in tests
+	stats   dfCounters
+	metrics queueMetrics
 }
 
 // dfRow is one queued key's accumulated deltas and when the key entered
@@ -81,6 +82,17 @@ var (
 // client-go, every option may be left zero: the key function defaults to
 // cache.MetaNamespaceKeyFunc and the name to "DeltaFIFO".
 func NewDeltaFIFO(opts cache.DeltaFIFOOptions) *DeltaFIFO {
+	return NewDeltaFIFOWithMetrics(opts, cache.InformerNameAndResource{}, nil)
+}
+
+// NewDeltaFIFOWithMetrics is NewDeltaFIFO feeding client-go's informer
+// metrics, which cache.DeltaFIFOOptions has no fields for (in client-go
+// v0.37 only RealFIFO publishes them). It follows RealFIFO's rules: metrics
+// are published only when id is reserved now and p is not nil, and a named
+// id also names the queue. The queued-items gauge counts rows (keys with
+// pending deltas), set whenever that number changes; the processing-latency
+// histogram gets one observation per Pop that calls a process function.
+func NewDeltaFIFOWithMetrics(opts cache.DeltaFIFOOptions, id cache.InformerNameAndResource, p cache.InformerMetricsProvider) *DeltaFIFO {
 	f := &DeltaFIFO{
 		rows:         make(map[string]*dfRow),
 		synced:       make(chan struct{}),
@@ -97,6 +109,10 @@ func NewDeltaFIFO(opts cache.DeltaFIFOOptions) *DeltaFIFO {
 	if f.name == "" {
 		f.name = KindDeltaFIFO
 	}
+	if n := id.Name(); n != "" {
+		f.name = n
+	}
+	f.metrics = newQueueMetrics(id, p)
 	f.logger = klog.Background()
 	if opts.Logger != nil {
 		f.logger = *opts.Logger
@@ -106,8 +122,9 @@ func NewDeltaFIFO(opts cache.DeltaFIFOOptions) *DeltaFIFO {
 	return f
 }
 
-// Name is the queue's name (DeltaFIFOOptions.Name or "DeltaFIFO"); it
-// makes the queue its own cache.DoneChecker.
+// Name is the queue's name: the metrics identity's name when there is
+// one, else DeltaFIFOOptions.Name, else "DeltaFIFO". It makes the queue its
+// own cache.DoneChecker.
 func (f *DeltaFIFO) Name() string { return f.name }
 
 // Done returns a channel closed once the queue has synced (see HasSynced).

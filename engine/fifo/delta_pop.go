@@ -34,6 +34,7 @@ func (f *DeltaFIFO) Pop(process cache.PopProcessFunc) (interface{}, error) {
 	}
 	deltas := f.rows[key].deltas
 	delete(f.rows, key)
+	f.metrics.depth.Set(float64(f.order.len()))
 
 	f.queued -= len(deltas)
 	f.stats.pops++
@@ -45,5 +46,5 @@ func (f *DeltaFIFO) Pop(process cache.PopProcessFunc) (interface{}, error) {
 	if process == nil {
 		return deltas, nil
 	}
-	return deltas, process(deltas, inInitialList)
+	return deltas, f.metrics.timed(func() error { return process(deltas, inInitialList) })
 }

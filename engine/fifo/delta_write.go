@@ -81,6 +81,7 @@ func (f *DeltaFIFO) appendLocked(key string, t cache.DeltaType, obj interface{})
 		row = &dfRow{enqueued: f.now()}
 		f.rows[key] = row
 		f.order.push(key)
+		f.metrics.depth.Set(float64(f.order.len()))
 	}
 	before := len(row.deltas)
 	row.deltas = dfDedupTail(append(row.deltas, cache.Delta{Type: t, Object: obj}))

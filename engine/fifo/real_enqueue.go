@@ -66,5 +66,5 @@ func (f *RealFIFO) appendLocked(it realItem) {
 	f.items.push(it)
 	f.added.count(it.delta.Type)
 	f.cond.Broadcast()
-	f.queuedGauge.Set(float64(f.items.len()))
+	f.metrics.depth.Set(float64(f.items.len()))
 }

@@ -38,8 +38,7 @@ type RealFIFO struct {
 	emitBookmarks         bool
 	batchSize             int
 	identifier            cache.InformerNameAndResource
-	queuedGauge           cache.GaugeMetric
-	latency               cache.HistogramMetric
+	metrics               queueMetrics
 	now                   func() time.Time // stamps rows; tests replace it
 
 	lock sync.Mutex
@@ -85,6 +84,11 @@ var (
 // NewRealFIFOWithOptions. It panics on the option combinations client-go
 // rejects: KnownObjects with AtomicEvents, and, without AtomicEvents, a
 // missing KnownObjects, UnlockWhileProcessing or EmitDeltaTypeBookmark.
+//
+// With an Identifier that is reserved now and a MetricsProvider, the queue
+// feeds the provider's queued-items gauge (items queued, set whenever that
+// changes, bookmarks included) and processing-latency histogram (one
+// observation per Pop, or per PopBatch whatever the batch's size).
 func NewRealFIFO(opts cache.RealFIFOOptions) *RealFIFO {
 	if opts.KeyFunction == nil {
 		opts.KeyFunction = cache.MetaNamespaceKeyFunc
@@ -131,7 +135,7 @@ func NewRealFIFO(opts cache.RealFIFOOptions) *RealFIFO {
 		f.name = n
 	}
 	f.logger = klog.LoggerWithName(f.logger, f.name)
-	f.queuedGauge, f.latency = realMetrics(opts.Identifier, opts.MetricsProvider)
+	f.metrics = newQueueMetrics(opts.Identifier, opts.MetricsProvider)
 	f.cond.L = &f.lock
 	return f
 }

@@ -3,26 +3,8 @@ package fifo
 import (
 	"time"
 
-	"k8s.io/client-go/tools/cache"
 	utiltrace "k8s.io/utils/trace"
 )
-
-// realNoMetric discards metric updates.
-type realNoMetric struct{}
-
-func (realNoMetric) Set(float64)     {}
-func (realNoMetric) Observe(float64) {}
-
-// realMetrics returns the queue-depth gauge and processing-latency
-// histogram for id. As in client-go they are published only for a
-// reserved identity; unlike client-go, a nil provider means no metrics,
-// because client-go's process-wide provider cannot be read from outside.
-func realMetrics(id cache.InformerNameAndResource, p cache.InformerMetricsProvider) (cache.GaugeMetric, cache.HistogramMetric) {
-	if p == nil || !id.Reserved() {
-		return realNoMetric{}, realNoMetric{}
-	}
-	return p.NewQueuedItemMetric(id), p.NewProcessingLatencyMetric(id)
-}
 
 // traceIfSlow starts a trace of processing n popped items when the queue
 // behind them is deeper than 10 items, which points at slow handlers

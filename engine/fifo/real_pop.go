@@ -1,8 +1,6 @@
 package fifo
 
 import (
-	"time"
-
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -125,7 +123,7 @@ func (f *RealFIFO) takeLocked(n int) {
 	}
 	f.pops += uint64(n)
 	f.items.drop(n)
-	f.queuedGauge.Set(float64(f.items.len()))
+	f.metrics.depth.Set(float64(f.items.len()))
 }
 
 // processedLocked accounts n processed items against the initial
@@ -147,8 +145,5 @@ func (f *RealFIFO) runLocked(process func() error) error {
 		f.lock.Unlock()
 		defer f.lock.Lock()
 	}
-	start := time.Now()
-	err := process()
-	f.latency.Observe(time.Since(start).Seconds())
-	return err
+	return f.metrics.timed(process)
 }

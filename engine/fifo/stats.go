@@ -1,6 +1,3 @@
-// Package fifo holds informtop's two informer queues, DeltaFIFO and
-// RealFIFO, re-implemented from client-go v0.37's behaviour and
-// instrumented so their contents can be watched while they run.
 package fifo
 
 import (

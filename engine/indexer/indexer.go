@@ -36,6 +36,11 @@ type Indexer struct {
 	updates  atomic.Uint64
 	deletes  atomic.Uint64
 	replaces atomic.Uint64
+
+	// rvGauge is client-go's store resource version metric; it is set
+	// under mu, wherever rv is, so its updates follow rv's order.
+	rvGauge   cache.GaugeMetric
+	publishRV bool // rvGauge is a real metric: only then is rv parsed
 }
 
 // The informer relies on both: Indexer for the cache, TransactionStore for
@@ -49,16 +54,32 @@ var (
 // functions. The indexers map is copied, so later changes to the caller's map
 // (or AddIndexers on this store) do not leak between the two.
 func New(keyFunc cache.KeyFunc, indexers cache.Indexers) *Indexer {
+	return NewWithMetrics(keyFunc, indexers, cache.InformerNameAndResource{}, nil)
+}
+
+// NewWithMetrics is New feeding client-go's store resource version metric
+// through p, as a client-go store built with cache.WithStoreMetrics does:
+// only when id is reserved now, and (unlike client-go, which would fall back
+// to the provider registered with cache.SetInformerMetricsProvider, a value
+// that cannot be read from outside client-go) only when p is not nil. The
+// gauge is set whenever the store's last seen resourceVersion is: see
+// setRVLocked.
+func NewWithMetrics(keyFunc cache.KeyFunc, indexers cache.Indexers, id cache.InformerNameAndResource, p cache.InformerMetricsProvider) *Indexer {
 	own := make(cache.Indexers, len(indexers))
 	for name, fn := range indexers {
 		own[name] = fn
 	}
-	return &Indexer{
+	i := &Indexer{
 		keyFunc:  keyFunc,
 		items:    map[string]any{},
 		indexers: own,
 		indices:  map[string]valueIndex{},
+		rvGauge:  noMetric{},
 	}
+	if p != nil && id.Reserved() {
+		i.rvGauge, i.publishRV = p.NewStoreResourceVersionMetric(id), true
+	}
+	return i
 }
 
 // Generation returns a number that changes whenever the store may have

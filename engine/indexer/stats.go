@@ -1,5 +1,3 @@
-// Package indexer is informtop's thread-safe indexed store, a re-implementation
-// of client-go v0.37's cache.Indexer with counters the UI can read.
 package indexer
 
 // Stats is a cheap copy of the store's instrumentation.

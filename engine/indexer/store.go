@@ -34,7 +34,7 @@ func (i *Indexer) put(key string, obj any, counter *atomic.Uint64) {
 	defer i.mu.Unlock() // deferred: an index function may panic
 	i.putLocked(key, obj)
 	if hasRV {
-		i.rv = rv
+		i.setRVLocked(rv)
 	}
 	counter.Add(1)
 	i.gen.Add(1)
@@ -61,7 +61,7 @@ func (i *Indexer) Delete(obj any) error {
 	defer i.mu.Unlock()
 	i.deleteLocked(key)
 	if hasRV {
-		i.rv = rv
+		i.setRVLocked(rv)
 	}
 	i.deletes.Add(1)
 	i.gen.Add(1)
@@ -134,7 +134,7 @@ func (i *Indexer) Replace(list []any, resourceVersion string) error {
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	i.items = items
-	i.rv = resourceVersion
+	i.setRVLocked(resourceVersion)
 	i.indices = make(map[string]valueIndex, len(i.indexers))
 	for key, obj := range items {
 		i.reindexLocked(key, nil, obj)

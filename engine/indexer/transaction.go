@@ -64,7 +64,7 @@ func (i *Indexer) applyBatch(batch []keyedTxn) {
 		}
 	}
 	if hasRV {
-		i.rv = rv
+		i.setRVLocked(rv)
 	}
 	i.gen.Add(1)
 }

@@ -1,9 +1,3 @@
-// Package instr holds the instrumentation primitives shared by every stage of
-// the engine: typed events and the bounded, lossy ring that carries them.
-//
-// The invariant of this package is that instrumentation never blocks the
-// pipeline: Emit takes one short mutex, never waits for a reader, and when a
-// reader falls behind the oldest events are overwritten and counted as dropped.
 package instr
 
 import (
@@ -71,15 +65,6 @@ func (t EventType) String() string {
 // MarshalText makes event types readable in JSON output.
 func (t EventType) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
 
-// AllEventTypes lists every event type in declaration order, for filters.
-func AllEventTypes() []EventType {
-	out := make([]EventType, 0, int(eventTypeEnd)-1)
-	for t := EventType(1); t < eventTypeEnd; t++ {
-		out = append(out, t)
-	}
-	return out
-}
-
 // Event is one thing that happened somewhere in an informer's pipeline.
 // Fields that do not apply to a type are left zero.
 type Event struct {
@@ -119,12 +104,8 @@ func KeyOf(obj any) string {
 	return key
 }
 
-// Sink receives events. A nil Sink is valid and discards everything, so
-// stages can be built without instrumentation. It is the concrete ring, not
-// an interface, so that passing an Event costs a copy and no allocation.
+// Sink receives events through its Emit method. A nil Sink is valid and
+// discards everything, so stages can be built without instrumentation. It
+// is the concrete ring, not an interface, so that passing an Event costs a
+// copy and no allocation.
 type Sink = *Ring
-
-// Emit sends e to s when s is not nil.
-func Emit(s Sink, e Event) {
-	s.Emit(e)
-}

@@ -7,12 +7,14 @@ import (
 )
 
 // Ring is a bounded, lossy history of events. Writers never wait for
-// readers: when the ring is full the oldest event is overwritten. Readers
-// pull with a cursor (Since) and learn how many events they missed; the
-// misses are added to the ring's drop counter so the UI can show them.
+// readers: when the ring is full the oldest event is overwritten, and that
+// overwrite is what the drop counter counts. Readers pull with their own
+// cursor (Since) and learn how many events they themselves missed; readers
+// are independent, so one slow reader's misses say nothing about another's
+// and never change the ring's counters.
 //
-// Locking: mu guards buf and next; the counters are atomics so that Stats
-// can be read without taking mu.
+// Locking: mu guards buf and next; the counters are atomics, written under
+// mu, so that Stats can be read without taking mu.
 type Ring struct {
 	mu   sync.Mutex
 	buf  []Event
@@ -50,17 +52,23 @@ func (r *Ring) Emit(e Event) {
 		e.Time = r.now()
 	}
 	r.mu.Lock()
+	if r.next > uint64(len(r.buf)) {
+		// The slot still holds event next-len(buf): it is lost now, for
+		// every reader that has not read it yet.
+		r.dropped.Add(1)
+	}
 	e.Seq = r.next
 	r.buf[r.next&r.mask] = e
 	r.next++
-	r.mu.Unlock()
 	r.emitted.Add(1)
+	r.mu.Unlock()
 }
 
 // Since returns up to max events with a sequence number >= from, oldest
-// first, and the cursor to pass next time. Events that were overwritten
-// before this reader got to them are reported as missed and counted as
-// dropped. Pass from = 0 to start with the oldest event still held.
+// first, and the cursor to pass next time. missed is the number of events
+// from from on that were overwritten before this call: they are this
+// reader's loss only, and Stats is not changed by reading. Pass from = 0 to
+// start with the oldest event still held (nothing is missed then).
 func (r *Ring) Since(from uint64, max int) (events []Event, next uint64, missed uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -73,7 +81,6 @@ func (r *Ring) Since(from uint64, max int) (events []Event, next uint64, missed 
 	}
 	if from < oldest {
 		missed = oldest - from
-		r.dropped.Add(missed)
 		from = oldest
 	}
 	if from > r.next {
@@ -91,7 +98,7 @@ func (r *Ring) Since(from uint64, max int) (events []Event, next uint64, missed 
 }
 
 // Recent returns up to n of the newest events, oldest first, without
-// moving any reader's cursor or counting drops.
+// moving any reader's cursor.
 func (r *Ring) Recent(n int) []Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -109,9 +116,16 @@ func (r *Ring) Recent(n int) []Event {
 	return out
 }
 
-// RingStats are the ring's counters.
+// RingStats are the ring's counters. They describe the ring, not any
+// reader: what a particular reader lost is the missed count Since returns
+// to it.
 type RingStats struct {
+	// Emitted is the number of events ever emitted.
 	Emitted uint64 `json:"emitted"`
+	// Dropped is the number of events overwritten to make room for newer
+	// ones, each counted once however many readers there are or were:
+	// Emitted minus the ring's capacity, once the ring has filled. An
+	// event counts as dropped even if every reader had read it before.
 	Dropped uint64 `json:"dropped"`
 }
 

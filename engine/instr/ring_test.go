@@ -20,7 +20,8 @@ func TestRingKeepsNewestAndCountsMissed(t *testing.T) {
 	if missed != 1 || next != 7 {
 		t.Fatalf("Since(2): next %d, missed %d; want 7, 1", next, missed)
 	}
-	if st := r.Stats(); st.Emitted != 6 || st.Dropped != 1 {
+	// Two events (seq 1 and 2) were overwritten, whoever read what.
+	if st := r.Stats(); st.Emitted != 6 || st.Dropped != 2 {
 		t.Fatalf("stats = %+v", st)
 	}
 	if evs, next, _ := r.Since(next, 10); len(evs) != 0 || next != 7 {
@@ -45,7 +46,57 @@ func TestRingMaxAndSizes(t *testing.T) {
 	}
 	var nilRing *Ring
 	nilRing.Emit(Event{}) // a nil sink discards
-	Emit(nil, Event{})
+}
+
+// TestRingReadersCountTheirOwnMisses: two slow readers each learn exactly
+// what they missed, and the ring's drop counter counts each overwritten
+// event once, however many readers there are and however often they read.
+func TestRingReadersCountTheirOwnMisses(t *testing.T) {
+	r := NewRing(4)
+	emit := func(n int) {
+		for range n {
+			r.Emit(Event{Type: EventPop})
+		}
+	}
+	emit(3)
+	// a reads seq 1-3 now; b has read nothing and holds cursor 1.
+	evs, a, missed := r.Since(1, 0)
+	if len(evs) != 3 || a != 4 || missed != 0 {
+		t.Fatalf("a's first read: %d events, next %d, missed %d", len(evs), a, missed)
+	}
+	b := uint64(1)
+
+	emit(7) // seq 4-10; the ring holds 7-10, seq 1-6 were overwritten
+	if st := r.Stats(); st.Emitted != 10 || st.Dropped != 6 {
+		t.Fatalf("stats after overwriting 6 events = %+v", st)
+	}
+	evs, a, missed = r.Since(a, 0)
+	if missed != 3 || len(evs) != 4 || evs[0].Seq != 7 || a != 11 {
+		t.Fatalf("a: missed %d (want seq 4-6), %d events from seq %d, next %d", missed, len(evs), evs[0].Seq, a)
+	}
+	evs, b, missed = r.Since(b, 2)
+	if missed != 6 || len(evs) != 2 || evs[0].Seq != 7 || b != 9 {
+		t.Fatalf("b: missed %d (want seq 1-6), %d events from seq %d, next %d", missed, len(evs), evs[0].Seq, b)
+	}
+	// Reading, and reading again from a stale cursor, leaves the counter alone.
+	if _, _, missed = r.Since(1, 0); missed != 6 {
+		t.Fatalf("a stale cursor missed %d, want 6", missed)
+	}
+	if st := r.Stats(); st.Dropped != 6 {
+		t.Fatalf("reads changed the drop counter: %+v", st)
+	}
+
+	emit(2) // seq 11-12 overwrite 7 and 8; b had read both, a had read them too
+	_, b, missed = r.Since(b, 0)
+	if missed != 0 || b != 13 {
+		t.Fatalf("b after reading 7-8 in time: missed %d, next %d", missed, b)
+	}
+	if _, a, missed = r.Since(a, 0); missed != 0 || a != 13 {
+		t.Fatalf("a: missed %d, next %d", missed, a)
+	}
+	if st := r.Stats(); st.Emitted != 12 || st.Dropped != 8 {
+		t.Fatalf("final stats = %+v, want 12 emitted, 8 overwritten", st)
+	}
 }
 
 func TestRingConcurrentWritersAndReader(t *testing.T) {
@@ -83,7 +134,9 @@ func TestRingConcurrentWritersAndReader(t *testing.T) {
 			if seen+missed != 4000 {
 				t.Fatalf("seen %d + missed %d does not account for 4000 events", seen, missed)
 			}
-			if st := r.Stats(); st.Emitted != 4000 || st.Dropped != missed {
+			// The ring overwrote all but its last 64 events; the reader
+			// missed some of those, never more.
+			if st := r.Stats(); st.Emitted != 4000 || st.Dropped != 4000-64 || missed > st.Dropped {
 				t.Fatalf("stats %+v, missed %d", st, missed)
 			}
 			return
@@ -93,7 +146,7 @@ func TestRingConcurrentWritersAndReader(t *testing.T) {
 }
 
 func TestEventTypeNames(t *testing.T) {
-	for _, et := range AllEventTypes() {
+	for et := EventType(1); et < eventTypeEnd; et++ {
 		if et.String() == "Unknown" {
 			t.Fatalf("event type %d has no name", et)
 		}

@@ -124,7 +124,7 @@ func (l *Listener) invoke(e entry, key string) (done kind) {
 	}
 	detail := fmt.Sprintf("unrecognized notification %T", e.n)
 	utilruntime.HandleErrorWithLogger(l.logger, nil, "Unrecognized notification", "notificationType", fmt.Sprintf("%T", e.n))
-	instr.Emit(l.p.sink, instr.Event{Time: l.p.clock.Now(), Type: instr.EventError, Informer: l.p.informer,
+	l.p.sink.Emit(instr.Event{Time: l.p.clock.Now(), Type: instr.EventError, Informer: l.p.informer,
 		Listener: l.name, Detail: detail})
 	return kindNone
 }
@@ -166,6 +166,6 @@ func (l *Listener) noteSynced() {
 	if !l.tracker.HasSynced() || !l.syncNoted.CompareAndSwap(false, true) {
 		return
 	}
-	instr.Emit(l.p.sink, instr.Event{Time: l.p.clock.Now(), Type: instr.EventSynced, Informer: l.p.informer,
+	l.p.sink.Emit(instr.Event{Time: l.p.clock.Now(), Type: instr.EventSynced, Informer: l.p.informer,
 		Listener: l.name, Detail: "handler registration synced"})
 }

@@ -1,7 +1,3 @@
-// Package processor is informtop's shared processor: it hands every
-// notification to each registered listener through the listener's own
-// unbounded ring-buffer backlog, and instruments each listener so a stalled
-// handler is visible.
 package processor
 
 import "time"

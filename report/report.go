@@ -1,4 +1,7 @@
-package main
+// Package report is SPEC §8's machine-readable report: its types, how one
+// is built from snapshots, and its JSON and table output. It imports no UI,
+// so a controller embedding the agent can build one too.
+package report
 
 import (
 	"encoding/json"
@@ -11,42 +14,49 @@ import (
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/internal/humanize"
 )
 
-// report is the machine-readable document of SPEC §8. Field names are the
+// Report is the machine-readable document of SPEC §8. Field names are the
 // stable contract; add fields, never rename them.
-type report struct {
-	Source    string           `json:"source"`
-	Synced    bool             `json:"synced"`
-	Informers []informerReport `json:"informers"`
-	Events    instr.RingStats  `json:"events"`
+type Report struct {
+	Source    string          `json:"source"`
+	Synced    bool            `json:"synced"`
+	Informers []Informer      `json:"informers"`
+	Events    instr.RingStats `json:"events"`
 }
 
-type informerReport struct {
-	Name                    string           `json:"name"`
-	Resource                string           `json:"resource"`
-	QueueKind               string           `json:"queueKind"`
-	Synced                  bool             `json:"synced"`
-	LastSyncResourceVersion string           `json:"lastSyncResourceVersion"`
-	Queue                   queueReport      `json:"queue"`
-	Store                   storeReport      `json:"store"`
-	Reflector               reflectorReport  `json:"reflector"`
-	Listeners               []listenerReport `json:"listeners"`
+// Informer is one informer's part of the report.
+type Informer struct {
+	Name      string `json:"name"`
+	Resource  string `json:"resource"`
+	QueueKind string `json:"queueKind"`
+	Synced    bool   `json:"synced"`
+	// NotSyncedReason says why the informer has not synced; "" once it has.
+	NotSyncedReason         string     `json:"notSyncedReason"`
+	LastSyncResourceVersion string     `json:"lastSyncResourceVersion"`
+	Queue                   Queue      `json:"queue"`
+	Store                   Store      `json:"store"`
+	Reflector               Reflector  `json:"reflector"`
+	Listeners               []Listener `json:"listeners"`
 }
 
-type queueReport struct {
+// Queue is the queue between reflector and indexer.
+type Queue struct {
 	Depth            int     `json:"depth"`
 	OldestAgeSeconds float64 `json:"oldestAgeSeconds"`
 	Added            uint64  `json:"added"`
 	Popped           uint64  `json:"popped"`
 }
 
-type storeReport struct {
+// Store is the informer's cache.
+type Store struct {
 	Objects int            `json:"objects"`
 	Indexes map[string]int `json:"indexes"`
 }
 
-type reflectorReport struct {
+// Reflector is what the reflector did.
+type Reflector struct {
 	Lists       uint64 `json:"lists"`
 	ListPages   uint64 `json:"listPages"`
 	Watches     uint64 `json:"watches"`
@@ -56,7 +66,8 @@ type reflectorReport struct {
 	LastError   string `json:"lastError"`
 }
 
-type listenerReport struct {
+// Listener is one event handler registration.
+type Listener struct {
 	Name              string  `json:"name"`
 	Pending           int     `json:"pending"`
 	Capacity          int     `json:"capacity"`
@@ -66,23 +77,24 @@ type listenerReport struct {
 	InCallbackSeconds float64 `json:"inCallbackSeconds"`
 }
 
-// buildReport projects snapshots onto the report; now is when it was taken.
-func buildReport(source string, snaps []engine.Snapshot, events instr.RingStats, now time.Time) report {
-	r := report{Source: source, Synced: len(snaps) > 0, Informers: make([]informerReport, 0, len(snaps)), Events: events}
+// Build projects snapshots onto the report; now is when it was taken.
+func Build(source string, snaps []engine.Snapshot, reasons map[string]string, events instr.RingStats, now time.Time) Report {
+	r := Report{Source: source, Synced: len(snaps) > 0, Informers: make([]Informer, 0, len(snaps)), Events: events}
 	for _, s := range snaps {
-		ir := informerReport{
+		ir := Informer{
 			Name:                    s.Name,
 			Resource:                s.Resource,
 			QueueKind:               s.QueueKind,
 			Synced:                  s.Synced,
+			NotSyncedReason:         reasons[s.Name],
 			LastSyncResourceVersion: s.LastSyncResourceVersion,
-			Queue: queueReport{
+			Queue: Queue{
 				Depth:  s.Queue.Depth,
 				Added:  s.Queue.Added.Total(),
 				Popped: s.Queue.Popped.Total(),
 			},
-			Store: storeReport{Objects: s.Store.Objects, Indexes: s.Store.Indexes},
-			Reflector: reflectorReport{
+			Store: Store{Objects: s.Store.Objects, Indexes: s.Store.Indexes},
+			Reflector: Reflector{
 				Lists:       s.Reflector.Lists,
 				ListPages:   s.Reflector.ListPages,
 				Watches:     s.Reflector.Watches,
@@ -91,7 +103,7 @@ func buildReport(source string, snaps []engine.Snapshot, events instr.RingStats,
 				Errors:      s.Reflector.Errors,
 				LastError:   s.Reflector.LastError,
 			},
-			Listeners: make([]listenerReport, 0, len(s.Listeners)),
+			Listeners: make([]Listener, 0, len(s.Listeners)),
 		}
 		if ir.Store.Indexes == nil {
 			ir.Store.Indexes = map[string]int{}
@@ -100,7 +112,7 @@ func buildReport(source string, snaps []engine.Snapshot, events instr.RingStats,
 			ir.Queue.OldestAgeSeconds = seconds(now.Sub(s.Queue.OldestEnqueued))
 		}
 		for _, l := range s.Listeners {
-			lr := listenerReport{
+			lr := Listener{
 				Name:      l.Name,
 				Pending:   l.Pending,
 				Capacity:  l.Capacity,
@@ -125,23 +137,27 @@ func seconds(d time.Duration) float64 {
 	return float64(d.Round(time.Millisecond)) / float64(time.Second)
 }
 
-func writeJSON(w io.Writer, r report) error {
+// WriteJSON prints the report as indented JSON.
+func WriteJSON(w io.Writer, r Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
 }
 
-// writeTable prints the same report for people: one block per informer.
-func writeTable(w io.Writer, r report) error {
+// WriteTable prints the same report for people: one block per informer.
+func WriteTable(w io.Writer, r Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(w, "source: %s   synced: %t   events: %d emitted, %d dropped\n", r.Source, r.Synced, r.Events.Emitted, r.Events.Dropped)
 	for _, inf := range r.Informers {
 		fmt.Fprintf(w, "\n%s (%s, %s)  synced: %t  resourceVersion: %s\n", inf.Name, inf.Resource, inf.QueueKind, inf.Synced, inf.LastSyncResourceVersion)
+		if inf.NotSyncedReason != "" {
+			fmt.Fprintf(w, "  not synced: %s\n", inf.NotSyncedReason)
+		}
 		fmt.Fprintf(w, "  queue: depth %d, oldest %.1fs, added %d, popped %d\n", inf.Queue.Depth, inf.Queue.OldestAgeSeconds, inf.Queue.Added, inf.Queue.Popped)
 		fmt.Fprintf(w, "  store: %d objects%s\n", inf.Store.Objects, indexSummary(inf.Store.Indexes))
 		rf := inf.Reflector
-		fmt.Fprintf(w, "  reflector: %s (%s), %s, %s, %s, %s\n", plural(rf.Lists, "list"), plural(rf.ListPages, "page"),
-			plural(rf.Relists, "relist"), plural(rf.Watches, "watch"), plural(rf.WatchEvents, "watch event"), plural(rf.Errors, "error"))
+		fmt.Fprintf(w, "  reflector: %s (%s), %s, %s, %s, %s\n", humanize.Plural(rf.Lists, "list"), humanize.Plural(rf.ListPages, "page"),
+			humanize.Plural(rf.Relists, "relist"), humanize.Plural(rf.Watches, "watch"), humanize.Plural(rf.WatchEvents, "watch event"), humanize.Plural(rf.Errors, "error"))
 		if rf.LastError != "" {
 			fmt.Fprintf(w, "  last error: %s\n", rf.LastError)
 		}
@@ -175,15 +191,4 @@ func indexSummary(idx map[string]int) string {
 	}
 	slices.Sort(parts)
 	return " (" + strings.Join(parts, ", ") + ")"
-}
-
-// plural is "1 watch", "3 watches", "0 lists".
-func plural(n uint64, noun string) string {
-	switch {
-	case n == 1:
-		return "1 " + noun
-	case strings.HasSuffix(noun, "ch"):
-		return fmt.Sprintf("%d %ses", n, noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -1,4 +1,4 @@
-package tui
+package redact
 
 import (
 	"strings"
@@ -17,7 +17,7 @@ func TestSecretYAMLIsRedacted(t *testing.T) {
 		Data:       map[string][]byte{"password": []byte("hunter2")},
 		StringData: map[string]string{"token": "abc"},
 	}
-	got := objectYAML(s)
+	got := YAML(s)
 	want := `data:
   password: <redacted, 7 bytes>
 metadata:
@@ -45,20 +45,20 @@ func TestUnstructuredSecretIsRedacted(t *testing.T) {
 		"metadata": map[string]any{"name": "x"},
 		"data":     map[string]any{"k": "aHVudGVyMg=="},
 	}}
-	got := objectYAML(u)
+	got := YAML(u)
 	if strings.Contains(got, "aHVudGVyMg") || !strings.Contains(got, "k: <redacted, 7 bytes>") {
 		t.Fatalf("unstructured secret not redacted:\n%s", got)
 	}
 }
 
-func TestOtherObjectsKeepTheirData(t *testing.T) {
+func TestOtherObjectsKeepTheirDataAndKind(t *testing.T) {
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "c",
 		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}}, Data: map[string]string{"k": "v"}}
-	got := objectYAML(cm)
+	got := YAML(cm)
 	if !strings.Contains(got, "k: v") || strings.Contains(got, "managedFields") {
 		t.Fatalf("configmap YAML:\n%s", got)
 	}
-	if kindOf(cm) != "ConfigMap" || kindOf(&unstructured.Unstructured{Object: map[string]any{"kind": "Widget"}}) != "Widget" {
+	if Kind(cm) != "ConfigMap" || Kind(&unstructured.Unstructured{Object: map[string]any{"kind": "Widget"}}) != "Widget" {
 		t.Fatal("kindOf")
 	}
 }

@@ -1,4 +1,4 @@
-package demo
+package local
 
 import (
 	"fmt"
@@ -11,21 +11,11 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// Speeds of the standard listeners: fast does nothing, medium and slow
-// pretend to work. With all of the default 20 changes/s on pods slow is busy
-// about 40% of the time (steady spreads them over four resources), so its
-// backlog flickers; above 50 pod changes/s it falls behind.
-const (
-	fastDelay   = 0
-	mediumDelay = 2 * time.Millisecond
-	slowDelay   = 20 * time.Millisecond
-)
-
-// Listener is the demo's cache.ResourceEventHandler. Each callback takes the
+// Listener is a simulated cache.ResourceEventHandler. Each callback takes the
 // listener's delay, then blocks while the listener is stalled (so the
 // dashboard shows it stuck "in OnUpdate for 12s"), then records what it was
-// told. The demo's stop channel cuts both the delay and a stall short, so a
-// stalled listener never keeps the demo from stopping.
+// told. The source's stop channel cuts both the delay and a stall short, so a
+// stalled listener never keeps its source from stopping.
 //
 // It keeps a view of the cache as its callbacks describe it (key to
 // resourceVersion); once its backlog is empty that view must equal the
@@ -125,8 +115,8 @@ func (l *Listener) Record() Record {
 	return l.rec.clone()
 }
 
-// tombstonedAll reports whether a DeletedFinalStateUnknown arrived for every key.
-func (l *Listener) tombstonedAll(keys []string) bool {
+// TombstonedAll reports whether a DeletedFinalStateUnknown arrived for every key.
+func (l *Listener) TombstonedAll(keys []string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, k := range keys {
@@ -137,8 +127,8 @@ func (l *Listener) tombstonedAll(keys []string) bool {
 	return true
 }
 
-// counts returns the record's counters without copying the sequence.
-func (l *Listener) counts() Record {
+// Counts returns the record's counters without copying the sequence.
+func (l *Listener) Counts() Record {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	c := l.rec
@@ -162,7 +152,7 @@ func (l *Listener) OnAdd(obj any, isInInitialList bool) {
 		syncedEarly = r.HasSynced()
 	}
 	l.work()
-	key, rv := keyAndVersion(obj)
+	key, rv := KeyAndVersion(obj)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if syncedEarly {
@@ -188,8 +178,8 @@ func (l *Listener) OnAdd(obj any, isInInitialList bool) {
 // OnUpdate implements cache.ResourceEventHandler.
 func (l *Listener) OnUpdate(oldObj, newObj any) {
 	l.work()
-	key, rv := keyAndVersion(newObj)
-	_, oldRV := keyAndVersion(oldObj)
+	key, rv := KeyAndVersion(newObj)
+	_, oldRV := KeyAndVersion(oldObj)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if seen, known := l.view[key]; !known {
@@ -215,9 +205,9 @@ func (l *Listener) OnDelete(obj any) {
 	var key, rv string
 	if isTomb {
 		key = tomb.Key
-		_, rv = keyAndVersion(tomb.Obj)
+		_, rv = KeyAndVersion(tomb.Obj)
 	} else {
-		key, rv = keyAndVersion(obj)
+		key, rv = KeyAndVersion(obj)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -245,7 +235,7 @@ func (l *Listener) appendCall(c Call) {
 }
 
 // work is the time a callback takes: the delay, then however long a stall
-// lasts. Both end at once when the demo stops.
+// lasts. Both end at once when the source stops.
 //
 // Timers cannot sleep much less than a millisecond, so delays are owed and
 // paid in sleeps of at least minSleep: on average every callback takes
@@ -304,8 +294,8 @@ func (l *Listener) markSynced(at time.Time) {
 	l.rec.InitialAddsAtSync = l.rec.InitialAdds
 }
 
-// keyAndVersion names an object as the informer's key function does.
-func keyAndVersion(obj any) (key, rv string) {
+// KeyAndVersion names an object as the informer's key function does.
+func KeyAndVersion(obj any) (key, rv string) {
 	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
 	if err != nil {
 		key = fmt.Sprintf("<%T without a key>", obj)

@@ -1,0 +1,332 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/informtop/informtop/internal/kubetest"
+	"github.com/informtop/informtop/source/local"
+)
+
+const waitFor = 60 * time.Second
+
+// flags are kubectl's flags pointing at the test cluster, as a user's
+// command line would.
+func flags(t *testing.T, kubeconfig, namespace string) *genericclioptions.ConfigFlags {
+	t.Helper()
+	f := genericclioptions.NewConfigFlags(true)
+	*f.KubeConfig = kubeconfig
+	*f.CacheDir = t.TempDir()
+	if namespace != "" {
+		*f.Namespace = namespace
+	}
+	return f
+}
+
+func testClients(t *testing.T, c *kubetest.Cluster) (kubernetes.Interface, dynamic.Interface) {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dyn, err := dynamic.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs, dyn
+}
+
+func namespace(t *testing.T, cs kubernetes.Interface) string {
+	t.Helper()
+	name := strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
+	if len(name) > 50 {
+		name = name[:50]
+	}
+	name = strings.Trim(name, "-") + fmt.Sprintf("-%d", time.Now().UnixNano()%100000)
+	_, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// start builds and runs a kube source, waits for it to sync (or not, when
+// wantSynced is false) and stops it when the test ends.
+func start(t *testing.T, o Options, wantSynced bool) *Source {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s, err := New(ctx, o)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { s.Run(ctx) })
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	if wantSynced {
+		wctx, wcancel := context.WithTimeout(ctx, waitFor)
+		defer wcancel()
+		if err := s.WaitSynced(wctx); err != nil {
+			t.Fatalf("%v; reasons: %v", err, s.Pull(0, 0).Reasons)
+		}
+	}
+	return s
+}
+
+func eventually(t *testing.T, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(waitFor)
+	var last string
+	for time.Now().Before(deadline) {
+		ok, state := cond()
+		if ok {
+			return
+		}
+		last = state
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s did not happen within %s: %s", what, waitFor, last)
+}
+
+// cached is the informer's store as key → resourceVersion.
+func cached(s *Source, informer string) map[string]string {
+	out := map[string]string{}
+	for _, obj := range s.Informer(informer).Engine().GetStore().List() {
+		k, rv := local.KeyAndVersion(obj)
+		out[k] = rv
+	}
+	return out
+}
+
+func serverConfigMaps(t *testing.T, cs kubernetes.Interface, ns string) map[string]string {
+	t.Helper()
+	l, err := cs.CoreV1().ConfigMaps(ns).List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, cm := range l.Items {
+		out[cm.Namespace+"/"+cm.Name] = cm.ResourceVersion
+	}
+	return out
+}
+
+func configMap(ns, name string) *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{"app": "t"}}, Data: map[string]string{"k": "v"}}
+}
+
+// TestConfigMapsAndPodsFollowTheServer: short names resolve, creates,
+// updates and deletes reach the store and every listener, and the typed
+// protobuf path is used for built-in kinds.
+func TestConfigMapsAndPodsFollowTheServer(t *testing.T) {
+	c := kubetest.Shared(t)
+	cs, _ := testClients(t, c)
+	ns := namespace(t, cs)
+	bg := context.Background()
+	for i := range 5 {
+		if _, err := cs.CoreV1().ConfigMaps(ns).Create(bg, configMap(ns, fmt.Sprintf("cm-%d", i)), metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "p"}, Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "busybox"}}}}
+	if _, err := cs.CoreV1().Pods(ns).Create(bg, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	slow := local.ListenerSpec{Name: "slow", Delay: time.Millisecond}
+	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"cm", "po"}, Listeners: []local.ListenerSpec{slow}}, true)
+	if got := s.Title(); got != kubetest.ContextName {
+		t.Errorf("title %q, want the context %q", got, kubetest.ContextName)
+	}
+	names := []string{}
+	for _, e := range s.Informers() {
+		names = append(names, e.Name())
+	}
+	if !slices.Equal(names, []string{"configmaps", "pods"}) || s.Decoding("configmaps") != Typed {
+		t.Fatalf("informers %v, decoding %q", names, s.Decoding("configmaps"))
+	}
+	if got, want := cached(s, "configmaps"), serverConfigMaps(t, cs, ns); !maps.Equal(got, want) {
+		t.Fatalf("cache %v, server %v", got, want)
+	}
+
+	if _, err := cs.CoreV1().ConfigMaps(ns).Create(bg, configMap(ns, "new"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cm := configMap(ns, "cm-0")
+	cm.Data["k"] = "changed"
+	if _, err := cs.CoreV1().ConfigMaps(ns).Update(bg, cm, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.CoreV1().ConfigMaps(ns).Delete(bg, "cm-1", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := serverConfigMaps(t, cs, ns)
+	eventually(t, "the cache following the server", func() (bool, string) {
+		got := cached(s, "configmaps")
+		return maps.Equal(got, want), fmt.Sprint(got)
+	})
+	for _, name := range []string{"informtop", "slow"} {
+		l := s.Listener("configmaps", name)
+		eventually(t, name+" hearing every change", func() (bool, string) {
+			r := l.Record()
+			return r.InitialAdds == 5 && r.Adds == 6 && r.Updates == 1 && r.Deletes == 1 && len(r.Anomalies) == 0, fmt.Sprintf("%+v", r)
+		})
+		if !maps.Equal(l.View(), want) {
+			t.Errorf("%s's view %v, server %v", name, l.View(), want)
+		}
+	}
+	obj, ok := s.Store("configmaps").Object(ns + "/cm-0")
+	if !ok || !strings.Contains(obj.YAML, "changed") || strings.Contains(obj.YAML, "managedFields") {
+		t.Errorf("object as shown: %+v", obj)
+	}
+	if mf := s.Informer("configmaps").Engine().GetStore().List()[0].(*corev1.ConfigMap).ManagedFields; mf != nil {
+		t.Errorf("managedFields are cached: %v", mf)
+	}
+}
+
+// TestResolvesLikeKubectl: every spelling kubectl takes, and a typo gets
+// the closest real names.
+func TestResolvesLikeKubectl(t *testing.T) {
+	c := kubetest.Shared(t)
+	f := flags(t, c.Kubeconfig, "")
+	mapper, err := f.ToRESTMapper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	disco, err := f.ToDiscoveryClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for arg, want := range map[string]string{
+		"pods": "pods", "po": "pods", "pod": "pods", "deploy": "deployments.apps", "deployments.apps": "deployments.apps",
+		"deployments.v1.apps": "deployments.apps", "Deployment": "deployments.apps", "cm": "configmaps", "ns": "namespaces",
+	} {
+		rs, err := resources(mapper, disco, []string{arg})
+		if err != nil || len(rs) != 1 || rs[0].name() != want {
+			t.Errorf("%q resolved to %v, %v; want %s", arg, rs, err, want)
+		}
+	}
+	_, err = resources(mapper, disco, []string{"podz"})
+	if err == nil || !strings.Contains(err.Error(), `"podz"`) || !strings.Contains(err.Error(), "pods") {
+		t.Errorf("podz: %v; want a sentence suggesting pods", err)
+	}
+}
+
+// TestPagedAndStreamedLists: 1,000 configmaps listed in pages of 100 show
+// ten pages; streamed (watch-list) they arrive without a LIST page.
+func TestPagedAndStreamedLists(t *testing.T) {
+	c := kubetest.Shared(t)
+	cs, _ := testClients(t, c)
+	ns := namespace(t, cs)
+	const n = 1000
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 16)
+	for i := range n {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if _, err := cs.CoreV1().ConfigMaps(ns).Create(context.Background(), configMap(ns, fmt.Sprintf("c-%04d", i)), metav1.CreateOptions{}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	paged := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}, PageSize: 100, WatchList: WatchListOff}, true)
+	r := paged.Pull(0, 0).Snapshots[0]
+	if r.Store.Objects != n || r.Reflector.ListPages != n/100 {
+		t.Errorf("paged: %d objects in %d pages, want %d in %d", r.Store.Objects, r.Reflector.ListPages, n, n/100)
+	}
+	streamed := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}, WatchList: WatchListOn}, true)
+	r = streamed.Pull(0, 0).Snapshots[0]
+	if r.Store.Objects != n || r.Reflector.ListPages != 0 || r.Reflector.Lists == 0 {
+		t.Errorf("streamed: %d objects, %d LIST pages, %d lists; want %d, 0 and at least 1", r.Store.Objects, r.Reflector.ListPages, r.Reflector.Lists, n)
+	}
+}
+
+// TestMetadataOnlyAndCRD: a CRD by its short name and plural.group, as
+// unstructured objects, and metadata-only as PartialObjectMetadata.
+func TestMetadataOnlyAndCRD(t *testing.T) {
+	c := kubetest.Shared(t)
+	cs, dyn := testClients(t, c)
+	ns := namespace(t, cs)
+	bg := context.Background()
+	crd := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "widgets.example.com"},
+		"spec": map[string]any{
+			"group": "example.com", "scope": "Namespaced",
+			"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "shortNames": []any{"wdg"}},
+			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}},
+		},
+	}}
+	crdGVR := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	if _, err := dyn.Resource(crdGVR).Create(bg, crd, metav1.CreateOptions{}); err != nil && !strings.Contains(err.Error(), "already exists") {
+		t.Fatal(err)
+	}
+	widgets := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
+	eventually(t, "the CRD being served", func() (bool, string) {
+		_, err := dyn.Resource(widgets).Namespace(ns).Create(bg, &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": "w1"}, "size": 3}}, metav1.CreateOptions{})
+		return err == nil, fmt.Sprint(err)
+	})
+	for _, arg := range []string{"wdg", "widgets.example.com"} {
+		s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{arg}}, true)
+		e := s.Informers()[0]
+		objs := e.Engine().GetStore().List()
+		if e.Name() != "widgets.example.com" || s.Decoding(e.Name()) != Unstructured || len(objs) != 1 {
+			t.Fatalf("%s: informer %s, decoding %q, %d objects", arg, e.Name(), s.Decoding(e.Name()), len(objs))
+		}
+		if u := objs[0].(*unstructured.Unstructured); u.Object["size"] != int64(3) {
+			t.Errorf("%s: widget %v", arg, u.Object)
+		}
+	}
+	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"widgets", "namespaces"}, MetadataOnly: true}, true)
+	for _, e := range s.Informers() {
+		if s.Decoding(e.Name()) != Metadata {
+			t.Errorf("%s decoded as %q", e.Name(), s.Decoding(e.Name()))
+		}
+		for _, obj := range e.Engine().GetStore().List() {
+			m, ok := obj.(*metav1.PartialObjectMetadata)
+			if !ok || m.ManagedFields != nil {
+				t.Fatalf("%s caches %T (managedFields %v)", e.Name(), obj, m)
+			}
+		}
+	}
+}
+
+// TestRestrictedUserSeesWhy: a user who may read configmaps but not pods
+// gets configmaps synced and, for pods, the sentence naming the denial.
+func TestRestrictedUserSeesWhy(t *testing.T) {
+	c := kubetest.Shared(t)
+	cs, _ := testClients(t, c)
+	ns := namespace(t, cs)
+	kc := c.RestrictedUser(t, ns, []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "watch"}}})
+	s := start(t, Options{Flags: flags(t, kc, ns), Resources: []string{"configmaps", "pods"}}, false)
+	eventually(t, "configmaps syncing", func() (bool, string) {
+		snap := s.Informer("configmaps").Engine().Snapshot()
+		return snap.Synced, fmt.Sprint(s.Pull(0, 0).Reasons)
+	})
+	f := s.Pull(0, 0)
+	why := f.Reasons["pods"]
+	if !strings.Contains(why, "denied") || !strings.Contains(why, "list") || !strings.Contains(why, "pods") || !strings.Contains(why, ns) {
+		t.Errorf("why pods did not sync: %q", why)
+	}
+	if _, ok := f.Reasons["configmaps"]; ok {
+		t.Errorf("configmaps has a reason: %q", f.Reasons["configmaps"])
+	}
+}

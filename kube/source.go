@@ -1,0 +1,225 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
+)
+
+// defaultAccessTimeout bounds discovery and the access checks when
+// --request-timeout does not.
+const defaultAccessTimeout = 30 * time.Second
+
+// Source is a real cluster's informers on a local.Source. It offers pause,
+// step, resync and stalling of the simulated listeners; it has no server
+// faults and no workload rate, since informtop never changes a cluster.
+type Source struct {
+	*local.Source
+	server string
+	// facts are fixed after New: per informer, what the user may not do
+	// and how its objects are decoded.
+	facts map[string]informerFacts
+}
+
+type informerFacts struct {
+	denied     string // the access check's sentence, "" if allowed
+	unwatched  string // discovery says list or watch is not served
+	decoding   Decoding
+	namespace  string // "" all namespaces or cluster-scoped
+	namespaced bool
+}
+
+var (
+	_ source.Source     = (*Source)(nil)
+	_ source.Processing = (*Source)(nil)
+	_ source.Stalling   = (*Source)(nil)
+)
+
+// New connects: it loads the kubeconfig, resolves every resource through
+// discovery, checks access, and builds one informer per resource. Nothing
+// is listed or watched until Run. Every error is a sentence for the user.
+func New(ctx context.Context, o Options) (*Source, error) {
+	if o.Flags == nil {
+		return nil, errors.New("no kubeconfig flags given")
+	}
+	if len(o.Resources) == 0 {
+		o.Resources = []string{"pods"}
+	}
+	if o.WatchList == "" {
+		o.WatchList = WatchListAuto
+	}
+	loader := o.Flags.ToRawKubeConfigLoader()
+	raw, err := loader.RawConfig()
+	if err != nil {
+		return nil, kubeconfigError(err)
+	}
+	cfg, err := o.Flags.ToRESTConfig()
+	if err != nil {
+		return nil, kubeconfigError(err)
+	}
+	title := raw.CurrentContext
+	if o.Flags.Context != nil && *o.Flags.Context != "" {
+		title = *o.Flags.Context
+	}
+	if title == "" {
+		title = cfg.Host
+	}
+	ns := ""
+	if !o.AllNamespaces {
+		if ns, _, err = loader.Namespace(); err != nil {
+			return nil, kubeconfigError(err)
+		}
+	}
+	timeout := o.AccessTimeout
+	if timeout <= 0 {
+		timeout = defaultAccessTimeout
+	}
+	actx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	mapper, err := o.Flags.ToRESTMapper()
+	if err != nil {
+		return nil, connectError(cfg.Host, err)
+	}
+	disco, err := o.Flags.ToDiscoveryClient()
+	if err != nil {
+		return nil, connectError(cfg.Host, err)
+	}
+	if _, err := disco.ServerVersion(); err != nil {
+		return nil, connectError(cfg.Host, err)
+	}
+	res, err := resources(mapper, disco, o.Resources)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := newClients(cfg)
+	if err != nil {
+		return nil, err
+	}
+	review, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+
+	s := &Source{server: cfg.Host, facts: map[string]informerFacts{}}
+	s.Source = local.New(local.Config{Kind: "kube", Title: title, Status: s.status, Reason: s.reason})
+	as := ""
+	if o.Flags.Impersonate != nil {
+		as = *o.Flags.Impersonate
+	}
+	// Access checks run side by side: one round trip each.
+	checks := make([]string, len(res))
+	var wg sync.WaitGroup
+	for i, r := range res {
+		wg.Go(func() { checks[i] = denied(actx, review, r, ns, as) })
+	}
+	wg.Wait()
+	for i, r := range res {
+		if err := s.add(cs, r, ns, checks[i], o); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) error {
+	list, watchFn, example, dec, err := cs.listWatch(r, ns, o.MetadataOnly)
+	if err != nil {
+		return fmt.Errorf("cannot build a client for %s: %w", r.name(), err)
+	}
+	lw := &shaped{list: list, watch: watchFn, label: o.LabelSelector, field: o.FieldSelector, pageSize: o.PageSize, watchList: o.WatchList}
+	name := r.name()
+	inf := engine.NewSharedIndexInformerWithOptions(lw, example, engine.Options{
+		Name:     name,
+		Resource: name,
+		Queue:    o.Queue,
+		Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		// Lifecycle events only: per-item events cost at real rates.
+		Instrumentation: engine.Instrumentation{Events: s.Events(), TapWatchStreams: true},
+	})
+	if !o.KeepManagedFields {
+		if err := inf.SetTransform(stripManagedFields); err != nil {
+			return err
+		}
+	}
+	if _, err := s.AddInformer(name, name, o.Queue, inf); err != nil {
+		return err
+	}
+	f := informerFacts{denied: deniedWhy, decoding: dec, namespaced: r.namespaced()}
+	if r.namespaced() {
+		f.namespace = ns
+	}
+	if !r.watchable() {
+		f.unwatched = fmt.Sprintf("%s cannot be listed and watched: the server offers only %v for it", name, r.verbs)
+	}
+	s.facts[name] = f
+	for _, spec := range append([]local.ListenerSpec{{Name: ownListener}}, o.Listeners...) {
+		if _, err := s.AddListener(name, spec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Decoding says how the named informer's objects are read.
+func (s *Source) Decoding(informer string) Decoding { return s.facts[informer].decoding }
+
+// reason prefers what informtop checked itself over what the snapshot shows.
+func (s *Source) reason(informer string, snap engine.Snapshot) string {
+	f := s.facts[informer]
+	switch {
+	case f.unwatched != "":
+		return f.unwatched
+	case f.denied != "":
+		return f.denied
+	}
+	return ""
+}
+
+// status is disconnected while no informer's watch is open and the last
+// attempt failed.
+func (s *Source) status() source.Status {
+	var lastErr string
+	var at time.Time
+	for _, e := range s.Informers() {
+		r := e.Engine().Snapshot().Reflector
+		if r.WatchOpen || r.ListInProgress {
+			return source.Status{State: source.Live}
+		}
+		if r.LastError != "" && r.LastErrorTime.After(at) {
+			lastErr, at = r.LastError, r.LastErrorTime
+		}
+	}
+	if lastErr == "" {
+		return source.Status{State: source.Connecting, Message: "connecting to " + s.server}
+	}
+	return source.Status{State: source.Disconnected, LastError: lastErr,
+		Message: "no watch open on " + s.server + ": " + source.ErrorReason(lastErr) + "; retrying with backoff"}
+}
+
+// kubeconfigError explains a kubeconfig that cannot be used.
+func kubeconfigError(err error) error {
+	if clientcmd.IsEmptyConfig(err) {
+		return fmt.Errorf("no usable kubeconfig: %v; set KUBECONFIG or --kubeconfig, or run informtop --demo", err)
+	}
+	if os.IsNotExist(err) {
+		return fmt.Errorf("the kubeconfig cannot be read: %v", err)
+	}
+	return fmt.Errorf("the kubeconfig cannot be used: %v; check --kubeconfig and --context", err)
+}
+
+// connectError explains a failed first contact with the API server.
+func connectError(host string, err error) error {
+	return fmt.Errorf("cannot talk to the API server at %s: %s", host, source.ErrorReason(err.Error()))
+}

@@ -1,0 +1,56 @@
+package source
+
+import (
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine"
+)
+
+// The capabilities below are optional: the dashboard finds them by type
+// assertion on a Source and offers a key only when its capability is
+// there. Every method returns an error that is a sentence for the status
+// line when it cannot do what was asked.
+
+// Processing pauses, steps and resyncs informers running in this process.
+type Processing interface {
+	// SetPaused stops or resumes popping from every informer's queue.
+	SetPaused(paused bool) error
+	// Paused reports whether processing is paused.
+	Paused() bool
+	// Step pops exactly one item from the named informer's queue while
+	// paused, and narrates what happened to it.
+	Step(informer string) (engine.StepResult, error)
+	// Resync forces a resync of the named informer's queue.
+	Resync(informer string) error
+}
+
+// Stalling blocks a simulated listener inside its callback, or lets it go on.
+type Stalling interface {
+	// ToggleStall stalls or resumes the named listener; reports the new state.
+	ToggleStall(informer, listener string) (stalled bool, err error)
+}
+
+// Faults breaks a simulated API server on purpose.
+type Faults interface {
+	// DropWatch breaks the open watch streams.
+	DropWatch() error
+	// ExpireHistory trims the event history so the next watch gets 410 Gone.
+	ExpireHistory() error
+}
+
+// Workload changes how fast a simulated cluster changes.
+type Workload interface {
+	// AdjustRate moves the workload rate a step (+1 faster, -1 slower)
+	// and returns the new rate in changes per second.
+	AdjustRate(step int) (perSecond float64, err error)
+}
+
+// QueueReader shows what is queued for one key. The Queue view calls it
+// only while a row's detail is open, once per refresh and off the UI
+// goroutine (a RealFIFO walks its whole queue to answer). Key "" asks for
+// the keyless whole-store items (ReplacedAll, SyncAll, Bookmark); nil is a
+// fine answer.
+type QueueReader interface {
+	// QueueDeltas returns the deltas queued for key in the named informer, oldest first.
+	QueueDeltas(informer, key string) cache.Deltas
+}

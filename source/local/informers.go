@@ -1,0 +1,60 @@
+package local
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/informtop/informtop/engine"
+)
+
+// Informer is one named informer of a Source and its simulated listeners.
+type Informer struct {
+	name      string
+	resource  string
+	queue     engine.QueueKind
+	inf       *engine.Informer
+	listeners []*listenerEntry // guarded by Source.mu, in registration order
+}
+
+// Name is the informer's name in snapshots and controls.
+func (i *Informer) Name() string { return i.name }
+
+// Resource is the resource the informer watches, e.g. "pods".
+func (i *Informer) Resource() string { return i.resource }
+
+// Queue is the informer's queue kind.
+func (i *Informer) Queue() engine.QueueKind { return i.queue }
+
+// Engine is the engine informer itself.
+func (i *Informer) Engine() *engine.Informer { return i.inf }
+
+// AddInformer adds an informer built with this source's event ring. Names
+// must be unique; informers can only be added before Run.
+func (s *Source) AddInformer(name, resource string, queue engine.QueueKind, inf *engine.Informer) (*Informer, error) {
+	if s.started.Load() {
+		return nil, errors.New("informers can only be added before the source runs")
+	}
+	if name == "" || inf == nil {
+		return nil, errors.New("an informer needs a name and an engine informer")
+	}
+	if s.Informer(name) != nil {
+		return nil, fmt.Errorf("an informer named %q already exists", name)
+	}
+	e := &Informer{name: name, resource: resource, queue: queue, inf: inf}
+	s.infs = append(s.infs, e)
+	return e, nil
+}
+
+// Informers returns the informers in the order added.
+func (s *Source) Informers() []*Informer { return append([]*Informer(nil), s.infs...) }
+
+// Informer finds an informer by name; nil if there is none. infs never
+// changes once the source runs, so no lock is needed.
+func (s *Source) Informer(name string) *Informer {
+	for _, e := range s.infs {
+		if e.name == name {
+			return e
+		}
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"k8s.io/client-go/tools/cache"
+)
+
+// Run starts every informer and blocks until ctx is done and every
+// goroutine it started has ended. Stalled and sleeping listeners are
+// released when ctx ends. A Source runs once.
+func (s *Source) Run(ctx context.Context) {
+	if !s.started.CompareAndSwap(false, true) {
+		return
+	}
+	s.mu.Lock()
+	s.running = true
+	for _, e := range s.infs {
+		for _, le := range e.listeners {
+			s.watchSyncedLocked(le)
+		}
+	}
+	s.mu.Unlock()
+
+	var wg sync.WaitGroup
+	for _, e := range s.infs {
+		wg.Go(func() { e.inf.RunWithContext(ctx) })
+	}
+	<-ctx.Done()
+	s.mu.Lock()
+	s.running = false
+	s.mu.Unlock()
+	// Release stalled and sleeping handlers first: the informers wait for
+	// the callbacks in progress before they return.
+	close(s.stop)
+	s.stopFn()
+	wg.Wait()
+	s.syncWG.Wait()
+}
+
+// Started reports whether Run has been called.
+func (s *Source) Started() bool { return s.started.Load() }
+
+// WaitSynced waits until every informer and every handler registration
+// has synced, or ctx ends.
+func (s *Source) WaitSynced(ctx context.Context) error {
+	for _, e := range s.infs {
+		if err := WaitDone(ctx, e.inf.HasSyncedChecker(), "informer "+e.name); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	var regs []*listenerEntry
+	for _, e := range s.infs {
+		regs = append(regs, e.listeners...)
+	}
+	s.mu.Unlock()
+	for _, le := range regs {
+		if err := WaitDone(ctx, le.reg.HasSyncedChecker(), "listener "+le.l.Name()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WaitDone waits for c or ctx; the error names what had not synced.
+func WaitDone(ctx context.Context, c cache.DoneChecker, what string) error {
+	select {
+	case <-c.Done():
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("%s has not synced: %w", what, ctx.Err())
+	}
+}

@@ -1,0 +1,170 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
+)
+
+// DefaultEventRingSize is the shared event ring of a Source: enough for a
+// few seconds of per-item events at teaching rates.
+const DefaultEventRingSize = 16384
+
+// Config describes a Source.
+type Config struct {
+	// Kind and Title are what Source.Kind and Source.Title return.
+	Kind, Title string
+	// EventRingSize is the size of the ring every informer's events go to;
+	// DefaultEventRingSize when 0.
+	EventRingSize int
+	// Notes, when set, gives the notes of each frame.
+	Notes func() []string
+	// Status, when set, gives the status of each frame; otherwise the
+	// source is always live.
+	Status func() source.Status
+	// Reason, when set, says why an informer has not synced where it
+	// knows better than its snapshot (an RBAC check); "" defers to
+	// source.NotSyncedReason.
+	Reason func(informer string, s engine.Snapshot) string
+}
+
+// Source is a set of engine informers running in this process. It
+// implements source.Source, source.Processing, source.Stalling and
+// source.QueueReader.
+//
+// Locking: mu guards every informer's listener list and running; it is
+// held while a listener is registered or removed (so names stay unique)
+// but never while waiting for a handler. The engine never calls back into
+// a Source, so holding mu across an informer call cannot deadlock. infs
+// is only appended to before Run and read without mu afterwards.
+type Source struct {
+	cfg    Config
+	events *instr.Ring
+
+	infs []*Informer
+
+	stop    chan struct{} // closed when Run's context ends
+	stopCtx context.Context
+	stopFn  context.CancelFunc
+	started atomic.Bool
+	syncWG  sync.WaitGroup
+
+	mu      sync.Mutex
+	running bool
+}
+
+var (
+	_ source.Source      = (*Source)(nil)
+	_ source.Processing  = (*Source)(nil)
+	_ source.Stalling    = (*Source)(nil)
+	_ source.QueueReader = (*Source)(nil)
+)
+
+// New returns an empty Source; add informers with AddInformer, then Run.
+func New(cfg Config) *Source {
+	if cfg.EventRingSize <= 0 {
+		cfg.EventRingSize = DefaultEventRingSize
+	}
+	s := &Source{cfg: cfg, events: instr.NewRing(cfg.EventRingSize), stop: make(chan struct{})}
+	s.stopCtx, s.stopFn = context.WithCancel(context.Background())
+	return s
+}
+
+// Events is the ring the informers of this source must emit to (give it
+// to engine.Instrumentation.Events).
+func (s *Source) Events() *instr.Ring { return s.events }
+
+// Stopping is closed once Run's context has ended; simulated work should
+// end early then.
+func (s *Source) Stopping() <-chan struct{} { return s.stop }
+
+// Kind implements source.Source.
+func (s *Source) Kind() string { return s.cfg.Kind }
+
+// Title implements source.Source.
+func (s *Source) Title() string { return s.cfg.Title }
+
+// Pull implements source.Source: snapshots, events after cursor, notes,
+// status and the pause state, read in that order.
+func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
+	f := source.Frame{Snapshots: s.Snapshots(), Taken: time.Now(), Status: source.Status{State: source.Live}}
+	f.Events, f.Next, f.Missed = s.events.Since(cursor, maxEvents)
+	f.EventStats = s.events.Stats()
+	if s.cfg.Notes != nil {
+		f.Notes = s.cfg.Notes()
+	}
+	if s.cfg.Status != nil {
+		f.Status = s.cfg.Status()
+	}
+	f.Paused = s.Paused()
+	for _, snap := range f.Snapshots {
+		if snap.Synced {
+			continue
+		}
+		why := ""
+		if s.cfg.Reason != nil {
+			why = s.cfg.Reason(snap.Name, snap)
+		}
+		if why == "" {
+			why = source.NotSyncedReason(snap, f.Taken)
+		}
+		if f.Reasons == nil {
+			f.Reasons = source.Reasons{}
+		}
+		f.Reasons[snap.Name] = why
+	}
+	return f
+}
+
+// Snapshots returns one snapshot per informer, in the order added.
+func (s *Source) Snapshots() []engine.Snapshot {
+	out := make([]engine.Snapshot, len(s.infs))
+	for i, e := range s.infs {
+		out[i] = e.inf.Snapshot()
+	}
+	return out
+}
+
+// Store implements source.Source.
+func (s *Source) Store(informer string) source.StoreReader {
+	e := s.Informer(informer)
+	if e == nil {
+		return nil
+	}
+	return source.InformerStore(e.inf)
+}
+
+// QueueDeltas implements source.QueueReader.
+func (s *Source) QueueDeltas(informer, key string) cache.Deltas {
+	e := s.Informer(informer)
+	if e == nil {
+		return nil
+	}
+	return e.inf.QueueDeltas(key)
+}
+
+// Log records a control action (an operator's or a script's) in the
+// event log.
+func (s *Source) Log(detail string) {
+	s.events.Emit(instr.Event{Type: instr.EventControl, Detail: detail})
+}
+
+// LogError records a problem that stops nothing in the event log.
+func (s *Source) LogError(detail string) {
+	s.events.Emit(instr.Event{Type: instr.EventError, Detail: detail})
+}
+
+func (s *Source) lookup(informer string) (*Informer, error) {
+	if e := s.Informer(informer); e != nil {
+		return e, nil
+	}
+	return nil, fmt.Errorf("no informer named %q", informer)
+}

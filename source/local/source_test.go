@@ -1,0 +1,172 @@
+package local
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/demo/cluster"
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
+)
+
+// newPods builds a source with one pods informer over a simulated server
+// holding n pods, and a listener named slow.
+func newPods(t *testing.T, n int) (*Source, *cluster.Cluster) {
+	t.Helper()
+	c := cluster.New(cluster.Options{Seed: 3})
+	if err := c.Populate(cluster.Pods, n); err != nil {
+		t.Fatal(err)
+	}
+	lwc, err := c.ListerWatcher(cluster.Pods, cluster.Selector{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, _ := c.ExampleObject(cluster.Pods)
+	s := New(Config{Kind: "test", Title: "test · pods", Notes: func() []string { return []string{"headline"} }})
+	inf := engine.NewSharedIndexInformerWithOptions(lwc.(cache.ListerWatcher), example, engine.Options{
+		Name: "pods", Resource: "pods",
+		Indexers:        cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		Instrumentation: engine.Instrumentation{Events: s.Events()},
+	})
+	if _, err := s.AddInformer("pods", "pods", engine.RealFIFO, inf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddListener("pods", ListenerSpec{Name: "slow"}); err != nil {
+		t.Fatal(err)
+	}
+	return s, c
+}
+
+func run(t *testing.T, s *Source) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { s.Run(ctx) })
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	wctx, wcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer wcancel()
+	if err := s.WaitSynced(wctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPullIsOneFrame: one Pull carries what a dashboard tick shows, and
+// the event cursor moves forward without repeating events.
+func TestPullIsOneFrame(t *testing.T) {
+	s, _ := newPods(t, 10)
+	run(t, s)
+	f := s.Pull(0, 0)
+	if len(f.Snapshots) != 1 || f.Snapshots[0].Name != "pods" || !f.Snapshots[0].Synced {
+		t.Fatalf("snapshots %+v", f.Snapshots)
+	}
+	if len(f.Notes) != 1 || f.Notes[0] != "headline" || f.Status.State != source.Live || f.Paused {
+		t.Errorf("notes %q, status %+v, paused %v", f.Notes, f.Status, f.Paused)
+	}
+	if len(f.Events) == 0 || f.Next != f.Events[len(f.Events)-1].Seq+1 || f.EventStats.Emitted < uint64(len(f.Events)) {
+		t.Errorf("%d events, next %d, stats %+v", len(f.Events), f.Next, f.EventStats)
+	}
+	s.Log("a control")
+	g := s.Pull(f.Next, 0)
+	if len(g.Events) != 1 || g.Events[0].Type != instr.EventControl || g.Events[0].Detail != "a control" {
+		t.Errorf("events after the cursor: %+v", g.Events)
+	}
+}
+
+// TestStoreReadsAreReadyToShow: entries carry labels and creation times,
+// objects come as YAML with their index entries.
+func TestStoreReadsAreReadyToShow(t *testing.T) {
+	s, c := newPods(t, 5)
+	run(t, s)
+	sr := s.Store("pods")
+	if s.Store("nope") != nil {
+		t.Error("a store for an unknown informer")
+	}
+	entries, gen := sr.Entries()
+	if len(entries) != 5 || gen != sr.Generation() {
+		t.Fatalf("%d entries at generation %d (now %d)", len(entries), gen, sr.Generation())
+	}
+	if keys := c.Keys(cluster.Pods); entries[0].Key != keys[0] || entries[0].Created.IsZero() || len(entries[0].Labels) == 0 {
+		t.Errorf("entry %+v; server keys %v", entries[0], keys)
+	}
+	obj, ok := sr.Object(entries[0].Key)
+	if !ok || obj.Kind != "Pod" || !obj.HasMetadata || obj.ResourceVersion == "" || !strings.Contains(obj.YAML, "namespace:") || len(obj.IndexEntries["namespace"]) != 1 {
+		t.Errorf("object %+v", obj)
+	}
+	if _, ok := sr.Object("no/such"); ok {
+		t.Error("an object for a key that is not cached")
+	}
+}
+
+// TestControls: pause and step act on the informers, stalling needs a
+// simulated listener, informers cannot be added once running.
+func TestControls(t *testing.T) {
+	s, c := newPods(t, 3)
+	run(t, s)
+	if _, err := s.AddInformer("late", "pods", engine.RealFIFO, nil); err == nil {
+		t.Error("an informer was added to a running source")
+	}
+	if err := s.SetPaused(true); err != nil || !s.Paused() || !s.Pull(0, 1).Paused {
+		t.Fatalf("pause: %v, paused %v", err, s.Paused())
+	}
+	// An idle pop loop lets one item (one RealFIFO batch) through after a
+	// pause (README, known gaps): let a first update through, then step
+	// the second.
+	keys := c.Keys(cluster.Pods)
+	first, err := c.Update(cluster.Pods, keys[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, firstRV := KeyAndVersion(first)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		if o, _ := s.Store("pods").Object(keys[0]); o.ResourceVersion == firstRV {
+			break
+		}
+		if _, err := s.Step("pods"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	want := keys[1]
+	if _, err := c.Update(cluster.Pods, want); err != nil {
+		t.Fatal(err)
+	}
+	// Bookmarks may come first; the update arrives within a few steps.
+	var res engine.StepResult
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		var err error
+		if res, err = s.Step("pods"); err != nil {
+			t.Fatal(err)
+		}
+		if res.Key == want {
+			break
+		}
+		if res.Empty {
+			time.Sleep(10 * time.Millisecond) // the watch event is on its way
+		}
+	}
+	if res.Key != want || len(res.Notifications) == 0 {
+		t.Errorf("stepped %+v, want the update of %s", res, want)
+	}
+	if _, err := s.Step("nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("step on an unknown informer: %v", err)
+	}
+	if err := s.SetPaused(false); err != nil || s.Paused() {
+		t.Fatal("resume")
+	}
+	if stalled, err := s.ToggleStall("pods", "slow"); err != nil || !stalled || !s.Listener("pods", "slow").Stalled() {
+		t.Errorf("stall slow: %v %v", stalled, err)
+	}
+	if _, err := s.ToggleStall("pods", "someone-elses"); err == nil || !strings.Contains(err.Error(), "simulated") {
+		t.Errorf("stalling a listener informtop does not run: %v", err)
+	}
+	if err := s.Resync("pods"); err != nil {
+		t.Error(err)
+	}
+}

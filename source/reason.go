@@ -1,0 +1,89 @@
+package source
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/internal/humanize"
+)
+
+// Reasons maps an informer's name to the sentence saying why it has not
+// synced; synced informers are absent.
+type Reasons map[string]string
+
+// watchListWait is how long a streamed initial list may run without its
+// initial-events-end bookmark before informtop suggests turning it off.
+const watchListWait = 10 * time.Second
+
+// NotSyncedReason says, in one sentence, why an informer has not synced,
+// from its snapshot alone; "" when it has. Sources that know more (an RBAC
+// check, discovery) say it instead.
+func NotSyncedReason(s engine.Snapshot, now time.Time) string {
+	if s.Synced {
+		return ""
+	}
+	r := s.Reflector
+	if !s.Started {
+		return "not started yet"
+	}
+	if r.LastError != "" && !r.WatchOpen && !r.ListInProgress {
+		return ErrorReason(r.LastError) + retrying(r, now)
+	}
+	switch {
+	case r.ListInProgress && r.ListPages == 0 && r.Lists > 0 && r.WatchOpen:
+		if d := now.Sub(r.WatchSince); d > watchListWait {
+			return fmt.Sprintf("the streamed initial list (watch-list) has run %s without its initial-events-end bookmark, %s so far; a proxy may be dropping bookmarks: try --watch-list off",
+				d.Round(time.Second), humanize.Plural(r.LastListItems, "item"))
+		}
+		return fmt.Sprintf("still streaming the initial list (watch-list): %s so far", humanize.Plural(r.LastListItems, "item"))
+	case r.ListInProgress:
+		return fmt.Sprintf("still listing: %s, %s so far", humanize.Plural(r.ListPages, "page"), humanize.Plural(r.LastListItems, "item"))
+	case r.Relists >= 3 && r.LastError != "" && gone(r.LastError):
+		return fmt.Sprintf("relisting in a loop: %s after %q; the watch cannot keep up with the server's history", humanize.Plural(r.Relists, "relist"), r.LastError)
+	case s.Queue.Depth > 0:
+		return fmt.Sprintf("processing the initial list: %s still queued", humanize.Plural(s.Queue.Depth, "item"))
+	case r.Lists == 0:
+		return "waiting for the first list"
+	}
+	for _, l := range s.Listeners {
+		if !l.Synced {
+			return fmt.Sprintf("handler %s is still handling its initial list (%s pending)", l.Name, humanize.Count(l.Pending))
+		}
+	}
+	return "processing the initial list"
+}
+
+func retrying(r engine.ReflectorStats, now time.Time) string {
+	if r.LastErrorTime.IsZero() {
+		return "; retrying with backoff"
+	}
+	return fmt.Sprintf("; retrying with backoff (last attempt %s ago)", now.Sub(r.LastErrorTime).Round(100*time.Millisecond))
+}
+
+// ErrorReason turns a list or watch error into a sentence saying what
+// happened and what to do.
+func ErrorReason(msg string) string {
+	low := strings.ToLower(msg)
+	switch {
+	case strings.Contains(low, "unauthorized") || strings.Contains(low, " 401"):
+		return "the API server rejected the credentials (401 Unauthorized): log in again or check --kubeconfig, --token or --user"
+	case strings.Contains(low, "forbidden"):
+		return "RBAC denies it: " + msg
+	case strings.Contains(low, "connection refused"), strings.Contains(low, "no such host"),
+		strings.Contains(low, "i/o timeout"), strings.Contains(low, "network is unreachable"),
+		strings.Contains(low, "connection reset"), strings.Contains(low, "eof"), strings.Contains(low, "tls:"):
+		return "cannot reach the API server: " + msg
+	case gone(msg):
+		return "the resourceVersion expired (410 Gone): relisting"
+	case strings.Contains(low, "could not find the requested resource"), strings.Contains(low, "the server could not find"):
+		return "the server does not serve this resource any more: " + msg
+	}
+	return "the last list or watch failed: " + msg
+}
+
+func gone(msg string) bool {
+	low := strings.ToLower(msg)
+	return strings.Contains(low, "too old resource version") || strings.Contains(low, "410") || strings.Contains(low, "gone")
+}

@@ -1,0 +1,64 @@
+package source
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/processor"
+)
+
+func TestNotSyncedReasonSaysWhy(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	started := func(r engine.ReflectorStats) engine.Snapshot {
+		return engine.Snapshot{Name: "pods", Started: true, Reflector: r}
+	}
+	for _, tc := range []struct {
+		name string
+		snap engine.Snapshot
+		want []string
+	}{
+		{"synced", engine.Snapshot{Synced: true}, nil},
+		{"not started", engine.Snapshot{}, []string{"not started"}},
+		{"forbidden", started(engine.ReflectorStats{Lists: 1, LastError: `pods is forbidden: User "u" cannot list resource "pods" in API group "" in the namespace "a"`, LastErrorTime: now.Add(-2 * time.Second)}),
+			[]string{"RBAC denies it", `User "u" cannot list`, "retrying with backoff", "2s ago"}},
+		{"unauthorized", started(engine.ReflectorStats{Lists: 1, LastError: "Unauthorized"}), []string{"401", "credentials"}},
+		{"unreachable", started(engine.ReflectorStats{Lists: 3, LastError: "dial tcp 127.0.0.1:6443: connect: connection refused"}),
+			[]string{"cannot reach the API server", "127.0.0.1:6443", "retrying"}},
+		{"listing", started(engine.ReflectorStats{Lists: 1, ListPages: 7, LastListItems: 700, ListInProgress: true}), []string{"still listing", "7 pages", "700 items"}},
+		{"watch-list without bookmark", started(engine.ReflectorStats{Lists: 1, ListInProgress: true, WatchOpen: true, WatchSince: now.Add(-30 * time.Second), LastListItems: 12}),
+			[]string{"initial-events-end bookmark", "--watch-list off", "30s"}},
+		{"relist loop", started(engine.ReflectorStats{Lists: 5, Relists: 4, WatchOpen: true, LastError: "too old resource version: 5 (9)"}), []string{"relisting in a loop", "4 relists"}},
+		{"handler behind", engine.Snapshot{Started: true, Reflector: engine.ReflectorStats{Lists: 1, WatchOpen: true},
+			Listeners: []processor.ListenerStats{{Name: "slow", Pending: 1234}}}, []string{"handler slow", "1,234 pending"}},
+	} {
+		got := NotSyncedReason(tc.snap, now)
+		if tc.want == nil && got != "" {
+			t.Errorf("%s: %q, want none", tc.name, got)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", tc.name, got, w)
+			}
+		}
+	}
+}
+
+func TestStatusSentence(t *testing.T) {
+	now := time.Now()
+	for _, tc := range []struct {
+		s    Status
+		want string
+	}{
+		{Status{State: Live}, ""},
+		{Status{}, ""},
+		{Status{State: Disconnected, Message: "agent gone"}, "agent gone"},
+		{Status{State: Disconnected, LastError: "EOF", NextRetry: now.Add(4 * time.Second)}, "disconnected: EOF, retrying in 4s"},
+		{Status{State: Incompatible, LastError: "agent speaks v9"}, "incompatible: agent speaks v9"},
+	} {
+		if got := tc.s.Sentence(now); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}

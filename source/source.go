@@ -1,0 +1,109 @@
+package source
+
+import (
+	"context"
+	"time"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
+)
+
+// Source is everything the dashboard and the reports read.
+//
+// Implementations must be safe for concurrent use: the dashboard calls
+// Pull, Store readers and capabilities from command goroutines so that a
+// slow source never delays a keystroke.
+type Source interface {
+	// Kind is "demo", "kube", "attach" or "replay".
+	Kind() string
+	// Title names what is shown: "demo · steady", a kubeconfig context,
+	// an address.
+	Title() string
+	// Pull returns one frame: the snapshots, the events with sequence >=
+	// cursor (0: the oldest held), at most maxEvents of them, and the rest
+	// of what one tick shows.
+	Pull(cursor uint64, maxEvents int) Frame
+	// Store returns read access to one informer's cache; nil when the
+	// informer is unknown or the source does not serve its cache.
+	Store(informer string) StoreReader
+	// Run drives the source until ctx is done and returns once everything
+	// it started has stopped. A source runs once.
+	Run(ctx context.Context)
+	// WaitSynced returns nil once every informer and handler registration
+	// has synced, or an error saying what had not when ctx ends.
+	WaitSynced(ctx context.Context) error
+}
+
+// Frame is one tick's worth of a source.
+type Frame struct {
+	// Snapshots has one entry per informer, in a stable display order.
+	Snapshots []engine.Snapshot
+	// Notes are lines shown under the title: why this source runs, what a
+	// scenario wants you to watch. The first is the headline.
+	Notes []string
+	// Events are the events from the cursor on, oldest first; Next is the
+	// cursor for the next Pull; Missed counts events this reader lost
+	// because the ring overwrote them before it asked.
+	Events []engine.Event
+	Next   uint64
+	Missed uint64
+	// EventStats are the source's event-ring totals (one ring per source).
+	EventStats instr.RingStats
+	// Status is the source's own state: connected or not, and why.
+	Status Status
+	// Reasons says, for each informer that has not synced, why not.
+	Reasons Reasons
+	// Paused reports that processing is paused (sources with Processing).
+	Paused bool
+	// Taken is when the frame was read.
+	Taken time.Time
+}
+
+// State is a source's connection state.
+type State string
+
+const (
+	// Live: data is current.
+	Live State = "live"
+	// Connecting: nothing received yet.
+	Connecting State = "connecting"
+	// Disconnected: the data shown is the last received; a retry is planned.
+	Disconnected State = "disconnected"
+	// Incompatible: the other side speaks a version this build cannot read.
+	Incompatible State = "incompatible"
+)
+
+// Status says whether the data is current and, when it is not, why, in a
+// sentence the header can show as it is.
+type Status struct {
+	State State `json:"state"`
+	// Message is a sentence for people, "" when live and nothing to add.
+	Message string `json:"message,omitempty"`
+	// LastError is the newest error, "" if none.
+	LastError string `json:"lastError,omitempty"`
+	// NextRetry is when the next attempt happens; zero when not known.
+	NextRetry time.Time `json:"nextRetry,omitzero"`
+}
+
+// Sentence is the status as one line: the message, else the state with
+// the last error and the retry time measured from now.
+func (s Status) Sentence(now time.Time) string {
+	if s.Message != "" {
+		return s.Message
+	}
+	if s.State == Live || s.State == "" {
+		return ""
+	}
+	out := string(s.State)
+	if s.LastError != "" {
+		out += ": " + s.LastError
+	}
+	if !s.NextRetry.IsZero() {
+		if d := s.NextRetry.Sub(now); d > 0 {
+			out += ", retrying in " + d.Round(time.Second).String()
+		} else {
+			out += ", retrying"
+		}
+	}
+	return out
+}

@@ -1,0 +1,79 @@
+package sourcetest
+
+import (
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
+)
+
+// Cluster is a Fake with the capabilities of informers running in
+// informtop over a real cluster: Processing, Stalling and QueueReader,
+// answered by Controls. It has no Faults and no Workload.
+type Cluster struct {
+	*Fake
+	Controls *Controls
+}
+
+var (
+	_ source.Processing  = (*Cluster)(nil)
+	_ source.Stalling    = (*Cluster)(nil)
+	_ source.QueueReader = (*Cluster)(nil)
+)
+
+// NewCluster returns f with c's processing, stalling and queue reading;
+// nil c gets new Controls. f's frames report c's pause state.
+func NewCluster(f *Fake, c *Controls) *Cluster {
+	if c == nil {
+		c = &Controls{}
+	}
+	f.ReportPaused(c)
+	return &Cluster{Fake: f, Controls: c}
+}
+
+// SetPaused implements source.Processing.
+func (s *Cluster) SetPaused(paused bool) error { return s.Controls.SetPaused(paused) }
+
+// Paused implements source.Processing.
+func (s *Cluster) Paused() bool { return s.Controls.Paused() }
+
+// Step implements source.Processing.
+func (s *Cluster) Step(informer string) (engine.StepResult, error) { return s.Controls.Step(informer) }
+
+// Resync implements source.Processing.
+func (s *Cluster) Resync(informer string) error { return s.Controls.Resync(informer) }
+
+// ToggleStall implements source.Stalling.
+func (s *Cluster) ToggleStall(informer, listener string) (bool, error) {
+	return s.Controls.ToggleStall(informer, listener)
+}
+
+// QueueDeltas implements source.QueueReader.
+func (s *Cluster) QueueDeltas(informer, key string) cache.Deltas {
+	return s.Controls.QueueDeltas(informer, key)
+}
+
+// Demo is a Fake with every capability, like the embedded demo, answered
+// by its embedded Controls.
+type Demo struct {
+	*Fake
+	*Controls
+}
+
+var (
+	_ source.Processing  = (*Demo)(nil)
+	_ source.Stalling    = (*Demo)(nil)
+	_ source.Faults      = (*Demo)(nil)
+	_ source.Workload    = (*Demo)(nil)
+	_ source.QueueReader = (*Demo)(nil)
+)
+
+// NewDemo returns f with every capability of c; nil c gets new Controls.
+// f's frames report c's pause state.
+func NewDemo(f *Fake, c *Controls) *Demo {
+	if c == nil {
+		c = &Controls{}
+	}
+	f.ReportPaused(c)
+	return &Demo{Fake: f, Controls: c}
+}

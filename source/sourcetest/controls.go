@@ -1,0 +1,226 @@
+package sourcetest
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
+)
+
+// RateStep is how much one AdjustRate step changes the rate, in changes
+// per second.
+const RateStep = 10
+
+// ErrNotPaused is what Step answers while processing runs.
+var ErrNotPaused = errors.New("processing is not paused: step needs a pause first")
+
+// Controls is a fake of every capability: it records each control call in
+// order (Calls) and each queue read (QueueReads), and answers from state
+// the test sets. The zero Controls is ready to use: running, no stalls,
+// rate 0, nothing queued.
+//
+// When a failure is set, every control returns it: SetPaused then changes
+// nothing; Step, ToggleStall and AdjustRate still answer their result.
+type Controls struct {
+	mu      sync.Mutex
+	calls   []string
+	reads   []string
+	paused  bool
+	stalled map[string]bool // by "informer/listener"
+	step    engine.StepResult
+	rate    float64
+	fail    error
+	queued  map[string]map[string]cache.Deltas // informer -> key -> deltas
+}
+
+var (
+	_ source.Processing  = (*Controls)(nil)
+	_ source.Stalling    = (*Controls)(nil)
+	_ source.Faults      = (*Controls)(nil)
+	_ source.Workload    = (*Controls)(nil)
+	_ source.QueueReader = (*Controls)(nil)
+)
+
+// record appends a call; c.mu is held.
+func (c *Controls) record(format string, args ...any) {
+	c.calls = append(c.calls, fmt.Sprintf(format, args...))
+}
+
+// Calls returns the control calls so far, oldest first: "SetPaused(true)",
+// "Step(pods)", "Resync(pods)", "ToggleStall(pods,audit)", "DropWatch",
+// "ExpireHistory", "AdjustRate(-1)". Paused and QueueDeltas are reads and
+// are not recorded here.
+func (c *Controls) Calls() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.calls...)
+}
+
+// QueueReads returns the QueueDeltas calls so far as "informer key".
+func (c *Controls) QueueReads() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.reads...)
+}
+
+// SetStepResult is what Step answers from now on.
+func (c *Controls) SetStepResult(res engine.StepResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.step = res
+}
+
+// SetFailure makes every control return err from now on; nil ends it.
+func (c *Controls) SetFailure(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.fail = err
+}
+
+// SetPausedState sets the pause state without recording a call, as if
+// something else had paused processing.
+func (c *Controls) SetPausedState(paused bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.paused = paused
+}
+
+// SetStalled sets a listener's stall state without recording a call.
+func (c *Controls) SetStalled(informer, listener string, stalled bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stalled == nil {
+		c.stalled = map[string]bool{}
+	}
+	c.stalled[informer+"/"+listener] = stalled
+}
+
+// Stalled reports a listener's stall state.
+func (c *Controls) Stalled(informer, listener string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stalled[informer+"/"+listener]
+}
+
+// SetRate sets the workload rate without recording a call.
+func (c *Controls) SetRate(perSecond float64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rate = perSecond
+}
+
+// Rate is the workload rate in changes per second.
+func (c *Controls) Rate() float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rate
+}
+
+// SetQueued is what QueueDeltas answers for informer and key from now on
+// (key "" for the keyless items); nil deltas: nothing queued.
+func (c *Controls) SetQueued(informer, key string, deltas cache.Deltas) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if deltas == nil {
+		delete(c.queued[informer], key)
+		return
+	}
+	if c.queued == nil {
+		c.queued = map[string]map[string]cache.Deltas{}
+	}
+	if c.queued[informer] == nil {
+		c.queued[informer] = map[string]cache.Deltas{}
+	}
+	c.queued[informer][key] = append(cache.Deltas(nil), deltas...)
+}
+
+// SetPaused implements source.Processing.
+func (c *Controls) SetPaused(paused bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.record("SetPaused(%v)", paused)
+	if c.fail != nil {
+		return c.fail
+	}
+	c.paused = paused
+	return nil
+}
+
+// Paused implements source.Processing.
+func (c *Controls) Paused() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.paused
+}
+
+// Step implements source.Processing: ErrNotPaused while running, else the
+// step result set and the failure, if any.
+func (c *Controls) Step(informer string) (engine.StepResult, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.record("Step(%s)", informer)
+	if !c.paused {
+		return engine.StepResult{}, ErrNotPaused
+	}
+	return c.step, c.fail
+}
+
+// Resync implements source.Processing.
+func (c *Controls) Resync(informer string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.record("Resync(%s)", informer)
+	return c.fail
+}
+
+// ToggleStall implements source.Stalling: it flips the listener's stall
+// state and reports the new one.
+func (c *Controls) ToggleStall(informer, listener string) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.record("ToggleStall(%s,%s)", informer, listener)
+	if c.stalled == nil {
+		c.stalled = map[string]bool{}
+	}
+	id := informer + "/" + listener
+	c.stalled[id] = !c.stalled[id]
+	return c.stalled[id], c.fail
+}
+
+// DropWatch implements source.Faults.
+func (c *Controls) DropWatch() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.record("DropWatch")
+	return c.fail
+}
+
+// ExpireHistory implements source.Faults.
+func (c *Controls) ExpireHistory() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.record("ExpireHistory")
+	return c.fail
+}
+
+// AdjustRate implements source.Workload: each step moves the rate by
+// RateStep.
+func (c *Controls) AdjustRate(step int) (float64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.record("AdjustRate(%d)", step)
+	c.rate += float64(step) * RateStep
+	return c.rate, c.fail
+}
+
+// QueueDeltas implements source.QueueReader: a copy of what SetQueued set.
+func (c *Controls) QueueDeltas(informer, key string) cache.Deltas {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reads = append(c.reads, informer+" "+key)
+	return append(cache.Deltas(nil), c.queued[informer][key]...)
+}

@@ -1,0 +1,210 @@
+package tui
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/sourcetest"
+)
+
+// clusterConfig is the fixture as a source named "kube: prod".
+func clusterConfig() sourcetest.Config {
+	cfg := fixtureConfig()
+	cfg.Kind, cfg.Title = "kube", "prod"
+	return cfg
+}
+
+// pressRefused presses name and checks that it ran nothing and set the
+// status sentence saying why.
+func pressRefused(t *testing.T, h *harness, name, why string) {
+	t.Helper()
+	_, cmd := h.m.Update(keyMsg(name))
+	if cmd != nil {
+		t.Errorf("%s returned a command on a source that cannot serve it", name)
+	}
+	want := name + " does nothing on kube: prod: " + why
+	if h.m.status.text != want || !h.m.status.bad {
+		t.Errorf("after %s the status reads %q, want %q", name, h.m.status.text, want)
+	}
+	if !strings.Contains(h.screen(), name+" does nothing on kube: prod: ") {
+		t.Errorf("the footer does not show why %s does nothing:\n%s", name, h.screen())
+	}
+}
+
+// helpText is the help overlay's text, to look for key names in.
+func helpText(h *harness) string {
+	h.keys("?")
+	defer h.keys("esc")
+	return h.screen()
+}
+
+const (
+	whyProcessing = "pause, step and resync need informers running inside informtop; this source shows informers running elsewhere"
+	whyStall      = "stalling needs a listener informtop simulates (the demo's, or --listener NAME=DELAY on a cluster); this source has none"
+	whyFaults     = "dropping the watch and expiring history need the demo's simulated API server; informtop never changes a real one"
+	whyWorkload   = "the workload rate is the demo's simulated churn; this source's changes come from its cluster"
+)
+
+// A read-only source (an attached process, a replay) offers no control
+// key: the footer and help show none, and each explains itself when
+// pressed without reaching anything.
+func TestReadOnlySourceOffersNoControl(t *testing.T) {
+	f := sourcetest.New(clusterConfig())
+	// The controls only report the pause state; no call may reach them.
+	ctl := &sourcetest.Controls{}
+	f.ReportPaused(ctl)
+	h := newHarness(t, f)
+	h.size(160, 48)
+	h.frames(fixtureFrames)
+
+	footer := lastLine(h.screen())
+	for _, k := range []string{"pause", "step", "stall", "drop watch", "resync", "faster", "slower"} {
+		if strings.Contains(footer, k) {
+			t.Errorf("the footer offers %q on a read-only source: %q", k, footer)
+		}
+	}
+	help := helpText(h)
+	if !strings.Contains(help, "controls: none on this source") {
+		t.Errorf("help does not say there are no controls:\n%s", help)
+	}
+	for _, k := range []string{"space pause", "n     step", "stall listener", "drop watch", "expire RV", "resync", "faster", "slower"} {
+		if strings.Contains(help, k) {
+			t.Errorf("help lists %q on a read-only source:\n%s", k, help)
+		}
+	}
+
+	pressRefused(t, h, "space", whyProcessing)
+	pressRefused(t, h, "n", whyProcessing)
+	pressRefused(t, h, "r", whyProcessing)
+	pressRefused(t, h, "w", whyFaults)
+	pressRefused(t, h, "x", whyFaults)
+	pressRefused(t, h, "+", whyWorkload)
+	pressRefused(t, h, "-", whyWorkload)
+	h.keys("3")
+	pressRefused(t, h, "s", whyStall)
+	if h.m.narration != nil || h.m.c.data.paused {
+		t.Error("a refused key changed the dashboard's state")
+	}
+	if got := ctl.Calls(); len(got) != 0 {
+		t.Errorf("controls were called on a read-only source: %v", got)
+	}
+}
+
+// A real cluster's informers run in informtop: pause, step, resync and
+// stall work, the simulated server's faults and workload rate do not.
+func TestClusterSourceOffersProcessingAndStalling(t *testing.T) {
+	src := sourcetest.NewCluster(sourcetest.New(clusterConfig()), nil)
+	src.Controls.SetStepResult(fixtureStep)
+	h := newHarness(t, src)
+	h.size(160, 48)
+	h.frames(fixtureFrames)
+
+	footer := lastLine(h.screen())
+	if !strings.Contains(footer, "space pause") || !strings.Contains(footer, "n step") {
+		t.Errorf("the footer does not offer pause and step: %q", footer)
+	}
+	help := helpText(h)
+	for _, k := range []string{"controls (kube)", "space pause", "n     step", "r     resync", "s stall listener"} {
+		if !strings.Contains(help, k) {
+			t.Errorf("help lacks %q:\n%s", k, help)
+		}
+	}
+	for _, k := range []string{"drop watch", "expire RV", "faster", "slower"} {
+		if strings.Contains(help, k) {
+			t.Errorf("help lists %q on a cluster:\n%s", k, help)
+		}
+	}
+
+	h.keys("space")
+	if !strings.Contains(h.screen(), "processing paused: press n to step one item") {
+		t.Errorf("space did not pause:\n%s", h.screen())
+	}
+	h.keys("n", "esc", "r", "3", "s")
+	if !strings.Contains(h.screen(), "listener audit") {
+		t.Errorf("s did not stall the selected listener:\n%s", h.screen())
+	}
+	pressRefused(t, h, "w", whyFaults)
+	pressRefused(t, h, "x", whyFaults)
+	pressRefused(t, h, "+", whyWorkload)
+	want := []string{"SetPaused(true)", "Step(pods)", "Resync(pods)", "ToggleStall(pods,audit)"}
+	if got := src.Controls.Calls(); !reflect.DeepEqual(got, want) {
+		t.Errorf("controls called %v, want %v", got, want)
+	}
+}
+
+// The source's own trouble leads the header, in the status's sentence,
+// and leaves once the source is live again.
+func TestHeaderShowsTheSourceStatus(t *testing.T) {
+	f := sourcetest.New(clusterConfig())
+	h := newHarness(t, f)
+	h.size(160, 48)
+	h.frames(2)
+	if first := strings.Split(h.screen(), "\n")[0]; strings.Contains(first, "disconnected") {
+		t.Fatalf("a live source shows trouble: %q", first)
+	}
+	// The harness delivers every frame as taken at t0.
+	f.SetStatus(source.Status{State: source.Disconnected, LastError: "dial tcp 10.0.0.1:6060: connection refused",
+		NextRetry: t0.Add(4 * time.Second)})
+	h.frames(1)
+	first := strings.Split(h.screen(), "\n")[0]
+	if !strings.HasPrefix(first, "informtop · disconnected: dial tcp 10.0.0.1:6060: connection refused, retrying in 4s · pods RealFIFO") {
+		t.Fatalf("the header does not lead with the status: %q", first)
+	}
+	f.SetStatus(source.Status{State: source.Incompatible, Message: "the agent speaks version 3; this informtop reads 2"})
+	h.frames(1)
+	if first := strings.Split(h.screen(), "\n")[0]; !strings.Contains(first, "informtop · the agent speaks version 3; this informtop reads 2 · pods") {
+		t.Fatalf("a status message is not shown as it is: %q", first)
+	}
+	f.SetStatus(source.Status{State: source.Live})
+	h.frames(1)
+	if first := strings.Split(h.screen(), "\n")[0]; !strings.HasPrefix(first, "informtop · pods RealFIFO") {
+		t.Fatalf("the trouble stays after the source is live again: %q", first)
+	}
+}
+
+// Event totals are the source's ring's (Frame.EventStats); drops are the
+// events this dashboard never received. The ring counts every event it
+// overwrote, read or not, so its Dropped is not what the viewer lost.
+func TestEventTotalsComeFromTheFrame(t *testing.T) {
+	cfg := clusterConfig()
+	cfg.EventStats = &instr.RingStats{Emitted: 987_654, Dropped: 4_321}
+	h := newHarness(t, sourcetest.New(cfg))
+	h.size(160, 48)
+	h.frames(fixtureFrames)
+	h.keys("5")
+	screen := h.screen()
+	if !strings.Contains(screen, "│ drops 0 │") || !strings.Contains(screen, "17 of 20 events · 987,654 emitted · 0 dropped") {
+		t.Errorf("the ring's overwrites are shown as this view's drops:\n%s", screen)
+	}
+
+	// A reader that missed events shows its own loss.
+	msg := fetchData(h.src, h.m.c.data.cursor, t0)
+	msg.missed = 9_000
+	h.send(msg)
+	if screen := h.screen(); !strings.Contains(screen, "│ drops 9,000 │") || !strings.Contains(screen, "987,654 emitted · 9,000 dropped") {
+		t.Errorf("missed events are not counted as drops:\n%s", screen)
+	}
+}
+
+// A source without notes of its own (a real cluster) has the header say
+// why the informer shown has not synced; the switcher says it for each.
+func TestHeaderAndSwitcherSayWhyNotSynced(t *testing.T) {
+	cfg := clusterConfig()
+	cfg.Notes = nil
+	const why = "denied: you may not list pods in namespace default (RBAC); the other resources keep working"
+	cfg.Reasons = source.Reasons{"pods": why}
+	h := newHarness(t, sourcetest.New(cfg))
+	h.size(200, 48)
+	h.frames(fixtureFrames)
+	if third := strings.Split(h.screen(), "\n")[2]; !strings.Contains(third, "✗ not synced: "+why) {
+		t.Errorf("the header does not say why pods has not synced: %q", third)
+	}
+	h.keys(":")
+	if screen := h.screen(); !strings.Contains(screen, "pods") || !strings.Contains(screen, "denied: you may not list pods") {
+		t.Errorf("the switcher does not say why:\n%s", screen)
+	}
+}

@@ -1,0 +1,23 @@
+// Package tui is informtop's dashboard: a Bubble Tea v2 program over any
+// source.Source.
+//
+// Data flow: a tick (Options.Refresh) runs one source.Pull in a command,
+// off the UI goroutine; its dataMsg is applied in Update to the shared
+// dataState (common.data), which every view reads. Views never call the
+// source while drawing: store keys, an object's YAML, index levels, queue
+// details and every control run as commands and come back as typed
+// messages.
+//
+// Goroutine rule: Model, common, dataState and the views are touched only
+// by Bubble Tea's update goroutine (Update and View never run at once), so
+// they have no locks; anything that may block or read the source runs in a
+// tea.Cmd and returns a message.
+//
+// Keys: capabilities.go decides which control keys the current source can
+// serve (by type assertion on the source's capability interfaces); the
+// others are hidden from the footer and help, and say why when pressed.
+//
+// Files: one per view and its parts, grouped by prefix (pipeline*, queue*,
+// listeners*, store*, events*), plus the shared context (common.go), the
+// header and footer, the key map and the styles.
+package tui
