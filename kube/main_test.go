@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+	"k8s.io/klog/v2"
 
+	"github.com/go-logr/logr"
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
@@ -14,6 +16,7 @@ import (
 // checks that every informer and watch ended. Idle keep-alive connections
 // of client-go's shared transports are not ours to close.
 func TestMain(m *testing.M) {
+	klog.SetLogger(logr.Discard()) // the reflector's warnings about the restarts tests cause
 	code := kubetest.Main(m)
 	if code == 0 {
 		if err := goleak.Find(

@@ -205,7 +205,7 @@ func (s *Source) status() source.Status {
 		return source.Status{State: source.Connecting, Message: "connecting to " + s.server}
 	}
 	return source.Status{State: source.Disconnected, LastError: lastErr,
-		Message: "no watch open on " + s.server + ": " + source.ErrorReason(lastErr) + "; retrying with backoff"}
+		Message: "no watch open on " + s.server + ": " + source.ErrorReason(lastErr, "the last list or watch failed") + "; retrying with backoff"}
 }
 
 // kubeconfigError explains a kubeconfig that cannot be used.
@@ -221,5 +221,5 @@ func kubeconfigError(err error) error {
 
 // connectError explains a failed first contact with the API server.
 func connectError(host string, err error) error {
-	return fmt.Errorf("cannot talk to the API server at %s: %s", host, source.ErrorReason(err.Error()))
+	return fmt.Errorf("informtop could not start on the API server at %s: %s", host, source.ErrorReason(err.Error(), "discovery failed"))
 }

@@ -29,7 +29,7 @@ func NotSyncedReason(s engine.Snapshot, now time.Time) string {
 		return "not started yet"
 	}
 	if r.LastError != "" && !r.WatchOpen && !r.ListInProgress {
-		return ErrorReason(r.LastError) + retrying(r, now)
+		return ErrorReason(r.LastError, "the last list or watch failed") + retrying(r, now)
 	}
 	switch {
 	case r.ListInProgress && r.ListPages == 0 && r.Lists > 0 && r.WatchOpen:
@@ -62,12 +62,13 @@ func retrying(r engine.ReflectorStats, now time.Time) string {
 	return fmt.Sprintf("; retrying with backoff (last attempt %s ago)", now.Sub(r.LastErrorTime).Round(100*time.Millisecond))
 }
 
-// ErrorReason turns a list or watch error into a sentence saying what
-// happened and what to do.
-func ErrorReason(msg string) string {
+// ErrorReason turns an error from the API server into a sentence saying
+// what happened and what to do; an error it does not know follows what,
+// e.g. "the last list or watch failed: <error>".
+func ErrorReason(msg, what string) string {
 	low := strings.ToLower(msg)
 	switch {
-	case strings.Contains(low, "unauthorized") || strings.Contains(low, " 401"):
+	case strings.Contains(low, "unauthorized"), strings.Contains(low, " 401"), strings.Contains(low, "provide credentials"):
 		return "the API server rejected the credentials (401 Unauthorized): log in again or check --kubeconfig, --token or --user"
 	case strings.Contains(low, "forbidden"):
 		return "RBAC denies it: " + msg
@@ -80,7 +81,7 @@ func ErrorReason(msg string) string {
 	case strings.Contains(low, "could not find the requested resource"), strings.Contains(low, "the server could not find"):
 		return "the server does not serve this resource any more: " + msg
 	}
-	return "the last list or watch failed: " + msg
+	return what + ": " + msg
 }
 
 func gone(msg string) bool {

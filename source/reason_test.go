@@ -24,6 +24,7 @@ func TestNotSyncedReasonSaysWhy(t *testing.T) {
 		{"forbidden", started(engine.ReflectorStats{Lists: 1, LastError: `pods is forbidden: User "u" cannot list resource "pods" in API group "" in the namespace "a"`, LastErrorTime: now.Add(-2 * time.Second)}),
 			[]string{"RBAC denies it", `User "u" cannot list`, "retrying with backoff", "2s ago"}},
 		{"unauthorized", started(engine.ReflectorStats{Lists: 1, LastError: "Unauthorized"}), []string{"401", "credentials"}},
+		{"unauthorized, as client-go says it", started(engine.ReflectorStats{Lists: 1, LastError: "the server has asked for the client to provide credentials"}), []string{"401", "log in again"}},
 		{"unreachable", started(engine.ReflectorStats{Lists: 3, LastError: "dial tcp 127.0.0.1:6443: connect: connection refused"}),
 			[]string{"cannot reach the API server", "127.0.0.1:6443", "retrying"}},
 		{"listing", started(engine.ReflectorStats{Lists: 1, ListPages: 7, LastListItems: 700, ListInProgress: true}), []string{"still listing", "7 pages", "700 items"}},

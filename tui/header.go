@@ -181,8 +181,14 @@ func headerTabs(c *common, active viewID, views []view) string {
 // first note.
 func headerNote(c *common) string {
 	st := c.styles
+	why := c.data.reasons[c.data.current]
 	if s := c.data.snap(); s != nil {
 		if p := connProblem(c, s); p != "" {
+			// The source's sentence says what the error means and what
+			// to do; the bare problem only when it has none.
+			if why != "" {
+				return "  " + st.bad.Render("✗ not synced: "+why)
+			}
 			return "  " + st.bad.Render(p)
 		}
 	}
@@ -191,7 +197,7 @@ func headerNote(c *common) string {
 	}
 	// A source with nothing of its own to say (a real cluster) says why
 	// the informer shown has not synced.
-	if why := c.data.reasons[c.data.current]; why != "" {
+	if why != "" {
 		return "  " + st.warn.Render("✗ not synced: "+why)
 	}
 	return ""

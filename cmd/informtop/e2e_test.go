@@ -19,11 +19,7 @@ func TestEndToEndInTmux(t *testing.T) {
 		t.Fatal("this test drives the dashboard in tmux: install it (apt-get install tmux); .ci/run does")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "informtop")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildInformtop(t, dir)
 	tm := &tmux{t: t, socket: filepath.Join(dir, "tmux.sock"), session: "e2e"}
 	exitFile := filepath.Join(dir, "exit-code")
 	// An empty config dir keeps a user's key map out of the test; the exit
@@ -105,6 +101,17 @@ func TestEndToEndInTmux(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// buildInformtop builds the real binary into dir, as a user would run it.
+func buildInformtop(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "informtop")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
 
 type tmux struct {

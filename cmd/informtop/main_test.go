@@ -4,15 +4,30 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/spf13/pflag"
 	"go.uber.org/goleak"
 )
 
+// kubetest.Main stops the real API server the cluster tests share; goleak
+// then checks that nothing outlived the tests.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	code := kubetest.Main(m)
+	if code == 0 {
+		if err := goleak.Find(
+			goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
+			goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
+		); err != nil {
+			fmt.Fprintf(os.Stderr, "goleak: goroutines left after the tests: %v\n", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {

@@ -383,7 +383,7 @@ func (c *Cluster) etcdArgs(ports []int) []string {
 	client := "http://127.0.0.1:" + strconv.Itoa(ports[0])
 	peer := "http://127.0.0.1:" + strconv.Itoa(ports[1])
 	return []string{
-		"--name=default",
+		"--name=kubetest",
 		"--data-dir=" + filepath.Join(c.dir, "etcd"),
 		"--listen-client-urls=" + client,
 		"--advertise-client-urls=" + client,
@@ -391,7 +391,7 @@ func (c *Cluster) etcdArgs(ports []int) []string {
 		// between clusters of parallel test packages.
 		"--listen-peer-urls=" + peer,
 		"--initial-advertise-peer-urls=" + peer,
-		"--initial-cluster=default=" + peer,
+		"--initial-cluster=kubetest=" + peer,
 		// A test cluster's data need not survive a power cut; fsync would
 		// make every write wait for the disk.
 		"--unsafe-no-fsync",

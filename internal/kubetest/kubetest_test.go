@@ -53,6 +53,21 @@ func TestNewWithoutBinaries(t *testing.T) {
 	}
 }
 
+func TestStartFailureShowsLog(t *testing.T) {
+	if os.Getenv(kubetest.EnvBinDir) == "" {
+		kubetest.Shared(t) // skips or fails with the usual sentence
+	}
+	c, err := kubetest.New(kubetest.WithAPIServerFlags("--no-such-flag"))
+	if err == nil {
+		c.Close()
+		t.Fatal("New with an unknown API server flag succeeded")
+	}
+	t.Logf("New's error, as a test would show it:\n%v", err)
+	if msg := err.Error(); !strings.Contains(msg, "kube-apiserver exited before it was ready") || !strings.Contains(msg, "no-such-flag") {
+		t.Errorf("New's error does not say the API server exited and why:\n%s", msg)
+	}
+}
+
 func TestKubeconfigAndVersion(t *testing.T) {
 	c := kubetest.Shared(t)
 

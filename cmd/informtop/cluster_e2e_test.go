@@ -1,0 +1,278 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/informtop/informtop/internal/kubetest"
+)
+
+// clusterJSON is the part of SPEC §8's report these tests read.
+type clusterJSON struct {
+	Source    string `json:"source"`
+	Synced    bool   `json:"synced"`
+	Informers []struct {
+		Name            string `json:"name"`
+		Synced          bool   `json:"synced"`
+		NotSyncedReason string `json:"notSyncedReason"`
+		Store           struct {
+			Objects int `json:"objects"`
+		} `json:"store"`
+		Listeners []struct {
+			Name   string `json:"name"`
+			Synced bool   `json:"synced"`
+		} `json:"listeners"`
+	} `json:"informers"`
+}
+
+// informtop runs the binary as a user would, with a clean home so no
+// kubeconfig or key map of the machine leaks in, and returns its exit code,
+// stdout, stderr and how long it ran.
+func informtop(t *testing.T, bin string, args ...string) (int, string, string, time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	home := t.TempDir()
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "KUBECONFIG="+filepath.Join(home, "none"))
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	began := time.Now()
+	err := cmd.Run()
+	took := time.Since(began)
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String(), errOut.String(), took
+}
+
+func adminClients(t *testing.T, c *kubetest.Cluster) (kubernetes.Interface, dynamic.Interface) {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dyn, err := dynamic.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs, dyn
+}
+
+// seed creates a namespace with pods, configmaps and widgets (a CRD).
+func seed(t *testing.T, c *kubetest.Cluster, ns string) {
+	t.Helper()
+	cs, dyn := adminClients(t, c)
+	bg := context.Background()
+	if _, err := cs.CoreV1().Namespaces().Create(bg, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		name := fmt.Sprintf("x-%d", i)
+		if _, err := cs.CoreV1().ConfigMaps(ns).Create(bg, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: map[string]string{"k": "v"}}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "busybox"}}}}
+		if _, err := cs.CoreV1().Pods(ns).Create(bg, pod, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	crd := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "widgets.example.com"},
+		"spec": map[string]any{
+			"group": "example.com", "scope": "Namespaced",
+			"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "shortNames": []any{"wdg"}},
+			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}},
+		},
+	}}
+	crds := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	if _, err := dyn.Resource(crds).Create(bg, crd, metav1.CreateOptions{}); err != nil && !strings.Contains(err.Error(), "already exists") {
+		t.Fatal(err)
+	}
+	widgets := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, err := dyn.Resource(widgets).Namespace(ns).Create(bg, &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": "w"}}}, metav1.CreateOptions{})
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the widgets CRD is not served: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// `informtop --once --json -A -r pods,configmaps,<crd>` against a real API
+// server: every informer syncs and the JSON counts what was created.
+func TestOnceJSONOnARealCluster(t *testing.T) {
+	c := kubetest.Shared(t)
+	seed(t, c, "once-json")
+	bin := buildInformtop(t, t.TempDir())
+	code, stdout, stderr, _ := informtop(t, bin, "--kubeconfig", c.Kubeconfig, "--once", "--json", "-A", "-r", "pods,cm,widgets.example.com", "--listener", "slow=1ms")
+	if code != 0 {
+		t.Fatalf("exit %d; stderr: %s\n%s", code, stderr, stdout)
+	}
+	var doc clusterJSON
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout)
+	}
+	if doc.Source != "kube" || !doc.Synced || len(doc.Informers) != 3 {
+		t.Fatalf("report %+v", doc)
+	}
+	for i, want := range []string{"pods", "configmaps", "widgets.example.com"} {
+		inf := doc.Informers[i]
+		if inf.Name != want || !inf.Synced || inf.NotSyncedReason != "" || inf.Store.Objects < 1 || len(inf.Listeners) != 2 {
+			t.Errorf("informer %d: %+v, want %s synced with objects and listeners informtop and slow", i, inf, want)
+		}
+	}
+	if doc.Informers[0].Store.Objects < 3 || doc.Informers[1].Store.Objects < 3 {
+		t.Errorf("pods/configmaps in all namespaces: %d/%d, want at least 3 each", doc.Informers[0].Store.Objects, doc.Informers[1].Store.Objects)
+	}
+}
+
+// A user who may read configmaps but not pods: configmaps sync, pods say
+// why not, and the process still ends within --timeout with exit code 1
+// and the JSON printed.
+func TestOnceRestrictedUser(t *testing.T) {
+	c := kubetest.Shared(t)
+	seed(t, c, "restricted")
+	kc := c.RestrictedUser(t, "restricted", []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "watch"}}})
+	bin := buildInformtop(t, t.TempDir())
+	code, stdout, stderr, took := informtop(t, bin, "--kubeconfig", kc, "--once", "--json", "-r", "configmaps,pods", "--timeout", "3s")
+	if code != 1 || took > 20*time.Second {
+		t.Fatalf("exit %d after %s; want 1 soon after --timeout; stderr: %s", code, took, stderr)
+	}
+	var doc clusterJSON
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout)
+	}
+	if doc.Synced || len(doc.Informers) != 2 || !doc.Informers[0].Synced || doc.Informers[1].Synced {
+		t.Fatalf("report %+v", doc)
+	}
+	why := doc.Informers[1].NotSyncedReason
+	for _, want := range []string{"denied", "list", "pods", "restricted"} {
+		if !strings.Contains(why, want) {
+			t.Errorf("notSyncedReason %q lacks %q", why, want)
+		}
+	}
+	if !strings.Contains(stderr, "not every informer") {
+		t.Errorf("stderr does not explain the exit code: %s", stderr)
+	}
+}
+
+// Errors a user meets before anything runs: each a sentence, exit code 2,
+// no hang.
+func TestClusterErrors(t *testing.T) {
+	c := kubetest.Shared(t)
+	bin := buildInformtop(t, t.TempDir())
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--kubeconfig", c.Kubeconfig, "-r", "podz", "--once"}, []string{`no resource "podz"`, "did you mean", "pods"}},
+		{[]string{"--kubeconfig", c.Kubeconfig, "--token", "not-a-token", "--once"}, []string{"401", "credentials"}},
+		{[]string{"--kubeconfig", c.Kubeconfig, "--context", "nope", "--once"}, []string{`context "nope"`}},
+		{[]string{"--server", "https://127.0.0.1:1", "--insecure-skip-tls-verify", "--once"}, []string{"cannot reach the API server", "127.0.0.1:1"}},
+		{[]string{"--kubeconfig", filepath.Join(t.TempDir(), "missing"), "--once"}, []string{"kubeconfig", "missing"}},
+	} {
+		code, _, stderr, took := informtop(t, bin, tc.args...)
+		if code != 2 || took > 30*time.Second {
+			t.Errorf("%v: exit %d after %s, want 2 at once; stderr %s", tc.args, code, took, stderr)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr %q lacks %q", tc.args, stderr, w)
+			}
+		}
+	}
+}
+
+// The dashboard on a real API server, as a restricted user would see it in
+// a terminal: the pipeline, why pods is not synced, a configmap's YAML, and
+// a server-fault key that explains it does nothing here.
+func TestDashboardOnARealCluster(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("this test drives the dashboard in tmux: install it (apt-get install tmux); .ci/run does")
+	}
+	c := kubetest.Shared(t)
+	seed(t, c, "dashboard")
+	kc := c.RestrictedUser(t, "dashboard", []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "watch"}}})
+	dir := t.TempDir()
+	bin := buildInformtop(t, dir)
+	tm := &tmux{t: t, socket: filepath.Join(dir, "tmux.sock"), session: "kube"}
+	exitFile := filepath.Join(dir, "exit-code")
+	cmd := fmt.Sprintf("env HOME=%s XDG_CONFIG_HOME=%s %s --kubeconfig %s -r configmaps,pods; echo $? > %s",
+		t.TempDir(), t.TempDir(), bin, kc, exitFile)
+	tm.run("new-session", "-d", "-s", tm.session, "-x", "120", "-y", "40", cmd)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
+
+	tm.waitFor("the pipeline of the synced configmaps informer", func(s string) bool {
+		return strings.Contains(s, "kube") && strings.Contains(s, "configmaps") && strings.Contains(s, "Reflector") &&
+			strings.Contains(s, "✓ synced")
+	})
+	tm.keys(":")
+	tm.waitFor("the switcher saying why pods is not synced", func(s string) bool {
+		return strings.Contains(s, "pods") && strings.Contains(s, "denied")
+	})
+	tm.literal("pods")
+	tm.keys("Enter")
+	tm.waitFor("the header saying why pods is not synced", func(s string) bool {
+		return strings.Contains(s, "not synced: denied") && strings.Contains(s, "may not list")
+	})
+
+	tm.keys(":")
+	tm.literal("configmaps")
+	tm.keys("Enter", "4")
+	tm.waitFor("the store of configmaps", func(s string) bool { return strings.Contains(s, "dashboard/x-0") })
+	tm.keys("Enter")
+	tm.waitFor("a configmap's YAML", func(s string) bool {
+		return strings.Contains(s, "ConfigMap") && strings.Contains(s, "data:") && strings.Contains(s, "k: v")
+	})
+	// Escape and w in one burst would read as alt+w: wait for the list.
+	tm.keys("Escape")
+	tm.waitFor("the store list again", func(s string) bool { return strings.Contains(s, "KEY") && strings.Contains(s, "dashboard/x-1") })
+	tm.keys("w")
+	tm.waitFor("the drop-watch key explaining itself", func(s string) bool {
+		return strings.Contains(s, "does nothing on kube")
+	})
+
+	tm.keys("q")
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if data, err := os.ReadFile(exitFile); err == nil && strings.TrimSpace(string(data)) != "" {
+			if code := strings.TrimSpace(string(data)); code != "0" {
+				t.Fatalf("informtop exited with code %s", code)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("informtop did not exit after q:\n%s", tm.capture())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
