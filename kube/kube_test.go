@@ -226,15 +226,15 @@ func TestResolvesLikeKubectl(t *testing.T) {
 	}
 }
 
-// TestPagedAndStreamedLists: 1,000 configmaps listed in pages of 100 show
-// ten pages; streamed (watch-list) they arrive without a LIST page.
+// TestPagedAndStreamedLists: 5,000 configmaps listed in pages of 100 show
+// 50 pages; streamed (watch-list) they arrive without a LIST page.
 func TestPagedAndStreamedLists(t *testing.T) {
 	c := kubetest.Shared(t)
 	cs, _ := testClients(t, c)
 	ns := namespace(t, cs)
-	const n = 1000
+	const n = 5000
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 16)
+	sem := make(chan struct{}, 32)
 	for i := range n {
 		wg.Go(func() {
 			sem <- struct{}{}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -59,6 +60,19 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	if o.WatchList == "" {
 		o.WatchList = WatchListAuto
 	}
+	timeout := o.AccessTimeout
+	if timeout <= 0 {
+		timeout = defaultAccessTimeout
+	}
+	// Discovery and the access checks must not hang on a server that
+	// accepts connections and never answers; list and watch clients drop
+	// this timeout again (newClients).
+	o.Flags.WithWrapConfigFn(func(c *rest.Config) *rest.Config {
+		if c.Timeout == 0 {
+			c.Timeout = timeout
+		}
+		return c
+	})
 	loader := o.Flags.ToRawKubeConfigLoader()
 	raw, err := loader.RawConfig()
 	if err != nil {
@@ -80,10 +94,6 @@ func New(ctx context.Context, o Options) (*Source, error) {
 		if ns, _, err = loader.Namespace(); err != nil {
 			return nil, kubeconfigError(err)
 		}
-	}
-	timeout := o.AccessTimeout
-	if timeout <= 0 {
-		timeout = defaultAccessTimeout
 	}
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

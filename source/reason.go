@@ -33,11 +33,13 @@ func NotSyncedReason(s engine.Snapshot, now time.Time) string {
 	}
 	switch {
 	case r.ListInProgress && r.ListPages == 0 && r.Lists > 0 && r.WatchOpen:
-		if d := now.Sub(r.WatchSince); d > watchListWait {
-			return fmt.Sprintf("the streamed initial list (watch-list) has run %s without its initial-events-end bookmark, %s so far; a proxy may be dropping bookmarks: try --watch-list off",
-				d.Round(time.Second), humanize.Plural(r.LastListItems, "item"))
+		// The reflector holds a streamed list's items until the bookmark
+		// that ends it, so only its duration is known.
+		d := now.Sub(r.WatchSince).Round(time.Second)
+		if d > watchListWait {
+			return fmt.Sprintf("the streamed initial list (watch-list) has run %s without its initial-events-end bookmark; a proxy may be dropping bookmarks: try --watch-list off", d)
 		}
-		return fmt.Sprintf("still streaming the initial list (watch-list): %s so far", humanize.Plural(r.LastListItems, "item"))
+		return fmt.Sprintf("still streaming the initial list (watch-list), for %s", d)
 	case r.ListInProgress:
 		return fmt.Sprintf("still listing: %s, %s so far", humanize.Plural(r.ListPages, "page"), humanize.Plural(r.LastListItems, "item"))
 	case r.Relists >= 3 && r.LastError != "" && gone(r.LastError):

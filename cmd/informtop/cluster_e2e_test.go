@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -186,10 +187,30 @@ func TestOnceRestrictedUser(t *testing.T) {
 }
 
 // Errors a user meets before anything runs: each a sentence, exit code 2,
-// no hang.
+// no hang, not even on a server that accepts connections and never answers.
 func TestClusterErrors(t *testing.T) {
 	c := kubetest.Shared(t)
 	bin := buildInformtop(t, t.TempDir())
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	go func() {
+		var held []net.Conn // accepted and never answered
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			conn, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, conn)
+		}
+	}()
 	for _, tc := range []struct {
 		args []string
 		want []string
@@ -199,6 +220,8 @@ func TestClusterErrors(t *testing.T) {
 		{[]string{"--kubeconfig", c.Kubeconfig, "--context", "nope", "--once"}, []string{`context "nope"`}},
 		{[]string{"--server", "https://127.0.0.1:1", "--insecure-skip-tls-verify", "--once"}, []string{"cannot reach the API server", "127.0.0.1:1"}},
 		{[]string{"--kubeconfig", filepath.Join(t.TempDir(), "missing"), "--once"}, []string{"kubeconfig", "missing"}},
+		{[]string{"--server", "https://" + silent.Addr().String(), "--insecure-skip-tls-verify", "--request-timeout", "2s", "--once"},
+			[]string{"could not start on the API server", silent.Addr().String()}},
 	} {
 		code, _, stderr, took := informtop(t, bin, tc.args...)
 		if code != 2 || took > 30*time.Second {
