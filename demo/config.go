@@ -58,7 +58,7 @@ func resolve(cfg Config) (resolved, *scenario, error) {
 		return resolved{}, nil, fmt.Errorf("demo workload rate must be a number, got %v", cfg.Rate)
 	case cfg.Objects < 0:
 		return resolved{}, nil, fmt.Errorf("demo object count must not be negative, got %d", cfg.Objects)
-	case cfg.Queue != engine.RealFIFO && cfg.Queue != engine.DeltaFIFO:
+	case !cfg.Queue.Valid():
 		return resolved{}, nil, fmt.Errorf("unknown queue kind %d", int(cfg.Queue))
 	}
 	if cfg.TimeScale == 0 {

@@ -38,7 +38,7 @@ func TestFIFOCompare(t *testing.T) {
 		return true, ""
 	})
 	df, rf := snapshotOf(t, d, "pods-deltafifo"), snapshotOf(t, d, "pods-realfifo")
-	if df.QueueKind != "DeltaFIFO" || rf.QueueKind != "RealFIFO" {
+	if df.QueueKind != engine.DeltaFIFO || rf.QueueKind != engine.RealFIFO {
 		t.Fatalf("queue kinds %s and %s", df.QueueKind, rf.QueueKind)
 	}
 	// Same updates, different queues: one row per hot pod against one row

@@ -253,7 +253,7 @@ func checkPausedBurst(t *testing.T, d *Demo, informer string, before, s engine.S
 	pops := s.Queue.Pops - before.Queue.Pops
 	queued := uint64(n) - leaked
 	switch s.QueueKind {
-	case "DeltaFIFO":
+	case engine.DeltaFIFO:
 		if pops > 1 || (pops == 1) != (leaked > 0) {
 			t.Fatalf("%s: %d pops took %d updates while paused; want at most the one waiting pop", informer, pops, leaked)
 		}
@@ -281,7 +281,7 @@ func checkPausedBurst(t *testing.T, d *Demo, informer string, before, s engine.S
 		if got, want := s.Queue.Coalesced-before.Queue.Coalesced, uint64(n)-uint64(rows)-pops; got != want {
 			t.Errorf("%s: coalesced %d deltas, want %d", informer, got, want)
 		}
-	case "RealFIFO":
+	case engine.RealFIFO:
 		if leaked > uint64(len(hot)) {
 			t.Fatalf("%s: %d updates left the queue while paused; want at most one batch of the %d hot keys", informer, leaked, len(hot))
 		}

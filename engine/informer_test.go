@@ -68,7 +68,7 @@ func TestInformerInitialListAndWatch(t *testing.T) {
 			if snap.Reflector.WatchAdded != 1 || snap.Reflector.WatchModified != 1 || snap.Reflector.WatchDeleted != 1 {
 				t.Fatalf("watch event counts = %+v", snap.Reflector)
 			}
-			if snap.QueueKind != kind.String() || !snap.Synced || snap.Store.Objects != 2 {
+			if snap.QueueKind != kind || !snap.Synced || snap.Store.Objects != 2 {
 				t.Fatalf("snapshot = %+v", snap)
 			}
 			if len(snap.Listeners) != 1 || snap.Listeners[0].Delivered.Total() != 5 || !snap.Listeners[0].Synced {

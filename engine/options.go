@@ -5,27 +5,21 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/engine/instr"
 )
 
-// QueueKind selects the queue between the reflector and the indexer.
-type QueueKind int
+// QueueKind selects the queue between the reflector and the indexer; it is
+// fifo.Kind, text-marshalled as "RealFIFO" or "DeltaFIFO".
+type QueueKind = fifo.Kind
 
 const (
 	// RealFIFO is client-go v0.37's default queue: every event is its own
 	// item, replaces and resyncs are atomic, pops are batched.
-	RealFIFO QueueKind = iota
+	RealFIFO = fifo.KindRealFIFO
 	// DeltaFIFO is the classic queue: one row per key, deltas coalesced.
-	DeltaFIFO
+	DeltaFIFO = fifo.KindDeltaFIFO
 )
-
-// String returns the queue's name as shown in the UI and JSON output.
-func (k QueueKind) String() string {
-	if k == DeltaFIFO {
-		return "DeltaFIFO"
-	}
-	return "RealFIFO"
-}
 
 // Options configures an Informer. The zero value behaves like client-go's
 // NewSharedIndexInformer with no resync and no indexers.

@@ -19,7 +19,7 @@ type Event = instr.Event
 type Snapshot struct {
 	Name                    string                    `json:"name"`
 	Resource                string                    `json:"resource"`
-	QueueKind               string                    `json:"queueKind"`
+	QueueKind               QueueKind                 `json:"queueKind"`
 	Taken                   time.Time                 `json:"taken"`
 	Started                 bool                      `json:"started"`
 	Stopped                 bool                      `json:"stopped"`
@@ -65,7 +65,7 @@ func (inf *Informer) Snapshot() Snapshot {
 	s := Snapshot{
 		Name:                    inf.name,
 		Resource:                inf.resource,
-		QueueKind:               inf.queueKind.String(),
+		QueueKind:               inf.queueKind,
 		Taken:                   time.Now(),
 		Started:                 started,
 		Stopped:                 stopped,

@@ -17,9 +17,9 @@ import (
 func TestBuildCarriesSyncAndReasons(t *testing.T) {
 	now := time.Now()
 	snaps := []engine.Snapshot{
-		{Name: "configmaps", Resource: "configmaps", QueueKind: "RealFIFO", Synced: true, LastSyncResourceVersion: "12",
+		{Name: "configmaps", Resource: "configmaps", QueueKind: engine.RealFIFO, Synced: true, LastSyncResourceVersion: "12",
 			Listeners: []processor.ListenerStats{{Name: "informtop", Synced: true}}},
-		{Name: "pods", Resource: "pods", QueueKind: "RealFIFO"},
+		{Name: "pods", Resource: "pods", QueueKind: engine.RealFIFO},
 	}
 	r := Build("kube", snaps, map[string]string{"pods": "denied: you may not list pods"}, instr.RingStats{Emitted: 9}, now)
 	if r.Synced || r.Source != "kube" || len(r.Informers) != 2 || r.Events.Emitted != 9 {

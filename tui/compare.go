@@ -164,16 +164,11 @@ func columnTitle(c *common, s *engine.Snapshot) string {
 	if !s.Synced {
 		synced = st.warn.Render("✗ syncing")
 	}
-	return mark + st.bold.Render(s.Name) + st.dim.Render(" · ") + queueKind(s) + st.dim.Render(" · ") + synced
+	return mark + st.bold.Render(s.Name) + st.dim.Render(" · ") + queueKind(s).String() + st.dim.Render(" · ") + synced
 }
 
-// queueKind is the snapshot's queue kind, whichever field carries it.
-func queueKind(s *engine.Snapshot) string {
-	if s.QueueKind != "" {
-		return s.QueueKind
-	}
-	return s.Queue.Kind
-}
+// queueKind is the snapshot's queue kind.
+func queueKind(s *engine.Snapshot) engine.QueueKind { return s.QueueKind }
 
 // toggleCompare flips compare mode and says what changed; with nothing to
 // compare it only explains why.

@@ -138,7 +138,7 @@ func newCompareSource() *controlledSource {
 	return newControlledSource(compareConfig(), ctl)
 }
 
-func comparePodsSnapshot(name, kind string, rows []fifo.Item, coalesced, i int, t time.Time) engine.Snapshot {
+func comparePodsSnapshot(name string, kind engine.QueueKind, rows []fifo.Item, coalesced, i int, t time.Time) engine.Snapshot {
 	n := uint64(i)
 	deltas := 0
 	for _, r := range rows {

@@ -17,7 +17,14 @@
 // serve (by type assertion on the source's capability interfaces); the
 // others are hidden from the footer and help, and say why when pressed.
 //
-// Files: one per view and its parts, grouped by prefix (pipeline*, queue*,
-// listeners*, store*, events*), plus the shared context (common.go), the
-// header and footer, the key map and the styles.
+// Files: each view's files share its prefix (pipeline*, queue*, listeners*,
+// store*, events*), its compare-mode drawing included (pipeline_compare.go,
+// queue_compare.go); compare.go holds what compare mode shares. The rest
+// serves every view: the root model (model.go, run.go), the shared context
+// and what it is fed (common.go, data.go, history.go, stall.go,
+// capabilities.go, controls.go), the header, footer and overlays
+// (header.go, footer.go, help.go, switcher.go, narration.go, toosmall.go),
+// the key map (keys.go, keyconfig.go), list helpers (scroll.go, filter.go,
+// matcher.go, layout.go), number and time formats (format.go) and the
+// styles (styles.go).
 package tui

@@ -127,7 +127,7 @@ func (v *eventsView) rebuild() {
 		for j, i := range v.rows {
 			texts[j] = eventText(log.at(i))
 		}
-		v.match.setCorpus(texts, v.version)
+		v.match.setCorpus(texts)
 		idx := v.match.filter(q)
 		kept := make([]int, len(idx))
 		for j, k := range idx {

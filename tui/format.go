@@ -2,8 +2,9 @@ package tui
 
 import (
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 // humanDuration renders d the way a person reads a clock: "350ms", "1.2s",
@@ -59,42 +60,14 @@ func since(now, t time.Time) time.Duration {
 	return now.Sub(t)
 }
 
-// count renders an integer with thousands separators up to ten million and
-// with an SI suffix above; exact values matter while teaching, huge ones do not.
+// count renders an integer with thousands separators below ten million and
+// with an SI suffix from there on (12,345,678 → "12M"); exact values matter
+// while teaching, huge ones do not.
 func count[T int | int64 | uint64](n T) string {
-	v := int64(n)
-	neg := v < 0
-	if neg {
-		v = -v
+	if v := float64(n); v >= 1e7 || v <= -1e7 {
+		return compact(v)
 	}
-	var s string
-	if v >= 10_000_000 {
-		s = compact(float64(v))
-	} else {
-		s = group(strconv.FormatInt(v, 10))
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
-}
-
-func group(digits string) string {
-	if len(digits) <= 3 {
-		return digits
-	}
-	var b strings.Builder
-	lead := len(digits) % 3
-	if lead > 0 {
-		b.WriteString(digits[:lead])
-	}
-	for i := lead; i < len(digits); i += 3 {
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(digits[i : i+3])
-	}
-	return b.String()
+	return humanize.Count(n)
 }
 
 // compact renders v with at most three significant digits and a k/M/G suffix.
@@ -141,15 +114,10 @@ func latency(d time.Duration) string {
 	return humanDuration(d)
 }
 
-// plural renders "1 relist", "3 relists", "2 watches".
+// plural renders "1 relist", "3 relists", "2 watches", "12M objects": the
+// number as count shows it, then the noun as humanize.Noun inflects it.
 func plural[T int | uint64](n T, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "s") {
-		return count(n) + " " + noun + "es"
-	}
-	return count(n) + " " + noun + "s"
+	return count(n) + " " + humanize.Noun(n, noun)
 }
 
 // yesNo renders a boolean as a mark that survives monochrome terminals.

@@ -26,7 +26,10 @@ func TestHumanDuration(t *testing.T) {
 }
 
 func TestCountsAndRates(t *testing.T) {
-	counts := map[int64]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", 12_345_678: "12M", -4200: "-4,200"}
+	counts := map[int64]string{
+		0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -4200: "-4,200",
+		9_999_999: "9,999,999", 10_000_000: "10M", 12_345_678: "12M", -12_345_678: "-12M", 2_500_000_000: "2.5G",
+	}
 	for n, want := range counts {
 		if got := count(n); got != want {
 			t.Errorf("count(%d) = %q, want %q", n, got, want)
@@ -40,6 +43,10 @@ func TestCountsAndRates(t *testing.T) {
 	}
 	if plural(1, "watch") != "1 watch" || plural(3, "watch") != "3 watches" || plural(0, "relist") != "0 relists" {
 		t.Error("plural")
+	}
+	// plural shows the number as count does, unlike humanize.Plural.
+	if got := plural(uint64(12_345_678), "object"); got != "12M objects" {
+		t.Errorf("plural of a huge count = %q", got)
 	}
 }
 

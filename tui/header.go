@@ -36,10 +36,7 @@ func headerStatus(c *common) string {
 	if s == nil {
 		return joinNonEmpty(sep, append(parts, sourceName(c), st.dim.Render("connecting…"))...)
 	}
-	kind := s.QueueKind
-	if kind == "" {
-		kind = s.Queue.Kind
-	}
+	kind := s.QueueKind.String()
 	synced := st.ok.Render("✓ synced")
 	if !s.Synced {
 		synced = st.warn.Render("✗ syncing")

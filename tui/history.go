@@ -30,8 +30,6 @@ type sample struct {
 	events    [evKinds]uint64
 	queueIn   uint64 // deltas ever queued
 	queueOut  uint64 // deltas ever popped
-	emitted   uint64 // instrumentation events
-	depth     int
 	listeners map[string]listenerSample
 }
 
@@ -46,7 +44,6 @@ type point struct {
 	eventRate    [evKinds]float64
 	queueInRate  float64
 	queueOutRate float64
-	emitRate     float64
 	listenerRate map[string]float64
 }
 
@@ -64,8 +61,6 @@ func sampleOf(s *engine.Snapshot) sample {
 		events:   [evKinds]uint64{r.WatchAdded, r.WatchModified, r.WatchDeleted, r.ListedItems},
 		queueIn:  s.Queue.Added.Total(),
 		queueOut: s.Queue.Popped.Total(),
-		emitted:  s.Events.Emitted,
-		depth:    s.Queue.Depth,
 	}
 	out.listeners = make(map[string]listenerSample, len(s.Listeners))
 	for _, l := range s.Listeners {
@@ -96,7 +91,6 @@ func (h *history) observe(s *engine.Snapshot) {
 		}
 		p.queueInRate = perSecond(prev.queueIn, p.queueIn, dt)
 		p.queueOutRate = perSecond(prev.queueOut, p.queueOut, dt)
-		p.emitRate = perSecond(prev.emitted, p.emitted, dt)
 		p.listenerRate = make(map[string]float64, len(p.listeners))
 		for name, l := range p.listeners {
 			if old, ok := prev.listeners[name]; ok {

@@ -18,18 +18,15 @@ import (
 // (TestMatcherAgreesWithFuzzy pins the equivalence); other text goes through
 // fuzzy itself. Highlighting of the drawn rows uses fuzzy's match indexes.
 type matcher struct {
-	corpus  []string
-	lower   []string // corpus lowered for ASCII; "" marks a non-ASCII entry
-	query   string
-	result  []int // indexes into corpus matching query
-	version uint64
+	corpus []string
+	lower  []string // corpus lowered for ASCII; "" marks a non-ASCII entry
+	query  string
+	result []int // indexes into corpus matching query
 }
 
-// setCorpus replaces what is searched; version identifies it (e.g. a store
-// generation) so callers can skip rebuilding an unchanged corpus.
-func (m *matcher) setCorpus(corpus []string, version uint64) {
+// setCorpus replaces what is searched and forgets the last answer.
+func (m *matcher) setCorpus(corpus []string) {
 	m.corpus = corpus
-	m.version = version
 	m.lower = make([]string, len(corpus))
 	for i, s := range corpus {
 		if isASCII(s) {

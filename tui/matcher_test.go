@@ -26,7 +26,7 @@ func TestMatcherAgreesWithFuzzy(t *testing.T) {
 	}
 	corpus = append(corpus, "", "ünïcode/Web-1", "ÄBC")
 	var m matcher
-	m.setCorpus(corpus, 1)
+	m.setCorpus(corpus)
 	for q := 0; q < 300; q++ {
 		query := word(1 + rng.Intn(4))
 		var want []int
@@ -47,7 +47,7 @@ func TestMatcherAgreesWithFuzzy(t *testing.T) {
 func TestMatcherNarrowingEqualsFreshSearch(t *testing.T) {
 	corpus := []string{"default/web-1", "default/web-10", "kube-system/coredns-1", "default/db", "Web-Ünï"}
 	var m matcher
-	m.setCorpus(corpus, 1)
+	m.setCorpus(corpus)
 	steps := []struct {
 		q    string
 		want []int

@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 // pipelineView draws the informer as its stages, top to bottom in the order
@@ -133,9 +133,6 @@ func (v *pipelineView) queueLine(s *engine.Snapshot, p *point) string {
 	st := v.c.styles
 	q := s.Queue
 	kind := s.QueueKind
-	if kind == "" {
-		kind = q.Kind
-	}
 	depth := fmt.Sprintf("depth %s", count(q.Depth))
 	if q.Deltas != q.Depth {
 		depth += fmt.Sprintf(" (%s deltas)", count(q.Deltas))
@@ -149,7 +146,7 @@ func (v *pipelineView) queueLine(s *engine.Snapshot, p *point) string {
 		coalesced = count(q.Coalesced) + " coalesced"
 	}
 	state := v.queueState(s, "initial list not yet processed")
-	return v.join(st.bold.Render(kind), depth, oldest,
+	return v.join(st.bold.Render(kind.String()), depth, oldest,
 		"in "+rate(p.queueInRate), "out "+rate(p.queueOutRate), coalesced, state)
 }
 
@@ -162,22 +159,13 @@ func (v *pipelineView) indexerLine(s *engine.Snapshot) string {
 	)
 }
 
-// indexSummary renders "namespace 4, node 3": each index with its number
-// of distinct values, in name order.
+// indexSummary renders "indexes: namespace 4, node 3": each index with its
+// number of distinct values, in name order.
 func indexSummary(idx map[string]int) string {
 	if len(idx) == 0 {
 		return "no indexes"
 	}
-	names := make([]string, 0, len(idx))
-	for n := range idx {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s %s", n, count(idx[n]))
-	}
-	return "indexes: " + strings.Join(parts, ", ")
+	return "indexes: " + humanize.Tally(idx, func(name string, n int) string { return name + " " + count(n) })
 }
 
 func (v *pipelineView) processorLine(s *engine.Snapshot, p *point) string {

@@ -80,7 +80,7 @@ func (v *queueView) refresh() tea.Cmd {
 		v.filter.clear()
 		v.scroll.top()
 	}
-	v.match.setCorpus(headKeys(v.c.snap().Queue.Head), 0)
+	v.match.setCorpus(headKeys(v.c.snap().Queue.Head))
 	v.peers = v.peers[:0]
 	if v.c.comparing() {
 		for _, s := range v.c.compared() {
@@ -88,7 +88,7 @@ func (v *queueView) refresh() tea.Cmd {
 				continue
 			}
 			p := queuePeer{name: s.Name}
-			p.match.setCorpus(headKeys(s.Queue.Head), 0)
+			p.match.setCorpus(headKeys(s.Queue.Head))
 			v.peers = append(v.peers, p)
 		}
 	}
@@ -197,7 +197,7 @@ const (
 )
 
 // queueColumns are the head table's columns for a queue kind.
-func queueColumns(kind string) []column {
+func queueColumns(kind engine.QueueKind) []column {
 	if kind == fifo.KindDeltaFIFO {
 		return []column{
 			{title: "#", width: 6, right: true, prio: 2, id: qcPos},
@@ -215,7 +215,7 @@ func queueColumns(kind string) []column {
 	}
 }
 
-func (v *queueView) kind() string { return queueKind(v.c.snap()) }
+func (v *queueView) kind() engine.QueueKind { return queueKind(v.c.snap()) }
 
 func (v *queueView) render() string {
 	if v.detail != nil {
@@ -315,7 +315,7 @@ func keylessLabel(ts []cache.DeltaType) string {
 func (v *queueView) summary() string {
 	st := v.c.styles
 	q := v.c.snap().Queue
-	parts := []string{st.bold.Render(v.kind()), count(q.Depth) + " rows"}
+	parts := []string{st.bold.Render(v.kind().String()), count(q.Depth) + " rows"}
 	if q.Deltas != q.Depth {
 		parts = append(parts, count(q.Deltas)+" deltas")
 	}

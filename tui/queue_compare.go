@@ -55,7 +55,7 @@ func (v *queueView) renderCompare() string {
 // compareColumns are queueColumns for a narrow column: the key may shrink
 // further, and the position, which lines rows up across the columns,
 // outlives the delta count (the delta run says it too).
-func compareColumns(kind string) []column {
+func compareColumns(kind engine.QueueKind) []column {
 	cols := queueColumns(kind)
 	for i := range cols {
 		switch cols[i].id {

@@ -39,7 +39,7 @@ func (v *queueView) detailLines(s *engine.Snapshot, w, h int, inColumn bool) []s
 	}
 	title := st.bold.Render("key " + d.key)
 	if !inColumn {
-		title += st.dim.Render(" · " + queueKind(s))
+		title += st.dim.Render(" · " + queueKind(s).String())
 	}
 	lines := []string{title}
 	switch {
@@ -281,7 +281,7 @@ func (v *queueView) keylessLines(s *engine.Snapshot, data *detailData, w int) []
 	if len(types) > 0 {
 		t = types[0]
 	}
-	lines := []string{st.bold.Render(keylessLabel(types)) + st.dim.Render(" · a whole-store item: it has no key · "+queueKind(s))}
+	lines := []string{st.bold.Render(keylessLabel(types)) + st.dim.Render(" · a whole-store item: it has no key · "+queueKind(s).String())}
 	where := v.notQueued(s)
 	for i, it := range s.Queue.Head {
 		if it.Key == "" && slices.Equal(it.Types, types) {

@@ -145,8 +145,8 @@ func (v *storeView) refresh() tea.Cmd {
 		v.mode, v.obj, v.idx = storeList, nil, nil
 		v.filter.clear()
 		v.scroll.setLen(0)
-		v.match.setCorpus(nil, 0)
-		v.lmatch.setCorpus(nil, 0)
+		v.match.setCorpus(nil)
+		v.lmatch.setCorpus(nil)
 	}
 	sr := v.c.src.Store(cur)
 	v.noStore = sr == nil
@@ -240,8 +240,8 @@ func (v *storeView) applyKeys(msg storeKeysMsg) {
 	selected := v.selectedKey()
 	v.keys, v.labels, v.created, v.gen = msg.keys, msg.labels, msg.created, msg.gen
 	v.loaded, v.loading, v.loadedAt = true, false, v.c.data.ticks
-	v.match.setCorpus(msg.keys, msg.gen)
-	v.lmatch.setCorpus(msg.labels, msg.gen)
+	v.match.setCorpus(msg.keys)
+	v.lmatch.setCorpus(msg.labels)
 	v.applyFilter()
 	// Keep the cursor on the same object when the list shifts under it.
 	if selected != "" {

@@ -15,11 +15,10 @@ import (
 // a scrollable viewport. The object is read by a command (loadCmd) and
 // arrives as an objectMsg; nothing here calls the source while drawing.
 type objectPane struct {
-	key    string
-	vp     viewport.Model
-	obj    source.Object
-	loaded bool // an answer arrived
-	found  bool // ... and the key was cached
+	key   string
+	vp    viewport.Model
+	obj   source.Object
+	found bool // an answer arrived and the key was cached
 }
 
 // objectMsg is one read of an object for the open pane.
@@ -58,7 +57,7 @@ func (p *objectPane) loadCmd(c *common) tea.Cmd {
 // apply shows a read; the scroll position survives a refresh.
 func (p *objectPane) apply(c *common, msg objectMsg) {
 	st := c.styles
-	p.loaded, p.found, p.obj = true, msg.found, msg.obj
+	p.found, p.obj = msg.found, msg.obj
 	var lines []string
 	switch {
 	case msg.noStore:

@@ -39,11 +39,7 @@ func newSwitcher(c *common) *switcher {
 	in.Focus()
 	s := &switcher{c: c, input: in}
 	for _, snap := range c.data.snaps {
-		kind := snap.QueueKind
-		if kind == "" {
-			kind = snap.Queue.Kind
-		}
-		s.items = append(s.items, switchItem{snap.Name, snap.Resource, kind, snap.Synced, c.data.reasons[snap.Name]})
+		s.items = append(s.items, switchItem{snap.Name, snap.Resource, snap.QueueKind.String(), snap.Synced, c.data.reasons[snap.Name]})
 		s.targets = append(s.targets, snap.Name+" "+snap.Resource)
 	}
 	s.filter()

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -114,13 +113,11 @@ func (o *options) validate(fs *pflag.FlagSet) error {
 }
 
 func (o *options) queueKind() (engine.QueueKind, error) {
-	switch strings.ToLower(o.queue) {
-	case "realfifo", "real":
-		return engine.RealFIFO, nil
-	case "deltafifo", "delta":
-		return engine.DeltaFIFO, nil
+	var k engine.QueueKind
+	if err := k.UnmarshalText([]byte(o.queue)); err != nil {
+		return 0, fmt.Errorf("%v, e.g. --queue DeltaFIFO", err)
 	}
-	return 0, fmt.Errorf("unknown queue %q: use --queue RealFIFO or --queue DeltaFIFO", o.queue)
+	return k, nil
 }
 
 // shared are the flags of the demo and of every source; all others are

@@ -107,7 +107,7 @@ func NewDeltaFIFOWithMetrics(opts cache.DeltaFIFOOptions, id cache.InformerNameA
 		f.keyFunc = cache.MetaNamespaceKeyFunc
 	}
 	if f.name == "" {
-		f.name = KindDeltaFIFO
+		f.name = KindDeltaFIFO.String()
 	}
 	if n := id.Name(); n != "" {
 		f.name = n

@@ -6,11 +6,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// Kind names a queue implementation, as shown in the UI and JSON output.
-const (
-	KindDeltaFIFO = "DeltaFIFO"
-	KindRealFIFO  = "RealFIFO"
-)
 
 // Item is one row of a queue's bounded head view. For DeltaFIFO a row is a
 // key with all its coalesced deltas; for RealFIFO a row is one event.
@@ -59,7 +54,7 @@ func (c *TypeCounts) count(t cache.DeltaType) {
 // so its cost depends on those rows (and, for DeltaFIFO, on the deltas they
 // hold), never on how many rows are queued behind them.
 type Stats struct {
-	Kind           string     `json:"kind"`
+	Kind           Kind       `json:"kind"`
 	Depth          int        `json:"depth"`  // rows: keys (DeltaFIFO) or events (RealFIFO)
 	Deltas         int        `json:"deltas"` // deltas held over all rows
 	OldestEnqueued time.Time  `json:"oldestEnqueued"`

@@ -3,6 +3,8 @@
 package humanize
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -32,11 +34,29 @@ func group(digits string) string {
 // Plural is "1 watch", "3 watches", "1,200 lists": the count, then the
 // noun, with an English plural ending.
 func Plural[T ~int | ~int64 | ~uint64](n T, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+	return Count(n) + " " + Noun(n, noun)
+}
+
+// Noun is noun as it follows the number n: "watch" for 1, "watches" for
+// any other n. Callers that render n their own way pair it with that.
+func Noun[T ~int | ~int64 | ~uint64](n T, noun string) string {
+	switch {
+	case n == 1:
+		return noun
+	case strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "s"):
+		return noun + "es"
+	default:
+		return noun + "s"
 	}
-	if strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "s") {
-		return Count(n) + " " + noun + "es"
+}
+
+// Tally renders a number per name, such as an informer's index sizes: each
+// entry of m through each, ordered by name, joined with ", ". An empty m
+// gives "", so callers choose their own wording for "none".
+func Tally[T ~int | ~int64 | ~uint64](m map[string]T, each func(name string, n T) string) string {
+	parts := make([]string, 0, len(m))
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, each(name, m[name]))
 	}
-	return Count(n) + " " + noun + "s"
+	return strings.Join(parts, ", ")
 }

@@ -16,3 +16,39 @@ func TestCountAndPlural(t *testing.T) {
 		}
 	}
 }
+
+func TestNoun(t *testing.T) {
+	for _, tc := range []struct {
+		got, want string
+	}{
+		{Noun(1, "watch"), "watch"}, {Noun(0, "watch"), "watches"}, {Noun(2, "pass"), "passes"},
+		{Noun(int64(-1), "list"), "lists"}, {Noun(uint64(12_000_000), "object"), "objects"},
+		{Noun(3, "watch event"), "watch events"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+// Tally walks the names in order, whatever the map's order and whatever
+// each appends to them: "app" comes before "app.kubernetes.io/name" even
+// though "app: " sorts after "app.".
+func TestTally(t *testing.T) {
+	idx := map[string]int{"namespace": 3, "app.kubernetes.io/name": 1_200, "app": 4}
+	spaced := func(name string, n int) string { return name + " " + Count(n) }
+	if got, want := Tally(idx, spaced), "app 4, app.kubernetes.io/name 1,200, namespace 3"; got != want {
+		t.Errorf("Tally = %q, want %q", got, want)
+	}
+	colon := func(name string, n int) string { return name + ": " + Plural(n, "value") }
+	if got, want := Tally(idx, colon), "app: 4 values, app.kubernetes.io/name: 1,200 values, namespace: 3 values"; got != want {
+		t.Errorf("Tally = %q, want %q", got, want)
+	}
+	if got := Tally(map[string]uint64{"only": 1}, func(name string, n uint64) string { return name + "=" + Count(n) }); got != "only=1" {
+		t.Errorf("one entry: %q", got)
+	}
+	called := false
+	if got := Tally(map[string]int(nil), func(string, int) string { called = true; return "x" }); got != "" || called {
+		t.Errorf("empty map: %q, each called %v", got, called)
+	}
+}
