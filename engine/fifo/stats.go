@@ -6,7 +6,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-
 // Item is one row of a queue's bounded head view. For DeltaFIFO a row is a
 // key with all its coalesced deltas; for RealFIFO a row is one event.
 type Item struct {
