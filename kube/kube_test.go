@@ -330,3 +330,14 @@ func TestRestrictedUserSeesWhy(t *testing.T) {
 		t.Errorf("configmaps has a reason: %q", f.Reasons["configmaps"])
 	}
 }
+
+// TestUnwatchableResource: a resource discovery serves without list and
+// watch says so instead of failing in a loop without a word.
+func TestUnwatchableResource(t *testing.T) {
+	c := kubetest.Shared(t)
+	s := start(t, Options{Flags: flags(t, c.Kubeconfig, "default"), Resources: []string{"tokenreviews"}}, false)
+	why := s.Pull(0, 0).Reasons["tokenreviews.authentication.k8s.io"]
+	if !strings.Contains(why, "cannot be listed and watched") || !strings.Contains(why, "create") {
+		t.Errorf("reason %q", why)
+	}
+}

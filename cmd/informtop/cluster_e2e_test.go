@@ -181,8 +181,8 @@ func TestOnceRestrictedUser(t *testing.T) {
 			t.Errorf("notSyncedReason %q lacks %q", why, want)
 		}
 	}
-	if !strings.Contains(stderr, "not every informer") {
-		t.Errorf("stderr does not explain the exit code: %s", stderr)
+	if !strings.Contains(stderr, "not every informer") || !strings.Contains(stderr, "informtop: pods: denied") {
+		t.Errorf("stderr does not explain the exit code and why: %s", stderr)
 	}
 }
 

@@ -47,6 +47,11 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 		return 1
 	default:
 		fmt.Fprintf(stderr, "informtop: not every informer and handler synced within %s; the report shows where it stopped. Raise --timeout to wait longer.\n", o.timeout)
+		for _, inf := range r.Informers {
+			if inf.NotSyncedReason != "" {
+				fmt.Fprintf(stderr, "informtop: %s: %s\n", inf.Name, inf.NotSyncedReason)
+			}
+		}
 		return 1
 	}
 	return 0
