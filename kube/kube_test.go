@@ -14,9 +14,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/informtop/informtop/internal/kubetest"
@@ -38,17 +36,13 @@ func flags(t *testing.T, kubeconfig, namespace string) *genericclioptions.Config
 	return f
 }
 
-func testClients(t *testing.T, c *kubetest.Cluster) (kubernetes.Interface, dynamic.Interface) {
+func testClients(t *testing.T, c *kubetest.Cluster) kubernetes.Interface {
 	t.Helper()
 	cs, err := kubernetes.NewForConfig(c.RESTConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	dyn, err := dynamic.NewForConfig(c.RESTConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cs, dyn
+	return cs
 }
 
 func namespace(t *testing.T, cs kubernetes.Interface) string {
@@ -135,7 +129,7 @@ func configMap(ns, name string) *corev1.ConfigMap {
 // protobuf path is used for built-in kinds.
 func TestConfigMapsAndPodsFollowTheServer(t *testing.T) {
 	c := kubetest.Shared(t)
-	cs, _ := testClients(t, c)
+	cs := testClients(t, c)
 	ns := namespace(t, cs)
 	bg := context.Background()
 	for i := range 5 {
@@ -230,7 +224,7 @@ func TestResolvesLikeKubectl(t *testing.T) {
 // 50 pages; streamed (watch-list) they arrive without a LIST page.
 func TestPagedAndStreamedLists(t *testing.T) {
 	c := kubetest.Shared(t)
-	cs, _ := testClients(t, c)
+	cs := testClients(t, c)
 	ns := namespace(t, cs)
 	const n = 5000
 	var wg sync.WaitGroup
@@ -261,29 +255,9 @@ func TestPagedAndStreamedLists(t *testing.T) {
 // unstructured objects, and metadata-only as PartialObjectMetadata.
 func TestMetadataOnlyAndCRD(t *testing.T) {
 	c := kubetest.Shared(t)
-	cs, dyn := testClients(t, c)
+	cs := testClients(t, c)
 	ns := namespace(t, cs)
-	bg := context.Background()
-	crd := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-		"metadata": map[string]any{"name": "widgets.example.com"},
-		"spec": map[string]any{
-			"group": "example.com", "scope": "Namespaced",
-			"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "shortNames": []any{"wdg"}},
-			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
-				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}},
-		},
-	}}
-	crdGVR := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
-	if _, err := dyn.Resource(crdGVR).Create(bg, crd, metav1.CreateOptions{}); err != nil && !strings.Contains(err.Error(), "already exists") {
-		t.Fatal(err)
-	}
-	widgets := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
-	eventually(t, "the CRD being served", func() (bool, string) {
-		_, err := dyn.Resource(widgets).Namespace(ns).Create(bg, &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": "w1"}, "size": 3}}, metav1.CreateOptions{})
-		return err == nil, fmt.Sprint(err)
-	})
+	c.Widgets(t, ns, map[string]any{"metadata": map[string]any{"name": "w1"}, "size": 3})
 	for _, arg := range []string{"wdg", "widgets.example.com"} {
 		s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{arg}}, true)
 		e := s.Informers()[0]
@@ -313,7 +287,7 @@ func TestMetadataOnlyAndCRD(t *testing.T) {
 // gets configmaps synced and, for pods, the sentence naming the denial.
 func TestRestrictedUserSeesWhy(t *testing.T) {
 	c := kubetest.Shared(t)
-	cs, _ := testClients(t, c)
+	cs := testClients(t, c)
 	ns := namespace(t, cs)
 	kc := c.RestrictedUser(t, ns, []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "watch"}}})
 	s := start(t, Options{Flags: flags(t, kc, ns), Resources: []string{"configmaps", "pods"}}, false)

@@ -23,7 +23,7 @@ import (
 // equal to the server. While it is down, the source says so.
 func TestAPIServerRestart(t *testing.T) {
 	c := kubetest.Start(t) // its own cluster: this test stops the API server
-	cs, _ := testClients(t, c)
+	cs := testClients(t, c)
 	ns := namespace(t, cs)
 	bg := context.Background()
 	for i := range 20 {

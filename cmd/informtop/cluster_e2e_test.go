@@ -17,9 +17,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/informtop/informtop/internal/kubetest"
@@ -68,23 +65,13 @@ func informtop(t *testing.T, bin string, args ...string) (int, string, string, t
 	return code, out.String(), errOut.String(), took
 }
 
-func adminClients(t *testing.T, c *kubetest.Cluster) (kubernetes.Interface, dynamic.Interface) {
+// seed creates a namespace with pods, configmaps and widgets (a CRD).
+func seed(t *testing.T, c *kubetest.Cluster, ns string) {
 	t.Helper()
 	cs, err := kubernetes.NewForConfig(c.RESTConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	dyn, err := dynamic.NewForConfig(c.RESTConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cs, dyn
-}
-
-// seed creates a namespace with pods, configmaps and widgets (a CRD).
-func seed(t *testing.T, c *kubetest.Cluster, ns string) {
-	t.Helper()
-	cs, dyn := adminClients(t, c)
 	bg := context.Background()
 	if _, err := cs.CoreV1().Namespaces().Create(bg, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -99,33 +86,7 @@ func seed(t *testing.T, c *kubetest.Cluster, ns string) {
 			t.Fatal(err)
 		}
 	}
-	crd := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-		"metadata": map[string]any{"name": "widgets.example.com"},
-		"spec": map[string]any{
-			"group": "example.com", "scope": "Namespaced",
-			"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "shortNames": []any{"wdg"}},
-			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
-				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}},
-		},
-	}}
-	crds := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
-	if _, err := dyn.Resource(crds).Create(bg, crd, metav1.CreateOptions{}); err != nil && !strings.Contains(err.Error(), "already exists") {
-		t.Fatal(err)
-	}
-	widgets := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		_, err := dyn.Resource(widgets).Namespace(ns).Create(bg, &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": "w"}}}, metav1.CreateOptions{})
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the widgets CRD is not served: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	c.Widgets(t, ns, map[string]any{"metadata": map[string]any{"name": "w"}})
 }
 
 // `informtop --once --json -A -r pods,configmaps,<crd>` against a real API
@@ -285,17 +246,5 @@ func TestDashboardOnARealCluster(t *testing.T) {
 	})
 
 	tm.keys("q")
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		if data, err := os.ReadFile(exitFile); err == nil && strings.TrimSpace(string(data)) != "" {
-			if code := strings.TrimSpace(string(data)); code != "0" {
-				t.Fatalf("informtop exited with code %s", code)
-			}
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("informtop did not exit after q:\n%s", tm.capture())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	tm.waitExit(exitFile)
 }

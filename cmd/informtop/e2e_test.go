@@ -88,19 +88,7 @@ func TestEndToEndInTmux(t *testing.T) {
 
 	// 5. A clean exit on q: the program ends with code 0.
 	tm.keys("q")
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		if data, err := os.ReadFile(exitFile); err == nil && strings.TrimSpace(string(data)) != "" {
-			if code := strings.TrimSpace(string(data)); code != "0" {
-				t.Fatalf("informtop exited with code %s", code)
-			}
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("informtop did not exit after q:\n%s", tm.capture())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	tm.waitExit(exitFile)
 }
 
 // buildInformtop builds the real binary into dir, as a user would run it.
@@ -112,6 +100,25 @@ func buildInformtop(t *testing.T, dir string) string {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// waitExit waits for the exit code the shell wrote to exitFile after the
+// program ended, and fails unless it is 0.
+func (tm *tmux) waitExit(exitFile string) {
+	tm.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if data, err := os.ReadFile(exitFile); err == nil && strings.TrimSpace(string(data)) != "" {
+			if code := strings.TrimSpace(string(data)); code != "0" {
+				tm.t.Fatalf("informtop exited with code %s", code)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("informtop did not exit after q:\n%s", tm.capture())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 type tmux struct {
