@@ -1,6 +1,7 @@
 package instr
 
 import (
+	"fmt"
 	"time"
 
 	"k8s.io/client-go/tools/cache"
@@ -64,6 +65,18 @@ func (t EventType) String() string {
 
 // MarshalText makes event types readable in JSON output.
 func (t EventType) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText reads a name MarshalText wrote, so events survive a trip
+// through JSON (the debug agent's event stream); an unknown name is an error.
+func (t *EventType) UnmarshalText(text []byte) error {
+	for i, name := range eventTypeNames {
+		if name != "" && name == string(text) {
+			*t = EventType(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown event type %q", text)
+}
 
 // Event is one thing that happened somewhere in an informer's pipeline.
 // Fields that do not apply to a type are left zero.

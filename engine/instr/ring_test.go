@@ -158,3 +158,17 @@ func TestEventTypeNames(t *testing.T) {
 		t.Fatalf("ObjectKey = %q", got)
 	}
 }
+
+func TestEventTypeText(t *testing.T) {
+	for typ := EventListPage; typ < eventTypeEnd; typ++ {
+		b, _ := typ.MarshalText()
+		var back EventType
+		if err := back.UnmarshalText(b); err != nil || back != typ {
+			t.Errorf("%s read back as %v, %v", b, back, err)
+		}
+	}
+	var e EventType
+	if err := e.UnmarshalText([]byte("Nope")); err == nil {
+		t.Error("an unknown event type was read")
+	}
+}

@@ -1,0 +1,82 @@
+// Package api is the wire contract between the debug agent inside a
+// user's controller (package agent) and informtop attach: paths, the
+// version header and the JSON bodies. It imports neither side, no UI and
+// no Prometheus, so both ends share it cheaply.
+//
+// Every response carries the header VersionHeader. A client that reads a
+// version it does not speak says which versions each side speaks. All
+// endpoints are GET; the agent answers anything else with 405.
+package api
+
+import (
+	"time"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
+)
+
+// Version is the protocol this build speaks.
+const Version = "1"
+
+// VersionHeader carries the agent's protocol version on every response.
+const VersionHeader = "X-Informtop-Agent-Version"
+
+// Paths, relative to where the agent's handler is mounted. Store paths
+// take the informer as the query parameter "informer".
+const (
+	// PathFrame answers one Frame; query: cursor (next event sequence
+	// number wanted, 0 = oldest held), max (events at most, bounded by the
+	// agent).
+	PathFrame = "/informtop/v1/frame"
+	// PathEntries answers StoreEntries of one informer.
+	PathEntries = "/informtop/v1/store/entries"
+	// PathGeneration answers StoreGeneration of one informer.
+	PathGeneration = "/informtop/v1/store/generation"
+	// PathObject answers a source.Object (Secrets redacted); query: key.
+	// 404 when the key is not cached.
+	PathObject = "/informtop/v1/store/object"
+	// PathIndex answers StoreIndex: the index names without "index", the
+	// values of index without "value", the keys under index=value.
+	PathIndex = "/informtop/v1/store/index"
+	// PathMetrics is the Prometheus exposition.
+	PathMetrics = "/metrics"
+)
+
+// Frame is one pull: what source.Frame holds, as JSON. Events carry Key
+// and never Obj (the agent builds the key before sending).
+type Frame struct {
+	Version    string            `json:"version"`
+	Source     string            `json:"source"` // the agent's name for its process, e.g. the binary
+	Snapshots  []engine.Snapshot `json:"snapshots"`
+	Events     []engine.Event    `json:"events"`
+	Next       uint64            `json:"next"`
+	Missed     uint64            `json:"missed"`
+	EventStats instr.RingStats   `json:"eventStats"`
+	Reasons    source.Reasons    `json:"reasons,omitempty"`
+	Taken      time.Time         `json:"taken"`
+}
+
+// StoreEntries lists one informer's cache.
+type StoreEntries struct {
+	Generation uint64         `json:"generation"`
+	Entries    []source.Entry `json:"entries"`
+}
+
+// StoreGeneration is one informer's cache generation.
+type StoreGeneration struct {
+	Generation uint64 `json:"generation"`
+}
+
+// StoreIndex is one level of the index browser.
+type StoreIndex struct {
+	Items []string `json:"items"`
+}
+
+// Error is the body of every non-2xx answer: a sentence for people.
+type Error struct {
+	Error string `json:"error"`
+}
+
+// MaxEvents bounds the events of one frame, whatever a client asks for.
+const MaxEvents = 4096
