@@ -2,6 +2,11 @@ package engine
 
 import (
 	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"k8s.io/client-go/tools/cache"
@@ -22,15 +27,18 @@ func (inf *Informer) AddEventHandlerWithResyncPeriod(handler cache.ResourceEvent
 	return inf.AddEventHandlerWithOptions(handler, cache.HandlerOptions{ResyncPeriod: &resyncPeriod})
 }
 
-// AddEventHandlerWithOptions registers handler; the listener is named after
-// the handler's type or functions.
+// AddEventHandlerWithOptions registers handler; the listener is named as
+// client-go names it (see nameForHandler), with " #2", " #3", … appended
+// when a registered listener already has that name.
 func (inf *Informer) AddEventHandlerWithOptions(handler cache.ResourceEventHandler, options cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
 	return inf.AddNamedEventHandler("", handler, options)
 }
 
-// AddNamedEventHandler registers handler under a name shown in the UI. A
-// handler added after the informer started first receives OnAdd(obj, true)
-// for every cached object, before any later notification.
+// AddNamedEventHandler registers handler under a name shown in the UI; ""
+// derives one as AddEventHandlerWithOptions does, an explicit name is kept
+// as given even when another listener has it. A handler added after the
+// informer started first receives OnAdd(obj, true) for every cached object,
+// before any later notification.
 func (inf *Informer) AddNamedEventHandler(name string, handler cache.ResourceEventHandler, options cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
 	if handler == nil {
 		return nil, errors.New("handler was not added to informer " + inf.name + ": it is nil; pass a cache.ResourceEventHandler")
@@ -39,6 +47,11 @@ func (inf *Informer) AddNamedEventHandler(name string, handler cache.ResourceEve
 	defer inf.startedMu.Unlock()
 	if inf.stopped {
 		return nil, errors.New("handler was not added: informer " + inf.name + " has stopped")
+	}
+	if name == "" {
+		// Under startedMu, which RemoveEventHandler also holds, so two
+		// concurrent registrations cannot pick the same free name.
+		name = inf.freeListenerName(nameForHandler(handler))
 	}
 
 	requested := inf.defaultHandlerResync
@@ -89,4 +102,92 @@ func (inf *Informer) RemoveEventHandler(handle cache.ResourceEventHandlerRegistr
 	inf.blockDeltas.Lock()
 	defer inf.blockDeltas.Unlock()
 	return inf.processor.RemoveListener(handle)
+}
+
+// freeListenerName is base if no registered listener is called that, else
+// the first of "base #2", "base #3", … that is free. client-go does not do
+// this: its listeners may share a name (in logs and sync-tracker names).
+func (inf *Informer) freeListenerName(base string) string {
+	taken := make(map[string]bool)
+	for _, l := range inf.processor.Listeners() {
+		taken[l.Name()] = true
+	}
+	name := base
+	for n := 2; taken[name]; n++ {
+		name = base + " #" + strconv.Itoa(n)
+	}
+	return name
+}
+
+// nameForHandler names a handler exactly as client-go v0.37's
+// tools/cache.nameForHandler does for its listeners' logs and sync trackers:
+//   - ResourceEventHandlerFuncs (or a pointer to it): the common qualifier of
+//     its non-nil funcs' runtime names, i.e. the name without its last
+//     element: "main.(*Controller)" for method values c.addDeployment,
+//     c.updateDeployment, …; "main.NewController" for closures declared in
+//     that function; the package path for top-level funcs. Funcs from
+//     different places are listed in full, joined by "+" (method values keep
+//     their "-fm" suffix there).
+//   - any other handler: the package-qualified name of its type, a pointer
+//     dereferenced ("k8s.io/client-go/tools/cache.FilteringResourceEventHandler"
+//     for a filter, whatever it wraps).
+//   - when that yields nothing (no funcs set, a nil pointer, an unnamed
+//     type): fmt's %T, e.g. "cache.ResourceEventHandlerFuncs".
+func nameForHandler(handler cache.ResourceEventHandler) (name string) {
+	defer func() {
+		if name == "" {
+			name = fmt.Sprintf("%T", handler)
+		}
+	}()
+	switch h := handler.(type) {
+	case nil:
+		return ""
+	case *cache.ResourceEventHandlerFuncs:
+		return nameForFunctions(h.AddFunc, h.UpdateFunc, h.DeleteFunc)
+	case cache.ResourceEventHandlerFuncs:
+		return nameForFunctions(h.AddFunc, h.UpdateFunc, h.DeleteFunc)
+	}
+	t := reflect.TypeOf(handler)
+	if v := reflect.ValueOf(handler); t.Kind() == reflect.Pointer && !v.IsNil() {
+		t = t.Elem()
+	}
+	name = t.PkgPath()
+	if name != "" {
+		name += "."
+	}
+	return name + t.Name()
+}
+
+// nameForFunctions is client-go's: the qualifier all of fs share, or their
+// full names joined by "+"; nil funcs are skipped, and "" when all are nil.
+func nameForFunctions(fs ...any) string {
+	var qualifier string
+	single := true
+	var names []string
+	for _, f := range fs {
+		if reflect.ValueOf(f).IsNil() {
+			continue
+		}
+		fn := runtime.FuncForPC(reflect.ValueOf(f).Pointer())
+		if fn == nil || fn.Name() == "" {
+			continue
+		}
+		n := fn.Name()
+		names = append(names, n)
+		q := n
+		if i := strings.LastIndexByte(q, '.'); i > 0 {
+			q = q[:i]
+		}
+		switch qualifier {
+		case "":
+			qualifier = q
+		case q:
+		default:
+			single = false
+		}
+	}
+	if single {
+		return qualifier
+	}
+	return strings.Join(names, "+")
 }

@@ -42,23 +42,41 @@ import (
 	"github.com/informtop/informtop/source/local"
 )
 
-// BenchmarkSync compares, against the same real API server, the time from
-// starting an informer to its having synced (ns/op) and the heap it keeps
-// per cached object (B/object), for informtop's kube source and for the
-// informers a client-go user would write, and times `kubectl get` over
-// the same objects. Each dataset lives in a namespace of its own, created
-// once per test binary; every variant watches only that namespace, so
-// "objects" must equal the dataset's size.
+// BenchmarkSync compares, against the same real API server, informtop's
+// kube source with the informers a client-go user would write and with
+// `kubectl get`, over the same objects: 10,000 configmaps and 5,000 pods,
+// each kind in a namespace of its own, created once per test binary. Every
+// variant watches only that namespace, so it must hold exactly the
+// dataset's objects. Per variant:
+//
+//   - ns/op: from starting the informer to its having synced, handlers
+//     included (kube.New's discovery and access checks, and building a
+//     client, are outside the timer); for kubectl, the process's run;
+//   - ns/fastest: the fastest of those syncs, less sensitive to a busy
+//     machine than the mean;
+//   - cpu-ns/op: CPU time (user and system) of the process that synced;
+//   - B/object: the live heap the informer keeps once synced, after two
+//     collections, over the objects it holds; kubectl reports its
+//     maxRSS-MB instead.
+//
+// X-vs-Y alternates the two variants' syncs and reports the ratio of their
+// times (and of their CPU times), the fairest comparison on a shared
+// machine. INFORMTOP_BENCH_HEAPPROFILE=dir writes, per variant, the heap
+// profile of a synced informer.
 //
 //	make bench-kube
 func BenchmarkSync(b *testing.B) {
 	c := kubetest.Shared(b)
+	// One discovery cache for every informtop and kubectl run, warm after
+	// the first (a sub-benchmark's TempDir is removed between its runs).
+	cacheDir := b.TempDir()
 	for _, ds := range benchDatasets {
+		e := &benchEnv{c: c, ds: ds, cacheDir: cacheDir}
 		for _, v := range syncVariants {
 			b.Run(ds.name+"/"+v.name, func(b *testing.B) {
 				createFixtures(b, c)
 				b.ResetTimer()
-				benchSync(b, c, ds, v)
+				benchSync(b, e, v)
 			})
 			if v.name == syncVariants[1].name {
 				// The goal's comparison, measured side by side.
@@ -66,7 +84,7 @@ func BenchmarkSync(b *testing.B) {
 				b.Run(ds.name+"/"+x.name+"-vs-"+y.name, func(b *testing.B) {
 					createFixtures(b, c)
 					b.ResetTimer()
-					benchRatio(b, c, ds, x, y)
+					benchRatio(b, e, x, y)
 				})
 			}
 		}
@@ -161,8 +179,8 @@ func createMany(cs kubernetes.Interface, ns string, n int, create func(context.C
 }
 
 // applyConfigMap server-side applies an application's configuration as a
-// deploy tool would: a few keys, about 1 KB of data, labels and an
-// annotation; the server records the apply in managedFields.
+// deploy tool would: five keys, about 1 KB of data, four labels and two
+// annotations; the server records the apply in managedFields.
 func applyConfigMap(ctx context.Context, cs kubernetes.Interface, ns string, i int) error {
 	app := fmt.Sprintf("svc-%04d", i/4)
 	props := fmt.Sprintf("server.port=8080\nserver.shutdown=graceful\nspring.application.name=%s\n"+
@@ -299,13 +317,22 @@ type syncRun struct {
 	check func() (int, error)
 	// stop ends every goroutine sync started.
 	stop func()
-	// maxRSS is set by process variants, which report it instead of heap.
+	// maxRSS and cpu are set by process variants, which report the
+	// process's maximum RSS instead of heap, and its CPU time.
 	maxRSS int64
+	cpu    time.Duration
 }
 
 type syncVariant struct {
 	name  string
-	build func(b *testing.B, c *kubetest.Cluster, ds *benchDataset) *syncRun
+	build func(b *testing.B, e *benchEnv) *syncRun
+}
+
+// benchEnv is what a variant is built from.
+type benchEnv struct {
+	c        *kubetest.Cluster
+	ds       *benchDataset
+	cacheDir string // kubectl's --cache-dir
 }
 
 // syncVariants run in pairs: informtop's way, then client-go's.
@@ -322,17 +349,20 @@ var syncVariants = []syncVariant{
 
 const runtimeContentTypeProtobuf = "application/vnd.kubernetes.protobuf"
 
-func benchSync(b *testing.B, c *kubetest.Cluster, ds *benchDataset, v syncVariant) {
+func benchSync(b *testing.B, e *benchEnv, v syncVariant) {
 	var perObject, rss float64
+	var cpu time.Duration
 	fastest := time.Duration(math.MaxInt64)
 	for i := range b.N {
-		m := syncOnce(b, c, ds, v, i == b.N-1)
+		m := syncOnce(b, e, v, i == b.N-1)
 		fastest = min(fastest, m.took)
+		cpu += m.cpu
 		perObject += m.perObject
 		rss += float64(m.maxRSS)
 	}
-	b.ReportMetric(float64(ds.n), "objects")
+	b.ReportMetric(float64(e.ds.n), "objects")
 	b.ReportMetric(float64(fastest.Nanoseconds()), "ns/fastest")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	if rss > 0 {
 		b.ReportMetric(rss/float64(b.N)/1024, "maxRSS-MB")
 	} else {
@@ -343,41 +373,48 @@ func benchSync(b *testing.B, c *kubetest.Cluster, ds *benchDataset, v syncVarian
 // benchRatio alternates two variants, in turn first, so that both see the
 // same load on a shared machine, and reports the ratio of their total
 // sync times: "ratio" is a's time over b's.
-func benchRatio(b *testing.B, c *kubetest.Cluster, ds *benchDataset, x, y syncVariant) {
-	var tx, ty time.Duration
+func benchRatio(b *testing.B, e *benchEnv, x, y syncVariant) {
+	var tx, ty, cx, cy time.Duration
 	for i := range b.N {
+		var mx, my syncMeasure
 		if i%2 == 0 {
-			tx += syncOnce(b, c, ds, x, false).took
-			ty += syncOnce(b, c, ds, y, false).took
+			mx = syncOnce(b, e, x, false)
+			my = syncOnce(b, e, y, false)
 		} else {
-			ty += syncOnce(b, c, ds, y, false).took
-			tx += syncOnce(b, c, ds, x, false).took
+			my = syncOnce(b, e, y, false)
+			mx = syncOnce(b, e, x, false)
 		}
+		tx, ty, cx, cy = tx+mx.took, ty+my.took, cx+mx.cpu, cy+my.cpu
 	}
-	b.ReportMetric(float64(ds.n), "objects")
+	b.ReportMetric(float64(e.ds.n), "objects")
 	b.ReportMetric(float64(tx.Nanoseconds())/float64(b.N), "ns/"+x.name)
 	b.ReportMetric(float64(ty.Nanoseconds())/float64(b.N), "ns/"+y.name)
 	b.ReportMetric(tx.Seconds()/ty.Seconds(), "ratio")
+	b.ReportMetric(cx.Seconds()/cy.Seconds(), "cpu-ratio")
 }
 
 type syncMeasure struct {
 	took      time.Duration
-	perObject float64 // live heap after the sync over the objects held
-	maxRSS    int64   // KiB, of a process variant
+	cpu       time.Duration // user and system time of the process that synced
+	perObject float64       // live heap after the sync over the objects held
+	maxRSS    int64         // KiB, of a process variant
 }
 
 // syncOnce builds the variant with the timer stopped, times its sync,
 // checks what it holds and stops it.
-func syncOnce(b *testing.B, c *kubetest.Cluster, ds *benchDataset, v syncVariant, last bool) syncMeasure {
+func syncOnce(b *testing.B, e *benchEnv, v syncVariant, last bool) syncMeasure {
 	b.StopTimer()
 	before := liveHeap()
-	r := v.build(b, c, ds)
+	r := v.build(b, e)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	b.StartTimer()
-	began := time.Now()
+	began, cpuBefore := time.Now(), cpuTime()
 	err := r.sync(ctx)
-	took := time.Since(began)
+	took, cpu := time.Since(began), cpuTime()-cpuBefore
 	b.StopTimer()
+	if r.cpu > 0 {
+		cpu = r.cpu
+	}
 	after := liveHeap()
 	if dir := os.Getenv(envHeapProfile); dir != "" && last && err == nil {
 		writeHeapProfile(b, dir)
@@ -386,13 +423,13 @@ func syncOnce(b *testing.B, c *kubetest.Cluster, ds *benchDataset, v syncVariant
 	runtime.KeepAlive(r)
 	cancel()
 	r.stop()
-	if err = errors.Join(err, cerr); err == nil && n != ds.n {
-		err = fmt.Errorf("%d objects cached, the server has %d", n, ds.n)
+	if err = errors.Join(err, cerr); err == nil && n != e.ds.n {
+		err = fmt.Errorf("%d objects cached, the server has %d", n, e.ds.n)
 	}
 	if err != nil {
 		b.Fatalf("%s: %v", v.name, err)
 	}
-	return syncMeasure{took: took, perObject: (float64(after) - float64(before)) / float64(n), maxRSS: r.maxRSS}
+	return syncMeasure{took: took, cpu: cpu, perObject: (float64(after) - float64(before)) / float64(n), maxRSS: r.maxRSS}
 }
 
 // envHeapProfile names a directory where each benchmark writes the heap
@@ -411,6 +448,15 @@ func writeHeapProfile(b *testing.B, dir string) {
 	}
 }
 
+// cpuTime is this process's user and system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // liveHeap is the heap in use after two full collections.
 func liveHeap() uint64 {
 	runtime.GC()
@@ -420,25 +466,14 @@ func liveHeap() uint64 {
 	return m.HeapAlloc
 }
 
-// benchFlags are kubectl's flags for the dataset's namespace, with a
-// discovery cache kept across the iterations of one benchmark.
-func benchFlags(b *testing.B, c *kubetest.Cluster, ds *benchDataset) *genericclioptions.ConfigFlags {
+// benchFlags are kubectl's flags for the dataset's namespace, with the
+// shared discovery cache.
+func benchFlags(e *benchEnv) *genericclioptions.ConfigFlags {
 	f := genericclioptions.NewConfigFlags(true)
-	*f.KubeConfig = c.Kubeconfig
-	*f.CacheDir = benchCacheDir(b)
-	*f.Namespace = ds.namespace
+	*f.KubeConfig = e.c.Kubeconfig
+	*f.CacheDir = e.cacheDir
+	*f.Namespace = e.ds.namespace
 	return f
-}
-
-var benchCacheDirs sync.Map // *testing.B → string
-
-func benchCacheDir(b *testing.B) string {
-	if d, ok := benchCacheDirs.Load(b); ok {
-		return d.(string)
-	}
-	d := b.TempDir()
-	benchCacheDirs.Store(b, d)
-	return d
 }
 
 // startSource runs a kube Source: sync starts it and waits for every
@@ -503,10 +538,10 @@ func withManagedFields(obj any) error {
 
 // informtopVariant is `informtop -n NS -r RESOURCE [--metadata-only]` with
 // every other option at its default.
-func informtopVariant(metadataOnly bool) func(*testing.B, *kubetest.Cluster, *benchDataset) *syncRun {
-	return func(b *testing.B, c *kubetest.Cluster, ds *benchDataset) *syncRun {
-		f := benchFlags(b, c, ds)
-		o := Options{Flags: f, Resources: []string{ds.resource}, MetadataOnly: metadataOnly}
+func informtopVariant(metadataOnly bool) func(*testing.B, *benchEnv) *syncRun {
+	return func(b *testing.B, e *benchEnv) *syncRun {
+		ds := e.ds
+		o := Options{Flags: benchFlags(e), Resources: []string{ds.resource}, MetadataOnly: metadataOnly}
 		s, err := New(context.Background(), o)
 		if err != nil {
 			b.Fatal(err)
@@ -532,9 +567,9 @@ func informtopVariant(metadataOnly bool) func(*testing.B, *kubetest.Cluster, *be
 // that for a built-in kind, so this builds the Source as New does after
 // discovery, through the same add, with the resource's kind renamed so
 // that client-go's scheme does not recognize it (listWatch's test).
-func informtopUnstructured(b *testing.B, c *kubetest.Cluster, ds *benchDataset) *syncRun {
-	f := benchFlags(b, c, ds)
-	cfg, err := f.ToRESTConfig()
+func informtopUnstructured(b *testing.B, e *benchEnv) *syncRun {
+	ds := e.ds
+	cfg, err := benchFlags(e).ToRESTConfig()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -614,9 +649,10 @@ func startFactory(f factory, inf cache.SharedIndexInformer, ok func(obj any) err
 
 // clientGoTyped is informers.NewSharedInformerFactory over a clientset,
 // talking protobuf when contentType says so (client-go's default is JSON).
-func clientGoTyped(contentType string) func(*testing.B, *kubetest.Cluster, *benchDataset) *syncRun {
-	return func(b *testing.B, c *kubetest.Cluster, ds *benchDataset) *syncRun {
-		cfg := restConfig(b, c)
+func clientGoTyped(contentType string) func(*testing.B, *benchEnv) *syncRun {
+	return func(b *testing.B, e *benchEnv) *syncRun {
+		ds := e.ds
+		cfg := restConfig(b, e.c)
 		cfg.ContentType = contentType
 		cs, err := kubernetes.NewForConfig(cfg)
 		if err != nil {
@@ -637,8 +673,9 @@ func clientGoTyped(contentType string) func(*testing.B, *kubetest.Cluster, *benc
 }
 
 // clientGoDynamic is dynamicinformer's informer: JSON into unstructured.
-func clientGoDynamic(b *testing.B, c *kubetest.Cluster, ds *benchDataset) *syncRun {
-	dyn, err := dynamic.NewForConfig(restConfig(b, c))
+func clientGoDynamic(b *testing.B, e *benchEnv) *syncRun {
+	ds := e.ds
+	dyn, err := dynamic.NewForConfig(restConfig(b, e.c))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -653,8 +690,9 @@ func clientGoDynamic(b *testing.B, c *kubetest.Cluster, ds *benchDataset) *syncR
 
 // clientGoMetadata is metadatainformer's informer: PartialObjectMetadata,
 // managedFields kept.
-func clientGoMetadata(b *testing.B, c *kubetest.Cluster, ds *benchDataset) *syncRun {
-	md, err := metadata.NewForConfig(restConfig(b, c))
+func clientGoMetadata(b *testing.B, e *benchEnv) *syncRun {
+	ds := e.ds
+	md, err := metadata.NewForConfig(restConfig(b, e.c))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -669,12 +707,13 @@ func clientGoMetadata(b *testing.B, c *kubetest.Cluster, ds *benchDataset) *sync
 
 // kubectlGet is `kubectl get -n NS -o name RESOURCE` as a process, with a
 // warm discovery cache; it reports the process's maximum RSS.
-func kubectlGet(b *testing.B, c *kubetest.Cluster, ds *benchDataset) *syncRun {
+func kubectlGet(b *testing.B, e *benchEnv) *syncRun {
+	c, ds := e.c, e.ds
 	r := &syncRun{stop: func() {}}
 	var out bytes.Buffer
 	r.sync = func(ctx context.Context) error {
 		cmd := exec.CommandContext(ctx, c.Kubectl(), "--kubeconfig", c.Kubeconfig,
-			"--cache-dir", filepath.Join(benchCacheDir(b), "kubectl"), "get", "-n", ds.namespace, "-o", "name", ds.resource)
+			"--cache-dir", e.cacheDir, "get", "-n", ds.namespace, "-o", "name", ds.resource)
 		cmd.Stdout = &out
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -683,6 +722,7 @@ func kubectlGet(b *testing.B, c *kubetest.Cluster, ds *benchDataset) *syncRun {
 		}
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			r.maxRSS = ru.Maxrss // KiB on Linux
+			r.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 		}
 		return nil
 	}

@@ -83,13 +83,7 @@ and shows its internals live. With a kubeconfig it watches your cluster
 		Short: "list the demo scenarios",
 		Args:  cobra.NoArgs,
 		Run:   func(*cobra.Command, []string) { printScenarios(stdout) },
-	}, &cobra.Command{
-		Use:   "attach HOST:PORT",
-		Short: "show the informers of another process that serves informtop's agent (not built yet)",
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("attach is not available in this build yet; run informtop --demo to explore the engine")
-		},
-	})
+	}, newAttachCommand(stdout, stderr))
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
 }

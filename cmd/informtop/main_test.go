@@ -136,7 +136,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"--demo", "-r", "pods"}, "--resource goes with a real cluster"},
 		{[]string{"--demo=false", "--once"}, "no kubeconfig found (looked at"},
 		{[]string{"--kubeconfig", "/nonexistent/config", "--once"}, "kubeconfig"},
-		{[]string{"attach", "x:1"}, "attach is not available"},
+		{[]string{"attach"}, "attach takes one address"},
+		{[]string{"attach", "ftp://x:1", "--once"}, "ftp"},
+		{[]string{"attach", "127.0.0.1:1", "--json"}, "--json goes with --once"},
 	}
 	t.Setenv("KUBECONFIG", t.TempDir()+"/none")
 	t.Setenv("HOME", t.TempDir())

@@ -73,14 +73,8 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	o.kubeFlags.AddFlags(fs)
 }
 
-// validate checks what flags alone can tell; errors are sentences.
-func (o *options) validate(fs *pflag.FlagSet) error {
-	if _, err := o.queueKind(); err != nil {
-		return err
-	}
-	if _, err := kube.ParseWatchList(o.watchList); err != nil {
-		return err
-	}
+// validateCommon checks the flags every source shares.
+func (o *options) validateCommon() error {
 	if o.json && !o.once {
 		return errors.New("--json goes with --once: run informtop --once --json")
 	}
@@ -92,6 +86,20 @@ func (o *options) validate(fs *pflag.FlagSet) error {
 	}
 	if o.refresh < 10*time.Millisecond {
 		return errors.New("--refresh must be at least 10ms, e.g. --refresh 100ms")
+	}
+	return nil
+}
+
+// validate checks what flags alone can tell; errors are sentences.
+func (o *options) validate(fs *pflag.FlagSet) error {
+	if _, err := o.queueKind(); err != nil {
+		return err
+	}
+	if _, err := kube.ParseWatchList(o.watchList); err != nil {
+		return err
+	}
+	if err := o.validateCommon(); err != nil {
+		return err
 	}
 	if o.rate < 0 {
 		return errors.New("--rate must not be negative")

@@ -1,0 +1,126 @@
+package agent
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/informtop/informtop/engine"
+)
+
+// Labels every informtop series carries; listener series add "listener",
+// informtop_listener_delivered_total adds "type".
+var (
+	informerLabels = []string{"name", "group", "version", "resource"}
+	listenerLabels = append(append([]string(nil), informerLabels...), "listener")
+	deliveredLabel = append(append([]string(nil), listenerLabels...), "type")
+)
+
+func desc(name, help string, labels []string) *prometheus.Desc {
+	return prometheus.NewDesc(name, help, labels, nil)
+}
+
+var (
+	descQueueDepth     = desc("informtop_queue_depth", "Rows in the informer's queue: keys (DeltaFIFO) or events (RealFIFO).", informerLabels)
+	descQueueOldestAge = desc("informtop_queue_oldest_item_age_seconds", "Age of the oldest row in the informer's queue; 0 when empty.", informerLabels)
+	descLists          = desc("informtop_reflector_lists_total", "Full lists the reflector started, retries included.", informerLabels)
+	descListPages      = desc("informtop_reflector_list_pages_total", "LIST responses the reflector received.", informerLabels)
+	descWatches        = desc("informtop_reflector_watches_total", "WATCH streams the reflector opened.", informerLabels)
+	descRelists        = desc("informtop_reflector_relists_total", "Lists started after a complete one.", informerLabels)
+	descErrors         = desc("informtop_reflector_errors_total", "Failed LIST and WATCH calls and other reflector failures.", informerLabels)
+	descStoreObjects   = desc("informtop_store_objects", "Objects in the informer's cache.", informerLabels)
+	descInformerSynced = desc("informtop_informer_synced", "1 when the informer has synced, else 0.", informerLabels)
+
+	descPending    = desc("informtop_listener_pending_notifications", "Notifications waiting in the listener's backlog, the one in progress not counted.", listenerLabels)
+	descCapacity   = desc("informtop_listener_buffer_capacity", "Current size of the listener's backlog buffer.", listenerLabels)
+	descInCallback = desc("informtop_listener_callback_in_progress_seconds", "How long the listener's handler has been in its current callback; 0 when idle.", listenerLabels)
+	descDelivered  = desc("informtop_listener_delivered_total", "Handler calls that returned, by type (add, update, delete, sync).", deliveredLabel)
+	descPanics     = desc("informtop_listener_panics_total", "Handler calls that panicked (recovered).", listenerLabels)
+	descSynced     = desc("informtop_listener_synced", "1 when the handler registration has synced, else 0.", listenerLabels)
+)
+
+// collector reads every informer's snapshot at scrape time: the engine
+// does no work for Prometheus between scrapes.
+type collector struct {
+	informers []*engine.Informer
+	resources map[string]schema.GroupVersionResource
+}
+
+func newCollector(informers []*engine.Informer, resources map[string]schema.GroupVersionResource) *collector {
+	return &collector{informers: informers, resources: resources}
+}
+
+func (c *collector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{
+		descQueueDepth, descQueueOldestAge, descLists, descListPages, descWatches, descRelists, descErrors,
+		descStoreObjects, descInformerSynced, descPending, descCapacity, descInCallback, descDelivered, descPanics, descSynced,
+	} {
+		ch <- d
+	}
+}
+
+func (c *collector) Collect(ch chan<- prometheus.Metric) {
+	for _, inf := range c.informers {
+		c.collect(ch, inf.Snapshot())
+	}
+}
+
+// labels are an informer's name, group, version and resource.
+func (c *collector) labels(s engine.Snapshot) []string {
+	if gvr, ok := c.resources[s.Name]; ok {
+		return []string{s.Name, gvr.Group, gvr.Version, gvr.Resource}
+	}
+	return []string{s.Name, "", "", s.Resource}
+}
+
+func (c *collector) collect(ch chan<- prometheus.Metric, s engine.Snapshot) {
+	lv := c.labels(s)
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	counter := func(d *prometheus.Desc, v uint64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), labels...)
+	}
+	gauge(descQueueDepth, float64(s.Queue.Depth), lv...)
+	gauge(descQueueOldestAge, ageSeconds(s.Queue.OldestEnqueued, s.Taken), lv...)
+	counter(descLists, s.Reflector.Lists, lv...)
+	counter(descListPages, s.Reflector.ListPages, lv...)
+	counter(descWatches, s.Reflector.Watches, lv...)
+	counter(descRelists, s.Reflector.Relists, lv...)
+	counter(descErrors, s.Reflector.Errors, lv...)
+	gauge(descStoreObjects, float64(s.Store.Objects), lv...)
+	gauge(descInformerSynced, boolValue(s.Synced), lv...)
+	for _, l := range s.Listeners {
+		ll := append(append(make([]string, 0, len(lv)+2), lv...), l.Name)
+		gauge(descPending, float64(l.Pending), ll...)
+		gauge(descCapacity, float64(l.Capacity), ll...)
+		inCallback := 0.0
+		if l.InCallback != "" {
+			inCallback = ageSeconds(l.InCallbackSince, s.Taken)
+		}
+		gauge(descInCallback, inCallback, ll...)
+		for _, d := range []struct {
+			typ string
+			n   uint64
+		}{{"add", l.Delivered.Add}, {"update", l.Delivered.Update}, {"delete", l.Delivered.Delete}, {"sync", l.Delivered.Sync}} {
+			counter(descDelivered, d.n, append(ll, d.typ)...)
+		}
+		counter(descPanics, l.Panics, ll...)
+		gauge(descSynced, boolValue(l.Synced), ll...)
+	}
+}
+
+func ageSeconds(since, now time.Time) float64 {
+	if since.IsZero() || now.Before(since) {
+		return 0
+	}
+	return now.Sub(since).Seconds()
+}
+
+func boolValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

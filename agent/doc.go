@@ -1,0 +1,27 @@
+// Package agent is informtop's debug endpoint inside a user's controller:
+// it serves the snapshots, events and caches of the engine informers it is
+// given, and their Prometheus metrics, over HTTP as package agent/api
+// describes, for `informtop attach` and for scrapers. It imports no UI.
+//
+// Use NewHandler to mount the endpoint on a server you already run (for
+// example controller-runtime's metrics server, through ExtraHandlers), or
+// Serve to run a server of its own until a context ends.
+//
+// # Security model
+//
+//   - Read-only: every endpoint is GET (or HEAD); any other method gets 405.
+//     Nothing can pause, step or change an informer through the agent.
+//   - Serve listens on 127.0.0.1 unless told otherwise ("" and ":PORT"
+//     mean 127.0.0.1), and refuses any address that is not loopback unless
+//     Options.Token is set (or Options.TLSConfig verifies client
+//     certificates).
+//   - With a Token, every request must carry "Authorization: Bearer
+//     <token>"; the comparison takes constant time. Others get 401.
+//   - Only the informers given are reachable; Secrets' data is replaced
+//     by its size in every answer (package redact), and events carry keys,
+//     never objects.
+//   - Reading is lossy and never blocks an informer: events come from the
+//     engine's bounded event ring, a slow client misses events (Frame.Missed)
+//     instead of slowing anything, and metrics are read from snapshots at
+//     scrape time.
+package agent

@@ -1,0 +1,62 @@
+package agent
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
+)
+
+// serveFrame answers api.PathFrame: every informer's snapshot and the
+// events from the cursor on.
+func (h *handler) serveFrame(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	var cursor uint64
+	if s := q.Get("cursor"); s != "" {
+		c, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("cursor must be a non-negative integer, not %q", s))
+			return
+		}
+		cursor = c
+	}
+	limit := api.MaxEvents
+	if s := q.Get("max"); s != "" {
+		m, err := strconv.Atoi(s)
+		if err != nil || m < 0 {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("max must be a non-negative integer, not %q", s))
+			return
+		}
+		if m > 0 && m < limit {
+			limit = m
+		}
+	}
+	writeJSON(w, h.frame(cursor, limit))
+}
+
+func (h *handler) frame(cursor uint64, limit int) api.Frame {
+	now := time.Now()
+	f := api.Frame{
+		Version:   api.Version,
+		Source:    h.source,
+		Snapshots: make([]engine.Snapshot, 0, len(h.informers)),
+		Taken:     now,
+	}
+	for _, inf := range h.informers {
+		s := inf.Snapshot()
+		f.Snapshots = append(f.Snapshots, s)
+		if reason := source.NotSyncedReason(s, now); reason != "" {
+			if f.Reasons == nil {
+				f.Reasons = source.Reasons{}
+			}
+			f.Reasons[s.Name] = reason
+		}
+	}
+	f.Events, f.Next, f.Missed = h.events.since(cursor, limit)
+	f.EventStats = h.events.stats()
+	return f
+}

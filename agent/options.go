@@ -1,0 +1,59 @@
+package agent
+
+import (
+	"crypto/tls"
+	"net"
+	"os"
+	"path/filepath"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Options configures the agent.
+type Options struct {
+	// Token, when set, is the bearer token every request must carry
+	// ("Authorization: Bearer <token>"). Serve requires it for an address
+	// that is not loopback.
+	Token string
+	// Name is what Frame.Source says: the name of this process for people
+	// attaching to it. Default: the executable's base name.
+	Name string
+	// Registry is where the agent registers its Prometheus collector and
+	// what PathMetrics serves. nil: a registry of the agent's own. Pass
+	// the registry given to NewMetricsProvider to serve client-go's
+	// informer metrics too, or controller-runtime's metrics.Registry to
+	// add informtop's series to the controller's /metrics.
+	Registry Registry
+	// Resources gives, per informer name, the group, version and resource
+	// put in metric labels. Informers not listed are labelled with their
+	// snapshot's Resource and an empty group and version.
+	Resources map[string]schema.GroupVersionResource
+	// TLSConfig, when set, makes Serve speak HTTPS with it. A non-loopback
+	// address without Token is accepted only when it requires and verifies
+	// client certificates.
+	TLSConfig *tls.Config
+	// Listening, when set, is called by Serve with the address it listens
+	// on, before serving (useful with port 0).
+	Listening func(net.Addr)
+	// MergedEventRingSize is the size of the ring that merges the events
+	// of informers that do not share one ring; default 4096 per ring.
+	MergedEventRingSize int
+}
+
+// Registry is what the agent needs of a Prometheus registry; a
+// *prometheus.Registry and controller-runtime's metrics.Registry are one.
+type Registry interface {
+	prometheus.Registerer
+	prometheus.Gatherer
+}
+
+func (o Options) name() string {
+	if o.Name != "" {
+		return o.Name
+	}
+	if len(os.Args) > 0 && os.Args[0] != "" {
+		return filepath.Base(os.Args[0])
+	}
+	return "agent"
+}

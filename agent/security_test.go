@@ -1,0 +1,156 @@
+package agent
+
+import (
+	"bytes"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
+)
+
+func TestTokenIsRequiredWhenSet(t *testing.T) {
+	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
+	srv := server(t, Options{Token: "s3cret-token"}, inf)
+	for _, path := range []string{api.PathFrame, api.PathMetrics, api.PathEntries + "?informer=pods", "/nope"} {
+		status, body := get(t, srv, http.MethodGet, path, "")
+		if status != http.StatusUnauthorized || !strings.Contains(errorSentence(t, body), "Bearer") {
+			t.Errorf("%s without a token: %d %s", path, status, body)
+		}
+		if status, body = get(t, srv, http.MethodGet, path, "wrong"); status != http.StatusUnauthorized {
+			t.Errorf("%s with a wrong token: %d %s", path, status, body)
+		}
+	}
+	if status, body := get(t, srv, http.MethodGet, api.PathFrame, "s3cret-token"); status != http.StatusOK {
+		t.Errorf("with the token: %d %s", status, body)
+	}
+	if status, _ := get(t, srv, http.MethodGet, api.PathFrame, "s3cret-token-longer"); status != http.StatusUnauthorized {
+		t.Errorf("a token with the right prefix was accepted: %d", status)
+	}
+}
+
+func TestOnlyGetIsAllowedAndUnknownThingsAre404(t *testing.T) {
+	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
+	srv := server(t, Options{Token: "t"}, inf)
+	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		if status, body := get(t, srv, m, api.PathFrame, "t"); status != http.StatusMethodNotAllowed {
+			t.Errorf("%s: %d %s", m, status, body)
+		} else {
+			errorSentence(t, body)
+		}
+	}
+	if status, body := get(t, srv, http.MethodHead, api.PathFrame, "t"); status != http.StatusOK || len(body) != 0 {
+		t.Errorf("HEAD: %d, %d bytes", status, len(body))
+	}
+	if status, body := get(t, srv, http.MethodGet, "/informtop/v1/nope", "t"); status != http.StatusNotFound {
+		t.Errorf("unknown path: %d %s", status, body)
+	} else {
+		errorSentence(t, body)
+	}
+	status, body := get(t, srv, http.MethodGet, api.PathEntries+"?informer=configmaps", "t")
+	if msg := errorSentence(t, body); status != http.StatusNotFound || !strings.Contains(msg, `"configmaps"`) || !strings.Contains(msg, "pods") {
+		t.Errorf("unknown informer: %d %s", status, msg)
+	}
+	if status, body := get(t, srv, http.MethodGet, api.PathObject+"?informer=pods&key=default/x", "t"); status != http.StatusNotFound {
+		t.Errorf("uncached key: %d %s", status, body)
+	}
+	if status, body := get(t, srv, http.MethodGet, api.PathFrame+"?cursor=minus", "t"); status != http.StatusBadRequest {
+		t.Errorf("bad cursor: %d %s", status, body)
+	}
+}
+
+func TestHandlerMountsUnderAPrefix(t *testing.T) {
+	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
+	srv := server(t, Options{}, inf)
+	var fr api.Frame
+	getJSON(t, srv, "/debug"+api.PathFrame, &fr)
+	if len(fr.Snapshots) != 1 {
+		t.Errorf("snapshots = %d", len(fr.Snapshots))
+	}
+}
+
+func TestNewHandlerRefusesDuplicateAndNilInformers(t *testing.T) {
+	a := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
+	b := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
+	if _, err := NewHandler(Options{}, a, b); err == nil || !strings.Contains(err.Error(), "pods") {
+		t.Errorf("duplicate names: %v", err)
+	}
+	if _, err := NewHandler(Options{}, a, nil); err == nil {
+		t.Error("a nil informer was accepted")
+	}
+}
+
+func TestSecretDataNeverLeaves(t *testing.T) {
+	f := newFixture(t, 1024, engine.Options{Instrumentation: engine.Instrumentation{ItemEvents: true}})
+	srv := server(t, Options{}, f.pods, f.secrets)
+
+	var obj source.Object
+	getJSON(t, srv, api.PathObject+"?informer=secrets&key="+url.QueryEscape("default/db"), &obj)
+	if obj.Kind != "Secret" || !strings.Contains(obj.YAML, "redacted") {
+		t.Errorf("secret object = %+v", obj)
+	}
+	var entries api.StoreEntries
+	getJSON(t, srv, api.PathEntries+"?informer=secrets", &entries)
+	if len(entries.Entries) != 1 || entries.Entries[0].Key != "default/db" || entries.Generation == 0 {
+		t.Errorf("entries = %+v", entries)
+	}
+	bodies := map[string][]byte{}
+	for _, path := range []string{
+		api.PathObject + "?informer=secrets&key=default/db",
+		api.PathEntries + "?informer=secrets",
+		api.PathIndex + "?informer=secrets",
+		api.PathFrame,
+		api.PathFrame + "?cursor=1",
+		api.PathMetrics,
+	} {
+		status, body := get(t, srv, http.MethodGet, path, "")
+		if status != http.StatusOK {
+			t.Fatalf("%s: %d %s", path, status, body)
+		}
+		bodies[path] = body
+	}
+	for path, body := range bodies {
+		for _, s := range []string{secretValue, secretBase64} {
+			if bytes.Contains(body, []byte(s)) {
+				t.Errorf("%s carries the secret %q", path, s)
+			}
+		}
+	}
+}
+
+func TestStoreEndpoints(t *testing.T) {
+	f := newFixture(t, 1024, engine.Options{})
+	srv := server(t, Options{}, f.pods, f.secrets)
+
+	var gen api.StoreGeneration
+	getJSON(t, srv, api.PathGeneration+"?informer=pods", &gen)
+	if want := source.InformerStore(f.pods).Generation(); gen.Generation != want {
+		t.Errorf("generation %d, want %d", gen.Generation, want)
+	}
+	var entries api.StoreEntries
+	getJSON(t, srv, api.PathEntries+"?informer=pods", &entries)
+	if len(entries.Entries) != 3 || entries.Entries[0].Key != "default/a" || entries.Entries[0].Labels["app"] != "web" {
+		t.Errorf("entries = %+v", entries.Entries)
+	}
+	var obj source.Object
+	getJSON(t, srv, api.PathObject+"?informer=pods&key=default/b", &obj)
+	if obj.Key != "default/b" || obj.Kind != "Pod" || !obj.HasMetadata || obj.IndexEntries["namespace"][0] != "default" {
+		t.Errorf("object = %+v", obj)
+	}
+	for path, want := range map[string]string{
+		api.PathIndex + "?informer=pods":                                   "namespace",
+		api.PathIndex + "?informer=pods&index=namespace":                   "default",
+		api.PathIndex + "?informer=pods&index=namespace&value=default":     "default/a,default/b,default/c",
+		api.PathIndex + "?informer=secrets":                                "",
+		api.PathIndex + "?informer=pods&index=namespace&value=kube-system": "",
+	} {
+		var idx api.StoreIndex
+		body := getJSON(t, srv, path, &idx)
+		if got := strings.Join(idx.Items, ","); got != want || idx.Items == nil {
+			t.Errorf("%s = %s, want %q", path, body, want)
+		}
+	}
+}

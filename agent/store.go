@@ -1,0 +1,72 @@
+package agent
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/source"
+)
+
+// The store endpoints read an informer's cache through
+// source.InformerStore, which redacts Secrets.
+
+func (h *handler) serveEntries(w http.ResponseWriter, r *http.Request) {
+	inf := h.informer(w, r)
+	if inf == nil {
+		return
+	}
+	entries, gen := source.InformerStore(inf).Entries()
+	if entries == nil {
+		entries = []source.Entry{}
+	}
+	writeJSON(w, api.StoreEntries{Generation: gen, Entries: entries})
+}
+
+func (h *handler) serveGeneration(w http.ResponseWriter, r *http.Request) {
+	inf := h.informer(w, r)
+	if inf == nil {
+		return
+	}
+	writeJSON(w, api.StoreGeneration{Generation: source.InformerStore(inf).Generation()})
+}
+
+func (h *handler) serveObject(w http.ResponseWriter, r *http.Request) {
+	inf := h.informer(w, r)
+	if inf == nil {
+		return
+	}
+	key := r.URL.Query().Get("key")
+	if key == "" {
+		writeError(w, http.StatusBadRequest, "the query parameter key is required, e.g. key=default/my-pod")
+		return
+	}
+	obj, ok := source.InformerStore(inf).Object(key)
+	if !ok {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("informer %s has no object %q cached", inf.Name(), key))
+		return
+	}
+	writeJSON(w, obj)
+}
+
+func (h *handler) serveIndex(w http.ResponseWriter, r *http.Request) {
+	inf := h.informer(w, r)
+	if inf == nil {
+		return
+	}
+	q := r.URL.Query()
+	st := source.InformerStore(inf)
+	var items []string
+	switch index, value := q.Get("index"), q.Get("value"); {
+	case index == "":
+		items = st.IndexNames()
+	case !q.Has("value"):
+		items = st.IndexValues(index)
+	default:
+		items = st.IndexKeys(index, value)
+	}
+	if items == nil {
+		items = []string{}
+	}
+	writeJSON(w, api.StoreIndex{Items: items})
+}

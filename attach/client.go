@@ -1,0 +1,124 @@
+package attach
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/informtop/informtop/agent/api"
+)
+
+// maxBody bounds what one answer may hold (a frame of many informers with
+// a full event batch is a few MB).
+const maxBody = 64 << 20
+
+// errNotFound is a 404 from the agent: an unknown key or informer.
+var errNotFound = errors.New("not found")
+
+// incompatibleError is an answer in a protocol this build does not speak.
+type incompatibleError struct{ sentence string }
+
+func (e *incompatibleError) Error() string { return e.sentence }
+
+// unauthorizedError is a 401: the token is missing or wrong.
+type unauthorizedError struct{ sentence, detail string }
+
+func (e *unauthorizedError) Error() string { return e.sentence }
+
+// get GETs path with query from the agent, bounded by the timeout, and
+// decodes a 200 answer's JSON into out. Errors are sentences.
+func (s *Source) get(ctx context.Context, path string, query url.Values, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	u := s.base + path
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	if s.token != "" {
+		req.Header.Set("Authorization", "Bearer "+s.token)
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return s.transportError(ctx, err)
+	}
+	defer resp.Body.Close()
+	body := io.LimitReader(resp.Body, maxBody)
+	version := resp.Header.Get(api.VersionHeader)
+	if version != "" && version != api.Version {
+		_, _ = io.Copy(io.Discard, body)
+		return &incompatibleError{fmt.Sprintf("the agent at %s speaks protocol version %s; this informtop speaks %s: upgrade the older side", s.addr, version, api.Version)}
+	}
+	if resp.StatusCode == http.StatusUnauthorized {
+		detail := "401 Unauthorized" + errorBody(body)
+		if s.token == "" {
+			return &unauthorizedError{fmt.Sprintf("the agent at %s wants a token (401 Unauthorized): pass it with --token", s.addr), detail}
+		}
+		return &unauthorizedError{fmt.Sprintf("the agent at %s rejected the token (401 Unauthorized): check --token", s.addr), detail}
+	}
+	if version == "" {
+		_, _ = io.Copy(io.Discard, body)
+		return &incompatibleError{fmt.Sprintf("%s answered without the %s header (HTTP %d); this informtop speaks agent protocol version %s: is it an informtop agent, and the address right?",
+			s.addr, api.VersionHeader, resp.StatusCode, api.Version)}
+	}
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		_, _ = io.Copy(io.Discard, body)
+		return errNotFound
+	case resp.StatusCode != http.StatusOK:
+		return fmt.Errorf("the agent answered %s%s", resp.Status, errorBody(body))
+	}
+	if err := json.NewDecoder(body).Decode(out); err != nil {
+		if ctx.Err() != nil {
+			return s.transportError(ctx, err)
+		}
+		return fmt.Errorf("the agent's answer to %s could not be read: %v", path, err)
+	}
+	return nil
+}
+
+// errorBody is ": <sentence>" from an api.Error body, or "".
+func errorBody(body io.Reader) string {
+	var e api.Error
+	raw, _ := io.ReadAll(io.LimitReader(body, 64<<10))
+	if json.Unmarshal(raw, &e) == nil && e.Error != "" {
+		return ": " + e.Error
+	}
+	if t := strings.TrimSpace(string(raw)); t != "" && len(t) < 200 {
+		return ": " + t
+	}
+	return ""
+}
+
+// transportError shortens an error from the HTTP client: the request URL
+// is dropped (the header names the address already), a timeout says so.
+func (s *Source) transportError(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("no answer from %s within %s", s.addr, s.timeout)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return err
+}
+
+// backoff is the wait after the n-th consecutive failure (n >= 1): 1s,
+// doubling, at most 30s.
+func backoff(n int, lo, hi time.Duration) time.Duration {
+	d := lo
+	for i := 1; i < n && d < hi; i++ {
+		d *= 2
+	}
+	return min(d, hi)
+}

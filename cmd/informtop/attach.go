@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/informtop/informtop/attach"
+)
+
+// newAttachCommand is `informtop attach HOST:PORT`: the dashboard (or one
+// report) of the informers inside another process that serves the agent.
+func newAttachCommand(stdout, stderr io.Writer) *cobra.Command {
+	o := newOptions()
+	var token string
+	cmd := &cobra.Command{
+		Use:   "attach HOST:PORT",
+		Short: "show the informers of another process that serves informtop's debug agent",
+		Long: `Connects to the debug agent inside a controller (package agent) and shows its informers:
+which handler is stuck, since when, in which callback, how far behind. Read-only: the keys that
+change a local pipeline (pause, step, stall, faults) are not offered.`,
+		Example: `  informtop attach 127.0.0.1:6060
+  informtop attach controller.example:6060 --token "$TOKEN" --once --json`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return errors.New("attach takes one address, e.g. informtop attach 127.0.0.1:6060")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validateCommon(); err != nil {
+				return err
+			}
+			if !o.once && !isTerminal(stdout) {
+				return errors.New("stdout is not a terminal, so the dashboard cannot start; use informtop attach ADDR --once for a table or --once --json for JSON")
+			}
+			closeLog, err := routeClientLogs(o.logFile)
+			if err != nil {
+				return err
+			}
+			defer closeLog()
+			src, err := attach.New(args[0], attach.Options{Token: token})
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if o.once {
+				if code := runOnce(ctx, src, o, stdout, stderr); code != 0 {
+					return exitError{code}
+				}
+				return nil
+			}
+			if err := runDashboard(ctx, src, o); err != nil {
+				fmt.Fprintf(stderr, "informtop: %v\n", err)
+				return exitError{1}
+			}
+			return nil
+		},
+	}
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	fs.StringVar(&token, "token", "", "bearer token the agent asks for (agent.Options.Token)")
+	fs.BoolVar(&o.once, "once", false, "wait until every remote informer has synced, print one report and exit")
+	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")
+	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "with --once: how long to wait for the sync before reporting synced: false")
+	fs.DurationVar(&o.duration, "duration", 0, "with --once: wait this long after the sync before reporting")
+	fs.DurationVar(&o.refresh, "refresh", 100*time.Millisecond, "dashboard refresh interval")
+	fs.StringVar(&o.logFile, "log-file", "", "write client-go's log to this file")
+	return cmd
+}

@@ -1,0 +1,336 @@
+// Command client-go-controller is the classic client-go controller —
+// informer → event handler → rate-limited workqueue → workers — whose
+// Deployment informer runs on informtop's engine, with informtop's debug
+// agent serving it so `informtop attach` can show its queue, cache and
+// handler live.
+//
+// The shape follows the Deployment controller of kube-controller-manager:
+// the typed informer factory, handlers (*Controller).addDeployment,
+// updateDeployment and deleteDeployment that only put a namespace/name key
+// on the queue, workers that take keys off it and reconcile from the
+// lister. The only informtop-specific lines are the factory.InformerFor
+// call that builds the informer with engine.NewSharedIndexInformerWithOptions
+// and the agent.Serve call.
+//
+// To see a slow or stuck handler in informtop, --handler-delay makes every
+// callback sleep, and --block-handler makes every callback wait until the
+// file --release-file exists (create it, e.g. with touch, to release the
+// handler; remove it to block again).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	appslisters "k8s.io/client-go/listers/apps/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"github.com/informtop/informtop/agent"
+	"github.com/informtop/informtop/engine"
+)
+
+// name is what the agent calls this process in informtop attach.
+const name = "client-go-controller"
+
+func main() {
+	var (
+		kubeconfig   = flag.String("kubeconfig", "", "path to a kubeconfig; default: $KUBECONFIG, then ~/.kube/config")
+		namespace    = flag.String("namespace", "", "namespace to watch; default: every namespace")
+		workers      = flag.Int("workers", 2, "number of workers taking keys off the workqueue")
+		resync       = flag.Duration("resync", 0, "the informer factory's default resync period (0: never)")
+		handlerDelay = flag.Duration("handler-delay", 0, "sleep this long in every event handler callback")
+		blockHandler = flag.Bool("block-handler", false, "block every event handler callback until --release-file exists")
+		releaseFile  = flag.String("release-file", filepath.Join(os.TempDir(), name+".release"), "with --block-handler: callbacks proceed while this file exists")
+		agentAddr    = flag.String("agent-addr", "127.0.0.1:0", "address of informtop's debug agent (port 0: a free port); empty: no agent")
+		agentToken   = flag.String("agent-token", "", "token informtop attach must present to the agent")
+	)
+	klog.InitFlags(nil)
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, config{
+		kubeconfig: *kubeconfig, namespace: *namespace, workers: *workers, resync: *resync,
+		handlerDelay: *handlerDelay, blockHandler: *blockHandler, releaseFile: *releaseFile,
+		agentAddr: *agentAddr, agentToken: *agentToken,
+	}); err != nil {
+		klog.Flush()
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
+	klog.Flush()
+}
+
+type config struct {
+	kubeconfig, namespace string
+	workers               int
+	resync, handlerDelay  time.Duration
+	blockHandler          bool
+	releaseFile           string
+	agentAddr, agentToken string
+}
+
+func run(ctx context.Context, cfg config) error {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = cfg.kubeconfig
+	restConfig, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
+	if err != nil {
+		return fmt.Errorf("loading kubeconfig: %w", err)
+	}
+	client, err := kubernetes.NewForConfig(restConfig)
+	if err != nil {
+		return err
+	}
+
+	factory := informers.NewSharedInformerFactoryWithOptions(client, cfg.resync, informers.WithNamespace(cfg.namespace))
+	// Register informtop's engine for Deployments before anything asks the
+	// factory for the Deployment informer: the factory keeps the first
+	// informer built per type, and the typed informer and lister below then
+	// run on this one.
+	var deployments *engine.Informer
+	factory.InformerFor(&appsv1.Deployment{}, func(c kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
+		lw := &cache.ListWatch{
+			ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+				return c.AppsV1().Deployments(cfg.namespace).List(ctx, o)
+			},
+			WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+				return c.AppsV1().Deployments(cfg.namespace).Watch(ctx, o)
+			},
+		}
+		deployments = engine.NewSharedIndexInformerWithOptions(cache.ToListWatcherWithWatchListSemantics(lw, c), &appsv1.Deployment{}, engine.Options{
+			Name:         "deployments",
+			Resource:     "deployments.apps",
+			ResyncPeriod: resync,
+			Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		})
+		return deployments
+	})
+	deploymentInformer := factory.Apps().V1().Deployments()
+
+	c := NewController(ctx, deploymentInformer.Lister(), deploymentInformer.Informer().HasSynced, cfg)
+	// Registered without a name: informtop shows the listener under the
+	// name client-go gives it in its own logs, main.(*Controller).
+	if _, err := deploymentInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.addDeployment,
+		UpdateFunc: c.updateDeployment,
+		DeleteFunc: c.deleteDeployment,
+	}); err != nil {
+		return err
+	}
+
+	var agentDone chan error
+	if cfg.agentAddr != "" {
+		// The agent serves the informer to informtop attach. Listening
+		// reports the bound address (port 0 picks a free one) before it
+		// serves; connections made from then on wait for it.
+		listening := make(chan net.Addr, 1)
+		agentDone = make(chan error, 1)
+		go func() {
+			agentDone <- agent.Serve(ctx, cfg.agentAddr, agent.Options{
+				Token:     cfg.agentToken,
+				Name:      name,
+				Listening: func(a net.Addr) { listening <- a },
+			}, deployments)
+		}()
+		select {
+		case a := <-listening:
+			fmt.Fprintf(os.Stderr, "agent listening on %s\n", a)
+		case err := <-agentDone:
+			return err // a sentence from the agent; nil only if ctx was done first
+		}
+	}
+	if cfg.blockHandler {
+		klog.InfoS("event handler callbacks block until the release file exists", "releaseFile", cfg.releaseFile)
+	}
+
+	factory.Start(ctx.Done())
+	c.Run(ctx, cfg.workers)
+
+	// Shutting down: the workers have returned; stop the informers (and
+	// the handler's goroutine) and the agent.
+	factory.Shutdown()
+	if agentDone != nil {
+		if err := <-agentDone; err != nil {
+			klog.ErrorS(err, "debug agent")
+		}
+	}
+	klog.InfoS("shut down", "reconciled", c.reconciled.Load())
+	return nil
+}
+
+// Controller reconciles Deployments: handlers enqueue keys, workers
+// reconcile them from the lister.
+type Controller struct {
+	lister     appslisters.DeploymentLister
+	synced     cache.InformerSynced
+	queue      workqueue.TypedRateLimitingInterface[string]
+	reconciled atomic.Int64
+
+	// Teaching knobs: how each handler callback misbehaves.
+	stop         <-chan struct{}
+	handlerDelay time.Duration
+	blockHandler bool
+	releaseFile  string
+}
+
+// NewController builds a controller whose handler callbacks give up
+// sleeping or blocking once ctx is done.
+func NewController(ctx context.Context, lister appslisters.DeploymentLister, synced cache.InformerSynced, cfg config) *Controller {
+	return &Controller{
+		lister: lister,
+		synced: synced,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: "deployments"}),
+		stop:         ctx.Done(),
+		handlerDelay: cfg.handlerDelay,
+		blockHandler: cfg.blockHandler,
+		releaseFile:  cfg.releaseFile,
+	}
+}
+
+func (c *Controller) addDeployment(obj any) {
+	c.misbehave()
+	d := obj.(*appsv1.Deployment)
+	klog.V(4).InfoS("Adding deployment", "deployment", klog.KObj(d))
+	c.enqueue(d)
+}
+
+func (c *Controller) updateDeployment(old, cur any) {
+	c.misbehave()
+	oldD, curD := old.(*appsv1.Deployment), cur.(*appsv1.Deployment)
+	klog.V(4).InfoS("Updating deployment", "deployment", klog.KObj(oldD))
+	c.enqueue(curD)
+}
+
+func (c *Controller) deleteDeployment(obj any) {
+	c.misbehave()
+	d, ok := obj.(*appsv1.Deployment)
+	if !ok {
+		// The delete was missed while the watch was down; the relist
+		// reports the last state the cache knew.
+		tombstone, ok := obj.(cache.DeletedFinalStateUnknown)
+		if !ok {
+			utilruntime.HandleError(fmt.Errorf("couldn't get object from tombstone %#v", obj))
+			return
+		}
+		if d, ok = tombstone.Obj.(*appsv1.Deployment); !ok {
+			utilruntime.HandleError(fmt.Errorf("tombstone contained object that is not a Deployment %#v", tombstone.Obj))
+			return
+		}
+	}
+	klog.V(4).InfoS("Deleting deployment", "deployment", klog.KObj(d))
+	c.enqueue(d)
+}
+
+func (c *Controller) enqueue(d *appsv1.Deployment) {
+	key, err := cache.MetaNamespaceKeyFunc(d)
+	if err != nil {
+		utilruntime.HandleError(fmt.Errorf("couldn't get key for object %#v: %w", d, err))
+		return
+	}
+	c.queue.Add(key)
+}
+
+// misbehave sleeps --handler-delay, then with --block-handler waits until
+// the release file exists; either gives up when the controller stops.
+func (c *Controller) misbehave() {
+	if c.handlerDelay > 0 {
+		t := time.NewTimer(c.handlerDelay)
+		select {
+		case <-t.C:
+		case <-c.stop:
+			t.Stop()
+			return
+		}
+	}
+	if !c.blockHandler {
+		return
+	}
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := os.Stat(c.releaseFile); err == nil {
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-c.stop:
+			return
+		}
+	}
+}
+
+// Run waits for the cache to sync, runs workers until ctx is done, then
+// shuts the queue down and waits for the workers to finish their item.
+func (c *Controller) Run(ctx context.Context, workers int) {
+	defer utilruntime.HandleCrash()
+	klog.InfoS("Starting controller", "workers", workers)
+	if !cache.WaitForNamedCacheSync(name, ctx.Done(), c.synced) {
+		c.queue.ShutDown()
+		return
+	}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for c.processNextWorkItem(ctx) {
+			}
+		})
+	}
+	<-ctx.Done()
+	klog.InfoS("Shutting down controller")
+	c.queue.ShutDown()
+	wg.Wait()
+}
+
+func (c *Controller) processNextWorkItem(ctx context.Context) bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	defer c.queue.Done(key)
+	if err := c.reconcile(ctx, key); err != nil {
+		utilruntime.HandleError(fmt.Errorf("reconciling %s (will retry): %w", key, err))
+		c.queue.AddRateLimited(key)
+		return true
+	}
+	c.queue.Forget(key)
+	return true
+}
+
+// reconcile only reads the Deployment from the lister, logs and counts.
+func (c *Controller) reconcile(_ context.Context, key string) error {
+	ns, n, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return err
+	}
+	d, err := c.lister.Deployments(ns).Get(n)
+	switch {
+	case apierrors.IsNotFound(err):
+		klog.InfoS("reconciled "+key+" (deleted)", "total", c.reconciled.Add(1))
+		return nil
+	case err != nil:
+		return err
+	}
+	klog.InfoS("reconciled "+key, "generation", d.Generation, "total", c.reconciled.Add(1))
+	return nil
+}
