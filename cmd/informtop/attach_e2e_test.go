@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/informtop/informtop/internal/kubetest"
+)
+
+// attachJSON is the part of the attach report these tests read.
+type attachJSON struct {
+	Source    string `json:"source"`
+	Synced    bool   `json:"synced"`
+	Informers []struct {
+		Name      string `json:"name"`
+		Synced    bool   `json:"synced"`
+		Listeners []struct {
+			Name              string  `json:"name"`
+			Pending           int     `json:"pending"`
+			Synced            bool    `json:"synced"`
+			InCallbackSeconds float64 `json:"inCallbackSeconds"`
+		} `json:"listeners"`
+	} `json:"informers"`
+}
+
+func deployment(ns, name string) *appsv1.Deployment {
+	labels := map[string]string{"app": name}
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: appsv1.DeploymentSpec{
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "busybox"}}}},
+		},
+	}
+}
+
+// controllerProcess is the example controller running as a user runs it.
+type controllerProcess struct {
+	cmd   *exec.Cmd
+	addr  string
+	mu    sync.Mutex
+	lines []string
+	done  chan struct{}
+}
+
+func (p *controllerProcess) log() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.lines...)
+}
+
+// startController builds examples/client-go-controller and starts it with
+// its handler blocked, returning once its agent listens.
+func startController(t *testing.T, kubeconfig, ns, releaseFile, agentAddr string) *controllerProcess {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "controller")
+	build := exec.Command("go", "build", "-o", bin, "./client-go-controller")
+	build.Dir = filepath.Join("..", "..", "examples")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the example: %v\n%s", err, out)
+	}
+	p := &controllerProcess{done: make(chan struct{})}
+	p.cmd = exec.Command(bin, "--kubeconfig", kubeconfig, "--namespace", ns, "--block-handler", "--release-file", releaseFile, "--agent-addr", agentAddr)
+	stderr, err := p.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	listening := make(chan string, 1)
+	go func() {
+		defer close(p.done)
+		re := regexp.MustCompile(`^agent listening on (\S+)$`)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			line := sc.Text()
+			p.mu.Lock()
+			p.lines = append(p.lines, line)
+			p.mu.Unlock()
+			if m := re.FindStringSubmatch(line); m != nil {
+				listening <- m[1]
+			}
+		}
+		_, _ = io.Copy(io.Discard, stderr)
+	}()
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		_ = p.cmd.Wait()
+		<-p.done
+	})
+	select {
+	case p.addr = <-listening:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the controller's agent did not listen; its log:\n%s", strings.Join(p.log(), "\n"))
+	}
+	return p
+}
+
+func attachOnce(t *testing.T, bin, addr, timeout string) (int, attachJSON, string) {
+	t.Helper()
+	code, stdout, stderr, _ := informtop(t, bin, "attach", addr, "--once", "--json", "--timeout", timeout)
+	var doc attachJSON
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("attach --once --json printed no JSON (exit %d): %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	return code, doc, stderr
+}
+
+// The stalled handler in the user's own controller: informtop attach shows
+// its backlog rising while it is stuck in a callback, named after the
+// user's code; released, it drains to zero and every object is reconciled.
+func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
+	c := kubetest.Shared(t)
+	cs, err := kubernetes.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ns = "attach"
+	bg := context.Background()
+	if _, err := cs.CoreV1().Namespaces().Create(bg, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	create := func(from, to int) {
+		for i := from; i < to; i++ {
+			if _, err := cs.AppsV1().Deployments(ns).Create(bg, deployment(ns, fmt.Sprintf("web-%02d", i)), metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	create(0, 10)
+	release := filepath.Join(t.TempDir(), "release")
+	ctl := startController(t, c.Kubeconfig, ns, release, "127.0.0.1:0")
+	bin := buildInformtop(t, t.TempDir())
+
+	listener := func(doc attachJSON) (name string, pending int, inCallback float64) {
+		if len(doc.Informers) != 1 || len(doc.Informers[0].Listeners) != 1 {
+			t.Fatalf("attach report %+v, want one informer with one listener", doc)
+		}
+		l := doc.Informers[0].Listeners[0]
+		return l.Name, l.Pending, l.InCallbackSeconds
+	}
+	code, doc, _ := attachOnce(t, bin, ctl.addr, "2s")
+	name, before, inCallback := listener(doc)
+	if code != 1 || doc.Source != "attach" || name != "main.(*Controller)" || inCallback <= 0 || before < 9 {
+		t.Fatalf("blocked: exit %d, %+v; want exit 1, the listener main.(*Controller) in a callback with ≥9 pending", code, doc)
+	}
+	create(10, 20)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, doc, _ = attachOnce(t, bin, ctl.addr, "1s")
+		if _, pending, _ := listener(doc); pending >= before+10 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the backlog did not rise by 10 from %d: %+v", before, doc)
+		}
+	}
+
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, doc, stderr := attachOnce(t, bin, ctl.addr, "60s")
+	if _, pending, _ := listener(doc); code != 0 || !doc.Synced || pending != 0 {
+		t.Fatalf("released: exit %d, %+v, stderr %s; want synced with nothing pending", code, doc, stderr)
+	}
+	reconciled := func() map[string]bool {
+		seen := map[string]bool{}
+		re := regexp.MustCompile(`"reconciled (attach/web-\d+)"`)
+		for _, l := range ctl.log() {
+			if m := re.FindStringSubmatch(l); m != nil {
+				seen[m[1]] = true
+			}
+		}
+		return seen
+	}
+	deadline = time.Now().Add(30 * time.Second)
+	for len(reconciled()) < 20 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of 20 deployments reconciled; the controller's log:\n%s", len(reconciled()), strings.Join(ctl.log(), "\n"))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// The dashboard attached to a controller in tmux: it waits for the agent
+// while the controller is not up yet, then shows the stalled handler
+// under its own name; keys that only work locally say why they do not.
+func TestAttachDashboardInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("this test drives the dashboard in tmux: install it (apt-get install tmux); .ci/run does")
+	}
+	c := kubetest.Shared(t)
+	cs, err := kubernetes.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ns = "attach-tui"
+	bg := context.Background()
+	if _, err := cs.CoreV1().Namespaces().Create(bg, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		if _, err := cs.AppsV1().Deployments(ns).Create(bg, deployment(ns, fmt.Sprintf("api-%d", i)), metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+
+	dir := t.TempDir()
+	bin := buildInformtop(t, dir)
+	tm := &tmux{t: t, socket: filepath.Join(dir, "tmux.sock"), session: "attach"}
+	exitFile := filepath.Join(dir, "exit-code")
+	tm.run("new-session", "-d", "-s", tm.session, "-x", "120", "-y", "40",
+		fmt.Sprintf("env HOME=%s XDG_CONFIG_HOME=%s %s attach %s; echo $? > %s", t.TempDir(), t.TempDir(), bin, addr, exitFile))
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
+	tm.waitFor("the dashboard saying it cannot reach the agent yet", func(s string) bool {
+		return strings.Contains(s, "attach") && strings.Contains(s, "retrying")
+	})
+
+	startController(t, c.Kubeconfig, ns, filepath.Join(t.TempDir(), "release"), addr)
+	tm.keys("3")
+	tm.waitFor("the stalled handler under the controller's own name", func(s string) bool {
+		return strings.Contains(s, "main.(*Controller)") && strings.Contains(s, "STALLED") && !strings.Contains(s, "retrying")
+	})
+	tm.keys("space")
+	tm.waitFor("pause explaining it does nothing on an attached process", func(s string) bool {
+		return strings.Contains(s, "does nothing on attach")
+	})
+	tm.keys("q")
+	tm.waitExit(exitFile)
+}
