@@ -19,7 +19,7 @@ func deps(t *testing.T, pkg string) []string {
 }
 
 func TestImportsRunOneWay(t *testing.T) {
-	noUI := []string{"engine", "source", "source/local", "source/sourcetest", "report", "redact", "demo", "demo/cluster", "kube"}
+	noUI := []string{"engine", "source", "source/local", "source/sourcetest", "report", "redact", "demo", "demo/cluster", "kube", "agent", "agent/api", "attach"}
 	for _, pkg := range noUI {
 		for _, d := range deps(t, pkg) {
 			if strings.HasPrefix(d, "charm.land/") || d == module+"/tui" {
@@ -28,15 +28,15 @@ func TestImportsRunOneWay(t *testing.T) {
 		}
 	}
 	for _, d := range deps(t, "tui") {
-		for _, src := range []string{"demo", "kube", "source/local", "cmd/informtop"} {
+		for _, src := range []string{"demo", "kube", "attach", "agent", "source/local", "cmd/informtop"} {
 			if d == module+"/"+src {
 				t.Errorf("tui depends on %s: the UI sees sources only through package source", src)
 			}
 		}
 	}
-	for _, pkg := range []string{"source", "report", "redact"} {
+	for _, pkg := range []string{"source", "report", "redact", "agent/api"} {
 		for _, d := range deps(t, pkg) {
-			if d == module+"/demo" || d == module+"/kube" {
+			if d == module+"/demo" || d == module+"/kube" || d == module+"/attach" || d == module+"/agent" {
 				t.Errorf("%s depends on %s: the contract must not know its implementations", pkg, d)
 			}
 		}
@@ -44,6 +44,16 @@ func TestImportsRunOneWay(t *testing.T) {
 	for _, d := range deps(t, "cmd/informtop") {
 		if strings.HasPrefix(d, "k8s.io/kubernetes") || strings.HasPrefix(d, "go.etcd.io/etcd/server") {
 			t.Errorf("the informtop binary depends on %s: test-only dependencies belong in test/kube", d)
+		}
+	}
+}
+
+// The attach client must not drag the agent's Prometheus server side into
+// the informtop binary.
+func TestAttachIsLean(t *testing.T) {
+	for _, d := range deps(t, "attach") {
+		if strings.HasPrefix(d, "github.com/prometheus/") || d == module+"/agent" {
+			t.Errorf("attach depends on %s", d)
 		}
 	}
 }
