@@ -60,6 +60,16 @@ type controllerProcess struct {
 	mu    sync.Mutex
 	lines []string
 	done  chan struct{}
+	once  sync.Once
+}
+
+// stop ends the controller as an operator would (SIGTERM) and waits for it.
+func (p *controllerProcess) stop() {
+	p.once.Do(func() {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		_ = p.cmd.Wait()
+		<-p.done
+	})
 }
 
 func (p *controllerProcess) log() []string {
@@ -103,11 +113,7 @@ func startController(t *testing.T, kubeconfig, ns, releaseFile, agentAddr string
 		}
 		_, _ = io.Copy(io.Discard, stderr)
 	}()
-	t.Cleanup(func() {
-		_ = p.cmd.Process.Signal(syscall.SIGTERM)
-		_ = p.cmd.Wait()
-		<-p.done
-	})
+	t.Cleanup(p.stop)
 	select {
 	case p.addr = <-listening:
 	case <-time.After(60 * time.Second):
@@ -242,11 +248,21 @@ func TestAttachDashboardInTmux(t *testing.T) {
 		return strings.Contains(s, "attach") && strings.Contains(s, "retrying")
 	})
 
-	startController(t, c.Kubeconfig, ns, filepath.Join(t.TempDir(), "release"), addr)
+	ctl := startController(t, c.Kubeconfig, ns, filepath.Join(t.TempDir(), "release"), addr)
 	tm.keys("3")
-	tm.waitFor("the stalled handler under the controller's own name", func(s string) bool {
+	stalled := func(s string) bool {
 		return strings.Contains(s, "main.(*Controller)") && strings.Contains(s, "STALLED") && !strings.Contains(s, "retrying")
+	}
+	tm.waitFor("the stalled handler under the controller's own name", stalled)
+
+	// The controller restarts: the dashboard says it lost the agent, keeps
+	// the last figures, and comes back by itself.
+	ctl.stop()
+	tm.waitFor("the lost connection", func(s string) bool {
+		return strings.Contains(s, "disconnected") && strings.Contains(s, "retrying in") && strings.Contains(s, "main.(*Controller)")
 	})
+	startController(t, c.Kubeconfig, ns, filepath.Join(t.TempDir(), "release"), addr)
+	tm.waitFor("the dashboard recovering by itself", stalled)
 	tm.keys("space")
 	tm.waitFor("pause explaining it does nothing on an attached process", func(s string) bool {
 		return strings.Contains(s, "does nothing on attach")
