@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -313,5 +315,24 @@ func TestUnwatchableResource(t *testing.T) {
 	why := s.Pull(0, 0).Reasons["tokenreviews.authentication.k8s.io"]
 	if !strings.Contains(why, "cannot be listed and watched") || !strings.Contains(why, "create") {
 		t.Errorf("reason %q", why)
+	}
+}
+
+// TestSeveralKubeconfigFiles: KUBECONFIG with several files merges them as
+// kubectl does; the context may come from the second file.
+func TestSeveralKubeconfigFiles(t *testing.T) {
+	c := kubetest.Shared(t)
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first")
+	if err := os.WriteFile(first, []byte("apiVersion: v1\nkind: Config\npreferences: {}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KUBECONFIG", first+string(os.PathListSeparator)+c.Kubeconfig)
+	f := genericclioptions.NewConfigFlags(true)
+	*f.CacheDir = t.TempDir()
+	*f.Namespace = "default"
+	s := start(t, Options{Flags: f, Resources: []string{"namespaces"}}, true)
+	if s.Title() != kubetest.ContextName || s.Pull(0, 0).Snapshots[0].Store.Objects == 0 {
+		t.Errorf("title %q, %d namespaces", s.Title(), s.Pull(0, 0).Snapshots[0].Store.Objects)
 	}
 }

@@ -35,11 +35,9 @@ type Source struct {
 }
 
 type informerFacts struct {
-	denied     string // the access check's sentence, "" if allowed
-	unwatched  string // discovery says list or watch is not served
-	decoding   Decoding
-	namespace  string // "" all namespaces or cluster-scoped
-	namespaced bool
+	denied    string // the access check's sentence, "" if allowed
+	unwatched string // discovery says list or watch is not served
+	decoding  Decoding
 }
 
 var (
@@ -169,10 +167,7 @@ func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) e
 	if _, err := s.AddInformer(name, name, o.Queue, inf); err != nil {
 		return err
 	}
-	f := informerFacts{denied: deniedWhy, decoding: dec, namespaced: r.namespaced()}
-	if r.namespaced() {
-		f.namespace = ns
-	}
+	f := informerFacts{denied: deniedWhy, decoding: dec}
 	if !r.watchable() {
 		f.unwatched = fmt.Sprintf("%s cannot be listed and watched: the server offers only %v for it", name, r.verbs)
 	}
@@ -202,11 +197,11 @@ func (s *Source) reason(informer string, snap engine.Snapshot) string {
 
 // status is disconnected while no informer's watch is open and the last
 // attempt failed.
-func (s *Source) status() source.Status {
+func (s *Source) status(snaps []engine.Snapshot) source.Status {
 	var lastErr string
 	var at time.Time
-	for _, e := range s.Informers() {
-		r := e.Engine().Snapshot().Reflector
+	for _, snap := range snaps {
+		r := snap.Reflector
 		if r.WatchOpen || r.ListInProgress {
 			return source.Status{State: source.Live}
 		}

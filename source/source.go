@@ -24,7 +24,9 @@ type Source interface {
 	// of what one tick shows.
 	Pull(cursor uint64, maxEvents int) Frame
 	// Store returns read access to one informer's cache; nil when the
-	// informer is unknown or the source does not serve its cache.
+	// informer is unknown or the source does not serve its cache. It must
+	// not block (the dashboard calls it while handling a message); the
+	// reader's own methods may make requests.
 	Store(informer string) StoreReader
 	// Run drives the source until ctx is done and returns once everything
 	// it started has stopped. A source runs once.

@@ -27,9 +27,9 @@ type Config struct {
 	EventRingSize int
 	// Notes, when set, gives the notes of each frame.
 	Notes func() []string
-	// Status, when set, gives the status of each frame; otherwise the
-	// source is always live.
-	Status func() source.Status
+	// Status, when set, gives the status of each frame from its
+	// snapshots; otherwise the source is always live.
+	Status func(snaps []engine.Snapshot) source.Status
 	// Reason, when set, says why an informer has not synced where it
 	// knows better than its snapshot (an RBAC check); "" defers to
 	// source.NotSyncedReason.
@@ -102,7 +102,7 @@ func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
 		f.Notes = s.cfg.Notes()
 	}
 	if s.cfg.Status != nil {
-		f.Status = s.cfg.Status()
+		f.Status = s.cfg.Status(f.Snapshots)
 	}
 	f.Paused = s.Paused()
 	for _, snap := range f.Snapshots {
