@@ -55,6 +55,8 @@ type Frame struct {
 	Status Status
 	// Reasons says, for each informer that has not synced, why not.
 	Reasons Reasons
+	// Workqueues are the controller's workqueues, when the source sees them.
+	Workqueues []Workqueue
 	// Paused reports that processing is paused (sources with Processing).
 	Paused bool
 	// Taken is when the frame was read.

@@ -46,15 +46,16 @@ const (
 // Frame is one pull: what source.Frame holds, as JSON. Events carry Key
 // and never Obj (the agent builds the key before sending).
 type Frame struct {
-	Version    string            `json:"version"`
-	Source     string            `json:"source"` // the agent's name for its process, e.g. the binary
-	Snapshots  []engine.Snapshot `json:"snapshots"`
-	Events     []engine.Event    `json:"events"`
-	Next       uint64            `json:"next"`
-	Missed     uint64            `json:"missed"`
-	EventStats instr.RingStats   `json:"eventStats"`
-	Reasons    source.Reasons    `json:"reasons,omitempty"`
-	Taken      time.Time         `json:"taken"`
+	Version    string             `json:"version"`
+	Source     string             `json:"source"` // the agent's name for its process, e.g. the binary
+	Snapshots  []engine.Snapshot  `json:"snapshots"`
+	Events     []engine.Event     `json:"events"`
+	Next       uint64             `json:"next"`
+	Missed     uint64             `json:"missed"`
+	EventStats instr.RingStats    `json:"eventStats"`
+	Reasons    source.Reasons     `json:"reasons,omitempty"`
+	Workqueues []source.Workqueue `json:"workqueues,omitempty"`
+	Taken      time.Time          `json:"taken"`
 }
 
 // StoreEntries lists one informer's cache.
