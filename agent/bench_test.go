@@ -1,0 +1,441 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	goruntime "runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/engine"
+)
+
+// The agent's benchmarks: what serving a slow client costs a controller's
+// watch throughput (the same workload as engine's BenchmarkWatchThroughput),
+// and what one /metrics scrape costs with many informers and listeners.
+
+// benchLW serves a fixed list and then whatever is pushed into its watch
+// (engine/bench_test.go's, which this package cannot import).
+type benchLW struct {
+	list  *corev1.PodList
+	mu    sync.Mutex
+	watch *watch.FakeWatcher
+	ready chan struct{}
+}
+
+func newBenchLW(n int) *benchLW {
+	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.Itoa(n)}}
+	list.Items = make([]corev1.Pod, n)
+	for i := range list.Items {
+		p := &list.Items[i]
+		p.Namespace = "ns-" + strconv.Itoa(i%20)
+		p.Name = "pod-" + strconv.Itoa(i)
+		p.ResourceVersion = strconv.Itoa(i + 1)
+		p.Labels = map[string]string{"app": "app-" + strconv.Itoa(i%50)}
+	}
+	return &benchLW{list: list, ready: make(chan struct{})}
+}
+
+func (lw *benchLW) IsWatchListSemanticsUnSupported() bool { return true }
+
+func (lw *benchLW) List(metav1.ListOptions) (runtime.Object, error) { return lw.list, nil }
+
+func (lw *benchLW) Watch(metav1.ListOptions) (watch.Interface, error) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.watch == nil {
+		lw.watch = watch.NewFakeWithChanSize(1024, false)
+		close(lw.ready)
+	}
+	return lw.watch, nil
+}
+
+// push sends events modifying the listed pods in turn, each with a new
+// resourceVersion, so the handler gets every one as an update.
+func (lw *benchLW) push(events int) {
+	<-lw.ready
+	n := len(lw.list.Items)
+	for i := range events {
+		p := lw.list.Items[i%n].DeepCopy()
+		p.ResourceVersion = strconv.Itoa(n + i + 1)
+		lw.watch.Modify(p)
+	}
+}
+
+// countingHandler counts callbacks; done closes when want is reached.
+type countingHandler struct {
+	n    atomic.Int64
+	want int64
+	done chan struct{}
+}
+
+func newCountingHandler(want int) *countingHandler {
+	return &countingHandler{want: int64(want), done: make(chan struct{})}
+}
+
+func (h *countingHandler) hit() {
+	if h.n.Add(1) == h.want {
+		close(h.done)
+	}
+}
+func (h *countingHandler) OnAdd(any, bool)   { h.hit() }
+func (h *countingHandler) OnUpdate(_, _ any) { h.hit() }
+func (h *countingHandler) OnDelete(any)      {}
+
+func benchInformer(lw cache.ListerWatcher, name string) *engine.Informer {
+	return engine.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, engine.Options{
+		Name: name, Resource: "pods",
+		Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+	})
+}
+
+// slowClient pulls frames the way a slow informtop attach would, reading
+// each body at about 64 KiB/s and pausing 50ms between pulls, and scrapes
+// /metrics every 100ms, until stop is called.
+type slowClient struct {
+	frames, scrapes atomic.Int64
+	bytes           atomic.Int64
+	events          atomic.Int64
+	errs            chan error
+	cancel          context.CancelFunc
+	wg              sync.WaitGroup
+}
+
+func startSlowClient(srv *httptest.Server) *slowClient {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &slowClient{cancel: cancel, errs: make(chan error, 2)}
+	client := srv.Client()
+	get := func(url string, throttle bool) ([]byte, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
+		}
+		if !throttle {
+			return io.ReadAll(resp.Body)
+		}
+		var body []byte
+		buf := make([]byte, 1024)
+		for {
+			n, err := resp.Body.Read(buf)
+			body = append(body, buf[:n]...)
+			if err == io.EOF {
+				return body, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			if !sleepCtx(ctx, 16*time.Millisecond) {
+				return nil, ctx.Err()
+			}
+		}
+	}
+	report := func(err error) {
+		if ctx.Err() == nil {
+			select {
+			case c.errs <- err:
+			default:
+			}
+		}
+	}
+	c.wg.Go(func() {
+		var cursor uint64
+		for {
+			body, err := get(srv.URL+api.PathFrame+"?max=4096&cursor="+strconv.FormatUint(cursor, 10), true)
+			if err != nil {
+				report(err)
+				return
+			}
+			var f struct {
+				Next   uint64            `json:"next"`
+				Events []json.RawMessage `json:"events"`
+			}
+			if err := json.Unmarshal(body, &f); err != nil {
+				report(err)
+				return
+			}
+			cursor = f.Next
+			c.frames.Add(1)
+			c.bytes.Add(int64(len(body)))
+			c.events.Add(int64(len(f.Events)))
+			if !sleepCtx(ctx, 50*time.Millisecond) {
+				return
+			}
+		}
+	})
+	c.wg.Go(func() {
+		for {
+			if _, err := get(srv.URL+api.PathMetrics, false); err != nil {
+				report(err)
+				return
+			}
+			c.scrapes.Add(1)
+			if !sleepCtx(ctx, 100*time.Millisecond) {
+				return
+			}
+		}
+	})
+	return c
+}
+
+// stop ends the client's goroutines and returns the first error it met.
+func (c *slowClient) stop() error {
+	c.cancel()
+	c.wg.Wait()
+	select {
+	case err := <-c.errs:
+		return err
+	default:
+		return nil
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// watchRun runs one informer over a fresh list of initial pods until its
+// one handler saw the list and events watch events; with an agent, a
+// slow client pulls frames and scrapes /metrics all along. It returns the
+// time from Run to the last callback and the CPU time the process used
+// meanwhile (the in-process client's included).
+func watchRun(b *testing.B, initial, events int, withAgent bool, totals *slowClientTotals) (wall, cpu time.Duration) {
+	b.Helper()
+	lw := newBenchLW(initial)
+	inf := benchInformer(lw, "pods")
+	h := newCountingHandler(initial + events)
+	if _, err := inf.AddNamedEventHandler("controller", h, cache.HandlerOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	var (
+		srv    *httptest.Server
+		client *slowClient
+	)
+	if withAgent {
+		handler, err := NewHandler(Options{Name: "bench", Registry: prometheus.NewRegistry()}, inf)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv = httptest.NewServer(handler)
+	}
+	goruntime.GC()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	cpu0 := cpuTime(b)
+	start := time.Now()
+	if withAgent {
+		client = startSlowClient(srv) // from Run on, for the whole run
+	}
+	wg.Go(func() { inf.RunWithContext(ctx) })
+	wg.Go(func() { lw.push(events) })
+	<-h.done
+	wall = time.Since(start)
+	cpu = cpuTime(b) - cpu0
+	cancel()
+	wg.Wait()
+	if withAgent {
+		err := client.stop()
+		srv.Close()
+		if err != nil {
+			b.Fatalf("slow client: %v", err)
+		}
+		totals.frames += client.frames.Load()
+		totals.scrapes += client.scrapes.Load()
+		totals.bytes += client.bytes.Load()
+		totals.events += client.events.Load()
+	}
+	return wall, cpu
+}
+
+// cpuTime is the user and system CPU time the process used so far.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+type slowClientTotals struct{ frames, scrapes, bytes, events int64 }
+
+// BenchmarkWatchThroughputWithAgent: the engine's watch-throughput workload
+// (1,000 listed pods, then 20,000 watch events, one handler; default
+// instrumentation, so no per-item events) without and with the agent
+// serving a slow client, run as pairs in alternating order. Reports
+// ns/event of each and their ratio (goal: without/with ≥ 0.97).
+func BenchmarkWatchThroughputWithAgent(b *testing.B) {
+	const initial, events = 1_000, 20_000
+	watchRun(b, initial, events, false, nil) // warm the heap, not counted
+	var without, with, withoutCPU, withCPU time.Duration
+	var totals slowClientTotals
+	var ratios []float64
+	pairs := 0
+	for b.Loop() {
+		var a, w, ac, wc time.Duration
+		if pairs%2 == 0 {
+			a, ac = watchRun(b, initial, events, false, nil)
+			w, wc = watchRun(b, initial, events, true, &totals)
+		} else {
+			w, wc = watchRun(b, initial, events, true, &totals)
+			a, ac = watchRun(b, initial, events, false, nil)
+		}
+		without, with = without+a, with+w
+		withoutCPU, withCPU = withoutCPU+ac, withCPU+wc
+		ratios = append(ratios, float64(a)/float64(w))
+		pairs++
+	}
+	slices.Sort(ratios)
+	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(pairs*events) }
+	b.ReportMetric(per(without), "ns/event-without-agent")
+	b.ReportMetric(per(with), "ns/event-with-agent")
+	b.ReportMetric(float64(without)/float64(with), "without/with")
+	b.ReportMetric(ratios[len(ratios)/2], "without/with-median-pair")
+	b.ReportMetric(per(withoutCPU), "cpu-ns/event-without-agent")
+	b.ReportMetric(per(withCPU), "cpu-ns/event-with-agent")
+	b.ReportMetric(float64(withoutCPU)/float64(withCPU), "cpu-without/with")
+	b.ReportMetric(float64(totals.frames)/float64(pairs), "frames/run")
+	b.ReportMetric(float64(totals.scrapes)/float64(pairs), "scrapes/run")
+	if totals.frames > 0 {
+		b.ReportMetric(float64(totals.bytes)/float64(totals.frames), "B/frame")
+	}
+}
+
+// BenchmarkMetricsScrape: one GET /metrics through the agent's handler
+// with 50 synced, idle informers of 5 pods and 10 listeners each (4,950
+// series), as text (curl) and as Prometheus 3 asks for it (OpenMetrics,
+// gzip).
+func BenchmarkMetricsScrape(b *testing.B) {
+	const informers, listeners, objects = 50, 10, 5
+	infs := make([]*engine.Informer, informers)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	b.Cleanup(func() {
+		cancel()
+		wg.Wait()
+	})
+	for i := range infs {
+		lw := newBenchLW(objects)
+		inf := benchInformer(lw, fmt.Sprintf("pods-%02d", i))
+		for l := range listeners {
+			if _, err := inf.AddNamedEventHandler(fmt.Sprintf("listener-%d", l), cache.ResourceEventHandlerFuncs{}, cache.HandlerOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		wg.Go(func() { inf.RunWithContext(ctx) })
+		infs[i] = inf
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, inf := range infs {
+		for !inf.HasSynced() {
+			if time.Now().After(deadline) {
+				b.Fatalf("informer %s did not sync", inf.Name())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	h, err := NewHandler(Options{Name: "bench", Registry: prometheus.NewRegistry()}, infs...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		header http.Header
+	}{
+		{"text", nil},
+		{"prometheus", http.Header{
+			"Accept":          {"application/openmetrics-text;version=1.0.0;escaping=allow-utf-8;q=0.6,application/openmetrics-text;version=0.0.1;q=0.5,text/plain;version=1.0.0;escaping=allow-utf-8;q=0.4,text/plain;version=0.0.4;q=0.3,*/*;q=0.2"},
+			"Accept-Encoding": {"gzip"},
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodGet, api.PathMetrics, nil)
+			for k, v := range c.header {
+				req.Header[k] = v
+			}
+			var size int
+			b.ReportAllocs()
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("GET /metrics: %d %s", rec.Code, rec.Body)
+				}
+				size = rec.Body.Len()
+			}
+			b.ReportMetric(float64(size), "body-B")
+		})
+	}
+}
+
+// BenchmarkServeOneInformer: the agent's own work for what the slow client
+// of BenchmarkWatchThroughputWithAgent asks for, a frame and a scrape of
+// one synced informer with one listener (handler only, no network).
+func BenchmarkServeOneInformer(b *testing.B) {
+	lw := newBenchLW(1_000)
+	inf := benchInformer(lw, "pods")
+	h := newCountingHandler(1_000)
+	if _, err := inf.AddNamedEventHandler("controller", h, cache.HandlerOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { inf.RunWithContext(ctx) })
+	b.Cleanup(func() {
+		cancel()
+		wg.Wait()
+	})
+	<-h.done
+	handler, err := NewHandler(Options{Name: "bench", Registry: prometheus.NewRegistry()}, inf)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, path := range []string{api.PathFrame + "?max=4096&cursor=0", api.PathMetrics} {
+		name := "frame"
+		if path == api.PathMetrics {
+			name = "metrics"
+		}
+		b.Run(name, func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodGet, path, nil)
+			b.ReportAllocs()
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				handler.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
+				}
+			}
+		})
+	}
+}
