@@ -27,6 +27,7 @@ type dataMsg struct {
 	eventStats instr.RingStats
 	status     source.Status
 	reasons    source.Reasons
+	workqueues []source.Workqueue
 	paused     bool
 	at         time.Time
 }
@@ -35,7 +36,8 @@ type dataMsg struct {
 func fetchData(src source.Source, cursor uint64, now time.Time) dataMsg {
 	f := src.Pull(cursor, eventFetchMax)
 	msg := dataMsg{snaps: f.Snapshots, notes: f.Notes, events: f.Events, next: f.Next, missed: f.Missed,
-		eventStats: f.EventStats, status: f.Status, reasons: f.Reasons, paused: f.Paused, at: now}
+		eventStats: f.EventStats, status: f.Status, reasons: f.Reasons, workqueues: f.Workqueues,
+		paused: f.Paused, at: now}
 	for i := range msg.events {
 		// The engine's hot path sets Obj instead of building the key; build
 		// it here, off the UI goroutine, and let the log hold strings only.
@@ -66,6 +68,11 @@ type dataState struct {
 	eventStats instr.RingStats
 	status     source.Status  // the source's connection state
 	reasons    source.Reasons // why each unsynced informer is not synced
+	// workqueues are the controller's workqueues as of the last tick, in
+	// the source's order; none for the demo and a cluster. wqHist keeps a
+	// few seconds of each, by name, for its add rate and depth trend.
+	workqueues []source.Workqueue
+	wqHist     map[string]*queueHistory
 	paused     bool
 	updated    time.Time // when the newest dataMsg arrived
 	ticks      uint64    // dataMsgs applied, a cheap clock for transient messages
@@ -76,7 +83,7 @@ type dataState struct {
 }
 
 func newDataState() *dataState {
-	return &dataState{hist: map[string]*history{}}
+	return &dataState{hist: map[string]*history{}, wqHist: map[string]*queueHistory{}}
 }
 
 func (d *dataState) apply(msg dataMsg) {
@@ -88,6 +95,7 @@ func (d *dataState) apply(msg dataMsg) {
 	d.eventStats = msg.eventStats
 	d.status = msg.status
 	d.reasons = msg.reasons
+	d.applyWorkqueues(msg)
 	seen := make(map[string]bool, len(msg.snaps))
 	for i := range d.snaps {
 		s := &d.snaps[i]
@@ -111,6 +119,42 @@ func (d *dataState) apply(msg dataMsg) {
 	d.events.add(msg.events)
 	d.cursor = msg.next
 	d.missed += msg.missed
+}
+
+// applyWorkqueues keeps msg's workqueues and samples each into its
+// history on the snapshots' clock (the clock the views measure ages on),
+// forgetting the queues that are gone.
+func (d *dataState) applyWorkqueues(msg dataMsg) {
+	d.workqueues = msg.workqueues
+	if len(d.workqueues) == 0 {
+		clear(d.wqHist)
+		return
+	}
+	var now time.Time
+	for i := range msg.snaps {
+		if t := msg.snaps[i].Taken; t.After(now) {
+			now = t
+		}
+	}
+	if now.IsZero() {
+		now = msg.at
+	}
+	seen := make(map[string]bool, len(d.workqueues))
+	for i := range d.workqueues {
+		q := &d.workqueues[i]
+		seen[q.Name] = true
+		h := d.wqHist[q.Name]
+		if h == nil {
+			h = &queueHistory{}
+			d.wqHist[q.Name] = h
+		}
+		h.observe(now, q)
+	}
+	for name := range d.wqHist {
+		if !seen[name] {
+			delete(d.wqHist, name)
+		}
+	}
 }
 
 // snap returns the current informer's snapshot, nil before the first tick.

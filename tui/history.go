@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 const (
@@ -244,4 +245,53 @@ func maxOf(vals []float64) float64 {
 		hi = max(hi, v)
 	}
 	return hi
+}
+
+// queueHistoryPoints is how many samples a workqueue keeps: five seconds
+// at historySpacing, enough for an add rate and "the depth grew lately".
+const queueHistoryPoints = 6
+
+// queueSample is one reading of a workqueue's depth and add counter.
+type queueSample struct {
+	t     time.Time
+	depth int64
+	adds  uint64
+}
+
+// queueHistory is the last few samples of one controller workqueue, at
+// least historySpacing apart, like history for an informer. Owned by the
+// root model and touched only from Update.
+type queueHistory struct {
+	samples []queueSample // oldest first
+	addRate float64       // adds per second between the last two samples
+}
+
+// observe records q as of t when t is at least historySpacing after the
+// last sample; a clock going backwards (a new source) starts over.
+func (h *queueHistory) observe(t time.Time, q *source.Workqueue) {
+	n := len(h.samples)
+	if n > 0 {
+		last := h.samples[n-1]
+		if t.Before(last.t) {
+			h.samples, h.addRate, n = h.samples[:0], 0, 0
+		} else if t.Sub(last.t) < historySpacing {
+			return
+		}
+	}
+	s := queueSample{t: t, depth: q.Depth, adds: q.Adds}
+	if n > 0 {
+		last := h.samples[n-1]
+		h.addRate = perSecond(last.adds, s.adds, s.t.Sub(last.t).Seconds())
+	}
+	if n == queueHistoryPoints {
+		copy(h.samples, h.samples[1:])
+		h.samples = h.samples[:n-1]
+	}
+	h.samples = append(h.samples, s)
+}
+
+// grew reports a depth now above the oldest kept sample's: keys arriving
+// faster than the workers take them over the last few seconds.
+func (h *queueHistory) grew(depth int64) bool {
+	return h != nil && len(h.samples) > 1 && depth > h.samples[0].depth
 }

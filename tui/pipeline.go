@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"time"
 
@@ -12,11 +13,14 @@ import (
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source"
 )
 
 // pipelineView draws the informer as its stages, top to bottom in the order
 // an object travels: API server, reflector, queue, indexer, processor and
-// each listener, then the watch event rates by type.
+// each listener, then the controller's workqueues when the source sees
+// them (where a handler's key waits for a reconcile), then the watch event
+// rates by type.
 type pipelineView struct {
 	c *common
 }
@@ -70,9 +74,18 @@ func (v *pipelineView) render() string {
 		v.connector(),
 		v.label("Processor") + v.processorLine(s, p),
 	}
+	// The controller's workqueues, when the source sees them, are the last
+	// stage: they come before the chart and take at most half the rows
+	// left (at least their connector and a line), so a controller with
+	// many queues does not hide the listeners.
+	room := height - len(stages)
+	queueRows := 0
+	if n := len(v.c.data.workqueues); n > 0 {
+		queueRows = min(1+n, max(room/2, 2))
+		room -= queueRows
+	}
 	// Share the rows left: every listener if possible, the chart with at
 	// least one row per event type, and taller series when there is room.
-	room := height - len(stages)
 	lis := len(s.Listeners)
 	chartMin := 2 + evKinds // blank line, title, one row per type
 	listenerRows, perSeries := room, 0
@@ -83,7 +96,16 @@ func (v *pipelineView) render() string {
 	case room > chartMin:
 		listenerRows, perSeries = room-chartMin, 1
 	}
+	if n := len(v.c.data.workqueues); n > 0 && queueRows < 1+n {
+		// Rows neither the listeners nor the chart use go to the queues.
+		used := min(listenerRows, lis)
+		if perSeries > 0 {
+			used += 2 + evKinds*perSeries
+		}
+		queueRows = min(1+n, queueRows+max(room-used, 0))
+	}
 	lines := append(stages, v.listenerLines(s, h, v.c.now(), listenerRows)...)
+	lines = append(lines, v.workqueueLines(queueRows)...)
 	if perSeries > 0 {
 		lines = append(lines, "")
 		lines = append(lines, v.chart(h, perSeries)...)
@@ -234,6 +256,134 @@ func (v *pipelineView) listenerLines(s *engine.Snapshot, h *history, now time.Ti
 	if show < len(ranked) {
 		out = append(out, st.dim.Render(fmt.Sprintf("     └── … %d more (3: Listeners)", len(ranked)-show)))
 	}
+	return out
+}
+
+// Cells of a workqueue line, in display order.
+const (
+	wqName = iota
+	wqDepth
+	wqAdds
+	wqRetries
+	wqWaited
+	wqWork
+	wqUnfinished
+	wqLongest
+	wqCells
+)
+
+// workqueueColumns are a workqueue line's figures; a narrow terminal drops
+// the highest prio first: the work in progress, then how long work took,
+// then how long keys waited and the retries. The longest-running item is
+// kept when it is why a queue is flagged.
+var workqueueColumns = []column{
+	{id: wqName, maxw: 24},
+	{id: wqDepth},
+	{id: wqAdds, prio: 1},
+	{id: wqRetries, prio: 2},
+	{id: wqWaited, prio: 3},
+	{id: wqWork, prio: 5},
+	{id: wqUnfinished, prio: 6},
+	{id: wqLongest, prio: 4},
+}
+
+// rankedQueue is a workqueue with the reasons to flag it.
+type rankedQueue struct {
+	q      *source.Workqueue
+	rising bool // its depth grew over the last few seconds
+	stuck  bool // keys wait while one item has run past the stall threshold: "stalled"
+}
+
+func (r rankedQueue) flagged() bool { return r.rising || r.stuck }
+
+// workqueueLines is the stage after the listeners: a connector, then one
+// line per workqueue of the controller, flagged ones first, within rows
+// lines; the rest are counted on a last line. Figures that do not fit the
+// width are dropped for every line alike, so the columns stay aligned.
+func (v *pipelineView) workqueueLines(rows int) []string {
+	qs := v.c.data.workqueues
+	if rows < 2 || len(qs) == 0 {
+		return nil
+	}
+	st := v.c.styles
+	ranked := make([]rankedQueue, len(qs))
+	for i := range qs {
+		q := &qs[i]
+		ranked[i] = rankedQueue{q: q, rising: v.c.data.wqHist[q.Name].grew(q.Depth),
+			stuck: q.Depth > 0 && q.LongestRunning > v.c.stallAfter}
+	}
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].flagged() && !ranked[j].flagged() })
+	show := len(ranked)
+	if show > rows-1 {
+		show = rows - 2
+	}
+	cols := append([]column(nil), workqueueColumns...)
+	cells := make([][]string, show)
+	for i, r := range ranked[:show] {
+		cells[i] = v.workqueueCells(r)
+		if r.stuck {
+			cols[wqLongest].prio = 0
+		}
+		for j := range cols {
+			cols[j].width = max(cols[j].width, width(cells[i][cols[j].id]))
+		}
+	}
+	cols[wqName].width = min(cols[wqName].width, cols[wqName].maxw)
+	cols = layoutColumns(cols, v.c.width-v.stageWidth())
+	out := make([]string, 0, rows)
+	out = append(out, v.connector())
+	for i := range cells {
+		out = append(out, v.label("Workqueue")+renderRow(cols, cells[i]))
+	}
+	if rest := len(ranked) - show; rest > 0 {
+		label, more := v.label(""), fmt.Sprintf("… %d more workqueues", rest)
+		if show == 0 {
+			label, more = v.label("Workqueue"), "… "+plural(rest, "workqueue")
+		}
+		out = append(out, label+st.dim.Render(more))
+	}
+	return out
+}
+
+// workqueueCells are one workqueue's figures; every cell after the name
+// starts with the separator, so the columns read as a joined line.
+func (v *pipelineView) workqueueCells(r rankedQueue) []string {
+	st := v.c.styles
+	q := r.q
+	p := v.c.data.wqHist[q.Name]
+	addRate := 0.0
+	if p != nil {
+		addRate = p.addRate
+	}
+	dot := st.dim.Render("·") + " "
+	depth := "depth " + count(q.Depth)
+	if r.flagged() {
+		var why []string
+		if r.rising {
+			why = append(why, "rising")
+		}
+		if r.stuck {
+			why = append(why, "stalled")
+		}
+		depth = st.warn.Render("⚠ " + depth + " " + strings.Join(why, ", "))
+	}
+	longest := "longest " + humanDuration(q.LongestRunning)
+	if r.stuck {
+		longest = st.warn.Render(longest)
+	}
+	retries := "retries " + count(q.Retries)
+	if q.Retries > 0 {
+		retries = st.warn.Render(retries)
+	}
+	out := make([]string, wqCells)
+	out[wqName] = q.Name
+	out[wqDepth] = dot + depth
+	out[wqAdds] = dot + "adds " + rate(addRate)
+	out[wqRetries] = dot + retries
+	out[wqWaited] = dot + "waited max " + humanDuration(q.QueueLatencyMax)
+	out[wqWork] = dot + "work max " + humanDuration(q.WorkDurationMax)
+	out[wqUnfinished] = dot + "unfinished " + humanDuration(q.UnfinishedWork)
+	out[wqLongest] = dot + longest
 	return out
 }
 

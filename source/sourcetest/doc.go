@@ -5,7 +5,8 @@
 //
 //   - Fake is a source.Source that replays fixed frames of snapshots
 //     (Advance moves to the next, staying on the last), fixed events
-//     (honouring Pull's cursor and maximum), notes and a Status.
+//     (honouring Pull's cursor and maximum), notes, a Status and a
+//     controller's workqueues.
 //   - Store is an immutable cache: keys, objects, labels, creation times
 //     and indexes, read as source.InformerStore reads an engine informer.
 //   - Controls records every control call in order; its step result,

@@ -3,6 +3,7 @@ package sourcetest
 import (
 	"context"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -29,6 +30,8 @@ type Config struct {
 	Status source.Status
 	// Reasons are every frame's not-synced reasons.
 	Reasons source.Reasons
+	// Workqueues are every frame's controller workqueues (see SetWorkqueues).
+	Workqueues []source.Workqueue
 	// Stores are the caches Store serves, by informer; a *Store or any
 	// other source.StoreReader.
 	Stores map[string]source.StoreReader
@@ -61,7 +64,8 @@ func (f *Fake) Title() string { return f.cfg.Title }
 // none, 1 at the start). Missed is always 0.
 func (f *Fake) Pull(cursor uint64, maxEvents int) source.Frame {
 	f.mu.Lock()
-	out := source.Frame{Notes: append([]string(nil), f.cfg.Notes...), Status: f.cfg.Status, Reasons: maps.Clone(f.cfg.Reasons), Taken: time.Now()}
+	out := source.Frame{Notes: append([]string(nil), f.cfg.Notes...), Status: f.cfg.Status, Reasons: maps.Clone(f.cfg.Reasons),
+		Workqueues: slices.Clone(f.cfg.Workqueues), Taken: time.Now()}
 	if len(f.cfg.Frames) > 0 {
 		out.Snapshots = append([]engine.Snapshot(nil), f.cfg.Frames[f.frame]...)
 	}
@@ -144,6 +148,14 @@ func (f *Fake) SetStatus(status source.Status) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.cfg.Status = status
+}
+
+// SetWorkqueues makes queues every later frame's Workqueues; the Fake
+// keeps the slice.
+func (f *Fake) SetWorkqueues(queues []source.Workqueue) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cfg.Workqueues = queues
 }
 
 // ReportPaused makes every later frame's Paused read p.Paused(); NewCluster

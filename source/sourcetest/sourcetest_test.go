@@ -190,3 +190,21 @@ func TestControlsRecordEveryCall(t *testing.T) {
 		t.Errorf("queue reads %v", got)
 	}
 }
+
+func TestPullReturnsWorkqueues(t *testing.T) {
+	f := sourcetest.New(sourcetest.Config{})
+	if got := f.Pull(0, 0).Workqueues; got != nil {
+		t.Fatalf("workqueues %v before any were set, want none", got)
+	}
+	f = sourcetest.New(sourcetest.Config{Workqueues: []source.Workqueue{{Name: "deployments", Depth: 3}}})
+	fr := f.Pull(0, 0)
+	if len(fr.Workqueues) != 1 || fr.Workqueues[0].Name != "deployments" || fr.Workqueues[0].Depth != 3 {
+		t.Fatalf("workqueues %+v, want deployments at depth 3", fr.Workqueues)
+	}
+	fr.Workqueues[0].Depth = 99 // a frame is the caller's: the fake keeps its own
+	f.SetWorkqueues([]source.Workqueue{{Name: "deployments", Depth: 4}, {Name: "pods", Adds: 7}})
+	got := f.Pull(0, 0).Workqueues
+	if len(got) != 2 || got[0].Depth != 4 || got[1].Name != "pods" || got[1].Adds != 7 {
+		t.Fatalf("after SetWorkqueues: %+v", got)
+	}
+}
