@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 // Labels every informtop series carries; listener series add "listener",
@@ -38,6 +39,15 @@ var (
 	descDelivered  = desc("informtop_listener_delivered_total", "Handler calls that returned, by type (add, update, delete, sync).", deliveredLabel)
 	descPanics     = desc("informtop_listener_panics_total", "Handler calls that panicked (recovered).", listenerLabels)
 	descSynced     = desc("informtop_listener_synced", "1 when the handler registration has synced, else 0.", listenerLabels)
+
+	workqueueLabels       = []string{"name"}
+	descWorkqueueDepth    = desc("informtop_workqueue_depth", "Keys waiting in the workqueue for a worker.", workqueueLabels)
+	descWorkqueueAdds     = desc("informtop_workqueue_adds_total", "Keys added to the workqueue (keys already waiting not counted).", workqueueLabels)
+	descWorkqueueRetries  = desc("informtop_workqueue_retries_total", "Keys added back after a delay (AddRateLimited, AddAfter).", workqueueLabels)
+	descWorkqueueLatency  = desc("informtop_workqueue_queue_latency_seconds_max", "Longest a key waited in the workqueue before a worker took it.", workqueueLabels)
+	descWorkqueueWork     = desc("informtop_workqueue_work_duration_seconds_max", "Longest a worker spent on one key.", workqueueLabels)
+	descWorkqueueUnfinish = desc("informtop_workqueue_unfinished_work_seconds", "Seconds spent so far by the work in progress that has not finished.", workqueueLabels)
+	descWorkqueueLongest  = desc("informtop_workqueue_longest_running_processor_seconds", "Seconds the longest-running work item in progress has been running.", workqueueLabels)
 )
 
 // collector reads every informer's snapshot at scrape time: the engine
@@ -45,10 +55,11 @@ var (
 type collector struct {
 	informers []*engine.Informer
 	resources map[string]schema.GroupVersionResource
+	queues    *WorkqueueMetrics // nil: no workqueue series
 }
 
-func newCollector(informers []*engine.Informer, resources map[string]schema.GroupVersionResource) *collector {
-	return &collector{informers: informers, resources: resources}
+func newCollector(informers []*engine.Informer, resources map[string]schema.GroupVersionResource, queues *WorkqueueMetrics) *collector {
+	return &collector{informers: informers, resources: resources, queues: queues}
 }
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
@@ -58,11 +69,40 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	} {
 		ch <- d
 	}
+	if c.queues != nil {
+		for _, d := range []*prometheus.Desc{
+			descWorkqueueDepth, descWorkqueueAdds, descWorkqueueRetries, descWorkqueueLatency, descWorkqueueWork,
+			descWorkqueueUnfinish, descWorkqueueLongest,
+		} {
+			ch <- d
+		}
+	}
 }
 
 func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	for _, inf := range c.informers {
 		c.collect(ch, inf.Snapshot())
+	}
+	if c.queues != nil {
+		collectWorkqueues(ch, c.queues.Snapshot())
+	}
+}
+
+func collectWorkqueues(ch chan<- prometheus.Metric, queues []source.Workqueue) {
+	for _, q := range queues {
+		gauge := func(d *prometheus.Desc, v float64) {
+			ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, q.Name)
+		}
+		counter := func(d *prometheus.Desc, v uint64) {
+			ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), q.Name)
+		}
+		gauge(descWorkqueueDepth, float64(q.Depth))
+		counter(descWorkqueueAdds, q.Adds)
+		counter(descWorkqueueRetries, q.Retries)
+		gauge(descWorkqueueLatency, q.QueueLatencyMax.Seconds())
+		gauge(descWorkqueueWork, q.WorkDurationMax.Seconds())
+		gauge(descWorkqueueUnfinish, q.UnfinishedWork.Seconds())
+		gauge(descWorkqueueLongest, q.LongestRunning.Seconds())
 	}
 }
 

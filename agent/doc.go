@@ -7,6 +7,10 @@
 // example controller-runtime's metrics server, through ExtraHandlers), or
 // Serve to run a server of its own until a context ends.
 //
+// A controller's workqueues, the stage after the handlers, are seen
+// through NewWorkqueueMetrics: give it to the queue as its
+// workqueue.MetricsProvider and to Options.Workqueues.
+//
 // # Security model
 //
 //   - Read-only: every endpoint is GET (or HEAD); any other method gets 405.

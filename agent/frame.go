@@ -58,5 +58,8 @@ func (h *handler) frame(cursor uint64, limit int) api.Frame {
 	}
 	f.Events, f.Next, f.Missed = h.events.since(cursor, limit)
 	f.EventStats = h.events.stats()
+	if h.queues != nil {
+		f.Workqueues = h.queues.Snapshot()
+	}
 	return f
 }

@@ -25,6 +25,7 @@ type handler struct {
 	byName    map[string]*engine.Informer
 	names     []string // sorted, for error sentences
 	events    *eventFeed
+	queues    *WorkqueueMetrics // nil: frames carry no workqueues
 	metrics   http.Handler
 	routes    []route
 }
@@ -45,6 +46,7 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 		source:    opts.name(),
 		informers: slices.Clone(informers),
 		byName:    make(map[string]*engine.Informer, len(informers)),
+		queues:    opts.Workqueues,
 	}
 	for i, inf := range informers {
 		if inf == nil {
@@ -66,7 +68,7 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 	if reg == nil {
 		reg = prometheus.NewRegistry()
 	}
-	if err := reg.Register(newCollector(h.informers, opts.Resources)); err != nil {
+	if err := reg.Register(newCollector(h.informers, opts.Resources, opts.Workqueues)); err != nil {
 		var are prometheus.AlreadyRegisteredError
 		if errors.As(err, &are) {
 			return nil, fmt.Errorf("agent: the registry already holds informtop's collector for these informers; give each handler its own Options.Registry or create the handler once")

@@ -39,6 +39,11 @@ type Options struct {
 	// MergedEventRingSize is the size of the ring that merges the events
 	// of informers that do not share one ring; default 4096 per ring.
 	MergedEventRingSize int
+	// Workqueues, when set, is the MetricsProvider of the controller's
+	// workqueues: every frame carries its queues (Frame.Workqueues) and
+	// /metrics exports them as informtop_workqueue_* series labelled
+	// name, read at scrape time.
+	Workqueues *WorkqueueMetrics
 }
 
 // Registry is what the agent needs of a Prometheus registry; a

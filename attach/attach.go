@@ -172,8 +172,8 @@ func (s *Source) Status() source.Status {
 	return s.status
 }
 
-// Pull implements source.Source. It does no I/O: the snapshots, reasons
-// and status are the poller's latest, the events come from the local
+// Pull implements source.Source. It does no I/O: the snapshots, reasons,
+// workqueues and status are the poller's latest, the events come from the local
 // buffer after cursor.
 func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
 	s.mu.Lock()
@@ -182,6 +182,7 @@ func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
 		EventStats: s.last.EventStats,
 		Status:     s.status,
 		Reasons:    maps.Clone(s.last.Reasons),
+		Workqueues: slices.Clone(s.last.Workqueues),
 		Taken:      s.last.Taken,
 	}
 	if s.have {

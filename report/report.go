@@ -13,6 +13,7 @@ import (
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source"
 )
 
 // Report is the machine-readable document of SPEC §8. Field names are the
@@ -22,6 +23,10 @@ type Report struct {
 	Synced    bool            `json:"synced"`
 	Informers []Informer      `json:"informers"`
 	Events    instr.RingStats `json:"events"`
+	// Workqueues are the controller's workqueues (attach to an agent given
+	// agent.Options.Workqueues), sorted by name; absent when the source
+	// sees none.
+	Workqueues []Workqueue `json:"workqueues,omitempty"`
 }
 
 // Informer is one informer's part of the report.
@@ -75,9 +80,18 @@ type Listener struct {
 	InCallbackSeconds float64 `json:"inCallbackSeconds"`
 }
 
-// Build projects snapshots onto the report; now is when it was taken.
-func Build(source string, snaps []engine.Snapshot, reasons map[string]string, events instr.RingStats, now time.Time) Report {
-	r := Report{Source: source, Synced: len(snaps) > 0, Informers: make([]Informer, 0, len(snaps)), Events: events}
+// Build projects snapshots and workqueues onto the report; now is when it
+// was taken. The report keeps its own copy of queues.
+func Build(src string, snaps []engine.Snapshot, reasons map[string]string, events instr.RingStats, queues []source.Workqueue, now time.Time) Report {
+	r := Report{Source: src, Synced: len(snaps) > 0, Informers: make([]Informer, 0, len(snaps)), Events: events}
+	for _, q := range queues {
+		r.Workqueues = append(r.Workqueues, Workqueue{
+			Name: q.Name, Depth: q.Depth, Adds: q.Adds, Retries: q.Retries,
+			QueueLatencyMeanSeconds: fineSeconds(q.QueueLatencyMean), QueueLatencyMaxSeconds: fineSeconds(q.QueueLatencyMax),
+			WorkDurationMeanSeconds: fineSeconds(q.WorkDurationMean), WorkDurationMaxSeconds: fineSeconds(q.WorkDurationMax),
+			UnfinishedWorkSeconds: fineSeconds(q.UnfinishedWork), LongestRunningSeconds: fineSeconds(q.LongestRunning),
+		})
+	}
 	for _, s := range snaps {
 		ir := Informer{
 			Name:                    s.Name,
@@ -135,6 +149,12 @@ func seconds(d time.Duration) float64 {
 	return float64(d.Round(time.Millisecond)) / float64(time.Second)
 }
 
+// fineSeconds keeps microseconds: a workqueue's work often takes less than
+// a millisecond.
+func fineSeconds(d time.Duration) float64 {
+	return float64(d.Round(time.Microsecond)) / float64(time.Second)
+}
+
 // WriteJSON prints the report as indented JSON.
 func WriteJSON(w io.Writer, r Report) error {
 	enc := json.NewEncoder(w)
@@ -176,7 +196,43 @@ func WriteTable(w io.Writer, r Report) error {
 			return err
 		}
 	}
+	if len(r.Workqueues) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, q := range r.Workqueues {
+		fmt.Fprintf(w, "workqueue %s: depth %d, adds %d, retries %d, waited max %s, work max %s", q.Name, q.Depth, q.Adds, q.Retries,
+			duration(q.QueueLatencyMaxSeconds), duration(q.WorkDurationMaxSeconds))
+		if q.LongestRunningSeconds > 0 {
+			fmt.Fprintf(w, ", longest running %s", duration(q.LongestRunningSeconds))
+		}
+		fmt.Fprintln(w)
+	}
 	return nil
+}
+
+// Workqueue is one controller workqueue in the report; times in seconds,
+// as everywhere in the report.
+type Workqueue struct {
+	Name                    string  `json:"name"`
+	Depth                   int64   `json:"depth"`
+	Adds                    uint64  `json:"adds"`
+	Retries                 uint64  `json:"retries"`
+	QueueLatencyMeanSeconds float64 `json:"queueLatencyMeanSeconds"`
+	QueueLatencyMaxSeconds  float64 `json:"queueLatencyMaxSeconds"`
+	WorkDurationMeanSeconds float64 `json:"workDurationMeanSeconds"`
+	WorkDurationMaxSeconds  float64 `json:"workDurationMaxSeconds"`
+	UnfinishedWorkSeconds   float64 `json:"unfinishedWorkSeconds"`
+	LongestRunningSeconds   float64 `json:"longestRunningSeconds"`
+}
+
+// duration rounds seconds for people: to the millisecond from 1ms on, to
+// the microsecond below.
+func duration(secs float64) string {
+	d := time.Duration(secs * float64(time.Second))
+	if d >= time.Millisecond {
+		return d.Round(time.Millisecond).String()
+	}
+	return d.Round(time.Microsecond).String()
 }
 
 // indexSummary is " (app: 4 values, namespace: 3 values)", in index name

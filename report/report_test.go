@@ -10,6 +10,7 @@ import (
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source"
 )
 
 // A report is synced only when every informer and every listener is, and
@@ -21,7 +22,7 @@ func TestBuildCarriesSyncAndReasons(t *testing.T) {
 			Listeners: []processor.ListenerStats{{Name: "informtop", Synced: true}}},
 		{Name: "pods", Resource: "pods", QueueKind: engine.RealFIFO},
 	}
-	r := Build("kube", snaps, map[string]string{"pods": "denied: you may not list pods"}, instr.RingStats{Emitted: 9}, now)
+	r := Build("kube", snaps, map[string]string{"pods": "denied: you may not list pods"}, instr.RingStats{Emitted: 9}, nil, now)
 	if r.Synced || r.Source != "kube" || len(r.Informers) != 2 || r.Events.Emitted != 9 {
 		t.Fatalf("report %+v", r)
 	}
@@ -46,7 +47,67 @@ func TestBuildCarriesSyncAndReasons(t *testing.T) {
 	if !strings.Contains(table.String(), "not synced: denied: you may not list pods") {
 		t.Errorf("table:\n%s", table.String())
 	}
-	if ok := Build("demo", snaps[:1], nil, instr.RingStats{}, now); !ok.Synced {
+	if ok := Build("demo", snaps[:1], nil, instr.RingStats{}, nil, now); !ok.Synced {
 		t.Error("a fully synced report says synced: false")
+	}
+}
+
+// The controller's workqueues follow the informers: in the JSON under
+// "workqueues" (absent when the source sees none), and one line each in
+// the table.
+func TestReportCarriesWorkqueues(t *testing.T) {
+	queues := []source.Workqueue{{
+		Name: "deployments", Depth: 2, Adds: 20, Retries: 1,
+		QueueLatencyMean: 300 * time.Millisecond, QueueLatencyMax: 1234567 * time.Microsecond,
+		WorkDurationMean: time.Millisecond, WorkDurationMax: 250 * time.Microsecond,
+		LongestRunning: 2 * time.Second, UnfinishedWork: 3 * time.Second,
+	}}
+	r := Build("attach", nil, nil, instr.RingStats{}, queues, time.Now())
+	queues[0].Name = "scribbled"
+	if len(r.Workqueues) != 1 || r.Workqueues[0].Name != "deployments" {
+		t.Fatalf("report workqueues %+v, want its own copy", r.Workqueues)
+	}
+
+	var js bytes.Buffer
+	if err := WriteJSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Workqueues []map[string]any `json:"workqueues"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Workqueues) != 1 {
+		t.Fatalf("JSON %s", js.String())
+	}
+	q := doc.Workqueues[0]
+	for k, want := range map[string]any{"name": "deployments", "depth": 2.0, "adds": 20.0, "retries": 1.0,
+		"queueLatencyMaxSeconds": 1.234567, "workDurationMaxSeconds": 0.00025, "longestRunningSeconds": 2.0, "unfinishedWorkSeconds": 3.0} {
+		if q[k] != want {
+			t.Errorf("JSON workqueue %s = %v, want %v", k, q[k], want)
+		}
+	}
+
+	var table bytes.Buffer
+	if err := WriteTable(&table, r); err != nil {
+		t.Fatal(err)
+	}
+	const line = "workqueue deployments: depth 2, adds 20, retries 1, waited max 1.235s, work max 250µs, longest running 2s\n"
+	if !strings.Contains(table.String(), line) {
+		t.Errorf("table lacks %q:\n%s", line, table.String())
+	}
+
+	none := Build("demo", nil, nil, instr.RingStats{}, nil, time.Now())
+	js.Reset()
+	table.Reset()
+	if err := WriteJSON(&js, none); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteTable(&table, none); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(js.String(), "workqueues") || strings.Contains(table.String(), "workqueue") {
+		t.Errorf("a report without queues mentions them:\n%s\n%s", js.String(), table.String())
 	}
 }

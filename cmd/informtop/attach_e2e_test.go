@@ -39,6 +39,12 @@ type attachJSON struct {
 			InCallbackSeconds float64 `json:"inCallbackSeconds"`
 		} `json:"listeners"`
 	} `json:"informers"`
+	Workqueues []struct {
+		Name    string `json:"name"`
+		Depth   int64  `json:"depth"`
+		Adds    uint64 `json:"adds"`
+		Retries uint64 `json:"retries"`
+	} `json:"workqueues"`
 }
 
 func deployment(ns, name string) *appsv1.Deployment {
@@ -134,7 +140,8 @@ func attachOnce(t *testing.T, bin, addr, timeout string) (int, attachJSON, strin
 
 // The stalled handler in the user's own controller: informtop attach shows
 // its backlog rising while it is stuck in a callback, named after the
-// user's code; released, it drains to zero and every object is reconciled.
+// user's code; released, it drains to zero, every object is reconciled,
+// and the controller's workqueue shows every key added and taken.
 func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 	c := kubetest.Shared(t)
 	cs, err := kubernetes.NewForConfig(c.RESTConfig())
@@ -170,6 +177,10 @@ func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 	if code != 1 || doc.Source != "attach" || name != "main.(*Controller)" || inCallback <= 0 || before < 9 {
 		t.Fatalf("blocked: exit %d, %+v; want exit 1, the listener main.(*Controller) in a callback with ≥9 pending", code, doc)
 	}
+	// Behind the stuck handler the workqueue starves: no key was added.
+	if len(doc.Workqueues) != 1 || doc.Workqueues[0].Name != "deployments" || doc.Workqueues[0].Adds != 0 {
+		t.Fatalf("blocked: workqueues %+v, want the queue deployments with no adds", doc.Workqueues)
+	}
 	create(10, 20)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -203,6 +214,22 @@ func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 	for len(reconciled()) < 20 {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d of 20 deployments reconciled; the controller's log:\n%s", len(reconciled()), strings.Join(ctl.log(), "\n"))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	// The stage after the handler: the workqueue "deployments", through
+	// the agent's workqueue metrics, took every key and holds none.
+	deadline = time.Now().Add(30 * time.Second)
+	for {
+		code, doc, stderr = attachOnce(t, bin, ctl.addr, "10s")
+		if code == 0 && len(doc.Workqueues) == 1 && doc.Workqueues[0].Name == "deployments" &&
+			doc.Workqueues[0].Adds >= 20 && doc.Workqueues[0].Depth == 0 {
+			t.Logf("the workqueue after the drain: %+v", doc.Workqueues[0])
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("drained: exit %d, workqueues %+v, stderr %s; want one queue deployments with ≥20 adds and depth 0", code, doc.Workqueues, stderr)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -31,7 +31,7 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 		}
 	}
 	f := src.Pull(0, 0)
-	r := report.Build(src.Kind(), f.Snapshots, f.Reasons, f.EventStats, time.Now())
+	r := report.Build(src.Kind(), f.Snapshots, f.Reasons, f.EventStats, f.Workqueues, time.Now())
 	write := report.WriteTable
 	if o.json {
 		write = report.WriteJSON

@@ -9,8 +9,9 @@
 // updateDeployment and deleteDeployment that only put a namespace/name key
 // on the queue, workers that take keys off it and reconcile from the
 // lister. The only informtop-specific lines are the factory.InformerFor
-// call that builds the informer with engine.NewSharedIndexInformerWithOptions
-// and the agent.Serve call.
+// call that builds the informer with engine.NewSharedIndexInformerWithOptions,
+// the agent's workqueue metrics given to the workqueue as its
+// MetricsProvider, and the agent.Serve call.
 //
 // To see a slow or stuck handler in informtop, --handler-delay makes every
 // callback sleep, and --block-handler makes every callback wait until the
@@ -127,7 +128,10 @@ func run(ctx context.Context, cfg config) error {
 	})
 	deploymentInformer := factory.Apps().V1().Deployments()
 
-	c := NewController(ctx, deploymentInformer.Lister(), deploymentInformer.Informer().HasSynced, cfg)
+	// The agent sees the workqueue through its MetricsProvider: depth,
+	// adds, retries, how long keys wait and how long workers take.
+	queues := agent.NewWorkqueueMetrics()
+	c := NewController(ctx, deploymentInformer.Lister(), deploymentInformer.Informer().HasSynced, queues, cfg)
 	// Registered without a name: informtop shows the listener under the
 	// name client-go gives it in its own logs, main.(*Controller).
 	if _, err := deploymentInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -147,9 +151,10 @@ func run(ctx context.Context, cfg config) error {
 		agentDone = make(chan error, 1)
 		go func() {
 			agentDone <- agent.Serve(ctx, cfg.agentAddr, agent.Options{
-				Token:     cfg.agentToken,
-				Name:      name,
-				Listening: func(a net.Addr) { listening <- a },
+				Token:      cfg.agentToken,
+				Name:       name,
+				Workqueues: queues,
+				Listening:  func(a net.Addr) { listening <- a },
 			}, deployments)
 		}()
 		select {
@@ -194,13 +199,14 @@ type Controller struct {
 }
 
 // NewController builds a controller whose handler callbacks give up
-// sleeping or blocking once ctx is done.
-func NewController(ctx context.Context, lister appslisters.DeploymentLister, synced cache.InformerSynced, cfg config) *Controller {
+// sleeping or blocking once ctx is done; its workqueue reports to
+// metrics.
+func NewController(ctx context.Context, lister appslisters.DeploymentLister, synced cache.InformerSynced, metrics workqueue.MetricsProvider, cfg config) *Controller {
 	return &Controller{
 		lister: lister,
 		synced: synced,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: "deployments"}),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: "deployments", MetricsProvider: metrics}),
 		stop:         ctx.Done(),
 		handlerDelay: cfg.handlerDelay,
 		blockHandler: cfg.blockHandler,

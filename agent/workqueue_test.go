@@ -1,0 +1,207 @@
+package agent
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/util/workqueue"
+	testingclock "k8s.io/utils/clock/testing"
+
+	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
+)
+
+// queueNamed finds the queue called name in a snapshot.
+func queueNamed(t *testing.T, queues []source.Workqueue, name string) source.Workqueue {
+	t.Helper()
+	for _, q := range queues {
+		if q.Name == name {
+			return q
+		}
+	}
+	t.Fatalf("no workqueue %q in %+v", name, queues)
+	return source.Workqueue{}
+}
+
+// A real rate-limited workqueue on a fake clock reports through the
+// provider: adds and depth, the wait and the work of a key, the work in
+// progress, and a retry. Frames and /metrics carry the same figures.
+func TestWorkqueueMetricsFollowARealQueue(t *testing.T) {
+	m := NewWorkqueueMetrics()
+	clk := testingclock.NewFakeClock(time.Now())
+	q := workqueue.NewTypedRateLimitingQueueWithConfig(
+		workqueue.NewTypedItemExponentialFailureRateLimiter[string](time.Second, time.Minute),
+		workqueue.TypedRateLimitingQueueConfig[string]{Name: "deployments", MetricsProvider: m, Clock: clk})
+	t.Cleanup(q.ShutDown)
+	// The queue's tickers (the delaying loop's heartbeat, the sampling of
+	// work in progress) start in goroutines; step the clock once both wait.
+	waitFor(t, "the queue's tickers", func() bool { return clk.Waiters() >= 2 })
+
+	for _, k := range []string{"ns/a", "ns/b", "ns/c"} {
+		q.Add(k)
+	}
+	q.Add("ns/a") // already waiting: not an add
+	if got := queueNamed(t, m.Snapshot(), "deployments"); got.Depth != 3 || got.Adds != 3 || got.Retries != 0 {
+		t.Fatalf("after 3 adds: %+v", got)
+	}
+
+	clk.Step(2 * time.Second)
+	key, _ := q.Get()
+	clk.Step(3 * time.Second)
+	// The queue samples its work in progress on its own ticker.
+	waitFor(t, "the work in progress to read 3s", func() bool {
+		w := queueNamed(t, m.Snapshot(), "deployments")
+		return w.LongestRunning == 3*time.Second && w.UnfinishedWork == 3*time.Second
+	})
+	q.Done(key)
+	q.AddRateLimited(key)
+
+	want := source.Workqueue{
+		Name: "deployments", Depth: 2, Adds: 3, Retries: 1,
+		QueueLatencyMean: 2 * time.Second, QueueLatencyMax: 2 * time.Second,
+		WorkDurationMean: 3 * time.Second, WorkDurationMax: 3 * time.Second,
+		UnfinishedWork: 3 * time.Second, LongestRunning: 3 * time.Second,
+	}
+	got := m.Snapshot()
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("snapshot = %+v\nwant       %+v", got, want)
+	}
+
+	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
+	srv := server(t, Options{Workqueues: m}, inf)
+
+	var fr api.Frame
+	body := getJSON(t, srv, api.PathFrame, &fr)
+	if len(fr.Workqueues) != 1 || fr.Workqueues[0] != want {
+		t.Errorf("frame workqueues = %+v\nwant %+v", fr.Workqueues, want)
+	}
+	var raw struct {
+		Workqueues []map[string]any `json:"workqueues"`
+	}
+	if err := json.Unmarshal(body, &raw); err != nil || len(raw.Workqueues) != 1 ||
+		raw.Workqueues[0]["name"] != "deployments" || raw.Workqueues[0]["adds"] != 3.0 || raw.Workqueues[0]["retries"] != 1.0 {
+		t.Errorf("frame JSON workqueues = %+v (%v)", raw.Workqueues, err)
+	}
+
+	status, metrics := get(t, srv, http.MethodGet, api.PathMetrics, "")
+	if status != http.StatusOK {
+		t.Fatalf("/metrics: %d %s", status, metrics)
+	}
+	mfs := scrape(t, metrics)
+	labels := map[string]string{"name": "deployments"}
+	for _, c := range []struct {
+		name string
+		want float64
+	}{
+		{"informtop_workqueue_depth", 2},
+		{"informtop_workqueue_adds_total", 3},
+		{"informtop_workqueue_retries_total", 1},
+		{"informtop_workqueue_queue_latency_seconds_max", 2},
+		{"informtop_workqueue_work_duration_seconds_max", 3},
+		{"informtop_workqueue_unfinished_work_seconds", 3},
+		{"informtop_workqueue_longest_running_processor_seconds", 3},
+	} {
+		if got := value(t, mfs, c.name, labels); got != c.want {
+			t.Errorf("%s = %v, want %v", c.name, got, c.want)
+		}
+	}
+
+	// Scraped at scrape time: a new add shows at once.
+	q.Add("ns/d")
+	_, metrics = get(t, srv, http.MethodGet, api.PathMetrics, "")
+	if got := value(t, scrape(t, metrics), "informtop_workqueue_adds_total", labels); got != 4 {
+		t.Errorf("adds after one more = %v, want 4", got)
+	}
+}
+
+// Without Options.Workqueues neither frames nor /metrics mention queues.
+func TestNoWorkqueuesWithoutTheProvider(t *testing.T) {
+	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
+	srv := server(t, Options{}, inf)
+	var fr api.Frame
+	if body := getJSON(t, srv, api.PathFrame, &fr); strings.Contains(string(body), "workqueues") {
+		t.Errorf("frame mentions workqueues: %s", body)
+	}
+	if _, body := get(t, srv, http.MethodGet, api.PathMetrics, ""); strings.Contains(string(body), "informtop_workqueue_") {
+		t.Errorf("/metrics has workqueue series:\n%s", body)
+	}
+	// A provider that saw no queue yet: no series, no frame entries.
+	srv = server(t, Options{Workqueues: NewWorkqueueMetrics()}, inf)
+	if body := getJSON(t, srv, api.PathFrame, &fr); strings.Contains(string(body), "workqueues") {
+		t.Errorf("frame mentions workqueues: %s", body)
+	}
+}
+
+// A provider asked twice for one name (two queues, or one rebuilt) keeps
+// one entry; the snapshot is sorted by name.
+func TestWorkqueuesSharingANameShareTheirFigures(t *testing.T) {
+	m := NewWorkqueueMetrics()
+	for range 2 {
+		q := workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[string]{Name: "shared", MetricsProvider: m})
+		t.Cleanup(q.ShutDown)
+		q.Add("k")
+	}
+	other := workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[string]{Name: "a-first", MetricsProvider: m})
+	t.Cleanup(other.ShutDown)
+	other.Add("x")
+
+	got := m.Snapshot()
+	if len(got) != 2 || got[0].Name != "a-first" || got[1].Name != "shared" {
+		t.Fatalf("snapshot = %+v, want a-first then shared", got)
+	}
+	if got[1].Adds != 2 || got[1].Depth != 2 || got[0].Adds != 1 {
+		t.Errorf("snapshot = %+v", got)
+	}
+}
+
+// Observations arrive in seconds; odd values do not corrupt the figures.
+func TestWorkqueueObservationsInSeconds(t *testing.T) {
+	m := NewWorkqueueMetrics()
+	lat := m.NewLatencyMetric("q")
+	for _, v := range []float64{0.5, 1.5, -1, math.NaN()} {
+		lat.Observe(v)
+	}
+	m.NewLongestRunningProcessorSecondsMetric("q").Set(math.Inf(1))
+	m.NewUnfinishedWorkSecondsMetric("q").Set(0.25)
+	w := queueNamed(t, m.Snapshot(), "q")
+	if w.QueueLatencyMax != 1500*time.Millisecond || w.QueueLatencyMean != 500*time.Millisecond {
+		t.Errorf("latency mean %v max %v, want 500ms and 1.5s", w.QueueLatencyMean, w.QueueLatencyMax)
+	}
+	if w.LongestRunning <= 0 || w.UnfinishedWork != 250*time.Millisecond {
+		t.Errorf("longest %v, unfinished %v", w.LongestRunning, w.UnfinishedWork)
+	}
+}
+
+// Recording from many goroutines while snapshots are read: the race
+// detector watches, and every add is counted.
+func TestWorkqueueMetricsAreSafeConcurrently(t *testing.T) {
+	m := NewWorkqueueMetrics()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			adds, depth, work := m.NewAddsMetric("q"), m.NewDepthMetric("q"), m.NewWorkDurationMetric("q")
+			for i := range 1000 {
+				adds.Inc()
+				depth.Inc()
+				work.Observe(float64(i) / 1000)
+				depth.Dec()
+			}
+		})
+	}
+	wg.Go(func() {
+		for range 100 {
+			_ = m.Snapshot()
+		}
+	})
+	wg.Wait()
+	w := queueNamed(t, m.Snapshot(), "q")
+	if w.Adds != 4000 || w.Depth != 0 || w.WorkDurationMax != 999*time.Millisecond {
+		t.Errorf("after 4000 adds: %+v", w)
+	}
+}
