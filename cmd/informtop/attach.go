@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -52,17 +51,7 @@ change a local pipeline (pause, step, stall, faults) are not offered.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if o.once {
-				if code := runOnce(ctx, src, o, stdout, stderr); code != 0 {
-					return exitError{code}
-				}
-				return nil
-			}
-			if err := runDashboard(ctx, src, o); err != nil {
-				fmt.Fprintf(stderr, "informtop: %v\n", err)
-				return exitError{1}
-			}
-			return nil
+			return present(ctx, src, o, stdout, stderr)
 		},
 	}
 	fs := cmd.Flags()

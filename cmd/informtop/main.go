@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
+	"github.com/informtop/informtop/source"
 	"github.com/spf13/cobra"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
@@ -110,6 +111,12 @@ func runRoot(cmd *cobra.Command, o *options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	return present(ctx, src, o, stdout, stderr)
+}
+
+// present runs src with --once's report or the dashboard, and turns what
+// happened into the exit code.
+func present(ctx context.Context, src source.Source, o *options, stdout, stderr io.Writer) error {
 	if o.once {
 		if code := runOnce(ctx, src, o, stdout, stderr); code != 0 {
 			return exitError{code}
