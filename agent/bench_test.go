@@ -18,66 +18,16 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/internal/benchlw"
 )
 
 // The agent's benchmarks: what serving a slow client costs a controller's
 // watch throughput (the same workload as engine's BenchmarkWatchThroughput),
 // and what one /metrics scrape costs with many informers and listeners.
-
-// benchLW serves a fixed list and then whatever is pushed into its watch
-// (engine/bench_test.go's, which this package cannot import).
-type benchLW struct {
-	list  *corev1.PodList
-	mu    sync.Mutex
-	watch *watch.FakeWatcher
-	ready chan struct{}
-}
-
-func newBenchLW(n int) *benchLW {
-	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.Itoa(n)}}
-	list.Items = make([]corev1.Pod, n)
-	for i := range list.Items {
-		p := &list.Items[i]
-		p.Namespace = "ns-" + strconv.Itoa(i%20)
-		p.Name = "pod-" + strconv.Itoa(i)
-		p.ResourceVersion = strconv.Itoa(i + 1)
-		p.Labels = map[string]string{"app": "app-" + strconv.Itoa(i%50)}
-	}
-	return &benchLW{list: list, ready: make(chan struct{})}
-}
-
-func (lw *benchLW) IsWatchListSemanticsUnSupported() bool { return true }
-
-func (lw *benchLW) List(metav1.ListOptions) (runtime.Object, error) { return lw.list, nil }
-
-func (lw *benchLW) Watch(metav1.ListOptions) (watch.Interface, error) {
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	if lw.watch == nil {
-		lw.watch = watch.NewFakeWithChanSize(1024, false)
-		close(lw.ready)
-	}
-	return lw.watch, nil
-}
-
-// push sends events modifying the listed pods in turn, each with a new
-// resourceVersion, so the handler gets every one as an update.
-func (lw *benchLW) push(events int) {
-	<-lw.ready
-	n := len(lw.list.Items)
-	for i := range events {
-		p := lw.list.Items[i%n].DeepCopy()
-		p.ResourceVersion = strconv.Itoa(n + i + 1)
-		lw.watch.Modify(p)
-	}
-}
 
 // countingHandler counts callbacks; done closes when want is reached.
 type countingHandler struct {
@@ -232,7 +182,7 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 // meanwhile (the in-process client's included).
 func watchRun(b *testing.B, initial, events int, withAgent bool, totals *slowClientTotals) (wall, cpu time.Duration) {
 	b.Helper()
-	lw := newBenchLW(initial)
+	lw := benchlw.New(initial)
 	inf := benchInformer(lw, "pods")
 	h := newCountingHandler(initial + events)
 	if _, err := inf.AddNamedEventHandler("controller", h, cache.HandlerOptions{}); err != nil {
@@ -259,7 +209,7 @@ func watchRun(b *testing.B, initial, events int, withAgent bool, totals *slowCli
 		client = startSlowClient(srv) // from Run on, for the whole run
 	}
 	wg.Go(func() { inf.RunWithContext(ctx) })
-	wg.Go(func() { lw.push(events) })
+	wg.Go(func() { lw.Push(events) })
 	<-h.done
 	wall = time.Since(start)
 	cpu = cpuTime(b) - cpu0
@@ -346,7 +296,7 @@ func BenchmarkMetricsScrape(b *testing.B) {
 		wg.Wait()
 	})
 	for i := range infs {
-		lw := newBenchLW(objects)
+		lw := benchlw.New(objects)
 		inf := benchInformer(lw, fmt.Sprintf("pods-%02d", i))
 		for l := range listeners {
 			if _, err := inf.AddNamedEventHandler(fmt.Sprintf("listener-%d", l), cache.ResourceEventHandlerFuncs{}, cache.HandlerOptions{}); err != nil {
@@ -403,7 +353,7 @@ func BenchmarkMetricsScrape(b *testing.B) {
 // of BenchmarkWatchThroughputWithAgent asks for, a frame and a scrape of
 // one synced informer with one listener (handler only, no network).
 func BenchmarkServeOneInformer(b *testing.B) {
-	lw := newBenchLW(1_000)
+	lw := benchlw.New(1_000)
 	inf := benchInformer(lw, "pods")
 	h := newCountingHandler(1_000)
 	if _, err := inf.AddNamedEventHandler("controller", h, cache.HandlerOptions{}); err != nil {

@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	goruntime "runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/informtop/informtop/internal/benchlw"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -20,53 +17,6 @@ import (
 // workload in the same process; `make bench` prints each pair with its
 // ratio. Sub-benchmark names end in /ours, /ours-uninstrumented or
 // /client-go so the pairs can be matched.
-
-// benchLW serves a fixed list and then whatever is pushed into its watch.
-type benchLW struct {
-	list  *corev1.PodList
-	mu    sync.Mutex
-	watch *watch.FakeWatcher
-	ready chan struct{}
-}
-
-func newBenchLW(n int) *benchLW {
-	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.Itoa(n)}}
-	list.Items = make([]corev1.Pod, n)
-	for i := range list.Items {
-		p := &list.Items[i]
-		p.Namespace = "ns-" + strconv.Itoa(i%20)
-		p.Name = "pod-" + strconv.Itoa(i)
-		p.ResourceVersion = strconv.Itoa(i + 1)
-		p.Labels = map[string]string{"app": "app-" + strconv.Itoa(i%50)}
-	}
-	return &benchLW{list: list, ready: make(chan struct{})}
-}
-
-func (lw *benchLW) IsWatchListSemanticsUnSupported() bool { return true }
-
-func (lw *benchLW) List(metav1.ListOptions) (runtime.Object, error) { return lw.list, nil }
-
-func (lw *benchLW) Watch(metav1.ListOptions) (watch.Interface, error) {
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	if lw.watch == nil {
-		lw.watch = watch.NewFakeWithChanSize(1024, false)
-		close(lw.ready)
-	}
-	return lw.watch, nil
-}
-
-// push sends events modifying the listed pods in turn, each with a new
-// resourceVersion, so every handler gets every one as an update.
-func (lw *benchLW) push(events int) {
-	<-lw.ready
-	n := len(lw.list.Items)
-	for i := range events {
-		p := lw.list.Items[i%n].DeepCopy()
-		p.ResourceVersion = strconv.Itoa(n + i + 1)
-		lw.watch.Modify(p)
-	}
-}
 
 // countingHandler counts callbacks; done closes when want is reached.
 type countingHandler struct {
@@ -127,12 +77,12 @@ func runUntil(inf cache.SharedIndexInformer, done <-chan struct{}) {
 func BenchmarkTimeToSynced(b *testing.B) {
 	// The first sync in a fresh process also pays for growing the heap;
 	// do one per variant untimed so whichever runs first is not penalised.
-	warm := newBenchLW(10_000)
+	warm := benchlw.New(10_000)
 	for _, impl := range benchImpls {
 		syncOnce(b, impl, warm)
 	}
 	for _, n := range []int{10_000, 100_000} {
-		lw := newBenchLW(n)
+		lw := benchlw.New(n)
 		for _, impl := range benchImpls {
 			b.Run(fmt.Sprintf("objects=%d/%s", n, impl.name), func(b *testing.B) {
 				for b.Loop() {
@@ -146,9 +96,9 @@ func BenchmarkTimeToSynced(b *testing.B) {
 
 // syncOnce runs a fresh informer over lw's list until it and its one
 // handler have seen the whole list, then stops it.
-func syncOnce(b *testing.B, impl benchImpl, lw *benchLW) {
-	n := len(lw.list.Items)
-	inf := impl.make(&benchLW{list: lw.list, ready: make(chan struct{})})
+func syncOnce(b *testing.B, impl benchImpl, lw *benchlw.PodLW) {
+	n := len(lw.Pods().Items)
+	inf := impl.make(benchlw.Of(lw.Pods()))
 	h := newCountingHandler(n)
 	if _, err := inf.AddEventHandler(h); err != nil {
 		b.Fatal(err)
@@ -172,7 +122,7 @@ func BenchmarkWatchThroughput(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					b.StopTimer()
-					lw := newBenchLW(initial)
+					lw := benchlw.New(initial)
 					goruntime.GC()
 					b.StartTimer()
 					inf := impl.make(lw)
@@ -189,7 +139,7 @@ func BenchmarkWatchThroughput(b *testing.B) {
 						wg.Wait()
 						close(all)
 					}()
-					go lw.push(events)
+					go lw.Push(events)
 					runUntil(inf, all)
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*events), "ns/event")
@@ -203,12 +153,12 @@ func BenchmarkWatchThroughput(b *testing.B) {
 // overhead: store, indexes, queue leftovers).
 func BenchmarkRetainedHeap(b *testing.B) {
 	const n = 100_000
-	lw := newBenchLW(n)
+	lw := benchlw.New(n)
 	for _, impl := range benchImpls {
 		b.Run(fmt.Sprintf("objects=%d/%s", n, impl.name), func(b *testing.B) {
 			var perObject float64
 			for b.Loop() {
-				fresh := &benchLW{list: lw.list, ready: make(chan struct{})}
+				fresh := benchlw.Of(lw.Pods())
 				before := heapInUse()
 				inf := impl.make(fresh)
 				h := newCountingHandler(n)
