@@ -29,26 +29,6 @@ import (
 // watch throughput (the same workload as engine's BenchmarkWatchThroughput),
 // and what one /metrics scrape costs with many informers and listeners.
 
-// countingHandler counts callbacks; done closes when want is reached.
-type countingHandler struct {
-	n    atomic.Int64
-	want int64
-	done chan struct{}
-}
-
-func newCountingHandler(want int) *countingHandler {
-	return &countingHandler{want: int64(want), done: make(chan struct{})}
-}
-
-func (h *countingHandler) hit() {
-	if h.n.Add(1) == h.want {
-		close(h.done)
-	}
-}
-func (h *countingHandler) OnAdd(any, bool)   { h.hit() }
-func (h *countingHandler) OnUpdate(_, _ any) { h.hit() }
-func (h *countingHandler) OnDelete(any)      {}
-
 func benchInformer(lw cache.ListerWatcher, name string) *engine.Informer {
 	return engine.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, engine.Options{
 		Name: name, Resource: "pods",
@@ -184,7 +164,7 @@ func watchRun(b *testing.B, initial, events int, withAgent bool, totals *slowCli
 	b.Helper()
 	lw := benchlw.New(initial)
 	inf := benchInformer(lw, "pods")
-	h := newCountingHandler(initial + events)
+	h := benchlw.NewCounter(initial + events)
 	if _, err := inf.AddNamedEventHandler("controller", h, cache.HandlerOptions{}); err != nil {
 		b.Fatal(err)
 	}
@@ -210,7 +190,7 @@ func watchRun(b *testing.B, initial, events int, withAgent bool, totals *slowCli
 	}
 	wg.Go(func() { inf.RunWithContext(ctx) })
 	wg.Go(func() { lw.Push(events) })
-	<-h.done
+	<-h.Done()
 	wall = time.Since(start)
 	cpu = cpuTime(b) - cpu0
 	cancel()
@@ -355,7 +335,7 @@ func BenchmarkMetricsScrape(b *testing.B) {
 func BenchmarkServeOneInformer(b *testing.B) {
 	lw := benchlw.New(1_000)
 	inf := benchInformer(lw, "pods")
-	h := newCountingHandler(1_000)
+	h := benchlw.NewCounter(1_000)
 	if _, err := inf.AddNamedEventHandler("controller", h, cache.HandlerOptions{}); err != nil {
 		b.Fatal(err)
 	}
@@ -366,7 +346,7 @@ func BenchmarkServeOneInformer(b *testing.B) {
 		cancel()
 		wg.Wait()
 	})
-	<-h.done
+	<-h.Done()
 	handler, err := NewHandler(Options{Name: "bench", Registry: prometheus.NewRegistry()}, inf)
 	if err != nil {
 		b.Fatal(err)

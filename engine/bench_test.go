@@ -5,7 +5,6 @@ import (
 	"fmt"
 	goruntime "runtime"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/informtop/informtop/internal/benchlw"
@@ -17,26 +16,6 @@ import (
 // workload in the same process; `make bench` prints each pair with its
 // ratio. Sub-benchmark names end in /ours, /ours-uninstrumented or
 // /client-go so the pairs can be matched.
-
-// countingHandler counts callbacks; done closes when want is reached.
-type countingHandler struct {
-	n    atomic.Int64
-	want int64
-	done chan struct{}
-}
-
-func newCountingHandler(want int) *countingHandler {
-	return &countingHandler{want: int64(want), done: make(chan struct{})}
-}
-
-func (h *countingHandler) hit() {
-	if h.n.Add(1) == h.want {
-		close(h.done)
-	}
-}
-func (h *countingHandler) OnAdd(any, bool)   { h.hit() }
-func (h *countingHandler) OnUpdate(_, _ any) { h.hit() }
-func (h *countingHandler) OnDelete(any)      {}
 
 type benchImpl struct {
 	name string
@@ -99,13 +78,13 @@ func BenchmarkTimeToSynced(b *testing.B) {
 func syncOnce(b *testing.B, impl benchImpl, lw *benchlw.PodLW) {
 	n := len(lw.Pods().Items)
 	inf := impl.make(benchlw.Of(lw.Pods()))
-	h := newCountingHandler(n)
+	h := benchlw.NewCounter(n)
 	if _, err := inf.AddEventHandler(h); err != nil {
 		b.Fatal(err)
 	}
 	synced := make(chan struct{})
 	go func() {
-		<-h.done
+		<-h.Done()
 		cache.WaitForCacheSync(nil, inf.HasSynced)
 		close(synced)
 	}()
@@ -129,11 +108,11 @@ func BenchmarkWatchThroughput(b *testing.B) {
 					all := make(chan struct{})
 					var wg sync.WaitGroup
 					for range handlers {
-						h := newCountingHandler(initial + events)
+						h := benchlw.NewCounter(initial + events)
 						if _, err := inf.AddEventHandler(h); err != nil {
 							b.Fatal(err)
 						}
-						wg.Go(func() { <-h.done })
+						wg.Go(func() { <-h.Done() })
 					}
 					go func() {
 						wg.Wait()
@@ -161,7 +140,7 @@ func BenchmarkRetainedHeap(b *testing.B) {
 				fresh := benchlw.Of(lw.Pods())
 				before := heapInUse()
 				inf := impl.make(fresh)
-				h := newCountingHandler(n)
+				h := benchlw.NewCounter(n)
 				if _, err := inf.AddEventHandler(h); err != nil {
 					b.Fatal(err)
 				}
@@ -171,7 +150,7 @@ func BenchmarkRetainedHeap(b *testing.B) {
 					defer close(stopped)
 					inf.RunWithContext(ctx)
 				}()
-				<-h.done
+				<-h.Done()
 				cache.WaitForCacheSync(nil, inf.HasSynced)
 				perObject = float64(heapInUse()-before) / n
 				goruntime.KeepAlive(inf)

@@ -78,6 +78,18 @@ func (p *controllerProcess) stop() {
 	})
 }
 
+// reconciled is the set of first submatches of re over the log so far,
+// e.g. the keys of `"reconciled NS/NAME"` lines.
+func (p *controllerProcess) reconciled(re *regexp.Regexp) map[string]bool {
+	seen := map[string]bool{}
+	for _, l := range p.log() {
+		if m := re.FindStringSubmatch(l); m != nil {
+			seen[m[1]] = true
+		}
+	}
+	return seen
+}
+
 func (p *controllerProcess) log() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -200,16 +212,8 @@ func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 	if _, pending, _ := listener(doc); code != 0 || !doc.Synced || pending != 0 {
 		t.Fatalf("released: exit %d, %+v, stderr %s; want synced with nothing pending", code, doc, stderr)
 	}
-	reconciled := func() map[string]bool {
-		seen := map[string]bool{}
-		re := regexp.MustCompile(`"reconciled (attach/web-\d+)"`)
-		for _, l := range ctl.log() {
-			if m := re.FindStringSubmatch(l); m != nil {
-				seen[m[1]] = true
-			}
-		}
-		return seen
-	}
+	reconciledRE := regexp.MustCompile(`"reconciled (attach/web-\d+)"`)
+	reconciled := func() map[string]bool { return ctl.reconciled(reconciledRE) }
 	deadline = time.Now().Add(30 * time.Second)
 	for len(reconciled()) < 20 {
 		if time.Now().After(deadline) {

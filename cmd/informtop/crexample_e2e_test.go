@@ -124,16 +124,8 @@ func TestControllerRuntimeExample(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 
-	reconciled := func() map[string]bool {
-		seen := map[string]bool{}
-		re := regexp.MustCompile(`"reconciled ` + ns + `/([a-z]+)"`)
-		for _, l := range ctl.log() {
-			if m := re.FindStringSubmatch(l); m != nil {
-				seen[m[1]] = true
-			}
-		}
-		return seen
-	}
+	reconciledRE := regexp.MustCompile(`"reconciled ` + ns + `/([a-z]+)"`)
+	reconciled := func() map[string]bool { return ctl.reconciled(reconciledRE) }
 	deadline = time.Now().Add(30 * time.Second)
 	for {
 		seen := reconciled()

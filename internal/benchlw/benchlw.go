@@ -6,6 +6,7 @@ package benchlw
 import (
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -72,3 +73,34 @@ func (lw *PodLW) Push(events int) {
 		lw.watch.Modify(p)
 	}
 }
+
+// Counter is a handler that counts adds and updates; Done closes when the
+// count reaches the number it was made for.
+type Counter struct {
+	n    atomic.Int64
+	want int64
+	done chan struct{}
+}
+
+// NewCounter waits for want callbacks.
+func NewCounter(want int) *Counter {
+	return &Counter{want: int64(want), done: make(chan struct{})}
+}
+
+// Done closes once every expected callback has returned.
+func (h *Counter) Done() <-chan struct{} { return h.done }
+
+func (h *Counter) hit() {
+	if h.n.Add(1) == h.want {
+		close(h.done)
+	}
+}
+
+// OnAdd counts.
+func (h *Counter) OnAdd(any, bool) { h.hit() }
+
+// OnUpdate counts.
+func (h *Counter) OnUpdate(_, _ any) { h.hit() }
+
+// OnDelete does not count: the workloads only add and update.
+func (h *Counter) OnDelete(any) {}
