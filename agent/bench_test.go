@@ -48,14 +48,19 @@ type slowClient struct {
 	wg              sync.WaitGroup
 }
 
-func startSlowClient(srv *httptest.Server) *slowClient {
+func startSlowClient(base string, client *http.Client) *slowClient {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &slowClient{cancel: cancel, errs: make(chan error, 2)}
-	client := srv.Client()
-	get := func(url string, throttle bool) ([]byte, error) {
+	// get reads url; for frames (run set) slowly, keeping the relay's run
+	// the cursor belongs to.
+	get := func(url string, run *string) ([]byte, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
 			return nil, err
+		}
+		throttle := run != nil
+		if throttle {
+			req.Header.Set(headerBenchRun, *run)
 		}
 		resp, err := client.Do(req)
 		if err != nil {
@@ -68,6 +73,7 @@ func startSlowClient(srv *httptest.Server) *slowClient {
 		if !throttle {
 			return io.ReadAll(resp.Body)
 		}
+		*run = resp.Header.Get(headerBenchRun)
 		var body []byte
 		buf := make([]byte, 1024)
 		for {
@@ -94,8 +100,9 @@ func startSlowClient(srv *httptest.Server) *slowClient {
 	}
 	c.wg.Go(func() {
 		var cursor uint64
+		var run string
 		for {
-			body, err := get(srv.URL+api.PathFrame+"?max=4096&cursor="+strconv.FormatUint(cursor, 10), true)
+			body, err := get(base+api.PathFrame+"?max=4096&cursor="+strconv.FormatUint(cursor, 10), &run)
 			if err != nil {
 				report(err)
 				return
@@ -119,7 +126,7 @@ func startSlowClient(srv *httptest.Server) *slowClient {
 	})
 	c.wg.Go(func() {
 		for {
-			if _, err := get(srv.URL+api.PathMetrics, false); err != nil {
+			if _, err := get(base+api.PathMetrics, nil); err != nil {
 				report(err)
 				return
 			}
@@ -130,6 +137,11 @@ func startSlowClient(srv *httptest.Server) *slowClient {
 		}
 	})
 	return c
+}
+
+// totals reads the client's counters.
+func (c *slowClient) totals() slowClientTotals {
+	return slowClientTotals{Frames: c.frames.Load(), Scrapes: c.scrapes.Load(), Bytes: c.bytes.Load(), Events: c.events.Load()}
 }
 
 // stop ends the client's goroutines and returns the first error it met.
@@ -155,12 +167,36 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	}
 }
 
+// agentSetup is where the slow client of a benchmark runs.
+type agentSetup interface {
+	// serve starts serving h to the client for one run; the returned
+	// func ends that and adds what the client did to totals.
+	serve(b *testing.B, h http.Handler) (done func(totals *slowClientTotals))
+}
+
+// inProcessClient runs the client in the benchmark's process, with a
+// server per run: the client's CPU competes with the controller's.
+type inProcessClient struct{}
+
+func (inProcessClient) serve(b *testing.B, h http.Handler) func(*slowClientTotals) {
+	srv := httptest.NewServer(h)
+	client := startSlowClient(srv.URL, srv.Client())
+	return func(totals *slowClientTotals) {
+		err := client.stop()
+		srv.Close()
+		if err != nil {
+			b.Fatalf("slow client: %v", err)
+		}
+		totals.add(client.totals())
+	}
+}
+
 // watchRun runs one informer over a fresh list of initial pods until its
 // one handler saw the list and events watch events; with an agent, a
 // slow client pulls frames and scrapes /metrics all along. It returns the
-// time from Run to the last callback and the CPU time the process used
-// meanwhile (the in-process client's included).
-func watchRun(b *testing.B, initial, events int, withAgent bool, totals *slowClientTotals) (wall, cpu time.Duration) {
+// time from Run to the last callback and the CPU time this process used
+// meanwhile (an in-process client's included).
+func watchRun(b *testing.B, initial, events int, setup agentSetup, totals *slowClientTotals) (wall, cpu time.Duration) {
 	b.Helper()
 	lw := benchlw.New(initial)
 	inf := benchInformer(lw, "pods")
@@ -168,25 +204,22 @@ func watchRun(b *testing.B, initial, events int, withAgent bool, totals *slowCli
 	if _, err := inf.AddNamedEventHandler("controller", h, cache.HandlerOptions{}); err != nil {
 		b.Fatal(err)
 	}
-	var (
-		srv    *httptest.Server
-		client *slowClient
-	)
-	if withAgent {
-		handler, err := NewHandler(Options{Name: "bench", Registry: prometheus.NewRegistry()}, inf)
-		if err != nil {
+	var handler http.Handler
+	if setup != nil {
+		var err error
+		if handler, err = NewHandler(Options{Name: "bench", Registry: prometheus.NewRegistry()}, inf); err != nil {
 			b.Fatal(err)
 		}
-		srv = httptest.NewServer(handler)
 	}
 	goruntime.GC()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
+	var done func(*slowClientTotals)
 	cpu0 := cpuTime(b)
 	start := time.Now()
-	if withAgent {
-		client = startSlowClient(srv) // from Run on, for the whole run
+	if setup != nil {
+		done = setup.serve(b, handler) // from Run on, for the whole run
 	}
 	wg.Go(func() { inf.RunWithContext(ctx) })
 	wg.Go(func() { lw.Push(events) })
@@ -195,16 +228,8 @@ func watchRun(b *testing.B, initial, events int, withAgent bool, totals *slowCli
 	cpu = cpuTime(b) - cpu0
 	cancel()
 	wg.Wait()
-	if withAgent {
-		err := client.stop()
-		srv.Close()
-		if err != nil {
-			b.Fatalf("slow client: %v", err)
-		}
-		totals.frames += client.frames.Load()
-		totals.scrapes += client.scrapes.Load()
-		totals.bytes += client.bytes.Load()
-		totals.events += client.events.Load()
+	if done != nil {
+		done(totals)
 	}
 	return wall, cpu
 }
@@ -218,28 +243,69 @@ func cpuTime(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-type slowClientTotals struct{ frames, scrapes, bytes, events int64 }
+type slowClientTotals struct {
+	Frames, Scrapes, Bytes, Events int64
+}
+
+func (t *slowClientTotals) add(o slowClientTotals) {
+	t.Frames, t.Scrapes, t.Bytes, t.Events = t.Frames+o.Frames, t.Scrapes+o.Scrapes, t.Bytes+o.Bytes, t.Events+o.Events
+}
 
 // BenchmarkWatchThroughputWithAgent: the engine's watch-throughput workload
 // (1,000 listed pods, then 20,000 watch events, one handler; default
 // instrumentation, so no per-item events) without and with the agent
 // serving a slow client, run as pairs in alternating order. Reports
 // ns/event of each and their ratio (goal: without/with ≥ 0.97).
+// client-process is how attach runs: informtop is another process on the
+// same 2 cores; client-in-process also charges the client's own work
+// (HTTP, JSON decoding) to the controller's process.
 func BenchmarkWatchThroughputWithAgent(b *testing.B) {
+	b.Run("client-process", func(b *testing.B) {
+		p := startClientProcess(b)
+		watchThroughputPairs(b, p)
+		t := p.stop(b)
+		reportClient(b, t)
+	})
+	b.Run("client-in-process", func(b *testing.B) {
+		var t slowClientTotals
+		watchThroughputPairs(b, totalsSetup{inProcessClient{}, &t})
+		reportClient(b, t)
+	})
+}
+
+// totalsSetup adds each run's client totals to t.
+type totalsSetup struct {
+	inner agentSetup
+	t     *slowClientTotals
+}
+
+func (s totalsSetup) serve(b *testing.B, h http.Handler) func(*slowClientTotals) {
+	done := s.inner.serve(b, h)
+	return func(*slowClientTotals) { done(s.t) }
+}
+
+func reportClient(b *testing.B, t slowClientTotals) {
+	b.ReportMetric(float64(t.Frames)/float64(b.N), "frames/pair")
+	b.ReportMetric(float64(t.Scrapes)/float64(b.N), "scrapes/pair")
+	if t.Frames > 0 {
+		b.ReportMetric(float64(t.Bytes)/float64(t.Frames), "B/frame")
+	}
+}
+
+func watchThroughputPairs(b *testing.B, setup agentSetup) {
 	const initial, events = 1_000, 20_000
-	watchRun(b, initial, events, false, nil) // warm the heap, not counted
+	watchRun(b, initial, events, nil, nil) // warm the heap, not counted
 	var without, with, withoutCPU, withCPU time.Duration
-	var totals slowClientTotals
 	var ratios []float64
 	pairs := 0
 	for b.Loop() {
 		var a, w, ac, wc time.Duration
 		if pairs%2 == 0 {
-			a, ac = watchRun(b, initial, events, false, nil)
-			w, wc = watchRun(b, initial, events, true, &totals)
+			a, ac = watchRun(b, initial, events, nil, nil)
+			w, wc = watchRun(b, initial, events, setup, nil)
 		} else {
-			w, wc = watchRun(b, initial, events, true, &totals)
-			a, ac = watchRun(b, initial, events, false, nil)
+			w, wc = watchRun(b, initial, events, setup, nil)
+			a, ac = watchRun(b, initial, events, nil, nil)
 		}
 		without, with = without+a, with+w
 		withoutCPU, withCPU = withoutCPU+ac, withCPU+wc
@@ -255,11 +321,6 @@ func BenchmarkWatchThroughputWithAgent(b *testing.B) {
 	b.ReportMetric(per(withoutCPU), "cpu-ns/event-without-agent")
 	b.ReportMetric(per(withCPU), "cpu-ns/event-with-agent")
 	b.ReportMetric(float64(withoutCPU)/float64(withCPU), "cpu-without/with")
-	b.ReportMetric(float64(totals.frames)/float64(pairs), "frames/run")
-	b.ReportMetric(float64(totals.scrapes)/float64(pairs), "scrapes/run")
-	if totals.frames > 0 {
-		b.ReportMetric(float64(totals.bytes)/float64(totals.frames), "B/frame")
-	}
 }
 
 // BenchmarkMetricsScrape: one GET /metrics through the agent's handler

@@ -1,11 +1,15 @@
 package agent
 
 import (
+	"os"
 	"testing"
 
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
+	if url := os.Getenv(envBenchClient); url != "" {
+		os.Exit(runClientProcess(url)) // the benchmark's client process
+	}
 	goleak.VerifyTestMain(m)
 }

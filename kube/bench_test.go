@@ -554,7 +554,7 @@ func informtopVariant(metadataOnly bool) func(*testing.B, *benchEnv) *syncRun {
 			b.Fatalf("decoding %q, want %q", got, want)
 		}
 		return startSource(s, storeObjects(s, func(obj any) error {
-			if _, ok := obj.(*metav1.PartialObjectMetadata); ok != metadataOnly {
+			if _, ok := obj.(*compactMeta); ok != metadataOnly {
 				return fmt.Errorf("informtop caches %T", obj)
 			}
 			return withoutManagedFields(obj)

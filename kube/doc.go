@@ -9,5 +9,6 @@
 // listed and watched as protobuf into typed objects (the cheapest wire
 // format a server serves, and the smallest objects in memory); others
 // (CRDs) as JSON into unstructured objects; --metadata-only asks for
-// PartialObjectMetadata (protobuf) whatever the kind.
+// PartialObjectMetadata (protobuf) whatever the kind and caches it compactly
+// (compactMeta: interned labels and annotations, no maps).
 package kube

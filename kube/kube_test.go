@@ -277,9 +277,9 @@ func TestMetadataOnlyAndCRD(t *testing.T) {
 			t.Errorf("%s decoded as %q", e.Name(), s.Decoding(e.Name()))
 		}
 		for _, obj := range e.Engine().GetStore().List() {
-			m, ok := obj.(*metav1.PartialObjectMetadata)
-			if !ok || m.ManagedFields != nil {
-				t.Fatalf("%s caches %T (managedFields %v)", e.Name(), obj, m)
+			m, ok := obj.(*compactMeta)
+			if !ok || m.GetManagedFields() != nil || m.GetName() == "" || m.GetUID() == "" || m.GetResourceVersion() == "" {
+				t.Fatalf("%s caches %T %+v", e.Name(), obj, obj)
 			}
 		}
 	}

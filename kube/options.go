@@ -50,7 +50,8 @@ type Options struct {
 	AllNamespaces bool
 	LabelSelector string
 	FieldSelector string
-	// MetadataOnly lists and watches PartialObjectMetadata.
+	// MetadataOnly lists and watches PartialObjectMetadata and caches each
+	// object's metadata compactly.
 	MetadataOnly bool
 	// KeepManagedFields keeps metadata.managedFields in the cache.
 	KeepManagedFields bool
