@@ -26,7 +26,7 @@ import (
 )
 
 // The agent's benchmarks: what serving a slow client costs a controller's
-// watch throughput (the same workload as engine's BenchmarkWatchThroughput),
+// watch throughput (engine's BenchmarkWatchThroughput workload, run longer),
 // and what one /metrics scrape costs with many informers and listeners.
 
 func benchInformer(lw cache.ListerWatcher, name string) *engine.Informer {
@@ -252,9 +252,10 @@ func (t *slowClientTotals) add(o slowClientTotals) {
 }
 
 // BenchmarkWatchThroughputWithAgent: the engine's watch-throughput workload
-// (1,000 listed pods, then 20,000 watch events, one handler; default
-// instrumentation, so no per-item events) without and with the agent
-// serving a slow client, run as pairs in alternating order. Reports
+// (1,000 listed pods, then watch events, one handler; default
+// instrumentation, so no per-item events), with 100,000 events so that
+// the client pulls several frames and scrapes per run, without and with
+// the agent serving a slow client, run as pairs in alternating order. Reports
 // ns/event of each and their ratio (goal: without/with ≥ 0.97).
 // client-process is how attach runs: informtop is another process on the
 // same 2 cores; client-in-process also charges the client's own work
@@ -293,7 +294,7 @@ func reportClient(b *testing.B, t slowClientTotals) {
 }
 
 func watchThroughputPairs(b *testing.B, setup agentSetup) {
-	const initial, events = 1_000, 20_000
+	const initial, events = 1_000, 100_000
 	watchRun(b, initial, events, nil, nil) // warm the heap, not counted
 	var without, with, withoutCPU, withCPU time.Duration
 	var ratios []float64
