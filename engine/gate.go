@@ -105,6 +105,11 @@ type gatedQueue struct {
 	// observer, when set, counts the reflector's calls: each Add, Update,
 	// Delete and Bookmark is one watch event, each Replace one full list.
 	observer *observedListerWatcher
+	// cutMu is held by every call from the reflector and by Cut, so a cut
+	// sees the queue and lastRV together; lastRV is the resourceVersion of
+	// the newest object, list or bookmark queued (guarded by cutMu).
+	cutMu  sync.Mutex
+	lastRV string
 }
 
 // gatedBatchQueue adds PopBatch for queues that have it, so client-go's
@@ -124,16 +129,25 @@ func newGatedQueue(inner fifo.Instrumented, g *gate, informer string, sink instr
 
 func (q *gatedQueue) Add(obj any) error {
 	q.observe(watch.Added, obj)
+	q.cutMu.Lock()
+	defer q.cutMu.Unlock()
+	q.lastRV = versionOf(obj)
 	return q.inner.Add(obj)
 }
 
 func (q *gatedQueue) Update(obj any) error {
 	q.observe(watch.Modified, obj)
+	q.cutMu.Lock()
+	defer q.cutMu.Unlock()
+	q.lastRV = versionOf(obj)
 	return q.inner.Update(obj)
 }
 
 func (q *gatedQueue) Delete(obj any) error {
 	q.observe(watch.Deleted, obj)
+	q.cutMu.Lock()
+	defer q.cutMu.Unlock()
+	q.lastRV = versionOf(obj)
 	return q.inner.Delete(obj)
 }
 
@@ -148,6 +162,9 @@ func (q *gatedQueue) Replace(list []any, rv string) error {
 	if q.observer != nil {
 		q.observer.replaced(len(list))
 	}
+	q.cutMu.Lock()
+	defer q.cutMu.Unlock()
+	q.lastRV = rv
 	return q.inner.Replace(list, rv)
 }
 
@@ -165,6 +182,9 @@ func (q *gatedQueue) Bookmark(rv string) error {
 		q.observer.bookmarked()
 	}
 	q.sink.Emit(instr.Event{Type: instr.EventBookmark, Informer: q.informer, Detail: rv})
+	q.cutMu.Lock()
+	defer q.cutMu.Unlock()
+	q.lastRV = rv
 	if b, ok := q.inner.(cache.ReflectorBookmarkStore); ok {
 		return b.Bookmark(rv)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
+	"github.com/informtop/informtop/verify"
 )
 
 // defaultAccessTimeout bounds discovery and the access checks when
@@ -31,19 +32,22 @@ type Source struct {
 	server string
 	// facts are fixed after New: per informer, what the user may not do
 	// and how its objects are decoded.
-	facts map[string]informerFacts
+	facts    map[string]informerFacts
+	pageSize int64 // --page-size, also for verify's LIST
 }
 
 type informerFacts struct {
 	denied    string // the access check's sentence, "" if allowed
 	unwatched string // discovery says list or watch is not served
 	decoding  Decoding
+	verify    verify.Lister
 }
 
 var (
 	_ source.Source     = (*Source)(nil)
 	_ source.Processing = (*Source)(nil)
 	_ source.Stalling   = (*Source)(nil)
+	_ source.Verifier   = (*Source)(nil)
 )
 
 // New connects: it loads the kubeconfig, resolves every resource through
@@ -121,7 +125,7 @@ func New(ctx context.Context, o Options) (*Source, error) {
 		return nil, err
 	}
 
-	s := &Source{server: cfg.Host, facts: map[string]informerFacts{}}
+	s := &Source{server: cfg.Host, facts: map[string]informerFacts{}, pageSize: o.PageSize}
 	// Lifecycle events only (no per-item events), so a smaller ring than the
 	// demo's holds minutes of them and costs ~0.5 MB instead of 2 MB.
 	s.Source = local.New(local.Config{Kind: "kube", Title: title, Status: s.status, Reason: s.reason, EventRingSize: instr.DefaultRingSize})
@@ -172,7 +176,7 @@ func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) e
 	if _, err := s.AddInformer(name, name, o.Queue, inf); err != nil {
 		return err
 	}
-	f := informerFacts{denied: deniedWhy, decoding: dec}
+	f := informerFacts{denied: deniedWhy, decoding: dec, verify: cs.verifyLister(r, ns, o.LabelSelector, o.FieldSelector)}
 	if !r.watchable() {
 		f.unwatched = fmt.Sprintf("%s cannot be listed and watched: the server offers only %v for it", name, r.verbs)
 	}

@@ -1,9 +1,12 @@
 package source
 
 import (
+	"context"
+
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/verify"
 )
 
 // The capabilities below are optional: the dashboard finds them by type
@@ -53,4 +56,10 @@ type Workload interface {
 type QueueReader interface {
 	// QueueDeltas returns the deltas queued for key in the named informer, oldest first.
 	QueueDeltas(informer, key string) cache.Deltas
+}
+
+// Verifier compares an informer's cache with the API server, key by key at
+// the resourceVersion the cache stands at. It only lists.
+type Verifier interface {
+	Verify(ctx context.Context, informer string) (verify.Result, error)
 }

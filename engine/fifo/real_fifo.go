@@ -55,6 +55,9 @@ type RealFIFO struct {
 	syncedClosed           bool
 
 	closed bool
+	// processing is true while a popped batch is processed with lock
+	// released; Cut waits for it to turn false.
+	processing bool
 
 	batchKeys map[string]struct{} // scratch set for batchLenLocked, reused
 

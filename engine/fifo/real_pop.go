@@ -142,8 +142,13 @@ func (f *RealFIFO) processedLocked(n int) {
 // without bound. lock is held again when runLocked returns or panics.
 func (f *RealFIFO) runLocked(process func() error) error {
 	if f.unlockWhileProcessing && f.items.len() < 2*f.batchSize {
+		f.processing = true
 		f.lock.Unlock()
-		defer f.lock.Lock()
+		defer func() {
+			f.lock.Lock()
+			f.processing = false
+			f.cond.Broadcast() // a Cut may be waiting for this batch
+		}()
 	}
 	return f.metrics.timed(process)
 }

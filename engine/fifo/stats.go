@@ -74,4 +74,7 @@ type Instrumented interface {
 	// Deltas returns a copy of the deltas queued for key (all rows with
 	// that key for RealFIFO, in order), or nil if none are queued.
 	Deltas(key string) cache.Deltas
+	// Cut gives fn the queued deltas while nothing changes the queue or
+	// the consumer's store (see DeltaFIFO.Cut).
+	Cut(fn func(queued cache.Deltas))
 }

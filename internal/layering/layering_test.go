@@ -19,7 +19,7 @@ func deps(t *testing.T, pkg string) []string {
 }
 
 func TestImportsRunOneWay(t *testing.T) {
-	noUI := []string{"engine", "source", "source/local", "source/sourcetest", "report", "redact", "demo", "demo/cluster", "kube", "agent", "agent/api", "attach"}
+	noUI := []string{"engine", "source", "source/local", "source/sourcetest", "report", "redact", "demo", "demo/cluster", "kube", "agent", "agent/api", "attach", "verify"}
 	for _, pkg := range noUI {
 		for _, d := range deps(t, pkg) {
 			if strings.HasPrefix(d, "charm.land/") || d == module+"/tui" {
@@ -34,7 +34,7 @@ func TestImportsRunOneWay(t *testing.T) {
 			}
 		}
 	}
-	for _, pkg := range []string{"source", "report", "redact", "agent/api"} {
+	for _, pkg := range []string{"source", "report", "redact", "agent/api", "verify"} {
 		for _, d := range deps(t, pkg) {
 			if d == module+"/demo" || d == module+"/kube" || d == module+"/attach" || d == module+"/agent" {
 				t.Errorf("%s depends on %s: the contract must not know its implementations", pkg, d)
