@@ -73,8 +73,8 @@ and shows its internals live. With a kubeconfig it watches your cluster
 		},
 		Version:           vs.informtop,
 		ValidArgsFunction: cobra.NoFileCompletions,
-		SilenceErrors: true,
-		SilenceUsage:  true,
+		SilenceErrors:     true,
+		SilenceUsage:      true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runRoot(cmd, o, stdout, stderr)
 		},
