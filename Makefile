@@ -4,11 +4,15 @@ STATICCHECK_VERSION ?= v0.8.2
 
 .PHONY: run test lint unit bench bench-kube build fuzz kube-bin
 
+# VERSION is stamped into the binary (informtop version); BIN is where it goes.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+BIN ?= ./bin/informtop
+
 build:
-	$(GO) build -o bin/informtop ./cmd/informtop
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/informtop
 
 run: build
-	./bin/informtop
+	$(BIN)
 
 # test is what CI runs: formatting, vet, staticcheck, then every test under -race.
 test: lint unit

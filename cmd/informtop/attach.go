@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -27,9 +28,9 @@ which handler is stuck, since when, in which callback, how far behind. Read-only
 change a local pipeline (pause, step, stall, faults) are not offered.`,
 		Example: `  informtop attach 127.0.0.1:6060
   informtop attach controller.example:6060 --token "$TOKEN" --once --json`,
-		Args: func(_ *cobra.Command, args []string) error {
+		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return errors.New("attach takes one address, e.g. informtop attach 127.0.0.1:6060")
+				return fmt.Errorf("attach takes one address, e.g. %s 127.0.0.1:6060", cmd.CommandPath())
 			}
 			return nil
 		},
@@ -40,7 +41,7 @@ change a local pipeline (pause, step, stall, faults) are not offered.`,
 			if !o.once && !isTerminal(stdout) {
 				return errors.New("stdout is not a terminal, so the dashboard cannot start; use informtop attach ADDR --once for a table or --once --json for JSON")
 			}
-			closeLog, err := routeClientLogs(o.logFile)
+			closeLog, err := routeClientLogs(o.logFile, o.verbosity)
 			if err != nil {
 				return err
 			}
@@ -62,6 +63,7 @@ change a local pipeline (pause, step, stall, faults) are not offered.`,
 	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "with --once: how long to wait for the sync before reporting synced: false")
 	fs.DurationVar(&o.duration, "duration", 0, "with --once: wait this long after the sync before reporting")
 	fs.DurationVar(&o.refresh, "refresh", 100*time.Millisecond, "dashboard refresh interval")
-	fs.StringVar(&o.logFile, "log-file", "", "write client-go's log to this file")
+	o.addLogFlags(fs, "write client-go's log to this file")
+	o.expectCommon(fs)
 	return cmd
 }

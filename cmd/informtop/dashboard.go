@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"os"
 	"sync"
 
 	"golang.org/x/term"
@@ -23,7 +22,9 @@ func runDashboard(ctx context.Context, src source.Source, o *options) error {
 	return tui.Run(runCtx, src, tui.Options{Refresh: o.refresh})
 }
 
+// isTerminal reports whether w is a terminal: a file descriptor (an
+// *os.File, or anything else that has one) that term recognises.
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := w.(interface{ Fd() uintptr })
 	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -11,16 +11,13 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/go-logr/logr"
-	"github.com/go-logr/logr/funcr"
 	"github.com/informtop/informtop/source"
 	"github.com/spf13/cobra"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/klog/v2"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(runAs(commandName(os.Args[0]), os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // exitError carries an exit code other than 2 out of a command.
@@ -32,7 +29,13 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 // not synced or the dashboard failed, 2 bad input). The dashboard reads
 // the keyboard from the terminal itself.
 func run(args []string, stdout, stderr io.Writer) int {
-	root := newRootCommand(stdout, stderr)
+	return runAs("informtop", args, stdout, stderr)
+}
+
+// runAs is run under the name the binary was called by: "kubectl informtop"
+// when kubectl started it as the plugin kubectl-informtop.
+func runAs(name string, args []string, stdout, stderr io.Writer) int {
+	root := newRootCommand(name, stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
 	var exit exitError
@@ -46,8 +49,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
+func newRootCommand(name string, stdout, stderr io.Writer) *cobra.Command {
 	o := newOptions()
+	vs := currentVersions()
 	root := &cobra.Command{
 		Use:   "informtop",
 		Short: "top for informers: the live internals of a Kubernetes informer pipeline",
@@ -63,29 +67,31 @@ and shows its internals live. With a kubeconfig it watches your cluster
   informtop --once --json -A -r pods        wait for the sync, print SPEC §8's report`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return fmt.Errorf("unexpected argument %q; run informtop --help for usage", args[0])
+				return fmt.Errorf("unexpected argument %q; run %s --help for usage", args[0], cmd.CommandPath())
 			}
 			return nil
 		},
-		SilenceErrors: true,
-		SilenceUsage:  true,
+		Version:           vs.informtop,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		SilenceErrors:     true,
+		SilenceUsage:      true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runRoot(cmd, o, stdout, stderr)
 		},
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return fmt.Errorf("%v; run informtop --help for the flags", err)
-	})
+	root.SetVersionTemplate(vs.String())
+	root.SetFlagErrorFunc(flagError)
 	o.addFlags(root.Flags())
 	root.AddCommand(&cobra.Command{
 		Use:   "scenarios",
 		Short: "list the demo scenarios",
-		Args:  cobra.NoArgs,
+		Args:  noArgs("it lists every scenario; pick one with --scenario NAME"),
 		Run:   func(*cobra.Command, []string) { printScenarios(stdout) },
-	}, newAttachCommand(stdout, stderr))
-	root.CompletionOptions.DisableDefaultCmd = true
+	}, newAttachCommand(stdout, stderr), newVersionCommand(stdout))
+	registerCompletions(root, o)
+	asPlugin(root, name)
 	return root
 }
 
@@ -93,7 +99,7 @@ func runRoot(cmd *cobra.Command, o *options, stdout, stderr io.Writer) error {
 	if err := o.validate(cmd.Flags()); err != nil {
 		return err
 	}
-	closeLog, err := routeClientLogs(o.logFile)
+	closeLog, err := routeClientLogs(o.logFile, o.verbosity)
 	if err != nil {
 		return err
 	}
@@ -128,21 +134,4 @@ func present(ctx context.Context, src source.Source, o *options, stdout, stderr 
 		return exitError{1}
 	}
 	return nil
-}
-
-// routeClientLogs keeps client-go's klog lines off the screen: they go to
-// --log-file when given, and nowhere otherwise.
-func routeClientLogs(path string) (func(), error) {
-	if path == "" {
-		klog.SetLogger(logr.Discard())
-		return func() {}, nil
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("cannot open the log file: %w", err)
-	}
-	klog.SetLogger(funcr.New(func(prefix, args string) {
-		fmt.Fprintln(f, prefix, args)
-	}, funcr.Options{LogTimestamp: true}))
-	return func() { _ = f.Close() }, nil
 }

@@ -120,7 +120,7 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--queue", "LIFO"}, `unknown queue "LIFO"`},
+		{[]string{"--queue", "LIFO"}, `invalid value "LIFO" for --queue: RealFIFO or DeltaFIFO`},
 		{[]string{"--demo", "--scenario", "nope", "--once"}, "nope"},
 		{[]string{"--json"}, "--json goes with --once"},
 		{[]string{"--timeout", "0s", "--once"}, "--timeout must be positive"},
@@ -130,7 +130,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"--no-such-flag"}, "unknown flag"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 		{[]string{"--context", "prod", "--once"}, `context "prod"`},
-		{[]string{"--watch-list", "maybe"}, "--watch-list takes auto, on or off"},
+		{[]string{"--watch-list", "maybe"}, `invalid value "maybe" for --watch-list: auto, on or off`},
 		{[]string{"--listener", "slow"}, "--listener takes NAME=DELAY"},
 		{[]string{"--listener", "slow=fast"}, `"fast" is not a duration`},
 		{[]string{"--demo", "-r", "pods"}, "--resource goes with a real cluster"},

@@ -22,7 +22,7 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	defer cancel()
 
 	waitCtx, cancelWait := context.WithTimeout(runCtx, o.timeout)
-	syncErr := src.WaitSynced(waitCtx)
+	syncErr := o.progress.waitSynced(func() error { return src.WaitSynced(waitCtx) }, src, stderr)
 	cancelWait()
 	if syncErr == nil && o.duration > 0 {
 		select {

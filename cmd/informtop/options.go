@@ -28,6 +28,10 @@ type options struct {
 	duration time.Duration
 	refresh  time.Duration
 	logFile  string
+	// verbosity is klog's -v for --log-file.
+	verbosity int
+	// progress is --once's status line on a terminal's stderr.
+	progress progress
 
 	// kubectl's connection flags, and informtop's own cluster flags.
 	kubeFlags         *genericclioptions.ConfigFlags
@@ -42,7 +46,7 @@ type options struct {
 }
 
 func newOptions() *options {
-	return &options{kubeFlags: genericclioptions.NewConfigFlags(true)}
+	return &options{kubeFlags: genericclioptions.NewConfigFlags(true), progress: defaultProgress}
 }
 
 // addFlags registers every flag of the root command on fs.
@@ -52,15 +56,16 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.scenario, "scenario", "steady", "demo scenario to run (informtop scenarios lists them)")
 	fs.Int64Var(&o.seed, "seed", 1, "demo workload seed: the same seed replays the same run")
 	fs.Float64Var(&o.rate, "rate", 0, "demo workload rate in changes per second (0: the scenario's own)")
-	fs.StringVar(&o.queue, "queue", "RealFIFO", "queue between reflector and indexer: RealFIFO (client-go's default) or DeltaFIFO")
-	fs.StringVar(&o.watchList, "watch-list", "auto", "initial list streamed as a watch (WatchList): auto (client-go's choice; the demo lists pages), on or off")
+	o.queue, o.watchList = "RealFIFO", "auto"
+	fs.Var(queueChoice(&o.queue), "queue", "queue between reflector and indexer: RealFIFO (client-go's default) or DeltaFIFO")
+	fs.Var(watchListChoice(&o.watchList), "watch-list", "initial list streamed as a watch (WatchList): auto (client-go's choice; the demo lists pages), on or off")
 
 	fs.BoolVar(&o.once, "once", false, "wait until every informer has synced, print one report and exit")
 	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")
 	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "with --once: how long to wait for the sync before reporting synced: false")
 	fs.DurationVar(&o.duration, "duration", 0, "with --once: let the workload run this long after the sync before reporting")
 	fs.DurationVar(&o.refresh, "refresh", 100*time.Millisecond, "dashboard refresh interval")
-	fs.StringVar(&o.logFile, "log-file", "", "write client-go's log to this file (the dashboard hides it otherwise)")
+	o.addLogFlags(fs, "write client-go's log to this file (the dashboard hides it otherwise)")
 
 	fs.StringSliceVarP(&o.resources, "resource", "r", nil, "resources to watch as kubectl names them, e.g. pods,deploy,deployments.apps,<crd> (default pods)")
 	fs.BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "watch every namespace")
@@ -71,6 +76,41 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	fs.Int64Var(&o.pageSize, "page-size", 0, "page the initial LIST in pages of N (0: as client-go does)")
 	fs.StringArrayVar(&o.listeners, "listener", nil, "add a simulated handler NAME=DELAY to every informer, e.g. slow=20ms (repeatable)")
 	o.kubeFlags.AddFlags(fs)
+
+	expect(fs, "seed", "a whole number, e.g. 42")
+	expect(fs, "rate", "a number of changes per second, e.g. 50")
+	expect(fs, "queue", "RealFIFO or DeltaFIFO")
+	expect(fs, "watch-list", "auto, on or off")
+	expect(fs, "page-size", "a whole number of objects per page, e.g. 500")
+	o.expectCommon(fs)
+}
+
+// addLogFlags registers --log-file and -v, shared by the root command and attach.
+func (o *options) addLogFlags(fs *pflag.FlagSet, usage string) {
+	fs.StringVar(&o.logFile, "log-file", "", usage)
+	fs.IntVarP(&o.verbosity, "v", "v", 0, "client-go's log verbosity in --log-file, as kubectl's -v: 0 records failed watches, 2 cache syncs, 4 watch closes and backoffs, 6 every request")
+}
+
+// expectCommon says what the flags the root command and attach share take.
+func (o *options) expectCommon(fs *pflag.FlagSet) {
+	expect(fs, "timeout", "a duration such as 30s or 2m")
+	expect(fs, "duration", "a duration such as 5s or 1m")
+	expect(fs, "refresh", "a duration such as 100ms or 1s")
+	expect(fs, "v", "a verbosity level from 0 to 10, e.g. 4")
+}
+
+func queueChoice(p *string) *choiceValue {
+	return &choiceValue{p: p, check: func(s string) error {
+		var k engine.QueueKind
+		return k.UnmarshalText([]byte(s))
+	}, choices: []string{"RealFIFO\tclient-go's default: one item per event", "DeltaFIFO\tthe classic queue: deltas coalesced per key"}}
+}
+
+func watchListChoice(p *string) *choiceValue {
+	return &choiceValue{p: p, check: func(s string) error {
+		_, err := kube.ParseWatchList(s)
+		return err
+	}, choices: []string{"auto\tclient-go's choice", "on\tstream the initial list as a watch", "off\tlist in pages"}}
 }
 
 // validateCommon checks the flags every source shares.
@@ -86,6 +126,12 @@ func (o *options) validateCommon() error {
 	}
 	if o.refresh < 10*time.Millisecond {
 		return errors.New("--refresh must be at least 10ms, e.g. --refresh 100ms")
+	}
+	if o.verbosity < 0 || o.verbosity > 10 {
+		return fmt.Errorf("-v %d is out of range: client-go logs at levels 0 to 10, e.g. -v 4", o.verbosity)
+	}
+	if o.verbosity > 0 && o.logFile == "" {
+		return errors.New("-v sets how much of client-go's log goes to --log-file, and the dashboard never prints that log: add --log-file PATH, e.g. --log-file client-go.log")
 	}
 	return nil
 }
@@ -132,7 +178,7 @@ func (o *options) queueKind() (engine.QueueKind, error) {
 // cluster flags.
 var shared = map[string]bool{
 	"demo": true, "scenario": true, "seed": true, "rate": true, "queue": true, "watch-list": true,
-	"once": true, "json": true, "timeout": true, "duration": true, "refresh": true, "log-file": true, "help": true,
+	"once": true, "json": true, "timeout": true, "duration": true, "refresh": true, "log-file": true, "v": true, "help": true,
 }
 
 // clusterFlagsSet names the cluster flags given on the command line.

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// --log-file with -v 4 records client-go's reflector: when the demo's
+// server drops the watch and then refuses connections, the broken watch
+// and the failed re-watch are in the file, as client-go logs them, and
+// nothing reaches the process's stderr (the dashboard's terminal).
+func TestLogFileRecordsWatchErrors(t *testing.T) {
+	t.Setenv("KUBECONFIG", t.TempDir()+"/none")
+	path := filepath.Join(t.TempDir(), "client-go.log")
+	terminal, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	realStderr := os.Stderr
+	os.Stderr = terminal
+	defer func() { os.Stderr = realStderr }()
+	o := newOptions()
+	fs := pflag.NewFlagSet("informtop", pflag.ContinueOnError)
+	o.addFlags(fs)
+	if err := fs.Parse([]string{"--demo", "--scenario", "resync", "--log-file", path, "-v", "4"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.validate(fs); err != nil {
+		t.Fatal(err)
+	}
+	closeLog, err := routeClientLogs(o.logFile, o.verbosity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeLog()
+	src, err := chooseSource(context.Background(), o, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	faults, ok := src.(interface {
+		DropWatch() error
+		SetServerAvailable(bool)
+	})
+	if !ok {
+		t.Fatal("the demo offers no watch faults")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { src.Run(ctx) })
+	defer wg.Wait()
+	defer cancel()
+	if err := src.WaitSynced(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := faults.DropWatch(); err != nil {
+		t.Fatal(err)
+	}
+	faults.SetServerAvailable(false)
+	// client-go's own words: the broken stream (V0), the refused re-watch
+	// (an error line), and a V3 line that only -v 3 or more records.
+	wants := []string{`"Warning: watch ended with error"`, `"Failed to watch" err="failed to list *v1.Pod`, "connection refused", `"Listing and watching"`}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, _ := os.ReadFile(path)
+		log := string(b)
+		missing := slices.DeleteFunc(slices.Clone(wants), func(w string) bool { return strings.Contains(log, w) })
+		if len(missing) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 30s the log file lacks %q:\n%s", missing, log)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	wg.Wait()
+	if b, _ := os.ReadFile(terminal.Name()); len(b) > 0 {
+		t.Errorf("client-go wrote to stderr while logging to --log-file:\n%s", b)
+	}
+}
