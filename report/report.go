@@ -42,6 +42,8 @@ type Informer struct {
 	Store                   Store      `json:"store"`
 	Reflector               Reflector  `json:"reflector"`
 	Listeners               []Listener `json:"listeners"`
+	// Verify is the comparison with the API server, with --verify.
+	Verify *Verify `json:"verify,omitempty"`
 }
 
 // Queue is the queue between reflector and indexer.
@@ -178,6 +180,9 @@ func WriteTable(w io.Writer, r Report) error {
 			humanize.Plural(rf.Relists, "relist"), humanize.Plural(rf.Watches, "watch"), humanize.Plural(rf.WatchEvents, "watch event"), humanize.Plural(rf.Errors, "error"))
 		if rf.LastError != "" {
 			fmt.Fprintf(w, "  last error: %s\n", rf.LastError)
+		}
+		if inf.Verify != nil {
+			fmt.Fprintf(w, "  verify: %s\n", inf.Verify.sentence())
 		}
 		if len(inf.Listeners) == 0 {
 			continue

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -247,4 +248,82 @@ func TestDashboardOnARealCluster(t *testing.T) {
 
 	tm.keys("q")
 	tm.waitExit(exitFile)
+}
+
+// `informtop --once --verify --json` through a proxy that loses a MODIFIED
+// and a DELETED watch event while informtop runs: exit 3, and the JSON
+// names exactly those two keys, stale and extra.
+func TestOnceVerifyFindsLostEvents(t *testing.T) {
+	c := kubetest.Shared(t)
+	ns := "once-verify"
+	cs, err := kubernetes.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := context.Background()
+	if _, err := cs.CoreV1().Namespaces().Create(bg, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cms := cs.CoreV1().ConfigMaps(ns)
+	for _, name := range []string{"kept", "changed", "deleted"} {
+		if _, err := cms.Create(bg, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	proxy := c.DropProxy(t)
+	proxy.DropNext("MODIFIED", ns, "changed")
+	proxy.DropNext("DELETED", ns, "deleted")
+	bin := buildInformtop(t, t.TempDir())
+	type result struct {
+		code           int
+		stdout, stderr string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, stdout, stderr, _ := informtop(t, bin, "--kubeconfig", proxy.Kubeconfig, "-n", ns, "-r", "configmaps",
+			"--watch-list", "off", "--once", "--json", "--verify", "--duration", "6s")
+		done <- result{code, stdout, stderr}
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for proxy.Watches() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("informtop never opened its watch through the proxy")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, err := cms.Update(bg, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "changed"}, Data: map[string]string{"a": "b"}}, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cms.Delete(bg, "deleted", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// A later event the informer does get moves its cache past the losses.
+	if _, err := cms.Create(bg, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "later"}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.code != 3 {
+		t.Fatalf("exit %d, want 3; dropped %v; stderr: %s\n%s", r.code, proxy.Dropped(), r.stderr, r.stdout)
+	}
+	var doc struct {
+		Informers []struct {
+			Verify struct {
+				Equal                 bool   `json:"equal"`
+				ResourceVersion       string `json:"resourceVersion"`
+				Objects               int    `json:"objects"`
+				Missing, Extra, Stale []string
+			} `json:"verify"`
+		} `json:"informers"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Informers) != 1 {
+		t.Fatalf("JSON %v:\n%s", err, r.stdout)
+	}
+	v := doc.Informers[0].Verify
+	if v.Equal || v.Objects != 3 || v.ResourceVersion == "" || len(v.Missing) != 0 ||
+		!slices.Equal(v.Stale, []string{ns + "/changed"}) || !slices.Equal(v.Extra, []string{ns + "/deleted"}) {
+		t.Errorf("verify %+v", v)
+	}
+	if !strings.Contains(r.stderr, "cache differs from the server") {
+		t.Errorf("stderr: %s", r.stderr)
+	}
 }

@@ -26,7 +26,8 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // run is main without the process: it returns the exit code (0 fine, 1
-// not synced or the dashboard failed, 2 bad input). The dashboard reads
+// not synced or the dashboard failed, 2 bad input, 3 a verified cache
+// differs from the server). The dashboard reads
 // the keyboard from the terminal itself.
 func run(args []string, stdout, stderr io.Writer) int {
 	return runAs("informtop", args, stdout, stderr)

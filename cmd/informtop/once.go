@@ -9,6 +9,7 @@ import (
 
 	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/verify"
 )
 
 // runOnce waits for the sync (bounded by --timeout), lets the workload run
@@ -32,6 +33,9 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	}
 	f := src.Pull(0, 0)
 	r := report.Build(src.Kind(), f.Snapshots, f.Reasons, f.EventStats, f.Workqueues, time.Now())
+	if o.verify && syncErr == nil {
+		verifyAll(ctx, src, &r, o.timeout)
+	}
 	write := report.WriteTable
 	if o.json {
 		write = report.WriteJSON
@@ -41,6 +45,13 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 		return 1
 	}
 	switch {
+	case r.Synced && r.Differs():
+		for _, inf := range r.Informers {
+			if v := inf.Verify; v != nil && v.Error == "" && !v.Equal {
+				fmt.Fprintf(stderr, "informtop: %s: %s\n", inf.Name, v.Sentence())
+			}
+		}
+		return 3
 	case r.Synced:
 	case ctx.Err() != nil:
 		fmt.Fprintln(stderr, "informtop: interrupted before every informer and handler had synced; the report shows where it stopped.")
@@ -55,4 +66,20 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 		return 1
 	}
 	return 0
+}
+
+// verifyAll compares every informer's cache with the API server, one
+// after the other (each LIST is paged), each bounded by timeout.
+func verifyAll(ctx context.Context, src source.Source, r *report.Report, timeout time.Duration) {
+	v, ok := src.(source.Verifier)
+	for _, inf := range r.Informers {
+		if !ok {
+			r.SetVerify(inf.Name, verify.Result{}, fmt.Errorf("the %s source cannot compare its caches with a server", src.Kind()))
+			continue
+		}
+		vctx, cancel := context.WithTimeout(ctx, timeout)
+		res, err := v.Verify(vctx, inf.Name)
+		cancel()
+		r.SetVerify(inf.Name, res, err)
+	}
 }

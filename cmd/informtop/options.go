@@ -43,6 +43,7 @@ type options struct {
 	keepManagedFields bool
 	pageSize          int64
 	listeners         []string
+	verify            bool
 }
 
 func newOptions() *options {
@@ -75,6 +76,7 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.keepManagedFields, "keep-managed-fields", false, "keep metadata.managedFields in the cache (stripped by default)")
 	fs.Int64Var(&o.pageSize, "page-size", 0, "page the initial LIST in pages of N (0: as client-go does)")
 	fs.StringArrayVar(&o.listeners, "listener", nil, "add a simulated handler NAME=DELAY to every informer, e.g. slow=20ms (repeatable)")
+	fs.BoolVar(&o.verify, "verify", false, "with --once: compare each informer's cache with the API server, key by key (LIST only); exit 3 when one differs")
 	o.kubeFlags.AddFlags(fs)
 
 	expect(fs, "seed", "a whole number, e.g. 42")
@@ -117,6 +119,9 @@ func watchListChoice(p *string) *choiceValue {
 func (o *options) validateCommon() error {
 	if o.json && !o.once {
 		return errors.New("--json goes with --once: run informtop --once --json")
+	}
+	if o.verify && !o.once {
+		return errors.New("--verify goes with --once: run informtop --once --verify (in the dashboard, press v on an informer)")
 	}
 	if o.timeout <= 0 {
 		return errors.New("--timeout must be positive, e.g. --timeout 30s")

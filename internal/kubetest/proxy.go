@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"k8s.io/client-go/rest"
@@ -24,6 +25,8 @@ type DropProxy struct {
 	// Kubeconfig is an admin kubeconfig whose server is the proxy.
 	Kubeconfig string
 	srv        *httptest.Server
+
+	watches atomic.Int64 // watch responses passed through
 
 	mu      sync.Mutex
 	rules   []dropRule // guarded by mu
@@ -72,6 +75,9 @@ func (p *DropProxy) DropNext(eventType, namespace, name string) {
 	p.rules = append(p.rules, dropRule{eventType, namespace, name})
 }
 
+// Watches counts the watch streams opened through the proxy.
+func (p *DropProxy) Watches() int64 { return p.watches.Load() }
+
 // Dropped lists the events lost so far, as "TYPE namespace/name".
 func (p *DropProxy) Dropped() []string {
 	p.mu.Lock()
@@ -90,6 +96,7 @@ func (p *DropProxy) filter(resp *http.Response) error {
 	if !isWatch(resp.Request) || resp.StatusCode != http.StatusOK {
 		return nil
 	}
+	p.watches.Add(1)
 	in := resp.Body
 	pr, pw := io.Pipe()
 	resp.Body = pr
