@@ -3,8 +3,13 @@ package kube
 import (
 	"context"
 	"fmt"
+	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/verify"
@@ -34,4 +39,50 @@ func (s *Source) Verify(ctx context.Context, informer string) (verify.Result, er
 	}
 	cut := func(context.Context) (engine.CacheCut, error) { return e.Engine().Cut() }
 	return verify.Run(ctx, cut, f.verify, s.pageSize)
+}
+
+// VerifyListers resolves resources on the cluster behind flags, as New
+// does, for comparing caches that live elsewhere (an attached controller's)
+// with the API server. Discovery is bounded by timeout.
+type VerifyListers struct {
+	mapper  meta.RESTMapper
+	disco   discovery.DiscoveryInterface
+	clients *clients
+}
+
+// NewVerifyListers connects to the cluster behind flags.
+func NewVerifyListers(flags *genericclioptions.ConfigFlags, timeout time.Duration) (*VerifyListers, error) {
+	flags.WithWrapConfigFn(func(c *rest.Config) *rest.Config {
+		if c.Timeout == 0 {
+			c.Timeout = timeout
+		}
+		return c
+	})
+	cfg, err := flags.ToRESTConfig()
+	if err != nil {
+		return nil, kubeconfigError(err)
+	}
+	mapper, err := flags.ToRESTMapper()
+	if err != nil {
+		return nil, connectError(cfg.Host, err)
+	}
+	disco, err := flags.ToDiscoveryClient()
+	if err != nil {
+		return nil, connectError(cfg.Host, err)
+	}
+	cs, err := newClients(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &VerifyListers{mapper: mapper, disco: disco, clients: cs}, nil
+}
+
+// Lister lists the resource named as kubectl names it, in namespace (""
+// for all) with the selectors the cache was built with.
+func (v *VerifyListers) Lister(resourceArg, namespace, label, field string) (verify.Lister, error) {
+	res, err := resources(v.mapper, v.disco, []string{resourceArg})
+	if err != nil {
+		return nil, err
+	}
+	return v.clients.verifyLister(res[0], namespace, label, field), nil
 }

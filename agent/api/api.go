@@ -39,6 +39,10 @@ const (
 	// PathIndex answers StoreIndex: the index names without "index", the
 	// values of index without "value", the keys under index=value.
 	PathIndex = "/informtop/v1/store/index"
+	// PathCut answers a Cut of one informer: the resourceVersion its cache
+	// stands at and a digest of its keys and versions; query: informer,
+	// keys=true for every key with its version too.
+	PathCut = "/informtop/v1/store/cut"
 	// PathMetrics is the Prometheus exposition.
 	PathMetrics = "/metrics"
 )
@@ -81,3 +85,22 @@ type Error struct {
 
 // MaxEvents bounds the events of one frame, whatever a client asks for.
 const MaxEvents = 4096
+
+// Cut is an informer's cache as one state (engine.CacheCut): what verify
+// compares with the API server. Digest is the hex SHA-256 of every
+// "key@resourceVersion\n", keys sorted, so two caches compare cheaply.
+type Cut struct {
+	ResourceVersion string `json:"resourceVersion"`
+	Objects         int    `json:"objects"`
+	Digest          string `json:"digest"`
+	// HeldSeconds is how long the pipeline waited while the cut was copied.
+	HeldSeconds float64 `json:"heldSeconds"`
+	// Entries, with keys=true: every key with its resourceVersion, sorted.
+	Entries []CutEntry `json:"entries,omitempty"`
+}
+
+// CutEntry is one cached object's key and resourceVersion.
+type CutEntry struct {
+	Key             string `json:"key"`
+	ResourceVersion string `json:"resourceVersion"`
+}

@@ -52,7 +52,11 @@ change a local pipeline (pause, step, stall, faults) are not offered.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return present(ctx, src, o, stdout, stderr)
+			if !o.verify {
+				return present(ctx, src, o, stdout, stderr)
+			}
+			return present(ctx, &attachVerifier{Source: src, flags: o.kubeFlags, allNamespace: o.allNamespaces,
+				label: o.selector, field: o.fieldSelector, pageSize: o.pageSize, timeout: o.timeout}, o, stdout, stderr)
 		},
 	}
 	fs := cmd.Flags()
@@ -64,6 +68,16 @@ change a local pipeline (pause, step, stall, faults) are not offered.`,
 	fs.DurationVar(&o.duration, "duration", 0, "with --once: wait this long after the sync before reporting")
 	fs.DurationVar(&o.refresh, "refresh", 100*time.Millisecond, "dashboard refresh interval")
 	o.addLogFlags(fs, "write client-go's log to this file")
+	fs.BoolVar(&o.verify, "verify", false, "with --once: compare each of the controller's caches with the API server, listed from here with the kubeconfig flags (LIST only); exit 3 when one differs")
+	fs.BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "with --verify: the controller's informers watch every namespace (the default unless -n is given)")
+	fs.StringVarP(&o.selector, "selector", "l", "", "with --verify: the label selector the controller's informers use")
+	fs.StringVar(&o.fieldSelector, "field-selector", "", "with --verify: the field selector the controller's informers use")
+	fs.Int64Var(&o.pageSize, "page-size", 0, "with --verify: list the server in pages of N (default 500)")
+	// kubectl's connection flags for --verify's lists; --token is the
+	// agent's here, so the API server's token comes from the kubeconfig.
+	o.kubeFlags.BearerToken = nil
+	o.kubeFlags.AddFlags(fs)
+	expect(fs, "page-size", "a whole number of objects per page, e.g. 500")
 	o.expectCommon(fs)
 	return cmd
 }

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -300,4 +301,91 @@ func TestAttachDashboardInTmux(t *testing.T) {
 	})
 	tm.keys("q")
 	tm.waitExit(exitFile)
+}
+
+// attach --verify: the example controller's cache, read through its agent,
+// equals the server; once a proxy in front of the controller has lost a
+// MODIFIED and a DELETED event, attach --verify names exactly those keys
+// and exits 3.
+func TestAttachVerifiesTheControllersCache(t *testing.T) {
+	c := kubetest.Shared(t)
+	cs, err := kubernetes.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ns = "attach-verify"
+	bg := context.Background()
+	if _, err := cs.CoreV1().Namespaces().Create(bg, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	deploys := cs.AppsV1().Deployments(ns)
+	for _, name := range []string{"kept", "changed", "deleted"} {
+		if _, err := deploys.Create(bg, deployment(ns, name), metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	proxy := c.DropProxy(t)
+	release := filepath.Join(t.TempDir(), "release")
+	if err := os.WriteFile(release, nil, 0o644); err != nil { // the handler never blocks
+		t.Fatal(err)
+	}
+	ctl := startController(t, proxy.Kubeconfig, ns, release, "127.0.0.1:0")
+	bin := buildInformtop(t, t.TempDir())
+	type verifyJSON struct {
+		Informers []struct {
+			Store struct {
+				Objects int `json:"objects"`
+			} `json:"store"`
+			Verify struct {
+				Equal                 bool `json:"equal"`
+				Objects               int  `json:"objects"`
+				Missing, Extra, Stale []string
+				Error                 string `json:"error"`
+			} `json:"verify"`
+		} `json:"informers"`
+	}
+	verifyOnce := func() (int, verifyJSON, string) {
+		code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.addr, "--once", "--json", "--verify", "--timeout", "30s", "--kubeconfig", c.Kubeconfig, "-n", ns)
+		var doc verifyJSON
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Informers) != 1 {
+			t.Fatalf("attach --verify printed %v (exit %d):\n%s\n%s", err, code, stdout, stderr)
+		}
+		return code, doc, stderr
+	}
+	code, doc, stderr := verifyOnce()
+	if v := doc.Informers[0].Verify; code != 0 || !v.Equal || v.Objects != 3 {
+		t.Fatalf("healthy: exit %d, verify %+v, stderr %s", code, v, stderr)
+	}
+
+	proxy.DropNext("MODIFIED", ns, "changed")
+	proxy.DropNext("DELETED", ns, "deleted")
+	changed, err := deploys.Get(bg, "changed", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed.Labels = map[string]string{"touched": "yes"}
+	if _, err := deploys.Update(bg, changed, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := deploys.Delete(bg, "deleted", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := deploys.Create(bg, deployment(ns, "later"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		code, doc, stderr = verifyOnce()
+		if doc.Informers[0].Store.Objects == 4 { // later arrived; deleted never left
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the controller's cache never held the later deployment: %+v (dropped %v)", doc, proxy.Dropped())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	v := doc.Informers[0].Verify
+	if code != 3 || v.Equal || len(v.Missing) != 0 || !slices.Equal(v.Stale, []string{ns + "/changed"}) || !slices.Equal(v.Extra, []string{ns + "/deleted"}) {
+		t.Fatalf("after two lost events: exit %d, verify %+v, stderr %s", code, v, stderr)
+	}
 }
