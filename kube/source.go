@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -70,12 +69,7 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	// Discovery and the access checks must not hang on a server that
 	// accepts connections and never answers; list and watch clients drop
 	// this timeout again (newClients).
-	o.Flags.WithWrapConfigFn(func(c *rest.Config) *rest.Config {
-		if c.Timeout == 0 {
-			c.Timeout = timeout
-		}
-		return c
-	})
+	boundRequests(o.Flags, timeout)
 	loader := o.Flags.ToRawKubeConfigLoader()
 	raw, err := loader.RawConfig()
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/rest"
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/verify"
@@ -52,12 +51,7 @@ type VerifyListers struct {
 
 // NewVerifyListers connects to the cluster behind flags.
 func NewVerifyListers(flags *genericclioptions.ConfigFlags, timeout time.Duration) (*VerifyListers, error) {
-	flags.WithWrapConfigFn(func(c *rest.Config) *rest.Config {
-		if c.Timeout == 0 {
-			c.Timeout = timeout
-		}
-		return c
-	})
+	boundRequests(flags, timeout)
 	cfg, err := flags.ToRESTConfig()
 	if err != nil {
 		return nil, kubeconfigError(err)
