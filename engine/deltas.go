@@ -179,8 +179,12 @@ func (inf *Informer) replaceAll(info cache.ReplacedAllInfo, isInInitialList bool
 // resync get it (SPEC §3 rule 6).
 func (inf *Informer) notify(n any) {
 	sync := false
-	if u, ok := n.(processor.UpdateNotification); ok {
-		sync = sameResourceVersion(u.Old, u.New)
+	switch n := n.(type) {
+	case processor.AddNotification:
+		inf.mutations.AddObject(n.Obj)
+	case processor.UpdateNotification:
+		inf.mutations.AddObject(n.New)
+		sync = sameResourceVersion(n.Old, n.New)
 	}
 	inf.recordNotification(n, sync)
 	if inf.verbose != nil {

@@ -63,6 +63,9 @@ type Informer struct {
 	pendingStep             *stepRecorder // granted by Step, not yet taken by a pop; guarded by blockDeltas
 	step                    *stepRecorder // recording the stepped pop in progress; guarded by blockDeltas
 	lastSyncResourceVersion func() string
+	// mutations is client-go's cache mutation detector: it copies every
+	// object handed to the handlers and panics when one changes; fixed.
+	mutations cache.MutationDetector
 }
 
 var (
@@ -98,6 +101,9 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 		synced:               make(chan struct{}),
 		resyncCheckPeriod:    opts.ResyncPeriod,
 		defaultHandlerResync: opts.ResyncPeriod,
+		// client-go's own detector, named as client-go names it; a no-op
+		// unless KUBE_CACHE_MUTATION_DETECTOR=true.
+		mutations: cache.NewCacheMutationDetector(fmt.Sprintf("%T", exampleObject)),
 	}
 	if inf.queueHead <= 0 {
 		inf.queueHead = defaultQueueHead
@@ -150,6 +156,7 @@ func (inf *Informer) RunWithContext(ctx context.Context) {
 	var wg wait.Group
 	defer wg.Wait()
 	defer stopProcessor()
+	wg.StartWithChannel(processorCtx.Done(), inf.mutations.Run)
 	wg.StartWithContext(processorCtx, inf.processor.Run)
 	wg.Start(func() {
 		select {
