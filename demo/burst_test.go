@@ -18,6 +18,14 @@ func TestBurst(t *testing.T) {
 			t.Parallel()
 			d := newDemo(t, Config{Scenario: "burst", Seed: 2, Queue: q, Objects: 40, Rate: -1, TimeScale: 0.001})
 			g := holdSteps(d, "burst", "resume processing", "loop")
+			atPause, atBurst := claimBurstQueued(burstSize)
+			notes := watchNotes(d, map[string]claim{
+				"intro":             claimSynced,
+				"pause processing":  atPause,
+				"burst":             claimAll(claimPaused, atBurst),
+				"resume processing": claimQueuesEmpty,
+				"drained":           claimCaughtUp,
+			})
 			start(t, d)
 
 			g.await(t, "burst")
@@ -60,6 +68,8 @@ func TestBurst(t *testing.T) {
 				}
 			}
 			assertConsistent(t, d)
+			g.await(t, "loop")
+			notes.check(t, "intro", "pause processing", "burst", "resume processing", "drained")
 		})
 	}
 }

@@ -331,3 +331,40 @@ func TestStepNarratesSyncForDueListenersOnly(t *testing.T) {
 		})
 	}
 }
+
+// Drained is the state a "the queue has drained" narration claims: an
+// empty queue is not enough while a popped item is still being processed.
+// (A RealFIFO unlocks while processing a short queue; a DeltaFIFO keeps its
+// lock, so its stats wait for the processing anyway.)
+func TestDrainedWaitsForThePoppedItemsProcessing(t *testing.T) {
+	for _, kind := range []QueueKind{RealFIFO} {
+		t.Run(kind.String(), func(t *testing.T) {
+			src := newTestSource(t)
+			src.Add(pod("a"))
+			inf := newTestInformer(src, kind, 0)
+			rec := &recorder{}
+			if _, err := inf.AddEventHandler(rec); err != nil {
+				t.Fatal(err)
+			}
+			runInformer(t, inf)
+			waitFor(t, "sync", inf.HasSynced)
+			waitFor(t, "drained after the initial list", inf.Drained)
+
+			inf.blockDeltas.Lock() // processing of the next pop waits here
+			src.Add(pod("b"))
+			waitFor(t, "the pop to take b out of the queue", func() bool {
+				s := inf.Snapshot().Queue
+				return s.Depth == 0 && s.Popped.Added == 1
+			})
+			drainedWhileProcessing := inf.Drained()
+			inf.blockDeltas.Unlock()
+			if drainedWhileProcessing {
+				t.Fatal("Drained while the popped item was still being processed")
+			}
+			waitFor(t, "drained once b is processed", inf.Drained)
+			if _, ok, _ := inf.GetStore().GetByKey("default/b"); !ok {
+				t.Fatal("drained, yet b is not in the store")
+			}
+		})
+	}
+}

@@ -21,6 +21,7 @@ func (inf *Informer) handleDeltas(obj any, isInInitialList bool) error {
 	if !ok {
 		return fmt.Errorf("informer %s: queue handed over a %T, not cache.Deltas", inf.name, obj)
 	}
+	defer inf.processed.Add(uint64(len(deltas)))
 	inf.emitPop(deltas)
 	inf.recordDeltas(deltas)
 	for _, d := range deltas {
@@ -37,6 +38,7 @@ func (inf *Informer) handleDeltas(obj any, isInInitialList bool) error {
 func (inf *Informer) handleBatch(deltas []cache.Delta, isInInitialList bool) error {
 	inf.blockDeltas.Lock()
 	defer inf.blockDeltas.Unlock()
+	defer inf.processed.Add(uint64(len(deltas)))
 	if inf.verbose != nil {
 		inf.verbose.Emit(instr.Event{Type: instr.EventPop, Informer: inf.name, Detail: "batch", Count: len(deltas)})
 	}

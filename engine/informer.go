@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -63,6 +64,10 @@ type Informer struct {
 	pendingStep             *stepRecorder // granted by Step, not yet taken by a pop; guarded by blockDeltas
 	step                    *stepRecorder // recording the stepped pop in progress; guarded by blockDeltas
 	lastSyncResourceVersion func() string
+	// processed counts the deltas whose processing has finished (indexer
+	// updated, listeners handed their notifications), to compare with the
+	// queue's popped count.
+	processed atomic.Uint64
 }
 
 var (
