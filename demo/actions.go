@@ -13,7 +13,9 @@ import (
 // behalf; while the user has paused it changes nothing (the user's pause
 // wins; steps that pause or resume wait for userLetGo first).
 func (d *Demo) pauseAll(paused bool) {
-	d.SetPausedBy(paused, source.PausedByScenario)
+	if !d.SetPausedBy(paused, source.PausedByScenario) {
+		d.Log("scenario " + d.cfg.Scenario + ": you paused processing, so the script leaves it paused; press space to let it go on")
+	}
 }
 
 // stall stalls or releases one listener; a missing one is reported in the
