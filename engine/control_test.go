@@ -53,10 +53,16 @@ func TestInformerPauseAndStep(t *testing.T) {
 			}
 			want := StepResult{
 				Informer:      "pods",
+				Kind:          StepSingle,
+				QueueKind:     kind,
+				Batching:      kind == RealFIFO,
 				Key:           "default/a",
+				Keys:          []string{"default/a"},
 				Deltas:        []cache.DeltaType{cache.Added},
 				Store:         []string{"Add default/a"},
 				Notifications: []StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/a"}},
+				Summary:       []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
+				Batch:         1,
 			}
 			if !reflect.DeepEqual(res, want) {
 				t.Fatalf("step:\n got %+v\nwant %+v", res, want)
@@ -228,10 +234,16 @@ func TestStepNarratesOnlyItsOwnItem(t *testing.T) {
 			got := <-out
 			want := StepResult{
 				Informer:      "pods",
+				Kind:          StepSingle,
+				QueueKind:     kind,
+				Batching:      kind == RealFIFO,
 				Key:           "default/b",
+				Keys:          []string{"default/b"},
 				Deltas:        []cache.DeltaType{cache.Added},
 				Store:         []string{"Add default/b"},
 				Notifications: []StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/b"}},
+				Summary:       []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
+				Batch:         1,
 			}
 			if got.err != nil || !reflect.DeepEqual(got.res, want) {
 				t.Fatalf("step = %+v, %v\nwant %+v", got.res, got.err, want)
@@ -316,15 +328,16 @@ func TestStepNarratesSyncForDueListenersOnly(t *testing.T) {
 				return !res.Empty
 			})
 			want := StepResult{
-				Informer: "pods",
-				Key:      "default/a",
-				Deltas:   []cache.DeltaType{cache.Sync},
-				Store:    []string{"Update default/a"},
+				Key:    "default/a",
+				Deltas: []cache.DeltaType{cache.Sync},
+				Store:  []string{"Update default/a"},
 			}
 			if kind == RealFIFO {
-				want = StepResult{Informer: "pods", Key: "(resync of every object)", Deltas: []cache.DeltaType{cache.SyncAll}}
+				want = StepResult{Key: "(resync of every object)", Deltas: []cache.DeltaType{cache.SyncAll}, Batching: true}
 			}
+			want.Informer, want.Kind, want.QueueKind, want.Keys, want.Batch = "pods", StepSingle, kind, []string{want.Key}, 1
 			want.Notifications = []StepNotification{{Listener: "syncing", Callback: "OnUpdate (sync)", Key: "default/a", Detail: "only listeners due for resync"}}
+			want.Summary = []NotificationCount{{Listener: "syncing", Callback: "OnUpdate (sync)", Count: 1}}
 			if !reflect.DeepEqual(res, want) {
 				t.Fatalf("step:\n got %+v\nwant %+v", res, want)
 			}

@@ -68,6 +68,9 @@ type Informer struct {
 	// updated, listeners handed their notifications), to compare with the
 	// queue's popped count.
 	processed atomic.Uint64
+	// batching: the pop loop pops RealFIFO batches (set at start, as
+	// client-go's controller decides).
+	batching bool
 }
 
 var (
@@ -201,6 +204,8 @@ func (inf *Informer) start() bool {
 		},
 		WatchErrorHandlerWithContext: inf.observedWatchErrors(inf.watchErrorHandler),
 	}
+	_, canBatch := wrapped.(cache.QueueWithBatch)
+	inf.batching = canBatch && clientfeatures.FeatureGates().Enabled(clientfeatures.InOrderInformersBatchProcess)
 	inf.controller = cache.New(cfg)
 	inf.lastSyncResourceVersion = inf.controller.LastSyncResourceVersion
 	inf.started = true
