@@ -162,7 +162,7 @@ func TestMissedAddsUp(t *testing.T) {
 	ctx := context.Background()
 	emit := func(n int) {
 		for range n {
-			fx.ring.Emit(instr.Event{Type: instr.EventControl, Detail: "x"})
+			fx.ring.Emit(instr.Event{Type: instr.EventWatchEvent, Detail: "x"}) // per-item: overwritten, unlike lifecycle events
 		}
 	}
 	emit(10)

@@ -1,6 +1,9 @@
 package demo
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestInitialSync(t *testing.T) {
 	t.Parallel()
@@ -8,11 +11,36 @@ func TestInitialSync(t *testing.T) {
 	const objects, pages = 2300, 5
 	d := newDemo(t, Config{Scenario: "initial-sync", Seed: 7, Objects: objects, Rate: -1, TimeScale: 0.01})
 	g := holdSteps(d, "late listener synced")
+	allSynced := func(d *Demo) (bool, string) {
+		for _, ls := range snapshotOf(t, d, "pods").Listeners {
+			if !ls.Synced {
+				return false, ls.Name + " has not synced"
+			}
+		}
+		return true, ""
+	}
+	notes := watchNotes(d, map[string]claim{
+		"listing": func(d *Demo) (bool, string) {
+			r := snapshotOf(t, d, "pods").Reflector
+			return r.Lists == 1, "the list has not started"
+		},
+		"informer synced":  claimSynced,
+		"listeners synced": allSynced,
+		"late listener": func(d *Demo) (bool, string) {
+			return d.Listener("pods", "late") != nil, "there is no late listener"
+		},
+		"late listener synced": claimAll(allSynced, func(d *Demo) (bool, string) {
+			return len(snapshotOf(t, d, "pods").Listeners) == 4, "the late listener is missing"
+		}),
+	})
 	start(t, d)
 	g.await(t, "late listener synced")
 	eventually(t, "the late listener syncing", func() (bool, string) {
 		return registrationsSynced(d), "registrations not synced"
 	})
+	g.let("late listener synced")
+	notes.await(t, "late listener synced")
+	notes.check(t, "listing", "informer synced", "listeners synced", "late listener", "late listener synced")
 
 	s := snapshotOf(t, d, "pods")
 	if s.Reflector.ListPages != pages || s.Reflector.Lists != 1 {
@@ -57,6 +85,13 @@ func TestInitialSyncWatchList(t *testing.T) {
 	}
 	if cs := d.cluster.Stats(); cs.Lists != 0 || cs.WatchListStreams != 1 {
 		t.Errorf("server answered %d LISTs and %d streaming watches, want 0 and 1", cs.Lists, cs.WatchListStreams)
+	}
+	// Wherever the list is described, it is a stream, not pages.
+	if !s.Reflector.ListStreamed {
+		t.Error("the snapshot does not say the list was streamed")
+	}
+	if status := strings.Join(initialSyncStatus(d), "\n"); !strings.Contains(status, "streamed (WatchList)") || strings.Contains(status, "pages") {
+		t.Errorf("status describes the streamed list as %q", status)
 	}
 	for _, l := range d.Listeners("pods") {
 		if rec := l.Record(); rec.InitialAddsAtSync != objects {

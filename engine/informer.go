@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -66,6 +67,13 @@ type Informer struct {
 	// mutations is client-go's cache mutation detector: it copies every
 	// object handed to the handlers and panics when one changes; fixed.
 	mutations cache.MutationDetector
+	// processed counts the deltas whose processing has finished (indexer
+	// updated, listeners handed their notifications), to compare with the
+	// queue's popped count.
+	processed atomic.Uint64
+	// batching: the pop loop pops RealFIFO batches (set at start, as
+	// client-go's controller decides).
+	batching bool
 }
 
 var (
@@ -203,6 +211,8 @@ func (inf *Informer) start() bool {
 		},
 		WatchErrorHandlerWithContext: inf.observedWatchErrors(inf.watchErrorHandler),
 	}
+	_, canBatch := wrapped.(cache.QueueWithBatch)
+	inf.batching = canBatch && clientfeatures.FeatureGates().Enabled(clientfeatures.InOrderInformersBatchProcess)
 	inf.controller = cache.New(cfg)
 	inf.lastSyncResourceVersion = inf.controller.LastSyncResourceVersion
 	inf.started = true

@@ -111,8 +111,21 @@ func TestControls(t *testing.T) {
 	if _, err := s.AddInformer("late", "pods", engine.RealFIFO, nil); err == nil {
 		t.Error("an informer was added to a running source")
 	}
+	if !s.SetPausedBy(true, source.PausedByScenario) {
+		t.Fatal("a scenario could not pause a running source")
+	}
+	if f := s.Pull(0, 1); !f.Paused || f.PausedBy != source.PausedByScenario {
+		t.Fatalf("a scenario's pause reads paused %v by %q", f.Paused, f.PausedBy)
+	}
 	if err := s.SetPaused(true); err != nil || !s.Paused() || !s.Pull(0, 1).Paused {
 		t.Fatalf("pause: %v, paused %v", err, s.Paused())
+	}
+	if by := s.Pull(0, 1).PausedBy; by != source.PausedByYou {
+		t.Fatalf("after the user paused, PausedBy = %q", by)
+	}
+	// The user's pause wins over a scenario's resume.
+	if s.SetPausedBy(false, source.PausedByScenario) || !s.Paused() || s.Pull(0, 1).PausedBy != source.PausedByYou {
+		t.Fatal("a scenario resumed processing the user had paused")
 	}
 	// An idle pop loop lets one item (one RealFIFO batch) through after a
 	// pause (README, known gaps): let a first update through, then step
@@ -157,7 +170,7 @@ func TestControls(t *testing.T) {
 	if _, err := s.Step("nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
 		t.Errorf("step on an unknown informer: %v", err)
 	}
-	if err := s.SetPaused(false); err != nil || s.Paused() {
+	if err := s.SetPaused(false); err != nil || s.Paused() || s.Pull(0, 1).PausedBy != "" {
 		t.Fatal("resume")
 	}
 	if stalled, err := s.ToggleStall("pods", "slow"); err != nil || !stalled || !s.Listener("pods", "slow").Stalled() {
@@ -166,7 +179,51 @@ func TestControls(t *testing.T) {
 	if _, err := s.ToggleStall("pods", "someone-elses"); err == nil || !strings.Contains(err.Error(), "simulated") {
 		t.Errorf("stalling a listener informtop does not run: %v", err)
 	}
-	if err := s.Resync("pods"); err != nil {
-		t.Error(err)
+	// No resync period: client-go's reflector would never resync, so
+	// neither does a forced one.
+	if err := s.Resync("pods"); err == nil || !strings.Contains(err.Error(), "no resync period") {
+		t.Errorf("forced resync on an informer without a resync period: %v, want a refusal saying why", err)
+	}
+}
+
+// TestReadsWhatIsOwedAndQueued: a stalled listener's backlog reads oldest
+// first, and the whole queue pages past any snapshot head.
+func TestReadsWhatIsOwedAndQueued(t *testing.T) {
+	s, c := newPods(t, 4)
+	run(t, s)
+	if stalled, err := s.ToggleStall("pods", "slow"); err != nil || !stalled {
+		t.Fatalf("stall slow: %v %v", stalled, err)
+	}
+	keys := c.Keys(cluster.Pods)
+	for _, k := range keys {
+		if _, err := c.Update(cluster.Pods, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// slow is stuck in the first update; the other three wait, in order.
+	deadline := time.Now().Add(10 * time.Second)
+	var owed []string
+	for time.Now().Before(deadline) {
+		owed = owed[:0]
+		for _, p := range s.ListenerBacklog("pods", "slow", 10) {
+			owed = append(owed, p.Callback+" "+p.Key)
+		}
+		if len(owed) == len(keys)-1 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	want := []string{"OnUpdate " + keys[1], "OnUpdate " + keys[2], "OnUpdate " + keys[3]}
+	if strings.Join(owed, ",") != strings.Join(want, ",") {
+		t.Errorf("slow owes %q, want %q", owed, want)
+	}
+	if got := s.ListenerBacklog("pods", "nobody", 10); got != nil {
+		t.Errorf("an unknown listener owes %v", got)
+	}
+	if rows, total := s.QueueRows("nope", 0, 10); rows != nil || total != 0 {
+		t.Errorf("an unknown informer's queue: %v, %d", rows, total)
+	}
+	if _, err := s.ToggleStall("pods", "slow"); err != nil {
+		t.Fatal(err)
 	}
 }

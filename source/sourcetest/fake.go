@@ -83,12 +83,16 @@ func (f *Fake) Pull(cursor uint64, maxEvents int) source.Frame {
 		for _, s := range out.Snapshots {
 			out.EventStats.Emitted = max(out.EventStats.Emitted, s.Events.Emitted)
 			out.EventStats.Dropped = max(out.EventStats.Dropped, s.Events.Dropped)
+			out.EventStats.DroppedLifecycle = max(out.EventStats.DroppedLifecycle, s.Events.DroppedLifecycle)
 		}
 	}
 	p := f.paused
 	f.mu.Unlock()
 	if p != nil {
 		out.Paused = p.Paused()
+		if by, ok := p.(interface{ PausedBy() source.Pauser }); ok {
+			out.PausedBy = by.PausedBy()
+		}
 	}
 	return out
 }
@@ -158,7 +162,8 @@ func (f *Fake) SetWorkqueues(queues []source.Workqueue) {
 	f.cfg.Workqueues = queues
 }
 
-// ReportPaused makes every later frame's Paused read p.Paused(); NewCluster
+// ReportPaused makes every later frame's Paused read p.Paused(), and its
+// PausedBy read p.PausedBy() when p has that method; NewCluster
 // and NewDemo call it with their Controls.
 func (f *Fake) ReportPaused(p source.Processing) {
 	f.mu.Lock()
