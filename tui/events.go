@@ -62,7 +62,10 @@ type eventsView struct {
 }
 
 func newEventsView(c *common) *eventsView {
-	return &eventsView{c: c, filter: newFilterBox(c)}
+	v := &eventsView{c: c, filter: newFilterBox(c)}
+	v.filter.where = filterWhere{fields: true}
+	v.filter.input.Placeholder = "text or regexp · -f fuzzy · type:Relist key:… listener:…"
+	return v
 }
 
 func (v *eventsView) name() string    { return "Events" }
@@ -122,13 +125,22 @@ func (v *eventsView) rebuild() {
 		}
 		v.rows = append(v.rows, i)
 	}
-	if q := v.filter.query(); q != "" {
+	if spec := v.filter.spec(); spec.mode == filterFields && spec.err == "" {
+		kept := v.rows[:0]
+		for _, i := range v.rows {
+			e := log.at(i)
+			if spec.matchFields(e.Type.String(), e.Key, e.Listener, e.Informer) && spec.matchText(eventText(e), "") {
+				kept = append(kept, i)
+			}
+		}
+		v.rows = kept
+	} else if spec.active() {
 		texts := make([]string, len(v.rows))
 		for j, i := range v.rows {
 			texts[j] = eventText(log.at(i))
 		}
 		v.match.setCorpus(texts)
-		idx := v.match.filter(q)
+		idx := v.match.apply(spec)
 		kept := make([]int, len(idx))
 		for j, k := range idx {
 			kept[j] = v.rows[k]

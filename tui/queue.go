@@ -96,16 +96,22 @@ func (v *queueView) refresh() tea.Cmd {
 	return v.detailCmd()
 }
 
+// headKeys is what the filter searches in each row: its key, or for a
+// whole-store row its label ("(Bookmark)", "(ReplacedAll)"), so those rows
+// can be found too.
 func headKeys(head []fifo.Item) []string {
 	keys := make([]string, len(head))
 	for i, it := range head {
 		keys[i] = it.Key
+		if it.Key == "" {
+			keys[i] = keylessLabel(it.Types)
+		}
 	}
 	return keys
 }
 
 func (v *queueView) applyFilter() {
-	q := v.filter.query()
+	q := v.filter.spec()
 	v.rows = filterRows(&v.match, q, len(v.c.snap().Queue.Head), v.rows)
 	for i := range v.peers {
 		p := &v.peers[i]
@@ -121,8 +127,8 @@ func (v *queueView) applyFilter() {
 
 // filterRows is the rows of an n-row head matching q, reusing buf when
 // every row matches.
-func filterRows(m *matcher, q string, n int, buf []int) []int {
-	if idx := m.filter(q); idx != nil || q != "" {
+func filterRows(m *matcher, q filterSpec, n int, buf []int) []int {
+	if idx := m.apply(q); idx != nil || q.active() {
 		return idx
 	}
 	buf = buf[:0]
@@ -248,6 +254,9 @@ func (v *queueView) render() string {
 // emptyText says why s's table has no rows: an empty queue, or a filter
 // that matches none of its rows.
 func (v *queueView) emptyText(s *engine.Snapshot) string {
+	if spec := v.filter.spec(); spec.err != "" {
+		return spec.err
+	}
 	if len(s.Queue.Head) > 0 && v.filter.query() != "" {
 		return "no queued key matches the filter"
 	}
@@ -284,8 +293,8 @@ func (v *queueView) headRows(s *engine.Snapshot, rows []int, lo, hi int, cols []
 		cells[qcDeltas] = deltaRun(it.Types)
 		cells[qcCount] = count(len(it.Types))
 		cells[qcAge] = humanDuration(since(now, it.Enqueued))
-		if r != hm.cursor && it.Key != "" {
-			cells[qcKey] = highlight(it.Key, v.filter.query(), st.accent.Render)
+		if r != hm.cursor {
+			cells[qcKey] = highlightSpec(cells[qcKey], v.filter.spec(), st.accent.Render)
 		}
 		line := renderRow(cols, cells)
 		if hm.marks {

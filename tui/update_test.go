@@ -348,7 +348,7 @@ func TestStoreFilterKeepsOrderAndSelectionAcrossReloads(t *testing.T) {
 	h := newHarness(t, src)
 	h.size(80, 24)
 	h.frames(fixtureFrames)
-	h.keys("4", "/", "w", "e", "b", "-", "1", "enter")
+	h.keys("4", "/", "-", "f", "space", "w", "e", "b", "-", "1", "enter")
 	sv := h.m.views[viewStore].(*storeView)
 	var got []string
 	for r := 0; r < sv.scroll.n; r++ {
@@ -357,7 +357,7 @@ func TestStoreFilterKeepsOrderAndSelectionAcrossReloads(t *testing.T) {
 	want := []string{"web-1", "web-10", "web-11", "web-12", "web-13", "web-14", "web-15", "web-16",
 		"web-17", "web-18", "web-19", "web-21", "web-31", "web-41"}
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("filter \"web-1\" kept %v, want %v", got, want)
+		t.Fatalf("filter \"-f web-1\" kept %v, want %v", got, want)
 	}
 	h.keys("G")
 	if sv.selectedKey() != "default/web-41" {
@@ -584,7 +584,7 @@ func TestEventsShowTheKeyOfObjectEvents(t *testing.T) {
 	if got := rowFields(h.screen(), "web-77"); !reflect.DeepEqual(got, []string{"03:04:11.000", "WatchEvent", "default/web-77", "MODIFIED"}) {
 		t.Fatalf("the watch event row reads %q:\n%s", got, h.screen())
 	}
-	h.keys("/", "w", "e", "b", "7", "7")
+	h.keys("/", "w", "e", "b", "-", "7", "7")
 	ev := h.m.views[viewEvents].(*eventsView)
 	if len(ev.rows) != 1 || h.m.c.data.events.at(ev.rows[0]).Seq != 21 {
 		t.Fatalf("searching web77 kept rows %v, want only event 21", ev.rows)
