@@ -23,9 +23,9 @@ const storeReloadTicks = 10
 type storeKeysMsg struct {
 	informer string
 	keys     []string
-	labels   []string    // labelText of each key, what a text filter searches with the key
+	labels   []string     // labelText of each key, what a text filter searches with the key
 	sets     []labels.Set // each key's labels, what a -l selector matches
-	created  []time.Time // creation time of each key; zero if unknown
+	created  []time.Time  // creation time of each key; zero if unknown
 	gen      uint64
 }
 
@@ -84,9 +84,9 @@ type storeView struct {
 	// sortAge lists the newest objects first instead of by name.
 	sortAge bool
 
-	informer string      // whose keys are loaded
-	keys     []string    // sorted, as read at gen
-	labels   []string    // labelText per key
+	informer string   // whose keys are loaded
+	keys     []string // sorted, as read at gen
+	labels   []string // labelText per key
 	sets     []labels.Set
 	created  []time.Time // creation time per key
 	noStore  bool        // the source serves no cache for informer
