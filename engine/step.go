@@ -23,6 +23,9 @@ type StepResult struct {
 	Notifications []StepNotification `json:"notifications"`
 	// Empty is true when the queue had nothing to pop.
 	Empty bool `json:"empty"`
+	// Batch is how many queue items this step popped: 1 for a single
+	// step, up to 1,000 for a batch step.
+	Batch int `json:"batch"`
 }
 
 // StepNotification is one notification handed to one listener during a step.
@@ -93,6 +96,13 @@ func (inf *Informer) Step(ctx context.Context) (StepResult, error) {
 	}
 }
 
+// StepBatch pops while paused as client-go's batched RealFIFO pop does:
+// up to 1,000 distinct keys, stopping at a bookmark. On a DeltaFIFO it
+// pops one key, like Step.
+func (inf *Informer) StepBatch(ctx context.Context) (StepResult, error) {
+	return inf.Step(ctx)
+}
+
 // dropStep withdraws rec (any pending step when rec is nil) and its grant
 // if no pop has taken them yet, and stops recording for rec if one has.
 func (inf *Informer) dropStep(rec *stepRecorder) {
@@ -128,6 +138,9 @@ func (inf *Informer) finishStep() {
 		return
 	}
 	rec.result.Empty = len(rec.result.Deltas) == 0
+	if !rec.result.Empty {
+		rec.result.Batch = 1
+	}
 	rec.done <- rec.result
 }
 

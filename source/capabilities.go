@@ -4,6 +4,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/engine/processor"
 )
 
 // The capabilities below are optional: the dashboard finds them by type
@@ -13,13 +15,18 @@ import (
 
 // Processing pauses, steps and resyncs informers running in this process.
 type Processing interface {
-	// SetPaused stops or resumes popping from every informer's queue.
+	// SetPaused stops or resumes popping from every informer's queue on
+	// the user's behalf: frames then report PausedByYou.
 	SetPaused(paused bool) error
 	// Paused reports whether processing is paused.
 	Paused() bool
 	// Step pops exactly one item from the named informer's queue while
 	// paused, and narrates what happened to it.
 	Step(informer string) (engine.StepResult, error)
+	// StepBatch pops while paused as client-go v0.37's batched RealFIFO
+	// pop does: up to 1,000 distinct keys, stopping at a bookmark. On a
+	// DeltaFIFO it pops one key, like Step.
+	StepBatch(informer string) (engine.StepResult, error)
 	// Resync forces a resync of the named informer's queue.
 	Resync(informer string) error
 }
@@ -53,4 +60,21 @@ type Workload interface {
 type QueueReader interface {
 	// QueueDeltas returns the deltas queued for key in the named informer, oldest first.
 	QueueDeltas(informer, key string) cache.Deltas
+}
+
+// QueuePager reads a whole queue a page at a time, so the Queue view can
+// go past the snapshot's head rows. Called off the UI goroutine.
+type QueuePager interface {
+	// QueueRows returns at most max rows of the named informer's queue from
+	// offset on, in pop order, and how many rows are queued in all. Rows
+	// include Bookmark, ReplacedAll and SyncAll items with their type.
+	QueueRows(informer string, offset, max int) (rows []fifo.Item, total int)
+}
+
+// ListenerReader shows what a listener still owes. Called off the UI
+// goroutine, like QueueReader.
+type ListenerReader interface {
+	// ListenerBacklog returns at most max of the notifications waiting in
+	// the named listener's backlog, oldest first.
+	ListenerBacklog(informer, listener string, max int) []processor.Pending
 }

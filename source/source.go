@@ -59,9 +59,22 @@ type Frame struct {
 	Workqueues []Workqueue
 	// Paused reports that processing is paused (sources with Processing).
 	Paused bool
+	// PausedBy says who paused processing; "" when not paused.
+	PausedBy Pauser
 	// Taken is when the frame was read.
 	Taken time.Time
 }
+
+// Pauser is who paused processing, as the header says it: "you paused",
+// "the scenario paused".
+type Pauser string
+
+const (
+	// PausedByYou: the dashboard's user paused (Processing.SetPaused).
+	PausedByYou Pauser = "you"
+	// PausedByScenario: a demo scenario's script paused.
+	PausedByScenario Pauser = "the scenario"
+)
 
 // State is a source's connection state.
 type State string

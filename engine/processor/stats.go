@@ -11,15 +11,26 @@ const (
 
 // Delivered counts notifications a listener's handler has returned from, by kind.
 // Sync counts OnUpdate calls that came from a resync (resourceVersion unchanged).
+// Tombstones counts the OnDelete calls (also counted in Delete) whose object
+// was a cache.DeletedFinalStateUnknown: deletions the informer inferred
+// from a relist because it missed the watch event.
 type Delivered struct {
-	Add    uint64 `json:"add"`
-	Update uint64 `json:"update"`
-	Delete uint64 `json:"delete"`
-	Sync   uint64 `json:"sync"`
+	Add        uint64 `json:"add"`
+	Update     uint64 `json:"update"`
+	Delete     uint64 `json:"delete"`
+	Sync       uint64 `json:"sync"`
+	Tombstones uint64 `json:"tombstones"`
 }
 
 // Total is the number of handler calls that returned.
 func (d Delivered) Total() uint64 { return d.Add + d.Update + d.Delete + d.Sync }
+
+// Pending is one notification waiting in a listener's backlog.
+type Pending struct {
+	Callback string `json:"callback"` // CallbackAdd, CallbackUpdate or CallbackDelete
+	Key      string `json:"key"`
+	Sync     bool   `json:"sync,omitempty"` // an OnUpdate from a resync
+}
 
 // ListenerStats is a cheap copy of one listener's instrumentation.
 type ListenerStats struct {
@@ -34,6 +45,7 @@ type ListenerStats struct {
 	InCallbackKey   string        `json:"inCallbackKey,omitempty"`
 	InCallbackSince time.Time     `json:"inCallbackSince"`
 	Synced          bool          `json:"synced"`
+	SyncedAt        time.Time     `json:"syncedAt"` // when the registration first reported HasSynced; zero until then
 	Panics          uint64        `json:"panics"`
 	LastPanic       string        `json:"lastPanic,omitempty"`
 	RequestedResync time.Duration `json:"requestedResync"`

@@ -6,17 +6,43 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 // stepTimeout bounds how long Step waits for the popped item to be processed.
 const stepTimeout = 5 * time.Second
 
-// SetPaused stops or resumes popping from every informer's queue.
+// SetPaused stops or resumes popping from every informer's queue on the
+// user's behalf.
 func (s *Source) SetPaused(paused bool) error {
+	s.SetPausedBy(paused, source.PausedByYou)
+	return nil
+}
+
+// SetPausedBy stops or resumes popping from every informer's queue and
+// remembers who paused, for the frames' PausedBy.
+func (s *Source) SetPausedBy(paused bool, by source.Pauser) {
+	s.pauseMu.Lock()
+	defer s.pauseMu.Unlock()
+	if paused {
+		s.pausedBy = by
+	} else {
+		s.pausedBy = ""
+	}
 	for _, e := range s.infs {
 		e.inf.SetPaused(paused)
 	}
-	return nil
+}
+
+// PausedBy says who paused processing; "" while it runs.
+func (s *Source) PausedBy() source.Pauser {
+	s.pauseMu.Lock()
+	by := s.pausedBy
+	s.pauseMu.Unlock()
+	if !s.Paused() {
+		return ""
+	}
+	return by
 }
 
 // Paused reports whether processing is paused on every informer.
@@ -38,6 +64,18 @@ func (s *Source) Step(informer string) (engine.StepResult, error) {
 	ctx, cancel := context.WithTimeout(s.stopCtx, stepTimeout)
 	defer cancel()
 	return e.inf.Step(ctx)
+}
+
+// StepBatch pops a batch from the named informer's queue while paused, as
+// client-go's batched RealFIFO pop does; one key on a DeltaFIFO.
+func (s *Source) StepBatch(informer string) (engine.StepResult, error) {
+	e, err := s.lookup(informer)
+	if err != nil {
+		return engine.StepResult{}, err
+	}
+	ctx, cancel := context.WithTimeout(s.stopCtx, stepTimeout)
+	defer cancel()
+	return e.inf.StepBatch(ctx)
 }
 
 // Resync forces a resync of the named informer's queue.

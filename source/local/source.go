@@ -10,7 +10,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 )
 
@@ -59,13 +61,18 @@ type Source struct {
 
 	mu      sync.Mutex
 	running bool
+
+	pauseMu  sync.Mutex // orders pauses and resumes with who made them
+	pausedBy source.Pauser
 }
 
 var (
-	_ source.Source      = (*Source)(nil)
-	_ source.Processing  = (*Source)(nil)
-	_ source.Stalling    = (*Source)(nil)
-	_ source.QueueReader = (*Source)(nil)
+	_ source.Source         = (*Source)(nil)
+	_ source.Processing     = (*Source)(nil)
+	_ source.Stalling       = (*Source)(nil)
+	_ source.QueueReader    = (*Source)(nil)
+	_ source.QueuePager     = (*Source)(nil)
+	_ source.ListenerReader = (*Source)(nil)
 )
 
 // New returns an empty Source; add informers with AddInformer, then Run.
@@ -104,7 +111,7 @@ func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
 	if s.cfg.Status != nil {
 		f.Status = s.cfg.Status(f.Snapshots)
 	}
-	f.Paused = s.Paused()
+	f.Paused, f.PausedBy = s.Paused(), s.PausedBy()
 	for _, snap := range f.Snapshots {
 		if snap.Synced {
 			continue
@@ -149,6 +156,24 @@ func (s *Source) QueueDeltas(informer, key string) cache.Deltas {
 		return nil
 	}
 	return e.inf.QueueDeltas(key)
+}
+
+// QueueRows implements source.QueuePager.
+func (s *Source) QueueRows(informer string, offset, max int) ([]fifo.Item, int) {
+	e := s.Informer(informer)
+	if e == nil {
+		return nil, 0
+	}
+	return e.inf.QueueRows(offset, max)
+}
+
+// ListenerBacklog implements source.ListenerReader.
+func (s *Source) ListenerBacklog(informer, listener string, max int) []processor.Pending {
+	e := s.Informer(informer)
+	if e == nil {
+		return nil
+	}
+	return e.inf.ListenerBacklog(listener, max)
 }
 
 // Log records a control action (an operator's or a script's) in the

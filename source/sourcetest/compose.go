@@ -4,11 +4,13 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 )
 
 // Cluster is a Fake with the capabilities of informers running in
-// informtop over a real cluster: Processing, Stalling and QueueReader,
+// informtop over a real cluster: Processing, Stalling, QueueReader, QueuePager and ListenerReader,
 // answered by Controls. It has no Faults and no Workload.
 type Cluster struct {
 	*Fake
@@ -16,9 +18,11 @@ type Cluster struct {
 }
 
 var (
-	_ source.Processing  = (*Cluster)(nil)
-	_ source.Stalling    = (*Cluster)(nil)
-	_ source.QueueReader = (*Cluster)(nil)
+	_ source.Processing     = (*Cluster)(nil)
+	_ source.Stalling       = (*Cluster)(nil)
+	_ source.QueueReader    = (*Cluster)(nil)
+	_ source.QueuePager     = (*Cluster)(nil)
+	_ source.ListenerReader = (*Cluster)(nil)
 )
 
 // NewCluster returns f with c's processing, stalling and queue reading;
@@ -40,6 +44,11 @@ func (s *Cluster) Paused() bool { return s.Controls.Paused() }
 // Step implements source.Processing.
 func (s *Cluster) Step(informer string) (engine.StepResult, error) { return s.Controls.Step(informer) }
 
+// StepBatch implements source.Processing.
+func (s *Cluster) StepBatch(informer string) (engine.StepResult, error) {
+	return s.Controls.StepBatch(informer)
+}
+
 // Resync implements source.Processing.
 func (s *Cluster) Resync(informer string) error { return s.Controls.Resync(informer) }
 
@@ -53,6 +62,16 @@ func (s *Cluster) QueueDeltas(informer, key string) cache.Deltas {
 	return s.Controls.QueueDeltas(informer, key)
 }
 
+// QueueRows implements source.QueuePager.
+func (s *Cluster) QueueRows(informer string, offset, max int) ([]fifo.Item, int) {
+	return s.Controls.QueueRows(informer, offset, max)
+}
+
+// ListenerBacklog implements source.ListenerReader.
+func (s *Cluster) ListenerBacklog(informer, listener string, max int) []processor.Pending {
+	return s.Controls.ListenerBacklog(informer, listener, max)
+}
+
 // Demo is a Fake with every capability, like the embedded demo, answered
 // by its embedded Controls.
 type Demo struct {
@@ -61,11 +80,13 @@ type Demo struct {
 }
 
 var (
-	_ source.Processing  = (*Demo)(nil)
-	_ source.Stalling    = (*Demo)(nil)
-	_ source.Faults      = (*Demo)(nil)
-	_ source.Workload    = (*Demo)(nil)
-	_ source.QueueReader = (*Demo)(nil)
+	_ source.Processing     = (*Demo)(nil)
+	_ source.Stalling       = (*Demo)(nil)
+	_ source.Faults         = (*Demo)(nil)
+	_ source.Workload       = (*Demo)(nil)
+	_ source.QueueReader    = (*Demo)(nil)
+	_ source.QueuePager     = (*Demo)(nil)
+	_ source.ListenerReader = (*Demo)(nil)
 )
 
 // NewDemo returns f with every capability of c; nil c gets new Controls.

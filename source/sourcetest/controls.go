@@ -8,6 +8,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 )
 
@@ -35,14 +37,20 @@ type Controls struct {
 	rate    float64
 	fail    error
 	queued  map[string]map[string]cache.Deltas // informer -> key -> deltas
+	by      source.Pauser
+	batch   engine.StepResult
+	rows    map[string][]fifo.Item         // informer -> whole queue
+	backlog map[string][]processor.Pending // "informer/listener" -> backlog
 }
 
 var (
-	_ source.Processing  = (*Controls)(nil)
-	_ source.Stalling    = (*Controls)(nil)
-	_ source.Faults      = (*Controls)(nil)
-	_ source.Workload    = (*Controls)(nil)
-	_ source.QueueReader = (*Controls)(nil)
+	_ source.Processing     = (*Controls)(nil)
+	_ source.Stalling       = (*Controls)(nil)
+	_ source.Faults         = (*Controls)(nil)
+	_ source.Workload       = (*Controls)(nil)
+	_ source.QueueReader    = (*Controls)(nil)
+	_ source.QueuePager     = (*Controls)(nil)
+	_ source.ListenerReader = (*Controls)(nil)
 )
 
 // record appends a call; c.mu is held.
@@ -51,7 +59,7 @@ func (c *Controls) record(format string, args ...any) {
 }
 
 // Calls returns the control calls so far, oldest first: "SetPaused(true)",
-// "Step(pods)", "Resync(pods)", "ToggleStall(pods,audit)", "DropWatch",
+// "Step(pods)", "StepBatch(pods)", "Resync(pods)", "ToggleStall(pods,audit)", "DropWatch",
 // "ExpireHistory", "AdjustRate(-1)". Paused and QueueDeltas are reads and
 // are not recorded here.
 func (c *Controls) Calls() []string {
@@ -82,11 +90,55 @@ func (c *Controls) SetFailure(err error) {
 }
 
 // SetPausedState sets the pause state without recording a call, as if
-// something else had paused processing.
+// something else (a scenario's script) had paused processing: PausedBy
+// then reports source.PausedByScenario.
 func (c *Controls) SetPausedState(paused bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.paused = paused
+	c.paused, c.by = paused, ""
+	if paused {
+		c.by = source.PausedByScenario
+	}
+}
+
+// PausedBy says who paused: source.PausedByYou after SetPaused(true),
+// source.PausedByScenario after SetPausedState(true), "" while running.
+func (c *Controls) PausedBy() source.Pauser {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.paused {
+		return ""
+	}
+	return c.by
+}
+
+// SetBatchResult is what StepBatch answers from now on.
+func (c *Controls) SetBatchResult(res engine.StepResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.batch = res
+}
+
+// SetQueueRows makes rows the whole queue of informer that QueueRows pages
+// through; the Controls keeps the slice.
+func (c *Controls) SetQueueRows(informer string, rows []fifo.Item) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rows == nil {
+		c.rows = map[string][]fifo.Item{}
+	}
+	c.rows[informer] = rows
+}
+
+// SetBacklog makes pending what ListenerBacklog answers for a listener,
+// oldest first; the Controls keeps the slice.
+func (c *Controls) SetBacklog(informer, listener string, pending []processor.Pending) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.backlog == nil {
+		c.backlog = map[string][]processor.Pending{}
+	}
+	c.backlog[informer+"/"+listener] = pending
 }
 
 // SetStalled sets a listener's stall state without recording a call.
@@ -146,7 +198,10 @@ func (c *Controls) SetPaused(paused bool) error {
 	if c.fail != nil {
 		return c.fail
 	}
-	c.paused = paused
+	c.paused, c.by = paused, ""
+	if paused {
+		c.by = source.PausedByYou
+	}
 	return nil
 }
 
@@ -167,6 +222,18 @@ func (c *Controls) Step(informer string) (engine.StepResult, error) {
 		return engine.StepResult{}, ErrNotPaused
 	}
 	return c.step, c.fail
+}
+
+// StepBatch implements source.Processing: ErrNotPaused while running,
+// else the batch result set and the failure, if any.
+func (c *Controls) StepBatch(informer string) (engine.StepResult, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.record("StepBatch(%s)", informer)
+	if !c.paused {
+		return engine.StepResult{}, ErrNotPaused
+	}
+	return c.batch, c.fail
 }
 
 // Resync implements source.Processing.
@@ -224,3 +291,25 @@ func (c *Controls) QueueDeltas(informer, key string) cache.Deltas {
 	c.reads = append(c.reads, informer+" "+key)
 	return append(cache.Deltas(nil), c.queued[informer][key]...)
 }
+
+// QueueRows implements source.QueuePager: a copy of at most max rows from
+// offset of what SetQueueRows set, and their total.
+func (c *Controls) QueueRows(informer string, offset, max int) ([]fifo.Item, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rows := c.rows[informer]
+	offset = min(max0(offset), len(rows))
+	end := min(offset+max0(max), len(rows))
+	return append([]fifo.Item(nil), rows[offset:end]...), len(rows)
+}
+
+// ListenerBacklog implements source.ListenerReader: a copy of at most max
+// of what SetBacklog set.
+func (c *Controls) ListenerBacklog(informer, listener string, max int) []processor.Pending {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.backlog[informer+"/"+listener]
+	return append([]processor.Pending(nil), p[:min(max0(max), len(p))]...)
+}
+
+func max0(n int) int { return max(n, 0) }

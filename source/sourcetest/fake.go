@@ -89,6 +89,9 @@ func (f *Fake) Pull(cursor uint64, maxEvents int) source.Frame {
 	f.mu.Unlock()
 	if p != nil {
 		out.Paused = p.Paused()
+		if by, ok := p.(interface{ PausedBy() source.Pauser }); ok {
+			out.PausedBy = by.PausedBy()
+		}
 	}
 	return out
 }
@@ -158,7 +161,8 @@ func (f *Fake) SetWorkqueues(queues []source.Workqueue) {
 	f.cfg.Workqueues = queues
 }
 
-// ReportPaused makes every later frame's Paused read p.Paused(); NewCluster
+// ReportPaused makes every later frame's Paused read p.Paused(), and its
+// PausedBy read p.PausedBy() when p has that method; NewCluster
 // and NewDemo call it with their Controls.
 func (f *Fake) ReportPaused(p source.Processing) {
 	f.mu.Lock()
