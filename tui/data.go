@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"time"
 
 	"github.com/informtop/informtop/engine"
@@ -12,8 +13,12 @@ const (
 	// eventFetchMax bounds the events pulled per tick: a busy engine cannot
 	// make one tick expensive, it only makes the UI miss (and count) events.
 	eventFetchMax = 4096
-	// eventLogSize is how many events the Events view can scroll back through.
+	// eventLogSize is how many per-item events (watch events, pops,
+	// callbacks) the Events view can scroll back through.
 	eventLogSize = 5000
+	// lifecycleLogSize is how many lifecycle events it keeps besides: at a
+	// relist a minute, hours of them.
+	lifecycleLogSize = 2000
 )
 
 // dataMsg carries one tick's pull from the source. It is built off the UI
@@ -63,7 +68,7 @@ type dataState struct {
 	hist    map[string]*history
 	events  eventLog
 	cursor  uint64 // next sequence number to ask the source for
-	missed  uint64 // events the UI never saw because the ring overwrote them
+	missed  uint64 // events the UI never saw because the source's ring overwrote them
 	// eventStats are the source's event-ring totals as of the last tick.
 	eventStats instr.RingStats
 	status     source.Status  // the source's connection state
@@ -157,6 +162,10 @@ func (d *dataState) applyWorkqueues(msg dataMsg) {
 	}
 }
 
+// logDrops is how many event-log entries are gone: never read from the
+// source, or overwritten in the dashboard's own log.
+func (d *dataState) logDrops() uint64 { return d.missed + d.events.overwritten() }
+
 // snap returns the current informer's snapshot, nil before the first tick.
 func (d *dataState) snap() *engine.Snapshot {
 	for i := range d.snaps {
@@ -175,39 +184,89 @@ func (d *dataState) history() *history {
 	return &history{}
 }
 
-// eventLog is a fixed-size ring of the newest events, oldest first.
+// eventLog keeps the newest events in two rings: lifecycle events (lists,
+// watches, relists, errors, resyncs, controls, tombstones) and per-item
+// events (every watch event, pop, store update and callback). A busy
+// informer fills the per-item ring in seconds; kept apart, the lifecycle
+// events a learner is sent to find survive a long session. The views read
+// both merged in sequence order.
 type eventLog struct {
-	buf     []engine.Event
-	start   int
-	n       int
-	version uint64 // bumped on every add, so views re-filter only on change
+	life, items eventRing
+	merged      []*engine.Event // both rings in sequence order, rebuilt on add
+	version     uint64          // bumped on every add, so views re-filter only on change
+}
+
+// eventRing is a fixed-size ring of events, oldest first.
+type eventRing struct {
+	buf   []engine.Event
+	start int
+	n     int
+	// overwritten counts events this ring dropped to make room.
+	overwritten uint64
+}
+
+// lifecycle reports an event worth keeping for a long session: not one
+// of the per-item events a busy informer emits by the thousand, or a
+// tombstone delivery among them.
+func lifecycle(e *engine.Event) bool {
+	switch e.Type {
+	case instr.EventWatchEvent, instr.EventPop, instr.EventStoreUpdate, instr.EventDistribute,
+		instr.EventHandlerStart, instr.EventHandlerFinish:
+		return strings.Contains(e.Detail, "DeletedFinalStateUnknown")
+	}
+	return true
 }
 
 func (l *eventLog) add(evs []engine.Event) {
 	if len(evs) == 0 {
 		return
 	}
-	if l.buf == nil {
-		l.buf = make([]engine.Event, eventLogSize)
-	}
-	if len(evs) > len(l.buf) {
-		evs = evs[len(evs)-len(l.buf):]
-	}
-	for _, e := range evs {
-		if l.n < len(l.buf) {
-			l.buf[(l.start+l.n)%len(l.buf)] = e
-			l.n++
+	for i := range evs {
+		if lifecycle(&evs[i]) {
+			l.life.push(&evs[i], lifecycleLogSize)
 		} else {
-			l.buf[l.start] = e
-			l.start = (l.start + 1) % len(l.buf)
+			l.items.push(&evs[i], eventLogSize)
 		}
 	}
+	l.merge()
 	l.version++
 }
 
-func (l *eventLog) len() int { return l.n }
+func (r *eventRing) push(e *engine.Event, size int) {
+	if r.buf == nil {
+		r.buf = make([]engine.Event, size)
+	}
+	if r.n < len(r.buf) {
+		r.buf[(r.start+r.n)%len(r.buf)] = *e
+		r.n++
+		return
+	}
+	r.buf[r.start] = *e
+	r.start = (r.start + 1) % len(r.buf)
+	r.overwritten++
+}
+
+func (r *eventRing) at(i int) *engine.Event { return &r.buf[(r.start+i)%len(r.buf)] }
+
+// merge lists both rings in sequence order; each ring already is.
+func (l *eventLog) merge() {
+	l.merged = l.merged[:0]
+	i, j := 0, 0
+	for i < l.life.n || j < l.items.n {
+		if j >= l.items.n || (i < l.life.n && l.life.at(i).Seq <= l.items.at(j).Seq) {
+			l.merged = append(l.merged, l.life.at(i))
+			i++
+		} else {
+			l.merged = append(l.merged, l.items.at(j))
+			j++
+		}
+	}
+}
+
+func (l *eventLog) len() int { return len(l.merged) }
 
 // at returns the i-th held event, 0 being the oldest.
-func (l *eventLog) at(i int) *engine.Event {
-	return &l.buf[(l.start+i)%len(l.buf)]
-}
+func (l *eventLog) at(i int) *engine.Event { return l.merged[i] }
+
+// overwritten is how many events the log dropped to make room.
+func (l *eventLog) overwritten() uint64 { return l.life.overwritten + l.items.overwritten }

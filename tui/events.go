@@ -336,7 +336,7 @@ func eventDetail(e *engine.Event) string {
 func (v *eventsView) summary() string {
 	st := v.c.styles
 	emitted := v.c.data.eventStats.Emitted
-	dropped := v.c.data.missed // see headerDropsAndHandlers
+	missed, over := v.c.data.missed, v.c.data.events.overwritten()
 	scope := v.c.data.current
 	if v.all {
 		scope = "all informers"
@@ -345,10 +345,18 @@ func (v *eventsView) summary() string {
 		st.bold.Render(fmt.Sprintf("%s of %s events", count(len(v.rows)), count(v.c.data.events.len()))),
 		count(emitted) + " emitted",
 	}
-	if dropped > 0 {
-		parts = append(parts, st.bad.Render(count(dropped)+" dropped"))
-	} else {
+	switch {
+	case missed == 0 && over == 0:
 		parts = append(parts, "0 dropped")
+	default:
+		if missed > 0 {
+			parts = append(parts, st.bad.Render(count(missed)+" never read"))
+		}
+		if over > 0 {
+			// Lifecycle events have their own, longer log; what turns over
+			// is per-item events.
+			parts = append(parts, st.warn.Render(count(over)+" older overwritten"))
+		}
 	}
 	parts = append(parts, "type: "+eventCategories[v.category].name, scope)
 	return joinNonEmpty(st.dim.Render(" · "), parts...)

@@ -112,10 +112,11 @@ func headerSync(c *common) string {
 func headerDropsAndHandlers(c *common) string {
 	st := c.styles
 	var b strings.Builder
-	// What this dashboard never received; the ring's own Dropped counts
-	// overwritten events even when every reader kept up.
-	dropped := c.data.missed
-	b.WriteString(st.dim.Render(" │ drops "))
+	// Event-log entries this dashboard lost: never received, or pushed
+	// out of its own log. The source ring's Dropped counts overwritten
+	// events even when every reader kept up, so it is not shown here.
+	dropped := c.data.logDrops()
+	b.WriteString(st.dim.Render(" │ log drops "))
 	if dropped > 0 {
 		b.WriteString(st.bad.Render(count(dropped)))
 	} else {

@@ -551,12 +551,14 @@ func TestEventsCursorStaysOnItsEventAsTheLogTurns(t *testing.T) {
 	if got := selected(); got != 19 {
 		t.Fatalf("k from the tail selected event %d, want 19", got)
 	}
-	for seq := uint64(21); seq < 21+eventLogSize-10; seq++ {
+	for seq := uint64(21); seq < 21+eventLogSize; seq++ {
 		src.AddEvents(engine.Event{Seq: seq, Time: t0.Add(7 * time.Second), Type: instr.EventPop, Informer: "pods", Key: "k"})
 	}
 	h.frames(2) // more than one fetch holds
-	if first := h.m.c.data.events.at(0).Seq; first != 11 {
-		t.Fatalf("the log starts at event %d, want 11", first)
+	// The per-item ring turned: events 6–12 of the fixture are gone, its
+	// lifecycle events stay.
+	if first, second := h.m.c.data.events.at(4).Seq, h.m.c.data.events.at(5).Seq; first != 5 || second != 13 {
+		t.Fatalf("the log holds events %d then %d, want 5 then 13", first, second)
 	}
 	if got := selected(); got != 19 {
 		t.Fatalf("after the log turned the cursor is on event %d, want still 19", got)
