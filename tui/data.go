@@ -34,6 +34,7 @@ type dataMsg struct {
 	reasons    source.Reasons
 	workqueues []source.Workqueue
 	paused     bool
+	pausedBy   source.Pauser
 	at         time.Time
 }
 
@@ -42,7 +43,7 @@ func fetchData(src source.Source, cursor uint64, now time.Time) dataMsg {
 	f := src.Pull(cursor, eventFetchMax)
 	msg := dataMsg{snaps: f.Snapshots, notes: f.Notes, events: f.Events, next: f.Next, missed: f.Missed,
 		eventStats: f.EventStats, status: f.Status, reasons: f.Reasons, workqueues: f.Workqueues,
-		paused: f.Paused, at: now}
+		paused: f.Paused, pausedBy: f.PausedBy, at: now}
 	for i := range msg.events {
 		// The engine's hot path sets Obj instead of building the key; build
 		// it here, off the UI goroutine, and let the log hold strings only.
@@ -64,6 +65,7 @@ func fetchData(src source.Source, cursor uint64, now time.Time) dataMsg {
 type dataState struct {
 	snaps   []engine.Snapshot
 	notes   []string // the source's notes as of the last tick
+	noteLog noteLog  // every note shown so far, for the narration history
 	current string   // name of the informer the views show
 	hist    map[string]*history
 	events  eventLog
@@ -79,7 +81,8 @@ type dataState struct {
 	workqueues []source.Workqueue
 	wqHist     map[string]*queueHistory
 	paused     bool
-	updated    time.Time // when the newest dataMsg arrived
+	pausedBy   source.Pauser // who paused: the user or the scenario
+	updated    time.Time     // when the newest dataMsg arrived
 	ticks      uint64    // dataMsgs applied, a cheap clock for transient messages
 
 	// selectedListener is the listener under the cursor of the Listeners
@@ -96,11 +99,18 @@ func (d *dataState) apply(msg dataMsg) {
 	d.notes = msg.notes
 	d.updated = msg.at
 	d.ticks++
-	d.paused = msg.paused
+	d.paused, d.pausedBy = msg.paused, msg.pausedBy
 	d.eventStats = msg.eventStats
 	d.status = msg.status
 	d.reasons = msg.reasons
 	d.applyWorkqueues(msg)
+	noteAt := msg.at
+	for i := range msg.snaps {
+		if t := msg.snaps[i].Taken; t.After(noteAt) || noteAt.IsZero() {
+			noteAt = t
+		}
+	}
+	d.noteLog.observe(msg.notes, noteAt)
 	seen := make(map[string]bool, len(msg.snaps))
 	for i := range d.snaps {
 		s := &d.snaps[i]

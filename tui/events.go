@@ -236,6 +236,10 @@ func (v *eventsView) columns() []column {
 		{title: "LISTENER/KEY", width: 24, prio: 2, id: ecSubject},
 		{title: "DETAIL", width: 16, flex: true, id: ecDetail},
 	}
+	if v.c.width >= 120 {
+		// Wide: keys take the spare width first, up to a long key's.
+		cols[ecSubject].flex, cols[ecSubject].maxw = true, 72
+	}
 	if !v.all {
 		cols = append(cols[:ecInformer], cols[ecInformer+1:]...)
 	}

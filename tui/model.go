@@ -43,6 +43,8 @@ type Model struct {
 	refresh time.Duration
 
 	showHelp  bool
+	helpOff   int // first line of the help shown, when it is taller than the screen
+	notes     *noteHistory
 	switcher  *switcher
 	narration *narration
 	status    status
@@ -185,8 +187,12 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 		return m.switcherKey(msg)
 	}
 	if m.showHelp {
-		if key.Matches(msg, k.Help, k.Back) {
-			m.showHelp = false
+		m.helpKey(msg)
+		return nil
+	}
+	if m.notes != nil {
+		if m.notes.update(msg, k) {
+			m.notes = nil
 		}
 		return nil
 	}
@@ -196,7 +202,9 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 	why := k.whyNot(m.c.caps, msg)
 	switch {
 	case key.Matches(msg, k.Help):
-		m.showHelp = true
+		m.showHelp, m.helpOff = true, 0
+	case key.Matches(msg, k.Notes):
+		m.notes = newNoteHistory()
 	case key.Matches(msg, k.NextView):
 		return m.activate((m.active + 1) % numViews)
 	case key.Matches(msg, k.PrevView):
@@ -251,8 +259,9 @@ func (m *Model) activate(id viewID) tea.Cmd {
 // panel when open, and the footer.
 func (m *Model) layout() {
 	body := max(m.height-headerLines-1, 1)
+	body -= len(notePanelLines(m.c, m.width, m.height))
 	if m.narration != nil {
-		body -= m.narration.height(m.c, body/2)
+		body -= m.narration.height(m.c, max(body/2, body-8))
 	}
 	m.c.width, m.c.height = m.width, max(body, 1)
 	for _, v := range m.views {
@@ -303,7 +312,9 @@ func (m *Model) render() string {
 	case m.showHelp:
 		// Help replaces the view: text showing through around a big box
 		// reads as clutter.
-		body = lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, renderHelp(c, c.width, c.height))
+		body = lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, m.renderHelp())
+	case m.notes != nil:
+		body = m.notes.render(c, c.width, c.height)
 	case m.switcher != nil:
 		body = overlay(body, m.switcher.render(c.width, c.height), c.width, c.height)
 	}
@@ -311,8 +322,12 @@ func (m *Model) render() string {
 		fit(headerBlock(c, m.active, m.views), m.width, headerLines),
 		fit(body, m.width, c.height),
 	}
+	panel := notePanelLines(c, m.width, m.height)
+	if len(panel) > 0 {
+		parts = append(parts, fit(strings.Join(panel, "\n"), m.width, len(panel)))
+	}
 	if m.narration != nil {
-		nh := m.height - headerLines - 1 - c.height
+		nh := m.height - headerLines - 1 - c.height - len(panel)
 		parts = append(parts, fit(m.narration.render(c, m.width, nh), m.width, nh))
 	}
 	parts = append(parts, fit(footerLine(c, m.status, m.footerKeys()), m.width, 1))

@@ -13,6 +13,7 @@ type stepMsg struct {
 	res         engine.StepResult
 	err         error
 	pausedFirst bool // the step paused a running engine first
+	batch       bool // the batch step key: source.Processing.StepBatch
 }
 
 // narration is the step panel: what happened to the one item popped by
@@ -29,6 +30,14 @@ func (n *narration) lines(c *common) []string {
 	title := fmt.Sprintf("step %d", n.steps)
 	if r.Informer != "" {
 		title += " · " + r.Informer
+	}
+	switch {
+	case n.msg.batch && r.Batch > 1:
+		title += fmt.Sprintf(" · batch step: %s popped at once, as client-go's batched pop does", plural(r.Batch, "item"))
+	case n.msg.batch:
+		title += " · batch step: one item popped (a DeltaFIFO pops one key; a RealFIFO batch stops at a bookmark)"
+	default:
+		title += " · single step: one item popped"
 	}
 	out := []string{st.bold.Render(title)}
 	if n.msg.pausedFirst {
@@ -50,21 +59,46 @@ func (n *narration) lines(c *common) []string {
 		if len(r.Notifications) == 0 {
 			out = append(out, st.dim.Render("notified ")+"no listener ("+quietReason(c, r, bookmark)+")")
 		}
+		groups := groupNotifications(r.Notifications)
 		nameW := 0
-		for _, nt := range r.Notifications {
-			nameW = max(nameW, width(nt.Listener))
+		for _, g := range groups {
+			nameW = max(nameW, width(g.Listener))
 		}
-		for i, nt := range r.Notifications {
+		for i, g := range groups {
 			label := "         "
 			if i == 0 {
 				label = "notified "
 			}
-			line := fmt.Sprintf("%s ← %s %s", pad(nt.Listener, nameW, false), nt.Callback, nt.Key)
-			if nt.Detail != "" {
-				line += st.dim.Render(" (" + nt.Detail + ")")
+			line := fmt.Sprintf("%s ← %s %s", pad(g.Listener, nameW, false), g.Callback, g.Key)
+			if g.n > 1 {
+				line += fmt.Sprintf(" ×%d", g.n)
+			}
+			if g.Detail != "" {
+				line += st.dim.Render(" (" + g.Detail + ")")
 			}
 			out = append(out, st.dim.Render(label)+line)
 		}
+	}
+	return out
+}
+
+// notificationGroup is a run of identical notifications, drawn as one line:
+// a hot DeltaFIFO key notifies a listener once per delta.
+type notificationGroup struct {
+	engine.StepNotification
+	n int
+}
+
+// groupNotifications folds runs of the same listener, callback, key and
+// detail into one entry with a count, keeping the order.
+func groupNotifications(ns []engine.StepNotification) []notificationGroup {
+	var out []notificationGroup
+	for _, n := range ns {
+		if k := len(out); k > 0 && out[k-1].StepNotification == n {
+			out[k-1].n++
+			continue
+		}
+		out = append(out, notificationGroup{StepNotification: n, n: 1})
 	}
 	return out
 }

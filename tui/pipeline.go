@@ -89,12 +89,15 @@ func (v *pipelineView) render() string {
 	lis := len(s.Listeners)
 	chartMin := 2 + evKinds // blank line, title, one row per type
 	listenerRows, perSeries := room, 0
+	// Every listener before the chart: the chart only takes rows the
+	// listeners leave.
+	gap := true // a blank line between the listeners and the chart
 	switch {
 	case room >= lis+chartMin:
 		listenerRows = lis
 		perSeries = min(max((room-lis-2)/evKinds, 1), 3)
-	case room > chartMin:
-		listenerRows, perSeries = room-chartMin, 1
+	case room == lis+chartMin-1:
+		listenerRows, perSeries, gap = lis, 1, false
 	}
 	if n := len(v.c.data.workqueues); n > 0 && queueRows < 1+n {
 		// Rows neither the listeners nor the chart use go to the queues.
@@ -107,7 +110,9 @@ func (v *pipelineView) render() string {
 	lines := append(stages, v.listenerLines(s, h, v.c.now(), listenerRows)...)
 	lines = append(lines, v.workqueueLines(queueRows)...)
 	if perSeries > 0 {
-		lines = append(lines, "")
+		if gap {
+			lines = append(lines, "")
+		}
 		lines = append(lines, v.chart(h, perSeries)...)
 	}
 	out := fit(strings.Join(lines, "\n"), v.c.width, height)

@@ -121,7 +121,7 @@ func (v *storeView) shortHelp() []key.Binding {
 	case storeIndexes:
 		return []key.Binding{k.Open, k.Back}
 	}
-	return []key.Binding{k.Filter, k.Open, k.Indexes}
+	return []key.Binding{k.Filter, k.Open, k.Indexes, k.SortName, k.SortAge}
 }
 
 func (v *storeView) resize() {
@@ -369,6 +369,14 @@ func (v *storeView) updateList(km tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(km, k.Open):
 		if sel := v.selectedKey(); sel != "" {
 			return v.openObject(sel, storeList)
+		}
+	case key.Matches(km, k.SortName, k.SortAge):
+		sel := v.selectedKey()
+		v.sortAge = key.Matches(km, k.SortAge) && !v.sortAge
+		v.applyFilter()
+		if i := v.indexOfKey(sel); i >= 0 {
+			v.scroll.cursor = i
+			v.scroll.clamp()
 		}
 	case key.Matches(km, k.Indexes):
 		var cmd tea.Cmd
