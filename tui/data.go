@@ -83,7 +83,7 @@ type dataState struct {
 	paused     bool
 	pausedBy   source.Pauser // who paused: the user or the scenario
 	updated    time.Time     // when the newest dataMsg arrived
-	ticks      uint64    // dataMsgs applied, a cheap clock for transient messages
+	ticks      uint64        // dataMsgs applied, a cheap clock for transient messages
 
 	// selectedListener is the listener under the cursor of the Listeners
 	// view; the global stall key acts on it.

@@ -47,6 +47,7 @@ func (v *listenersView) backlogCmd() tea.Cmd {
 		return listenerBacklogMsg{informer: inf, listener: name, pending: r.ListenerBacklog(inf, name, backlogShown)}
 	}
 }
+
 // listenerSort orders the table: by health (stalled first), or as k9s
 // sorts a column, by backlog or by latency, largest first.
 type listenerSort int
