@@ -109,8 +109,17 @@ func headerSync(c *common) string {
 		return full
 	}
 	// Still too wide: the source's name is on the title line already,
-	// and the handlers' sync state must stay in view.
-	return st.dim.Render("informers ") + syncSummary(st, synced, len(c.data.snaps), waiting) + rest
+	// and the handlers' sync state must stay in view, so the informers
+	// shrink to a count (the switcher names them).
+	narrow := st.dim.Render("informers ") + syncSummary(st, synced, len(c.data.snaps), waiting) + rest
+	if width(narrow) <= c.width {
+		return narrow
+	}
+	counted := fmt.Sprintf("%d/%d synced", synced, len(c.data.snaps))
+	if synced < len(c.data.snaps) {
+		counted = st.warn.Render(counted)
+	}
+	return st.dim.Render("informers ") + counted + rest
 }
 
 // pausedWho is the pause as the header says it: who paused.
@@ -186,7 +195,9 @@ func headerTabs(c *common, active viewID, views []view) string {
 			name = shortViewNames[i]
 		}
 		label := fmt.Sprintf("%d %s", i+1, name)
-		if viewID(i) == active {
+		if viewID(i) == active && st.mono {
+			parts[i] = "[" + label + "]"
+		} else if viewID(i) == active {
 			parts[i] = st.selected.Render(" " + label + " ")
 		} else {
 			parts[i] = st.dim.Render(" " + label + " ")

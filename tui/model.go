@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/informtop/informtop/source"
 )
 
@@ -133,6 +134,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
+		return m, nil
+	case tea.ColorProfileMsg:
+		// Without attributes reverse video is invisible; mark by text.
+		m.c.styles.mono = msg.Profile == colorprofile.ASCII || msg.Profile == colorprofile.NoTTY
 		return m, nil
 	case tickMsg:
 		return m, m.fetchCmd()

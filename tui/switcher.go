@@ -137,7 +137,7 @@ func (s *switcher) render(w, h int) string {
 		}
 		line = pad(line, inner, false)
 		if i == s.cursor {
-			line = st.selected.Render(line)
+			line = st.selectedItem(line)
 		}
 		lines = append(lines, line)
 	}

@@ -1,0 +1,94 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"strings"
+	"testing"
+)
+
+// At 80 columns every tab keeps a (short) name, and the handlers' sync
+// state stays on the second line however many informers there are.
+func TestHeaderAt80KeepsTabNamesAndHandlersSync(t *testing.T) {
+	cfg := fixtureConfig()
+	for i := range cfg.Frames {
+		for _, name := range []string{"deployments.apps-primary", "replicasets.apps-primary", "statefulsets.apps"} {
+			extra := cfg.Frames[i][2]
+			extra.Name = name
+			cfg.Frames[i] = append(cfg.Frames[i], extra)
+		}
+	}
+	h := newHarness(t, newControlledSource(cfg, newFixtureSource().ctl))
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	lines := strings.Split(h.screen(), "\n")
+	for _, want := range []string{"1 Pipe", "2 Queue", "3 Lstn", "4 Store", "5 Events"} {
+		if !strings.Contains(lines[2], want) {
+			t.Errorf("tab line lacks %q: %q", want, lines[2])
+		}
+	}
+	if !strings.Contains(lines[1], "handlers 3/4 synced") {
+		t.Fatalf("the handlers' sync state is cut from the header: %q", lines[1])
+	}
+	h.size(160, 48)
+	if lines := strings.Split(h.screen(), "\n"); !strings.Contains(lines[2], "1 Pipeline  2 Queue  3 Listeners  4 Store  5 Events") {
+		t.Fatalf("at 160 columns the tabs have their full names: %q", lines[2])
+	}
+}
+
+// The header says who paused: the user, or the scenario's script.
+func TestHeaderSaysWhoPaused(t *testing.T) {
+	h := fixture(t, 80, 24)
+	h.ctl.SetPausedState(true)
+	h.frames(1)
+	if !strings.Contains(h.screen(), "⏸ the scenario paused") {
+		t.Fatalf("a scenario's pause is not said:\n%s", h.screen())
+	}
+	h.keys("space") // resume
+	h.frames(1)
+	if strings.Contains(h.screen(), "⏸") {
+		t.Fatalf("still paused after space:\n%s", h.screen())
+	}
+	h.keys("space")
+	if !strings.Contains(h.screen(), "⏸ you paused") {
+		t.Fatalf("the user's pause is not said at once:\n%s", h.screen())
+	}
+	h.frames(1)
+	if !strings.Contains(h.screen(), "⏸ you paused") {
+		t.Fatalf("the user's pause is not said by the source:\n%s", h.screen())
+	}
+}
+
+// A breadcrumb follows the tabs: informer, view, and what is open.
+func TestBreadcrumb(t *testing.T) {
+	h := fixture(t, 160, 48)
+	h.keys("4", "/", "w", "e", "b", "enter", "enter")
+	if line := strings.Split(h.screen(), "\n")[2]; !strings.HasSuffix(strings.TrimSpace(line), "pods › Store › /web › default/web-0") {
+		t.Fatalf("breadcrumb reads %q", line)
+	}
+}
+
+// Without colours or attributes (TERM=dumb) the selection is a ">" gutter.
+func TestMonochromeMarksTheSelectedRow(t *testing.T) {
+	h := fixture(t, 80, 24)
+	h.send(tea.ColorProfileMsg{Profile: colorprofile.ASCII})
+	h.keys("2", "j")
+	lines := strings.Split(h.screen(), "\n")
+	marked := 0
+	for _, l := range lines[headerLines:] {
+		if strings.HasPrefix(l, ">") {
+			marked++
+			if !strings.Contains(l, "kube-system/coredns-1") {
+				t.Fatalf("the marked row is not the selected one: %q", l)
+			}
+		}
+	}
+	if marked != 1 || !strings.Contains(lines[2], "[2 Queue]") {
+		t.Fatalf("want one > row and the tab in brackets, got %d:\n%s", marked, h.screen())
+	}
+	h.keys("4", "j")
+	if !strings.Contains(h.screen(), "\n> default/web-1") && !strings.Contains(h.screen(), "\n>default/web-1") {
+		t.Fatalf("the Store's selected row is not marked:\n%s", h.screen())
+	}
+}

@@ -1,0 +1,74 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// noteFrame delivers the next frame of h's source with notes in place of
+// its own, one second after the last.
+func noteFrame(h *harness, at time.Time, notes ...string) {
+	msg := fetchData(h.src, h.m.c.data.cursor, at)
+	msg.notes = notes
+	for i := range msg.snaps {
+		msg.snaps[i].Taken = at
+	}
+	h.send(msg)
+}
+
+const longNote = "burst: processing resumed, so watch the queue drain: the RealFIFO pops one event at a time while the DeltaFIFO pops each key once with all its deltas"
+
+// At 80×24 a scenario's note is wrapped in a panel of its own, whole; an
+// error in the status line or the header never takes its place.
+func TestNarrationPanelWrapsAndIsNeverHidden(t *testing.T) {
+	h := fixture(t, 80, 24)
+	noteFrame(h, t0.Add(20*time.Second), longNote)
+	screen := h.screen()
+	flat := strings.Join(strings.Fields(screen), " ")
+	if !strings.Contains(flat, longNote) {
+		t.Fatalf("the note is not shown whole at 80×24:\n%s", screen)
+	}
+	// A status error (a refused key) and a watch error (configmaps).
+	h.m.setStatus("", errTest("the watch could not be dropped: nothing is watching"))
+	h.keys(":", "c", "o", "n", "enter")
+	screen = h.screen()
+	flat = strings.Join(strings.Fields(screen), " ")
+	if !strings.Contains(flat, longNote) || !strings.Contains(screen, "the watch could not be dropped") || !strings.Contains(screen, "403") {
+		t.Fatalf("the note, the status and the watch error must all show:\n%s", screen)
+	}
+	// Inside help, the note is wrapped too.
+	h.keys("?")
+	flat = strings.Join(strings.Fields(strings.ReplaceAll(h.screen(), "│", " ")), " ")
+	if !strings.Contains(flat, longNote) {
+		t.Fatalf("help cuts the note:\n%s", h.screen())
+	}
+}
+
+// Every note shown is kept; h opens them oldest first and scrolls.
+func TestNarrationHistoryKeepsPastNotes(t *testing.T) {
+	h := fixture(t, 80, 24)
+	for i := 1; i <= 30; i++ {
+		noteFrame(h, t0.Add(time.Duration(10+i)*time.Second), "step "+count(i)+" of the scenario")
+	}
+	h.keys("h")
+	screen := h.screen()
+	if !strings.Contains(screen, "narration history · 31 notes, oldest first") || !strings.Contains(screen, "step 30 of the scenario") {
+		t.Fatalf("h does not open the history at its end:\n%s", screen)
+	}
+	if strings.Contains(screen, "stalled handler: watch audit") {
+		t.Fatalf("the history opened at its start, not its end:\n%s", screen)
+	}
+	h.keys("g")
+	if screen := h.screen(); !strings.Contains(screen, "stalled handler: watch audit") || !strings.Contains(screen, "+0s") {
+		t.Fatalf("g does not reach the first note with its time:\n%s", screen)
+	}
+	h.keys("esc")
+	if h.m.notes != nil {
+		t.Fatal("esc does not close the history")
+	}
+}
+
+type errTest string
+
+func (e errTest) Error() string { return string(e) }
