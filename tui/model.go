@@ -214,10 +214,8 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 		return m.activate((m.active + 1) % numViews)
 	case key.Matches(msg, k.PrevView):
 		return m.activate((m.active + numViews - 1) % numViews)
-	case key.Matches(msg, k.Switch):
-		if len(m.c.data.snaps) > 0 {
-			m.switcher = newSwitcher(m.c)
-		}
+	case key.Matches(msg, k.Switch, k.Commands):
+		m.switcher = newSwitcher(m.c)
 	case key.Matches(msg, k.Back) && m.narration != nil:
 		m.narration = nil
 		m.layout()
@@ -244,8 +242,13 @@ func (m *Model) switcherKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	m.switcher = nil
-	if chosen != "" && chosen != m.c.data.current {
-		m.c.data.current = chosen
+	switch {
+	case chosen == nil:
+		return nil
+	case chosen.cmd != nil:
+		return chosen.cmd.run(m)
+	case chosen.name != m.c.data.current:
+		m.c.data.current = chosen.name
 		m.c.data.selectedListener = ""
 		m.layout()
 		return m.views[m.active].refresh()
