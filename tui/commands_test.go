@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/informtop/informtop/source/sourcetest"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,19 @@ func TestCtrlAListsInformersAndCommands(t *testing.T) {
 	h.keys("esc")
 	if h.m.switcher != nil || h.quit {
 		t.Fatal("esc should only close the list")
+	}
+}
+
+// One change per second is singular.
+func TestWorkloadRateIsSingularAtOne(t *testing.T) {
+	h := fixture(t, 80, 24)
+	h.ctl.SetRate(1 - sourcetest.RateStep)
+	h.keys("+")
+	if !strings.Contains(h.screen(), "workload: 1 change/s") {
+		t.Fatalf("want \"1 change/s\":\n%s", h.screen())
+	}
+	h.keys("+")
+	if !strings.Contains(h.screen(), "changes/s") {
+		t.Fatalf("want changes/s above one:\n%s", h.screen())
 	}
 }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -117,7 +116,7 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 
 // changesPerSecond is a workload rate in words: "1 change/s", "12 changes/s".
 func changesPerSecond(r float64) string {
-	n := strings.TrimSuffix(rate(r), "/s")
+	n := rateNumber(r)
 	if n == "1" {
 		return "1 change/s"
 	}

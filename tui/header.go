@@ -52,7 +52,7 @@ func headerStatus(c *common) string {
 		connShort(c, s),
 		synced,
 		"RV "+orDash(s.LastSyncResourceVersion),
-		compact(watchRate)+" ev/s",
+		rateNumber(watchRate)+" ev/s",
 	)
 	return joinNonEmpty(sep, parts...)
 }
