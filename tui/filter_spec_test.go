@@ -131,3 +131,16 @@ func TestQueueFilterMatchesKeylessRows(t *testing.T) {
 		t.Fatalf("Replaced kept rows %v", qv.rows)
 	}
 }
+
+// A sorts the Store by age (newest first), O by name, as k9s's columns.
+func TestStoreSortsByAgeAndName(t *testing.T) {
+	h := fixture(t, 80, 24)
+	h.keys("4", "A")
+	if got := storeRows(h); got[2] != "default/web-2" || got[59] != "kube-system/coredns-11" {
+		t.Fatalf("by age: %v", got)
+	}
+	h.keys("O")
+	if got := storeRows(h); got[2] != "default/web-10" {
+		t.Fatalf("by name: %v", got[:4])
+	}
+}

@@ -252,7 +252,7 @@ func connShort(c *common, s *engine.Snapshot) string {
 	case !s.Started:
 		return st.dim.Render("not started")
 	case r.ListInProgress:
-		return st.warn.Render("listing…")
+		return st.warn.Render(listingWord(r) + "…")
 	case r.WatchOpen:
 		return st.ok.Render("watch up " + humanDuration(since(now, r.WatchSince)))
 	case r.LastError != "":

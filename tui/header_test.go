@@ -3,6 +3,7 @@ package tui
 import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/informtop/informtop/source/sourcetest"
 
 	"strings"
 	"testing"
@@ -90,5 +91,30 @@ func TestMonochromeMarksTheSelectedRow(t *testing.T) {
 	h.keys("4", "j")
 	if !strings.Contains(h.screen(), "\n> default/web-1") && !strings.Contains(h.screen(), "\n>default/web-1") {
 		t.Fatalf("the Store's selected row is not marked:\n%s", h.screen())
+	}
+}
+
+// A WatchList initial list is said to be streamed wherever a list is
+// described, never as a paged LIST with 0 pages.
+func TestStreamedListIsSaid(t *testing.T) {
+	cfg := fixtureConfig()
+	for i := range cfg.Frames {
+		r := &cfg.Frames[i][0].Reflector
+		r.Lists, r.ListPages, r.ListStreamed = 1, 0, true
+	}
+	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	if s := h.screen(); !strings.Contains(s, "1 list (streamed (WatchList), last 600 in 1.2s)") || strings.Contains(s, "0 pages") {
+		t.Fatalf("a streamed list reads as pages:\n%s", s)
+	}
+	for i := range cfg.Frames {
+		cfg.Frames[i][0].Reflector.ListInProgress = true
+	}
+	h = newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	if s := h.screen(); !strings.Contains(s, "streaming (WatchList)…") || !strings.Contains(s, "streaming (WatchList): 600 items so far") {
+		t.Fatalf("a streaming list in progress:\n%s", s)
 	}
 }

@@ -137,13 +137,13 @@ func (v *pipelineView) apiLine(s *engine.Snapshot, p *point) string {
 func (v *pipelineView) reflectorLine(s *engine.Snapshot) string {
 	st := v.c.styles
 	r := s.Reflector
-	list := fmt.Sprintf("%s (%s", plural(r.Lists, "list"), plural(r.ListPages, "page"))
+	list := fmt.Sprintf("%s (%s", plural(r.Lists, "list"), listHow(r))
 	if r.Lists > 0 && !r.ListInProgress {
 		list += fmt.Sprintf(", last %s in %s", count(r.LastListItems), humanDuration(r.LastListTime))
 	}
 	list += ")"
 	if r.ListInProgress {
-		list = st.warn.Render(fmt.Sprintf("listing: %s items so far", count(r.LastListItems)))
+		list = st.warn.Render(fmt.Sprintf("%s: %s items so far", listingWord(r), count(r.LastListItems)))
 	}
 	relists := plural(r.Relists, "relist")
 	if r.Relists > 0 {
@@ -154,6 +154,23 @@ func (v *pipelineView) reflectorLine(s *engine.Snapshot) string {
 		errs = st.bad.Render(errs)
 	}
 	return v.join(list, relists, plural(r.Watches, "watch"), errs, plural(r.WatchBookmarks, "bookmark"))
+}
+
+// listHow says how the initial list came: paged LIST responses, or a
+// WatchList stream, which has no pages to count.
+func listHow(r engine.ReflectorStats) string {
+	if r.ListStreamed {
+		return "streamed (WatchList)"
+	}
+	return plural(r.ListPages, "page")
+}
+
+// listingWord names a list in progress.
+func listingWord(r engine.ReflectorStats) string {
+	if r.ListStreamed {
+		return "streaming (WatchList)"
+	}
+	return "listing"
 }
 
 func (v *pipelineView) queueLine(s *engine.Snapshot, p *point) string {

@@ -66,9 +66,9 @@ func (v *pipelineView) compareStack(s *engine.Snapshot, listenerRows int) []stri
 	now := c.nowOf(s)
 	r := s.Reflector
 	watchRate := p.eventRate[evAdded] + p.eventRate[evModified] + p.eventRate[evDeleted]
-	list := fmt.Sprintf("%s (%s)", plural(r.Lists, "list"), plural(r.ListPages, "page"))
+	list := fmt.Sprintf("%s (%s)", plural(r.Lists, "list"), listHow(r))
 	if r.ListInProgress {
-		list = st.warn.Render("listing: " + count(r.LastListItems) + " so far")
+		list = st.warn.Render(listingWord(r) + ": " + count(r.LastListItems) + " so far")
 	}
 	relists := plural(r.Relists, "relist")
 	if r.Relists > 0 {
