@@ -26,6 +26,7 @@ type queueView struct {
 	detail   *queueDetail // the open row detail; nil shows the list
 	informer string       // whose queue is shown; a switch starts over
 	peers    []queuePeer  // the other compared queues, while comparing
+	mirror   queueMirror  // the whole queue, when the source pages it
 }
 
 // queuePeer is a compared queue beside the focused one.
@@ -80,7 +81,7 @@ func (v *queueView) refresh() tea.Cmd {
 		v.filter.clear()
 		v.scroll.top()
 	}
-	v.match.setCorpus(headKeys(v.c.snap().Queue.Head))
+	v.match.setCorpus(headKeys(v.head(v.c.snap())))
 	v.peers = v.peers[:0]
 	if v.c.comparing() {
 		for _, s := range v.c.compared() {
@@ -93,7 +94,7 @@ func (v *queueView) refresh() tea.Cmd {
 		}
 	}
 	v.applyFilter()
-	return v.detailCmd()
+	return tea.Batch(v.detailCmd(), v.pagerCmd())
 }
 
 // headKeys is what the filter searches in each row: its key, or for a
@@ -112,7 +113,7 @@ func headKeys(head []fifo.Item) []string {
 
 func (v *queueView) applyFilter() {
 	q := v.filter.spec()
-	v.rows = filterRows(&v.match, q, len(v.c.snap().Queue.Head), v.rows)
+	v.rows = filterRows(&v.match, q, len(v.head(v.c.snap())), v.rows)
 	for i := range v.peers {
 		p := &v.peers[i]
 		n := 0
@@ -142,6 +143,13 @@ func (v *queueView) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case queueDetailMsg:
 		v.applyDetail(msg)
+		return nil
+	case queueRowsMsg:
+		if msg.informer == v.c.data.current {
+			v.mirror.apply(msg)
+			v.match.setCorpus(headKeys(v.head(v.c.snap())))
+			v.applyFilter()
+		}
 		return nil
 	case tea.PasteMsg:
 		_, cmd := v.filter.paste(msg)
@@ -184,7 +192,7 @@ func (v *queueView) update(msg tea.Msg) tea.Cmd {
 }
 
 func (v *queueView) selected() *fifo.Item {
-	head := v.c.snap().Queue.Head
+	head := v.head(v.c.snap())
 	if len(v.rows) == 0 || v.scroll.cursor >= len(v.rows) {
 		return nil
 	}
@@ -232,10 +240,9 @@ func (v *queueView) render() string {
 	}
 	st := v.c.styles
 	s := v.c.snap()
-	q := s.Queue
 	lines := []string{v.summary()}
 	if v.filter.shown() {
-		lines = append(lines, v.filter.view(v.c, v.c.width, len(v.rows), len(q.Head)))
+		lines = append(lines, v.filter.view(v.c, v.c.width, len(v.rows), len(v.head(s))))
 	}
 	cols := layoutColumns(queueColumns(v.kind()), v.c.width)
 	lines = append(lines, st.colHead.Render(renderHeader(cols)))
@@ -257,7 +264,7 @@ func (v *queueView) emptyText(s *engine.Snapshot) string {
 	if spec := v.filter.spec(); spec.err != "" {
 		return spec.err
 	}
-	if len(s.Queue.Head) > 0 && v.filter.query() != "" {
+	if len(v.head(s)) > 0 && v.filter.query() != "" {
 		return "no queued key matches the filter"
 	}
 	return "the queue is empty"
@@ -275,7 +282,7 @@ type headMarks struct {
 // cells wide. Ages are measured against the snapshot's own time.
 func (v *queueView) headRows(s *engine.Snapshot, rows []int, lo, hi int, cols []column, hm headMarks, w int) []string {
 	st := v.c.styles
-	head := s.Queue.Head
+	head := v.head(s)
 	now := v.c.nowOf(s)
 	out := make([]string, 0, hi-lo)
 	cells := make([]string, 5)
@@ -316,7 +323,7 @@ func (v *queueView) headRows(s *engine.Snapshot, rows []int, lo, hi int, cols []
 // which the queue holds under no key.
 func keylessLabel(ts []cache.DeltaType) string {
 	if len(ts) == 0 {
-		return "(no key)"
+		return "(reading…)" // a paged row not read yet
 	}
 	return "(" + string(ts[0]) + ")"
 }
@@ -331,7 +338,10 @@ func (v *queueView) summary() string {
 	if q.Depth > 0 {
 		parts = append(parts, "oldest "+humanDuration(since(v.c.now(), q.OldestEnqueued)))
 	}
-	if len(q.Head) < q.Depth {
+	switch s := v.c.snap(); {
+	case v.paged(s):
+		parts = append(parts, st.dim.Render("whole queue, G for the last row"))
+	case len(q.Head) < q.Depth:
 		parts = append(parts, st.dim.Render("showing the first "+count(len(q.Head))))
 	}
 	if v.kind() == fifo.KindDeltaFIFO {

@@ -1,0 +1,82 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/source"
+)
+
+// pagingSource is the fixture whose pods queue can be paged, recording
+// the size of every read.
+type pagingSource struct {
+	*controlledSource
+	pager source.QueuePager
+	mu    sync.Mutex
+	asked []int
+}
+
+func (p *pagingSource) QueueRows(informer string, offset, max int) ([]fifo.Item, int) {
+	p.mu.Lock()
+	p.asked = append(p.asked, max)
+	p.mu.Unlock()
+	return p.pager.QueueRows(informer, offset, max)
+}
+
+// The Queue view pages through the whole queue, not the snapshot's first
+// 64 rows: G reaches the last row, the filter finds rows far down
+// (bookmarks and relists included), and no frame reads more than a
+// bounded page.
+func TestQueuePagesThroughTheWholeQueue(t *testing.T) {
+	const depth = 10_000
+	base := newFixtureSource()
+	rows := make([]fifo.Item, depth)
+	for i := range rows {
+		rows[i] = fifo.Item{Key: fmt.Sprintf("default/pod-%d", i), Types: []cache.DeltaType{cache.Updated}, Enqueued: t0}
+	}
+	rows[7000] = fifo.Item{Types: []cache.DeltaType{cache.Bookmark}, Enqueued: t0}
+	rows[8000] = fifo.Item{Types: []cache.DeltaType{cache.ReplacedAll}, Enqueued: t0}
+	base.ctl.SetQueueRows("pods", rows)
+	cfg := fixtureConfig()
+	for i := range cfg.Frames {
+		cfg.Frames[i][0].Queue.Depth, cfg.Frames[i][0].Queue.Deltas = depth, depth
+	}
+	src := &pagingSource{controlledSource: newControlledSource(cfg, base.ctl), pager: base.ctl}
+	h := newHarness(t, src)
+	h.size(80, 24)
+	h.frames(2)
+	h.keys("2")
+	h.frames(4)
+	qv := h.m.views[viewQueue].(*queueView)
+	if !strings.Contains(h.screen(), "whole queue") || qv.scroll.n != depth {
+		t.Fatalf("the view shows %d rows, want the whole queue of %d:\n%s", qv.scroll.n, depth, h.screen())
+	}
+	h.keys("G")
+	h.frames(1)
+	if got := rowFields(h.screen(), "default/pod-9999"); len(got) == 0 || got[0] != "10,000" {
+		t.Fatalf("G does not reach the last row:\n%s", h.screen())
+	}
+	h.keys("g", "/")
+	h.typeText("pod-9998$")
+	h.keys("enter")
+	if len(qv.rows) != 1 || qv.rows[0] != 9998 {
+		t.Fatalf("the filter does not see past the first rows: %v", qv.rows)
+	}
+	h.keys("esc", "/")
+	h.typeText("bookmark|replaced")
+	if len(qv.rows) != 2 || qv.rows[0] != 7000 || qv.rows[1] != 8000 {
+		t.Fatalf("bookmark|replaced kept %v", qv.rows)
+	}
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	for _, n := range src.asked {
+		if n > pagerChunk {
+			t.Fatalf("a read asked for %d rows, more than a page of %d", n, pagerChunk)
+		}
+	}
+}
