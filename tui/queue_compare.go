@@ -60,7 +60,8 @@ func compareColumns(kind engine.QueueKind) []column {
 	for i := range cols {
 		switch cols[i].id {
 		case qcKey:
-			cols[i].width = 16
+			// A wide terminal gives the key what a long pod name needs.
+			cols[i].width, cols[i].maxw = 16, 96
 		case qcPos:
 			cols[i].prio = 1
 		case qcCount:
