@@ -69,3 +69,41 @@ func TestWorkloadRateIsSingularAtOne(t *testing.T) {
 		t.Fatalf("want changes/s above one:\n%s", h.screen())
 	}
 }
+
+// b pops a batch as client-go's batched pop does, when the source offers
+// Processing; the narration says which kind of step happened, and help
+// explains both. A source without Processing hides the key.
+func TestBatchStep(t *testing.T) {
+	h := fixture(t, 160, 48)
+	res := fixtureStep
+	res.Batch = 37
+	h.ctl.SetBatchResult(res)
+	h.keys("b")
+	if got := h.ctl.Calls(); strings.Join(got, " ") != "SetPaused(true) StepBatch(pods)" {
+		t.Fatalf("b called %v", got)
+	}
+	if !strings.Contains(h.screen(), "step 1 · pods · batch step: 37 items popped at once, as client-go's batched pop does") {
+		t.Fatalf("the narration does not say a batch was popped:\n%s", h.screen())
+	}
+	h.keys("n")
+	if !strings.Contains(h.screen(), "step 2 · pods · single step: one item popped") {
+		t.Fatalf("the narration does not say a single step:\n%s", h.screen())
+	}
+	h.keys("esc", "?")
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(h.screen(), "│", " ")), " ")
+	if !strings.Contains(flat, "n pops one item, as client-go's Pop does; b pops a batch") {
+		t.Fatalf("help does not explain single and batch steps:\n%s", h.screen())
+	}
+
+	ro := newHarness(t, sourcetest.New(clusterConfig()))
+	ro.size(160, 48)
+	ro.frames(fixtureFrames)
+	ro.keys("?")
+	if s := ro.screen(); strings.Contains(s, "batch step") {
+		t.Fatalf("a source without Processing offers the batch step:\n%s", s)
+	}
+	ro.keys("esc", "b")
+	if !strings.Contains(ro.screen(), "b does nothing on") {
+		t.Fatalf("b on a read-only source does not say why:\n%s", ro.screen())
+	}
+}
