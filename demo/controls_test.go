@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -165,28 +166,45 @@ func TestControlsExpireHistory(t *testing.T) {
 func TestControlsResync(t *testing.T) {
 	t.Parallel()
 	const objects = 12
-	d := quietDemo(t, engine.DeltaFIFO)
-	mustOK(t, d.SetPaused(true))
-	mustOK(t, d.Resync("pods"))
-	// DeltaFIFO queues a Sync delta for every cached key.
-	eventually(t, "sync deltas queued", func() (bool, string) {
-		s := snapshotOf(t, d, "pods")
-		return s.Queue.Added.Sync == objects, fmt.Sprintf("%d sync deltas", s.Queue.Added.Sync)
-	})
-	if r := snapshotOf(t, d, "pods").Reflector; r.Resyncs != 1 {
-		t.Errorf("%d resyncs counted, want 1", r.Resyncs)
-	}
-	mustOK(t, d.SetPaused(false))
-	quiesce(t, d)
-	// No listener asked for resyncs, so none is told.
-	for _, l := range d.Listeners("pods") {
-		if rec := l.Record(); rec.Syncs != 0 {
-			t.Errorf("%s got %d syncs without asking for resyncs", l.Name(), rec.Syncs)
+	t.Run("without a resync period it refuses", func(t *testing.T) {
+		t.Parallel()
+		d := quietDemo(t, engine.DeltaFIFO)
+		// client-go's reflector has no resync timer here, so nothing is
+		// queued and the listeners keep taking relist syncs.
+		if err := d.Resync("pods"); err == nil || !strings.Contains(err.Error(), "no resync period") {
+			t.Fatalf("Resync = %v, want a refusal saying the informer has no resync period", err)
 		}
-	}
-	if err := d.Resync("nope"); err == nil {
-		t.Error("Resync of an unknown informer succeeded")
-	}
+		if s := snapshotOf(t, d, "pods"); s.Queue.Added.Sync != 0 || s.Reflector.Resyncs != 0 {
+			t.Errorf("a refused resync queued %d sync deltas, counted %d resyncs", s.Queue.Added.Sync, s.Reflector.Resyncs)
+		}
+		if err := d.Resync("nope"); err == nil {
+			t.Error("Resync of an unknown informer succeeded")
+		}
+	})
+	t.Run("with one it reaches the listeners that have a period", func(t *testing.T) {
+		t.Parallel()
+		d := newDemo(t, Config{Scenario: "resync", Seed: 10, Queue: engine.DeltaFIFO, Objects: objects, Rate: -1, TimeScale: 0.01})
+		start(t, d)
+		eventually(t, "the informers synced", func() (bool, string) { return informersSynced(d), "not synced" })
+		mustOK(t, d.SetPaused(true))
+		before := snapshotOf(t, d, "pods")
+		mustOK(t, d.Resync("pods"))
+		// DeltaFIFO queues a Sync delta for every cached key.
+		eventually(t, "sync deltas queued", func() (bool, string) {
+			s := snapshotOf(t, d, "pods")
+			return s.Queue.Added.Sync-before.Queue.Added.Sync >= objects, fmt.Sprintf("%d sync deltas", s.Queue.Added.Sync)
+		})
+		mustOK(t, d.SetPaused(false))
+		quiesce(t, d)
+		for _, l := range d.Listeners("pods") {
+			if rec := l.Record(); l.Name() == "no-resync" && rec.Syncs != 0 {
+				t.Errorf("%s got %d syncs without a resync period", l.Name(), rec.Syncs)
+			}
+		}
+		if s := d.Listener("pods", "resync-3s").Record().Syncs; s < objects {
+			t.Errorf("resync-3s got %d syncs; the forced resync makes every listener with a period due", s)
+		}
+	})
 }
 
 func TestControlsAdjustRate(t *testing.T) {

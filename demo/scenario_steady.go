@@ -44,7 +44,7 @@ func buildSteady(cfg resolved) plan {
 			"Press : to switch informers: configmaps, deployments and secrets are cached too (Secret data is redacted).",
 		}},
 		{name: "tour: faults", after: 15 * time.Second, note: []string{
-			"Try the fault keys: w drops the watch, x expires the history, s stalls the selected listener, r resyncs.",
+			"Try the fault keys: w drops the watch, x expires the history, s stalls the selected listener. (r resyncs only informers with a resync period: see the resync scenario.)",
 			"Events view (5) narrates each one: the watch closing and reopening, the relist, the DeletedFinalStateUnknown deletes.",
 		}},
 		{name: "loop", after: 15 * time.Second},

@@ -24,15 +24,23 @@ func (inf *Informer) SetPaused(paused bool) {
 // Paused reports whether popping is paused.
 func (inf *Informer) Paused() bool { return inf.gate.isPaused() }
 
-// Resync asks the queue for a resync now, as the reflector does when its
-// resync timer fires; the sync notifications reach listeners due for one.
+// Resync fires the reflector's resync timer now, with every listener that
+// has a resync period due: the queue is resynced and the sync
+// notifications reach those listeners. An informer without a resync period
+// has no such timer in client-go, so nothing can be due and Resync refuses,
+// leaving the processor as it was: its listeners keep taking the syncs of
+// unchanged objects that relists deliver, as they would in client-go.
 func (inf *Informer) Resync() error {
 	inf.startedMu.Lock()
-	q := inf.queue
+	q, check := inf.queue, inf.resyncCheckPeriod
 	inf.startedMu.Unlock()
 	if q == nil {
 		return errors.New("informer " + inf.name + " is not running yet: start it before forcing a resync")
 	}
-	inf.processor.ShouldResync()
+	if check == 0 {
+		return errors.New("informer " + inf.name + " has no resync period, so its reflector never resyncs and no listener can be due: " +
+			"the resync scenario has one")
+	}
+	inf.processor.ForceResync()
 	return q.Resync()
 }

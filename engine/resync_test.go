@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,3 +90,84 @@ func TestInformerNoResyncWithoutInformerPeriod(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// A forced resync leaves the processor as client-go would: on an informer
+// without a resync period (no reflector timer in client-go) it refuses, and
+// the listener keeps taking the syncs a relist delivers for unchanged
+// objects, relist after relist, exactly as client-go's informer does.
+func TestForcedResyncKeepsRelistSyncsLikeClientGo(t *testing.T) {
+	src := newTestSource(t)
+	for _, name := range []string{"a", "b", "gone1", "gone2"} {
+		src.Add(pod(name))
+	}
+	ours := newTestInformer(src, RealFIFO, 0)
+	ourRec, refRec := &recorder{}, &recorder{}
+	if _, err := ours.AddEventHandler(ourRec); err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := referenceInformer(t, src, RealFIFO, refRec)
+	runInformer(t, ours)
+	runInformer(t, ref)
+	waitFor(t, "both informers to sync", func() bool { return ours.HasSynced() && ref.HasSynced() })
+
+	syncs := func(r *recorder) int {
+		n := 0
+		for _, c := range r.snapshot() {
+			if c.Kind == "update" && c.OldRV == c.RV {
+				n++
+			}
+		}
+		return n
+	}
+	// A delete the watch never carries, then a broken watch: the re-watch
+	// gets 410 Gone and both relist, replaying what is left unchanged.
+	relist := func(gone string, want int) {
+		t.Helper()
+		src.DeleteDropWatch(pod(gone))
+		src.ResetWatch()
+		waitFor(t, fmt.Sprintf("%d relist syncs each", want), func() bool { return syncs(ourRec) >= want && syncs(refRec) >= want })
+	}
+	relist("gone1", 3) // a, b, gone2
+	forced := ours.Resync()
+	relist("gone2", 5) // a, b
+	waitFor(t, "both to see the second tombstone", func() bool {
+		return reflect.DeepEqual(perKey(ourRec.snapshot()), perKey(refRec.snapshot()))
+	})
+	if got, want := syncs(ourRec), syncs(refRec); got != want {
+		t.Fatalf("ours got %d syncs over two relists, client-go %d", got, want)
+	}
+	if forced == nil || !strings.Contains(forced.Error(), "no resync period") {
+		t.Fatalf("forced resync on an informer without a resync period: %v, want a refusal saying why", forced)
+	}
+}
+
+// With a resync period, a forced resync reaches every listener that has a
+// period, whether or not its time had come, and no listener without one.
+func TestForcedResyncReachesListenersWithAPeriod(t *testing.T) {
+	src := newTestSource(t)
+	src.Add(pod("a"))
+	inf := newTestInformer(src, DeltaFIFO, time.Hour) // the timer never fires during the test
+	periodic, quiet := &recorder{}, &recorder{}
+	if _, err := inf.AddEventHandlerWithResyncPeriod(periodic, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := inf.AddEventHandlerWithResyncPeriod(quiet, 0); err != nil {
+		t.Fatal(err)
+	}
+	runInformer(t, inf)
+	waitFor(t, "the initial adds", func() bool { return periodic.len() == 1 && quiet.len() == 1 })
+	if err := inf.Resync(); err != nil {
+		t.Fatal(err)
+	}
+	waitDelivered(t, inf, 0, 2)
+	if got, want := periodic.snapshot()[1], (call{Kind: "update", Key: "default/a", OldRV: "1", RV: "1"}); got != want {
+		t.Fatalf("forced resync delivered %v, want %v", got, want)
+	}
+	if err := inf.Resync(); err != nil { // due again at once: forcing does not wait for the period
+		t.Fatal(err)
+	}
+	waitDelivered(t, inf, 0, 3)
+	if n := quiet.len(); n != 1 {
+		t.Fatalf("listener without a resync period got %v", quiet.snapshot())
+	}
+}

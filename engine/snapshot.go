@@ -104,11 +104,22 @@ func (inf *Informer) QueueDeltas(key string) cache.Deltas {
 // order, and the number of rows queued in all: a bounded copy for paging
 // through the whole queue.
 func (inf *Informer) QueueRows(offset, max int) (rows []fifo.Item, total int) {
-	return nil, 0
+	inf.startedMu.Lock()
+	q := inf.queue
+	inf.startedMu.Unlock()
+	if q == nil {
+		return nil, 0
+	}
+	return q.inner.Rows(offset, max)
 }
 
 // ListenerBacklog returns at most max of the notifications waiting for the
 // named listener, oldest first; nil when there is no such listener.
 func (inf *Informer) ListenerBacklog(listener string, max int) []processor.Pending {
+	for _, l := range inf.processor.Listeners() {
+		if l.Name() == listener {
+			return l.Backlog(max)
+		}
+	}
 	return nil
 }

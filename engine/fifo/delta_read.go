@@ -110,3 +110,23 @@ func dfCopyDeltas(ds cache.Deltas) cache.Deltas {
 	copy(out, ds)
 	return out
 }
+
+// Rows copies at most max rows from offset on, in pop order, and reports
+// how many rows are queued; its cost depends on the rows copied, not on
+// the queue's length.
+func (f *DeltaFIFO) Rows(offset, max int) (rows []Item, total int) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	total = f.order.len()
+	offset = min(offset, total)
+	if offset < 0 || max <= 0 {
+		return nil, total
+	}
+	keys := f.order.keys[f.order.head+offset:]
+	rows = make([]Item, 0, min(max, len(keys)))
+	for _, key := range keys[:min(max, len(keys))] {
+		row := f.rows[key]
+		rows = append(rows, Item{Key: key, Types: dfTypesOf(row.deltas), Enqueued: row.enqueued})
+	}
+	return rows, total
+}

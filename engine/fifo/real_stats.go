@@ -40,6 +40,26 @@ func (f *RealFIFO) Stats(head int) Stats {
 	return s
 }
 
+// Rows copies at most max rows from offset on, in pop order, and reports
+// how many rows are queued; its cost depends on the rows copied. Keyless
+// rows (ReplacedAll, SyncAll, Bookmark) carry their type with an empty Key.
+func (f *RealFIFO) Rows(offset, max int) (rows []Item, total int) {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	total = f.items.len()
+	offset = min(offset, total)
+	if offset < 0 || max <= 0 {
+		return nil, total
+	}
+	n := min(max, total-offset)
+	rows = make([]Item, n)
+	for i := range n {
+		it := f.items.at(offset + i)
+		rows[i] = Item{Key: it.key, Types: []cache.DeltaType{it.delta.Type}, Enqueued: time.Unix(0, it.at)}
+	}
+	return rows, total
+}
+
 // Deltas returns, oldest first, a copy of every queued delta whose key is
 // key, or nil when there is none. ReplacedAll, SyncAll and Bookmark items
 // have no key and are never returned. It scans the whole queue, so it is

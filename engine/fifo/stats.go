@@ -71,6 +71,9 @@ type Instrumented interface {
 	cache.Queue
 	// Stats returns the counters and the first head rows of the queue.
 	Stats(head int) Stats
+	// Rows copies at most max rows from offset on, in pop order, and
+	// reports how many rows are queued: paging through the whole queue.
+	Rows(offset, max int) (rows []Item, total int)
 	// Deltas returns a copy of the deltas queued for key (all rows with
 	// that key for RealFIFO, in order), or nil if none are queued.
 	Deltas(key string) cache.Deltas

@@ -33,7 +33,7 @@ func TestDeliversEveryKindInOrder(t *testing.T) {
 		"add c@3 initial=false",
 		"delete tombstone(ns/x)",
 	})
-	if got, want := l.Stats().Delivered, (Delivered{Add: 3, Update: 1, Delete: 2}); got != want {
+	if got, want := l.Stats().Delivered, (Delivered{Add: 3, Update: 1, Delete: 2, Tombstones: 1}); got != want {
 		t.Fatalf("Delivered = %+v, want %+v", got, want)
 	}
 }

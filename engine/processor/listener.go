@@ -9,7 +9,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/cache/synctrack"
 	"k8s.io/klog/v2"
-	"k8s.io/utils/buffer"
 )
 
 // initialBacklog is the starting capacity of a listener's backlog, as
@@ -66,7 +65,7 @@ type Listener struct {
 	registered bool          // guarded by p.mu: AddListener has taken it
 
 	mu        sync.Mutex
-	backlog   *buffer.Ring[entry] // grows without bound; shrinks back to initialBacklog once drained
+	backlog   *backlog // grows without bound; shrinks back to initialBacklog once drained
 	highWater int
 	started   bool
 	stopped   bool
@@ -77,6 +76,7 @@ type Listener struct {
 	latency   latencyWindow
 	panics    uint64
 	lastPanic string
+	syncedAt  time.Time // when noteSynced first saw the registration synced
 }
 
 // alreadySynced stands in for a missing upstream: it is done from the start.
@@ -152,7 +152,7 @@ func (l *Listener) stop() {
 		return
 	}
 	l.stopped = true
-	l.backlog = &buffer.Ring[entry]{} // release the dropped backlog's memory; nothing is added after stop
+	l.backlog = newBacklogOf(0) // release the dropped backlog's memory; nothing is added after stop
 	started := l.started
 	l.mu.Unlock()
 	close(l.stopCh)
@@ -164,6 +164,16 @@ func (l *Listener) stop() {
 // newBacklog returns an empty backlog. Once a burst (an initial list, a
 // relist) has drained, it gives its grown storage back instead of holding
 // it for the life of the listener.
-func newBacklog() *buffer.Ring[entry] {
-	return buffer.NewRing[entry](buffer.RingOptions{InitialSize: initialBacklog, NormalSize: initialBacklog})
+func newBacklog() *backlog { return newBacklogOf(initialBacklog) }
+
+// Backlog copies at most max of the notifications waiting for the handler,
+// oldest first, not counting the one in progress. It holds the listener's
+// lock for the copy only, so max bounds its cost.
+func (l *Listener) Backlog(max int) []Pending {
+	if max <= 0 {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.backlog.peek(max)
 }

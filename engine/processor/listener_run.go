@@ -7,6 +7,7 @@ import (
 
 	"github.com/informtop/informtop/engine/instr"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/tools/cache"
 )
 
 // enqueue appends e to the backlog without waiting for the handler.
@@ -120,6 +121,9 @@ func (l *Listener) invoke(e entry, key string) (done kind) {
 		return kindUpdate
 	case DeleteNotification:
 		l.handler.OnDelete(n.Obj)
+		if _, ok := n.Obj.(cache.DeletedFinalStateUnknown); ok {
+			return kindTombstone
+		}
 		return kindDelete
 	}
 	detail := fmt.Sprintf("unrecognized notification %T", e.n)
@@ -166,6 +170,9 @@ func (l *Listener) noteSynced() {
 	if !l.tracker.HasSynced() || !l.syncNoted.CompareAndSwap(false, true) {
 		return
 	}
+	l.mu.Lock()
+	l.syncedAt = l.p.clock.Now()
+	l.mu.Unlock()
 	l.p.sink.Emit(instr.Event{Time: l.p.clock.Now(), Type: instr.EventSynced, Informer: l.p.informer,
 		Listener: l.name, Detail: "handler registration synced"})
 }

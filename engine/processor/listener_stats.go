@@ -17,6 +17,9 @@ func (d *Delivered) count(k kind) {
 		d.Delete++
 	case kindSync:
 		d.Sync++
+	case kindTombstone:
+		d.Delete++
+		d.Tombstones++
 	}
 }
 
@@ -33,6 +36,7 @@ func (l *Listener) Stats() ListenerStats {
 		Delivered: l.delivered,
 		Panics:    l.panics,
 		LastPanic: l.lastPanic,
+		SyncedAt:  l.syncedAt,
 	}
 	var inFlight any
 	busy := l.busy

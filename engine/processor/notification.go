@@ -22,6 +22,7 @@ const (
 	kindUpdate
 	kindDelete
 	kindSync
+	kindTombstone // an OnDelete of a cache.DeletedFinalStateUnknown
 )
 
 // entry is one notification waiting in a listener's backlog. An update

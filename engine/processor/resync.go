@@ -27,6 +27,30 @@ func (p *Processor) ShouldResync() bool {
 	return anyDue
 }
 
+// ForceResync is a resync check at which every listener with a resync
+// period is due, as if each one's period had just elapsed: they take the
+// sync notifications that follow and their next resync is one period from
+// now. Listeners without a period are not due, as at every check of
+// client-go's reflector timer. It reports whether any listener is due.
+func (p *Processor) ForceResync() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.state == stopped {
+		return false
+	}
+	now := p.clock.Now()
+	anyDue := false
+	for _, l := range p.listeners {
+		period := time.Duration(l.resyncPeriod.Load())
+		l.resyncDue = period != 0
+		if l.resyncDue {
+			anyDue = true
+			l.nextResync = now.Add(period)
+		}
+	}
+	return anyDue
+}
+
 // ResyncCheckPeriodChanged recomputes every listener's effective resync
 // period from its requested one and the informer's new check period. The
 // next resync times are left alone, as in client-go.

@@ -66,6 +66,7 @@ func TestStatsWhileInCallback(t *testing.T) {
 	p.AddListener(l, nil)
 	run(t, p)
 	t.Cleanup(g.release)
+	eventually(t, "the registration synced", func() bool { return !l.Stats().SyncedAt.IsZero() })
 
 	clk.Step(5 * time.Second)
 	p.Distribute(UpdateNotification{Old: obj("a", "1"), New: obj("b", "1")}, true)
@@ -77,7 +78,7 @@ func TestStatsWhileInCallback(t *testing.T) {
 	want := ListenerStats{
 		Name: "l", Pending: 1, Capacity: initialBacklog, HighWater: 1,
 		InCallback: CallbackUpdate, InCallbackKey: "ns/b", InCallbackSince: start.Add(5 * time.Second),
-		Synced: true, RequestedResync: time.Minute, ResyncPeriod: 2 * time.Minute,
+		Synced: true, SyncedAt: start, RequestedResync: time.Minute, ResyncPeriod: 2 * time.Minute,
 	}
 	if s != want {
 		t.Fatalf("Stats() =\n%+v\nwant\n%+v", s, want)

@@ -111,8 +111,15 @@ func TestControls(t *testing.T) {
 	if _, err := s.AddInformer("late", "pods", engine.RealFIFO, nil); err == nil {
 		t.Error("an informer was added to a running source")
 	}
+	s.SetPausedBy(true, source.PausedByScenario)
+	if f := s.Pull(0, 1); !f.Paused || f.PausedBy != source.PausedByScenario {
+		t.Fatalf("a scenario's pause reads paused %v by %q", f.Paused, f.PausedBy)
+	}
 	if err := s.SetPaused(true); err != nil || !s.Paused() || !s.Pull(0, 1).Paused {
 		t.Fatalf("pause: %v, paused %v", err, s.Paused())
+	}
+	if by := s.Pull(0, 1).PausedBy; by != source.PausedByYou {
+		t.Fatalf("after the user paused, PausedBy = %q", by)
 	}
 	// An idle pop loop lets one item (one RealFIFO batch) through after a
 	// pause (README, known gaps): let a first update through, then step
@@ -157,7 +164,7 @@ func TestControls(t *testing.T) {
 	if _, err := s.Step("nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
 		t.Errorf("step on an unknown informer: %v", err)
 	}
-	if err := s.SetPaused(false); err != nil || s.Paused() {
+	if err := s.SetPaused(false); err != nil || s.Paused() || s.Pull(0, 1).PausedBy != "" {
 		t.Fatal("resume")
 	}
 	if stalled, err := s.ToggleStall("pods", "slow"); err != nil || !stalled || !s.Listener("pods", "slow").Stalled() {
@@ -166,7 +173,9 @@ func TestControls(t *testing.T) {
 	if _, err := s.ToggleStall("pods", "someone-elses"); err == nil || !strings.Contains(err.Error(), "simulated") {
 		t.Errorf("stalling a listener informtop does not run: %v", err)
 	}
-	if err := s.Resync("pods"); err != nil {
-		t.Error(err)
+	// No resync period: client-go's reflector would never resync, so
+	// neither does a forced one.
+	if err := s.Resync("pods"); err == nil || !strings.Contains(err.Error(), "no resync period") {
+		t.Errorf("forced resync on an informer without a resync period: %v, want a refusal saying why", err)
 	}
 }
