@@ -144,3 +144,24 @@ func TestStoreSortsByAgeAndName(t *testing.T) {
 		t.Fatalf("by name: %v", got[:4])
 	}
 }
+
+// Whatever is typed, a filter never panics; what it cannot use it says.
+func TestFilterBadInputIsASentence(t *testing.T) {
+	for _, q := range []string{"(", "[", "*", "\\", "a{2,1}", "-l", "-l !", "-l a=(b", "-l =x", "-f", "-f (",
+		"type:", "key:", "listener:", "type:Nope key:x", "type:relist (", "-x", "ü[", "\x00"} {
+		for _, where := range []filterWhere{{}, {labels: true}, {fields: true}} {
+			s := parseFilter(q, where)
+			var m matcher
+			m.setCorpus([]string{"default/web-1", "(Bookmark)", ""})
+			_ = m.apply(s)
+			_ = s.matchFields("Relist", "k", "l", "i")
+			_ = highlightSpec("default/web-1", s, func(x ...string) string { return x[0] })
+			if s.err != "" && (strings.HasSuffix(s.err, " ") || s.err[0] == ' ') {
+				t.Errorf("%q: error %q is not a clean sentence", q, s.err)
+			}
+		}
+	}
+	if s := parseFilter("type:", filterWhere{fields: true}); s.err != "type: needs a value, e.g. type:Relist" {
+		t.Fatalf("type: with no value: %q", s.err)
+	}
+}

@@ -339,7 +339,7 @@ func (v *queueView) summary() string {
 		parts = append(parts, "oldest "+humanDuration(since(v.c.now(), q.OldestEnqueued)))
 	}
 	switch s := v.c.snap(); {
-	case v.paged(s):
+	case v.paged(s) && q.Depth > v.scroll.height:
 		parts = append(parts, st.dim.Render("whole queue, G for the last row"))
 	case len(q.Head) < q.Depth:
 		parts = append(parts, st.dim.Render("showing the first "+count(len(q.Head))))
