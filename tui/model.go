@@ -168,9 +168,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) applyData(msg dataMsg) tea.Cmd {
-	before := m.c.data.current
+	before, panel := m.c.data.current, len(notePanelLines(m.c, m.width, m.height))
 	m.c.data.apply(msg)
-	if m.c.data.current != before {
+	// A new informer, or notes that need more or fewer rows, move the
+	// body's edges.
+	if m.c.data.current != before || len(notePanelLines(m.c, m.width, m.height)) != panel {
 		m.layout()
 	}
 	return tea.Batch(m.views[m.active].refresh(), m.tickCmd())

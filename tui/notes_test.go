@@ -72,3 +72,17 @@ func TestNarrationHistoryKeepsPastNotes(t *testing.T) {
 type errTest string
 
 func (e errTest) Error() string { return string(e) }
+
+// The narration panel at both golden sizes with a scenario's real,
+// multi-line notes.
+func TestGoldenNarrationPanel(t *testing.T) {
+	for _, sz := range goldenSizes {
+		h := fixture(t, sz[0], sz[1])
+		noteFrame(h, t0.Add(20*time.Second), longNote,
+			"Queue view (2): compare the depth and the rows; enter shows a row's deltas.",
+			"fast: 0 pending, 400 delivered · slow: 1,123 pending, 77 delivered")
+		got := h.screen()
+		assertFits(t, got, sz[0], sz[1])
+		golden(t, "narration-panel-"+count(sz[0])+"x"+count(sz[1]), got)
+	}
+}
