@@ -1,6 +1,8 @@
 package tui
 
 import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"strings"
 	"testing"
 
@@ -163,5 +165,21 @@ func TestFilterBadInputIsASentence(t *testing.T) {
 	}
 	if s := parseFilter("type:", filterWhere{fields: true}); s.err != "type: needs a value, e.g. type:Relist" {
 		t.Fatalf("type: with no value: %q", s.err)
+	}
+}
+
+// At 80 columns the labels give way before a long key is cut.
+func TestStoreAt80KeepsLongKeysWhole(t *testing.T) {
+	cfg := fixtureConfig()
+	const long = "kube-system/kube-state-metrics-mt6d4pwt9q-zxp82"
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "kube-state-metrics-mt6d4pwt9q-zxp82", Namespace: "kube-system",
+		Labels: map[string]string{"app.kubernetes.io/name": "kube-state-metrics", "pod-template-hash": "mt6d4pwt9q"}}}
+	cfg.Stores["pods"] = sourcetest.NewStore(1, sourcetest.Item{Key: long, Object: pod})
+	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	h.keys("4")
+	if !strings.Contains(h.screen(), long+" ") {
+		t.Fatalf("the key is cut at 80 columns:\n%s", h.screen())
 	}
 }

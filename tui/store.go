@@ -423,7 +423,9 @@ const (
 
 var storeColumns = []column{
 	{title: "KEY", width: 30, flex: true, maxw: 64, id: scKey},
-	{title: "LABELS", width: 30, flex: true, prio: 1, id: scLabels},
+	// Labels give way before keys are cut: narrow at 80 columns, the
+	// rest of a wide terminal.
+	{title: "LABELS", width: 16, flex: true, prio: 1, id: scLabels},
 	{title: "AGE", width: 7, right: true, prio: 2, id: scAge},
 }
 
