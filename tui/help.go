@@ -91,7 +91,14 @@ func helpLines(c *common, w int) []string {
 		}
 	}
 	lines := strings.Split(body, "\n")
+	// Sentences wrap to the key columns' width, so the box stays as
+	// narrow as its keys.
+	w = min(w, max(lipgloss.Width(body)+4, 60))
 	lines = append(lines, "", st.dim.Render("stalled: over "+humanDuration(c.stallAfter)+" in one callback, or a backlog rising"))
+	filter := c.keys.Filter.Help().Key + " filters as k9s does: text or a regexp (^default/), -f fuzzy, -l app=web a label selector (Store), type:Relist key:default/web listener:slow (Events)"
+	for _, l := range wrapText(filter, max(w-4, 10)) {
+		lines = append(lines, st.dim.Render(l))
+	}
 	if c.caps.proc != nil {
 		for _, l := range wrapText(stepHelp(c.keys), max(w-4, 10)) {
 			lines = append(lines, st.dim.Render(l))
