@@ -27,32 +27,66 @@ type noteEntry struct {
 	at   time.Time // the snapshot time it first showed
 }
 
-// noteLog remembers the notes in the order they first appeared.
+// noteLog remembers what the source narrated, step by step. A demo's
+// notes are the scenario's lines followed by live status lines that change
+// every tick; only the lines that stayed the same for a whole step (while
+// its headline, the first note, stood) are kept, so the history reads as
+// the narration and not as a ticker.
 type noteLog struct {
 	entries []noteEntry
-	current string // the notes of the last tick, joined, to see a change
+	head    string    // the current step's headline
+	start   time.Time // when it appeared
+	stable  []string  // its lines unchanged so far, in order
+	started bool
 }
 
-// observe records notes that were not there on the last tick.
+// observe takes one tick's notes.
 func (l *noteLog) observe(notes []string, at time.Time) {
-	joined := strings.Join(notes, "\n")
-	if joined == l.current {
+	head := ""
+	if len(notes) > 0 {
+		head = notes[0]
+	}
+	if l.started && head == l.head {
+		present := make(map[string]bool, len(notes))
+		for _, n := range notes {
+			present[n] = true
+		}
+		kept := l.stable[:0]
+		for _, n := range l.stable {
+			if present[n] {
+				kept = append(kept, n)
+			}
+		}
+		l.stable = kept
 		return
 	}
-	prev := map[string]bool{}
-	for _, n := range strings.Split(l.current, "\n") {
-		prev[n] = true
-	}
-	l.current = joined
+	l.flush()
+	l.started, l.head, l.start = true, head, at
+	l.stable = nil
 	for _, n := range notes {
-		if n == "" || prev[n] {
-			continue
+		if n != "" {
+			l.stable = append(l.stable, n)
 		}
-		l.entries = append(l.entries, noteEntry{text: n, at: at})
+	}
+}
+
+// flush keeps the step that ends.
+func (l *noteLog) flush() {
+	for _, n := range l.stable {
+		l.entries = append(l.entries, noteEntry{text: n, at: l.start})
 	}
 	if over := len(l.entries) - noteHistoryMax; over > 0 {
 		l.entries = append(l.entries[:0], l.entries[over:]...)
 	}
+}
+
+// all is the kept notes and the current step's steady lines, oldest first.
+func (l *noteLog) all() []noteEntry {
+	out := append([]noteEntry(nil), l.entries...)
+	for _, n := range l.stable {
+		out = append(out, noteEntry{text: n, at: l.start})
+	}
+	return out
 }
 
 // notePanelLines is the narration panel's content for a w×h terminal: a
@@ -118,7 +152,7 @@ func newNoteHistory() *noteHistory { return &noteHistory{atEnd: true} }
 // noteHistoryLines are the kept notes wrapped for width w.
 func noteHistoryLines(c *common, w int) []string {
 	st := c.styles
-	entries := c.data.noteLog.entries
+	entries := c.data.noteLog.all()
 	var out []string
 	var first time.Time
 	if len(entries) > 0 {
@@ -176,7 +210,7 @@ func (n *noteHistory) render(c *common, w, h int) string {
 		n.atEnd = true
 	}
 	hi := min(n.off+n.height, len(lines))
-	title := st.bold.Render("narration history") + st.dim.Render(" · "+plural(len(c.data.noteLog.entries), "note")+", oldest first")
+	title := st.bold.Render("narration history") + st.dim.Render(" · "+plural(len(c.data.noteLog.all()), "note")+", oldest first")
 	out := []string{title}
 	if len(lines) == 0 {
 		out = append(out, st.dim.Render("nothing narrated yet"))

@@ -86,3 +86,24 @@ func TestGoldenNarrationPanel(t *testing.T) {
 		golden(t, "narration-panel-"+count(sz[0])+"x"+count(sz[1]), got)
 	}
 }
+
+// A demo's notes end with live status lines that change every tick; the
+// history keeps the narration, not a line per tick.
+func TestNarrationHistorySkipsLiveStatusLines(t *testing.T) {
+	h := fixture(t, 80, 40)
+	for i := 0; i < 20; i++ {
+		noteFrame(h, t0.Add(time.Duration(10+i)*time.Second), "Burst: 1,000 updates hit three hot pods.", "Watch the queue.",
+			"fast: "+count(i)+" pending")
+	}
+	noteFrame(h, t0.Add(40*time.Second), "Processing resumed: watch it drain.", "fast: 0 pending")
+	h.keys("h")
+	screen := h.screen()
+	for _, want := range []string{"Burst: 1,000 updates hit three hot pods.", "Watch the queue.", "Processing resumed: watch it drain.", "fast: 0 pending"} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("the history lacks %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "fast: 7 pending") || !strings.Contains(screen, "5 notes") {
+		t.Fatalf("the history keeps ticking status lines:\n%s", screen)
+	}
+}
