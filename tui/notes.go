@@ -117,7 +117,7 @@ func notePanelLines(c *common, w, h int) []string {
 		limit = 1
 	}
 	if len(text) > limit {
-		more := fmt.Sprintf("… %d more lines: %s shows them", len(text)-limit+1, c.keys.Notes.Help().Key)
+		more := fmt.Sprintf("… %d more lines · %s: narration history", len(text)-limit+1, c.keys.Notes.Help().Key)
 		if limit == 1 {
 			// The one line keeps its text; the footer names the key.
 			text = text[:1]
