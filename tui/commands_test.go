@@ -82,7 +82,7 @@ func TestBatchStep(t *testing.T) {
 	if got := h.ctl.Calls(); strings.Join(got, " ") != "SetPaused(true) StepBatch(pods)" {
 		t.Fatalf("b called %v", got)
 	}
-	if !strings.Contains(h.screen(), "step 1 · pods · batch step: 37 items popped at once, as client-go's batched pop does") {
+	if !strings.Contains(h.screen(), "step 1 · pods · batch step") || !strings.Contains(h.screen(), "37 items popped at once, as client-go v0.37's batched pop does") {
 		t.Fatalf("the narration does not say a batch was popped:\n%s", h.screen())
 	}
 	h.keys("n")

@@ -52,7 +52,7 @@ func (m *Model) footerKeys() []key.Binding {
 	if m.narration != nil {
 		back := k.Back
 		back.SetHelp(k.Back.Help().Key, "close step")
-		keys = append(keys, k.Step, back)
+		keys = append(keys, k.Step, k.BatchStep, back)
 	}
 	keys = append(keys, m.views[m.active].shortHelp()...)
 	// Most useful first: the help line truncates from the right.

@@ -31,15 +31,22 @@ func (n *narration) lines(c *common) []string {
 	if r.Informer != "" {
 		title += " · " + r.Informer
 	}
+	kind := ""
 	switch {
+	case n.msg.err != nil || r.Empty:
 	case n.msg.batch && r.Batch > 1:
-		title += fmt.Sprintf(" · batch step: %s popped at once, as client-go's batched pop does", plural(r.Batch, "item"))
+		title += " · batch step"
+		kind = fmt.Sprintf("%s popped at once, as client-go v0.37's batched pop does (up to 1,000 distinct keys, up to a bookmark)", plural(r.Batch, "item"))
 	case n.msg.batch:
-		title += " · batch step: one item popped (a DeltaFIFO pops one key; a RealFIFO batch stops at a bookmark)"
+		title += " · batch step"
+		kind = "one item popped: a DeltaFIFO pops one key, and a RealFIFO batch ends at a bookmark"
 	default:
 		title += " · single step: one item popped"
 	}
 	out := []string{st.bold.Render(title)}
+	if kind != "" {
+		out = append(out, st.dim.Render(kind))
+	}
 	if n.msg.pausedFirst {
 		out = append(out, st.warn.Render("processing paused so items can be stepped one at a time"))
 	}
