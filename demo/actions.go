@@ -3,13 +3,19 @@ package demo
 import (
 	"context"
 	"fmt"
+
+	"github.com/informtop/informtop/source"
 )
 
 // Script actions: small, infallible helpers the scenario timelines call.
 
-// pauseAll pauses or resumes popping on every informer.
+// pauseAll pauses or resumes popping on every informer on the script's
+// behalf; while the user has paused it changes nothing (the user's pause
+// wins; steps that pause or resume wait for userLetGo first).
 func (d *Demo) pauseAll(paused bool) {
-	_ = d.SetPaused(paused) // a local source never refuses
+	if !d.SetPausedBy(paused, source.PausedByScenario) {
+		d.Log("scenario " + d.cfg.Scenario + ": you paused processing, so the script leaves it paused; press space to let it go on")
+	}
 }
 
 // stall stalls or releases one listener; a missing one is reported in the
@@ -52,4 +58,14 @@ func (d *Demo) deletedWhileDown() []string {
 // do adapts a context-free action to a step.
 func do(f func(d *Demo)) func(context.Context, *Demo) {
 	return func(_ context.Context, d *Demo) { f(d) }
+}
+
+// burst fires n updates at the workload's hot keys and remembers the
+// server's resourceVersion after them, for burstQueued.
+func (d *Demo) burst(n int) {
+	d.work.burst(n)
+	rv := d.cluster.ResourceVersion()
+	d.mu.Lock()
+	d.facts.burstRV = rv
+	d.mu.Unlock()
 }

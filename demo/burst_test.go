@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -9,6 +10,7 @@ import (
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source"
 )
 
 func TestBurst(t *testing.T) {
@@ -18,6 +20,14 @@ func TestBurst(t *testing.T) {
 			t.Parallel()
 			d := newDemo(t, Config{Scenario: "burst", Seed: 2, Queue: q, Objects: 40, Rate: -1, TimeScale: 0.001})
 			g := holdSteps(d, "burst", "resume processing", "loop")
+			atPause, atBurst := claimBurstQueued(burstSize)
+			notes := watchNotes(d, map[string]claim{
+				"intro":             claimSynced,
+				"pause processing":  atPause,
+				"burst":             claimAll(claimPaused, atBurst),
+				"resume processing": claimQueuesEmpty,
+				"drained":           claimCaughtUp,
+			})
 			start(t, d)
 
 			g.await(t, "burst")
@@ -60,6 +70,8 @@ func TestBurst(t *testing.T) {
 				}
 			}
 			assertConsistent(t, d)
+			g.await(t, "loop")
+			notes.check(t, "intro", "pause processing", "burst", "resume processing", "drained")
 		})
 	}
 }
@@ -74,4 +86,37 @@ func changedKeys(before, after map[string]runtime.Object) []string {
 		}
 	}
 	return keys
+}
+
+// The user's pause wins: once you pause, the script never resumes
+// processing; it goes on only after you resume.
+func TestBurstUserPauseWins(t *testing.T) {
+	t.Parallel()
+	d := newDemo(t, Config{Scenario: "burst", Seed: 2, Objects: 20, Rate: -1, TimeScale: 0.001})
+	g := holdSteps(d, "resume processing")
+	notes := watchNotes(d, map[string]claim{"resume processing": claimQueuesEmpty})
+	start(t, d)
+	g.await(t, "resume processing")
+	if by := d.Pull(0, 0).PausedBy; by != source.PausedByScenario {
+		t.Fatalf("before the user acts, PausedBy = %q, want the scenario", by)
+	}
+	mustOK(t, d.SetPaused(true)) // the user presses space... and again: paused by you
+	if by := d.Pull(0, 0).PausedBy; by != source.PausedByYou {
+		t.Fatalf("after the user paused, PausedBy = %q", by)
+	}
+	g.let("resume processing")
+	eventually(t, "the script deferring to the user", func() (bool, string) {
+		for _, e := range d.Events().Recent(-1) {
+			if strings.Contains(e.Detail, "you paused processing, so the script leaves it paused") {
+				return true, ""
+			}
+		}
+		return false, "no such event"
+	})
+	if f := d.Pull(0, 0); !f.Paused || f.PausedBy != source.PausedByYou {
+		t.Fatalf("the script resumed processing the user had paused: paused %v by %q", f.Paused, f.PausedBy)
+	}
+	mustOK(t, d.SetPaused(false))
+	notes.await(t, "resume processing")
+	notes.check(t)
 }

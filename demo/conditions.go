@@ -3,10 +3,14 @@ package demo
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"time"
 
-	"github.com/informtop/informtop/source/local"
 	"k8s.io/apimachinery/pkg/api/meta"
+
+	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 // informersSynced: every informer's HasSynced is true.
@@ -83,6 +87,125 @@ func listenersIdle(d *Demo) bool {
 			if ls.Pending != 0 || ls.InCallback != "" {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// userLetGo: the user has not paused processing. Script steps that pause
+// or resume wait for it: the user's pause wins over the script.
+func userLetGo(d *Demo) bool { return d.PausedBy() != source.PausedByYou }
+
+// drained: processing runs, every queue is empty with everything popped
+// processed, and no listener has a backlog or a callback in progress.
+func drained(d *Demo) bool { return queuesDrained(d) && listenersIdle(d) }
+
+// queuesDrained: processing runs and every queue is empty with everything
+// popped processed; the listeners may still be working through backlogs.
+func queuesDrained(d *Demo) bool {
+	if d.Paused() {
+		return false
+	}
+	for _, e := range d.Informers() {
+		if !e.Engine().Drained() {
+			return false
+		}
+	}
+	return true
+}
+
+// sameDeliveries: within each informer every listener has had the same
+// number of calls of each kind, and listeners of the same name on
+// different informers too (fifo-compare).
+func sameDeliveries(d *Demo) bool {
+	byName := map[string]processor.Delivered{}
+	for _, e := range d.Informers() {
+		var first *processor.Delivered
+		for _, ls := range e.Engine().Snapshot().Listeners {
+			if first == nil {
+				first = &ls.Delivered
+			} else if ls.Delivered != *first {
+				return false
+			}
+			if prev, ok := byName[ls.Name]; ok && prev != ls.Delivered {
+				return false
+			}
+			byName[ls.Name] = ls.Delivered
+		}
+	}
+	return true
+}
+
+// burstQueued: every informer's reflector has put the last burst into its
+// queue (it has seen the server's resourceVersion after the burst). The
+// scenarios that burst watch only the burst's resource.
+func burstQueued(d *Demo) bool {
+	d.mu.Lock()
+	want := d.facts.burstRV
+	d.mu.Unlock()
+	for _, e := range d.Informers() {
+		rv, err := strconv.ParseUint(e.Engine().LastSyncResourceVersion(), 10, 64)
+		if err != nil || rv < want {
+			return false
+		}
+	}
+	return true
+}
+
+// inCallback: the named listener is inside one of its callbacks.
+func inCallback(d *Demo, informer, listener string) bool {
+	e := d.Informer(informer)
+	if e == nil {
+		return false
+	}
+	for _, ls := range e.Engine().Snapshot().Listeners {
+		if ls.Name == listener {
+			return ls.InCallback != ""
+		}
+	}
+	return false
+}
+
+// markWatches remembers each informer's count of opened watches before the
+// script breaks them.
+func (d *Demo) markWatches() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.facts.watchesBefore = make(map[string]uint64, len(d.Informers()))
+	for _, e := range d.Informers() {
+		d.facts.watchesBefore[e.Name()] = e.Engine().Snapshot().Reflector.Watches
+	}
+}
+
+// rewatched: every informer has opened a new watch since markWatches and
+// has it open.
+func rewatched(d *Demo) bool {
+	d.mu.Lock()
+	before := d.facts.watchesBefore
+	d.mu.Unlock()
+	for _, e := range d.Informers() {
+		if r := e.Engine().Snapshot().Reflector; !r.WatchOpen || r.Watches <= before[e.Name()] {
+			return false
+		}
+	}
+	return true
+}
+
+// watchesDown: no informer has a watch open.
+func watchesDown(d *Demo) bool {
+	for _, e := range d.Informers() {
+		if e.Engine().Snapshot().Reflector.WatchOpen {
+			return false
+		}
+	}
+	return true
+}
+
+// listStarted: every informer's reflector has started its initial list.
+func listStarted(d *Demo) bool {
+	for _, e := range d.Informers() {
+		if e.Engine().Snapshot().Reflector.Lists == 0 {
+			return false
 		}
 	}
 	return true

@@ -43,6 +43,10 @@ type Demo struct {
 	// stepHook, when set (by tests, before Run), is called before each
 	// script step runs; it may block until ctx ends.
 	stepHook func(ctx context.Context, name string)
+	// noteHook, when set (by tests, before Run), is called on the script's
+	// goroutine right after each step has run and shown its note, so a test
+	// can check the state the note claims before anything else moves on.
+	noteHook func(name string)
 }
 
 var (
@@ -58,6 +62,11 @@ type facts struct {
 	deletedWhileDown []string
 	// relistsBefore is each informer's relist count when the fault began.
 	relistsBefore map[string]uint64
+	// burstRV is the server's resourceVersion after the last burst.
+	burstRV uint64
+	// watchesBefore is each informer's count of opened watches when the
+	// script last broke them.
+	watchesBefore map[string]uint64
 }
 
 // New builds a demo: it creates and populates the simulated cluster and

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -20,8 +21,37 @@ func TestExpired(t *testing.T) {
 				l.KeepSequence(true)
 			}
 			g := holdSteps(d, "done")
+			server := func(up bool) claim {
+				return func(d *Demo) (bool, string) {
+					return d.cluster.Available() == up, fmt.Sprintf("the server accepts connections: %v", !up)
+				}
+			}
+			notes := watchNotes(d, map[string]claim{
+				"intro":       claimSynced,
+				"quiesce":     func(d *Demo) (bool, string) { return d.work.held(), "the workload runs" },
+				"server down": server(false),
+				"delete while down": claimAll(server(false), func(d *Demo) (bool, string) {
+					n := len(d.deletedWhileDown())
+					return n == expiredDeletes, fmt.Sprintf("%d pods deleted", n)
+				}),
+				"server up": server(true),
+				// The note sends the learner to view 3's tombstone counts.
+				"relisted": func(d *Demo) (bool, string) {
+					s := snapshotOf(t, d, "pods")
+					if s.Reflector.Relists != 1 {
+						return false, fmt.Sprintf("%d relists", s.Reflector.Relists)
+					}
+					for _, ls := range s.Listeners {
+						if ls.Delivered.Tombstones != expiredDeletes {
+							return false, fmt.Sprintf("view 3 counts %d tombstones for %s", ls.Delivered.Tombstones, ls.Name)
+						}
+					}
+					return true, ""
+				},
+			})
 			start(t, d)
 			g.await(t, "done")
+			notes.check(t, "intro", "quiesce", "server down", "delete while down", "server up", "relisted")
 			quiesce(t, d)
 			assertConsistent(t, d)
 

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/informtop/informtop/demo/cluster"
@@ -12,6 +13,27 @@ func TestFIFOCompare(t *testing.T) {
 	t.Parallel()
 	d := newDemo(t, Config{Scenario: "fifo-compare", Seed: 8, Objects: 40, Rate: 300, TimeScale: 0.01})
 	g := holdSteps(d, "pause", "resume", "loop")
+	atPause, atBurst := claimBurstQueued(compareBurst)
+	notes := watchNotes(d, map[string]claim{
+		"intro":  claimSynced,
+		"pause":  atPause,
+		"burst":  claimAll(claimPaused, atBurst),
+		"resume": claimQueuesEmpty,
+		"drained": claimAll(claimCaughtUp, func(d *Demo) (bool, string) {
+			for _, e := range d.Informers() {
+				if diff := d.storeDiff(e); diff != "" {
+					return false, diff
+				}
+			}
+			df, rf := snapshotOf(t, d, "pods-deltafifo"), snapshotOf(t, d, "pods-realfifo")
+			for _, name := range []string{"fast", "slow"} {
+				if a, b := listenerStats(t, df, name).Delivered, listenerStats(t, rf, name).Delivered; a != b {
+					return false, fmt.Sprintf("%s got %+v from DeltaFIFO, %+v from RealFIFO", name, a, b)
+				}
+			}
+			return true, ""
+		}),
+	})
 	start(t, d)
 
 	// Churn runs through both informers until the script pauses them; the
@@ -48,6 +70,7 @@ func TestFIFOCompare(t *testing.T) {
 
 	g.let("resume")
 	g.await(t, "loop")
+	notes.check(t, "intro", "pause", "burst", "resume", "drained")
 	// Both informers were told exactly the same, listener by listener.
 	quiesce(t, d)
 	assertConsistent(t, d)

@@ -180,7 +180,8 @@ func assertConsistent(t *testing.T, d *Demo) {
 				t.Errorf("%s/%s: missing from the snapshot", e.Name(), l.Name())
 				continue
 			}
-			got := processor.Delivered{Add: uint64(rec.Adds), Update: uint64(rec.Updates), Delete: uint64(rec.Deletes), Sync: uint64(rec.Syncs)}
+			got := processor.Delivered{Add: uint64(rec.Adds), Update: uint64(rec.Updates), Delete: uint64(rec.Deletes), Sync: uint64(rec.Syncs),
+				Tombstones: uint64(rec.Tombstones)}
 			if got != ls.Delivered {
 				t.Errorf("%s/%s: the handler counted %+v, the processor %+v", e.Name(), l.Name(), got, ls.Delivered)
 			}

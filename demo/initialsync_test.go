@@ -8,11 +8,36 @@ func TestInitialSync(t *testing.T) {
 	const objects, pages = 2300, 5
 	d := newDemo(t, Config{Scenario: "initial-sync", Seed: 7, Objects: objects, Rate: -1, TimeScale: 0.01})
 	g := holdSteps(d, "late listener synced")
+	allSynced := func(d *Demo) (bool, string) {
+		for _, ls := range snapshotOf(t, d, "pods").Listeners {
+			if !ls.Synced {
+				return false, ls.Name + " has not synced"
+			}
+		}
+		return true, ""
+	}
+	notes := watchNotes(d, map[string]claim{
+		"listing": func(d *Demo) (bool, string) {
+			r := snapshotOf(t, d, "pods").Reflector
+			return r.Lists == 1, "the list has not started"
+		},
+		"informer synced":  claimSynced,
+		"listeners synced": allSynced,
+		"late listener": func(d *Demo) (bool, string) {
+			return d.Listener("pods", "late") != nil, "there is no late listener"
+		},
+		"late listener synced": claimAll(allSynced, func(d *Demo) (bool, string) {
+			return len(snapshotOf(t, d, "pods").Listeners) == 4, "the late listener is missing"
+		}),
+	})
 	start(t, d)
 	g.await(t, "late listener synced")
 	eventually(t, "the late listener syncing", func() (bool, string) {
 		return registrationsSynced(d), "registrations not synced"
 	})
+	g.let("late listener synced")
+	notes.await(t, "late listener synced")
+	notes.check(t, "listing", "informer synced", "listeners synced", "late listener", "late listener synced")
 
 	s := snapshotOf(t, d, "pods")
 	if s.Reflector.ListPages != pages || s.Reflector.Lists != 1 {

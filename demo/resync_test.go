@@ -14,7 +14,10 @@ func TestResync(t *testing.T) {
 			t.Parallel()
 			const objects = 20
 			d := newDemo(t, Config{Scenario: "resync", Seed: 6, Queue: q, Objects: objects, Rate: -1, TimeScale: 0.01})
+			notes := watchNotes(d, map[string]claim{"intro": claimSynced})
 			start(t, d)
+			notes.await(t, "queue")
+			notes.check(t, "intro", "what a sync is", "queue")
 
 			// Sample only when no resync is under way: the resync count is
 			// the same before and after, and nothing is queued or running.

@@ -37,15 +37,16 @@ func buildBurst(cfg resolved) plan {
 			"Burst: steady churn for now. In a moment 1,000 updates hit three hot pods at once.",
 			"Queue view (2) shows the queue filling and draining; Listeners view (3) the backlogs.",
 		}},
-		{name: "pause processing", after: 5 * time.Second, do: do(func(d *Demo) { d.pauseAll(true) }), note: []string{
+		{name: "pause processing", after: 5 * time.Second, until: userLetGo, do: do(func(d *Demo) { d.pauseAll(true) }), note: []string{
 			"The script paused processing (as if handling were slow) so the burst has to wait in the queue where you can see it.",
 		}},
-		{name: "burst", after: time.Second, do: do(func(d *Demo) { d.work.burst(burstSize) }), note: burstNote},
-		{name: "resume processing", after: 6 * time.Second, do: do(func(d *Demo) { d.pauseAll(false) }), note: []string{
-			"Processing resumed: the queue empties in a blink, yet every update still becomes its own notification.",
+		{name: "burst", after: time.Second, do: do(func(d *Demo) { d.burst(burstSize) }), then: burstQueued, note: burstNote},
+		// If you paused, the script waits for you to resume.
+		{name: "resume processing", after: 6 * time.Second, until: userLetGo, do: do(func(d *Demo) { d.pauseAll(false) }), then: queuesDrained, note: []string{
+			"Processing resumed and the queue emptied in a blink, yet every update still became its own notification.",
 			"Listeners view (3): slow (20ms per call) now works through a backlog of about 1,000. Watch it drain.",
 		}},
-		{name: "drained", until: listenersIdle, note: []string{
+		{name: "drained", until: func(d *Demo) bool { return drained(d) && sameDeliveries(d) }, note: []string{
 			"Every listener has caught up and their delivered counts match: nothing was dropped on the way.",
 		}},
 		{name: "loop", after: 20 * time.Second},

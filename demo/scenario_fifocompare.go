@@ -37,17 +37,18 @@ func buildFIFOCompare(cfg resolved) plan {
 			"FIFO compare: the same pods flow through a DeltaFIFO informer and a RealFIFO informer. Press : to switch between them.",
 			"Their caches end up identical; how they queue differs.",
 		}},
-		{name: "pause", after: 8 * time.Second, do: do(func(d *Demo) { d.pauseAll(true) }), note: []string{
+		{name: "pause", after: 8 * time.Second, until: userLetGo, do: do(func(d *Demo) { d.pauseAll(true) }), note: []string{
 			"Both informers are paused (as if processing were slow), so changes pile up in their queues.",
 		}},
-		{name: "burst", after: time.Second, do: do(func(d *Demo) { d.work.burst(compareBurst) }), note: []string{
+		{name: "burst", after: time.Second, do: do(func(d *Demo) { d.burst(compareBurst) }), then: burstQueued, note: []string{
 			"500 updates hit three hot pods. pods-deltafifo holds one row per pod with its deltas coalesced; pods-realfifo one row per event, 500 for the burst alone.",
 			"Queue view (2) on each informer: compare the depth and the rows; enter shows a row's deltas.",
 		}},
-		{name: "resume", after: 6 * time.Second, do: do(func(d *Demo) { d.pauseAll(false) }), note: []string{
-			"Processing resumed: both deliver every update to their listeners. Coalescing saves queue rows, not notifications.",
+		// If you paused, the script waits for you to resume.
+		{name: "resume", after: 6 * time.Second, until: userLetGo, do: do(func(d *Demo) { d.pauseAll(false) }), then: queuesDrained, note: []string{
+			"Processing resumed and both queues have emptied: both hand every update to their listeners. Coalescing saves queue rows, not notifications.",
 		}},
-		{name: "drained", until: listenersIdle, note: []string{
+		{name: "drained", until: func(d *Demo) bool { return drained(d) && caughtUp(d) && sameDeliveries(d) }, note: []string{
 			"Both caches match the server, and each listener got the same notifications from both informers.",
 		}},
 		{name: "loop", after: 20 * time.Second},

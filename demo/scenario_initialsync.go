@@ -44,7 +44,7 @@ func buildInitialSync(cfg resolved) plan {
 	}
 	p.status = initialSyncStatus
 	p.script = []step{
-		{name: "listing", note: []string{listNote, syncNote}},
+		{name: "listing", until: listStarted, note: []string{listNote, syncNote}},
 		{name: "informer synced", until: informersSynced, note: []string{
 			"The informer has synced: its queue handed over the whole initial list. The listeners may still be busy with their initial OnAdds.",
 			"Listeners view (3): the synced column turns true one listener at a time, slowest last.",

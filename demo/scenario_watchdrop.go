@@ -18,11 +18,14 @@ func buildWatchDrop(cfg resolved) plan {
 			"Watch drop: after one LIST the reflector keeps a single WATCH open. Soon the server will break it.",
 			"The status line shows the watch's age; the Events view (5) shows every reconnect.",
 		}},
-		{name: "drop watch", after: 6 * time.Second, until: watchesSettled, do: do(func(d *Demo) { d.cluster.DropWatches() }), note: []string{
+		{name: "drop watch", after: 6 * time.Second, until: watchesSettled, do: do(func(d *Demo) {
+			d.markWatches()
+			d.cluster.DropWatches()
+		}), then: rewatched, note: []string{
 			"The server closed the watch stream. The reflector re-watches at once from the last resourceVersion it saw: no relist, nothing missed.",
 			"Events view (5): WatchClose, then WatchOpen with that resourceVersion. The LIST count stays at 1.",
 		}},
-		{name: "server down", after: 10 * time.Second, until: watchesSettled, do: do(func(d *Demo) { d.cluster.SetAvailable(false) }), note: []string{
+		{name: "server down", after: 10 * time.Second, until: watchesSettled, do: do(func(d *Demo) { d.cluster.SetAvailable(false) }), then: watchesDown, note: []string{
 			"The API server now refuses connections. Every re-watch fails and the reflector backs off (0.8s, 1.6s, 3.2s… with jitter) instead of relisting.",
 			"Events view (5) shows the refused WATCH calls. The cache keeps serving the last state it knew.",
 		}},

@@ -6,7 +6,8 @@ import (
 )
 
 // step is one entry of a scenario's timeline. The runner waits after
-// (scaled by TimeScale), then until until holds, then runs do and shows note.
+// (scaled by TimeScale), then until until holds, then runs do, waits until
+// then holds and shows note.
 type step struct {
 	name  string        // shown in the Events view; tests hold the script at a name
 	after time.Duration // scripted delay before the step
@@ -14,7 +15,10 @@ type step struct {
 	// that what the note describes has really happened.
 	until func(d *Demo) bool
 	do    func(ctx context.Context, d *Demo)
-	note  []string // replaces the notes when not nil
+	// then, when set, is polled after do; the note waits for it, so that
+	// what the note says the action did has happened.
+	then func(d *Demo) bool
+	note []string // replaces the notes when not nil
 }
 
 // untilPoll is how often a step's condition is checked.
@@ -40,8 +44,14 @@ func (d *Demo) runScript(ctx context.Context) {
 		if s.do != nil {
 			s.do(ctx, d)
 		}
+		if s.then != nil && !pollCtx(ctx, untilPoll, func() bool { return s.then(d) }) {
+			return
+		}
 		if s.note != nil {
 			d.setNote(s.note)
+		}
+		if d.noteHook != nil {
+			d.noteHook(s.name)
 		}
 		d.Log("scenario " + d.cfg.Scenario + ": " + s.name)
 		i++

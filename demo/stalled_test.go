@@ -9,11 +9,25 @@ import (
 
 func TestStalledListener(t *testing.T) {
 	t.Parallel()
-	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 3, Objects: 30, Rate: 300, TimeScale: 0.01})
+	// Enough objects that slow's initial list takes longer than the
+	// script's wait before the stall: the stall must wait for its sync.
+	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 3, Objects: 1000, Rate: 300, TimeScale: 0.01})
 	for _, l := range d.Listeners("pods") {
 		l.KeepSequence(true)
 	}
 	g := holdSteps(d, "resume slow", "loop")
+	notes := watchNotes(d, map[string]claim{
+		"intro": claimSynced,
+		"stall slow": func(d *Demo) (bool, string) {
+			ls := listenerStats(t, snapshotOf(t, d, "pods"), "slow")
+			if !ls.Synced || ls.SyncedAt.IsZero() || !d.Listener("pods", "slow").Stalled() || ls.InCallback == "" {
+				return false, fmt.Sprintf("slow synced %v (at %v), stalled %v, in %q", ls.Synced, ls.SyncedAt, d.Listener("pods", "slow").Stalled(), ls.InCallback)
+			}
+			return true, ""
+		},
+		"resume slow": func(d *Demo) (bool, string) { return !d.Listener("pods", "slow").Stalled(), "slow is still stalled" },
+		"drained":     claimCaughtUp,
+	})
 	start(t, d)
 	g.await(t, "resume slow")
 	if note := d.Notes()[0]; !strings.Contains(note, "slow listener is stalled") {
@@ -86,4 +100,6 @@ func TestStalledListener(t *testing.T) {
 		t.Errorf("slow handled %d calls, not the same sequence as fast's %d", len(slowCalls), len(fastCalls))
 	}
 	assertConsistent(t, d)
+	g.await(t, "loop")
+	notes.check(t, "intro", "stall slow", "resume slow", "drained")
 }

@@ -12,6 +12,7 @@ func TestSteady(t *testing.T) {
 	t.Parallel()
 	d := newDemo(t, Config{Seed: 1, Objects: 60, Rate: 400, TimeScale: 0.002})
 	g := holdSteps(d, "loop")
+	notes := watchNotes(d, map[string]claim{"tour: pipeline": claimSynced})
 	start(t, d)
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
@@ -19,6 +20,7 @@ func TestSteady(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.await(t, "loop")
+	notes.check(t, "tour: pipeline", "tour: listeners", "tour: store", "tour: faults")
 	// Let the churn run until a few hundred changes went through.
 	eventually(t, "churn", func() (bool, string) {
 		w := d.work.w.Stats()

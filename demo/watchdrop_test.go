@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/informtop/informtop/engine"
@@ -13,8 +14,30 @@ func TestWatchDrop(t *testing.T) {
 			t.Parallel()
 			d := newDemo(t, Config{Scenario: "watch-drop", Seed: 4, Queue: q, Objects: 30, Rate: 200, TimeScale: 0.01})
 			g := holdSteps(d, "done")
+			watch := func(open bool, watches uint64) claim {
+				return func(d *Demo) (bool, string) {
+					r := snapshotOf(t, d, "pods").Reflector
+					if r.WatchOpen != open || r.Watches < watches || r.Relists != 0 {
+						return false, fmt.Sprintf("the watch is open %v after %d watches and %d relists", r.WatchOpen, r.Watches, r.Relists)
+					}
+					return true, ""
+				}
+			}
+			server := func(up bool) claim {
+				return func(d *Demo) (bool, string) {
+					return d.cluster.Available() == up, fmt.Sprintf("the server accepts connections: %v", !up)
+				}
+			}
+			notes := watchNotes(d, map[string]claim{
+				"intro":       claimSynced,
+				"drop watch":  watch(true, 2),
+				"server down": claimAll(server(false), watch(false, 2)),
+				"server up":   server(true),
+				"recovered":   watch(true, 3),
+			})
 			start(t, d)
 			g.await(t, "done")
+			notes.check(t, "intro", "drop watch", "server down", "server up", "recovered")
 			quiesce(t, d)
 			assertConsistent(t, d)
 

@@ -53,10 +53,16 @@ func TestInformerPauseAndStep(t *testing.T) {
 			}
 			want := StepResult{
 				Informer:      "pods",
+				Kind:          StepSingle,
+				QueueKind:     kind,
+				Batching:      kind == RealFIFO,
 				Key:           "default/a",
+				Keys:          []string{"default/a"},
 				Deltas:        []cache.DeltaType{cache.Added},
 				Store:         []string{"Add default/a"},
 				Notifications: []StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/a"}},
+				Summary:       []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
+				Batch:         1,
 			}
 			if !reflect.DeepEqual(res, want) {
 				t.Fatalf("step:\n got %+v\nwant %+v", res, want)
@@ -228,10 +234,16 @@ func TestStepNarratesOnlyItsOwnItem(t *testing.T) {
 			got := <-out
 			want := StepResult{
 				Informer:      "pods",
+				Kind:          StepSingle,
+				QueueKind:     kind,
+				Batching:      kind == RealFIFO,
 				Key:           "default/b",
+				Keys:          []string{"default/b"},
 				Deltas:        []cache.DeltaType{cache.Added},
 				Store:         []string{"Add default/b"},
 				Notifications: []StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/b"}},
+				Summary:       []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
+				Batch:         1,
 			}
 			if got.err != nil || !reflect.DeepEqual(got.res, want) {
 				t.Fatalf("step = %+v, %v\nwant %+v", got.res, got.err, want)
@@ -316,17 +328,55 @@ func TestStepNarratesSyncForDueListenersOnly(t *testing.T) {
 				return !res.Empty
 			})
 			want := StepResult{
-				Informer: "pods",
-				Key:      "default/a",
-				Deltas:   []cache.DeltaType{cache.Sync},
-				Store:    []string{"Update default/a"},
+				Key:    "default/a",
+				Deltas: []cache.DeltaType{cache.Sync},
+				Store:  []string{"Update default/a"},
 			}
 			if kind == RealFIFO {
-				want = StepResult{Informer: "pods", Key: "(resync of every object)", Deltas: []cache.DeltaType{cache.SyncAll}}
+				want = StepResult{Key: "(resync of every object)", Deltas: []cache.DeltaType{cache.SyncAll}, Batching: true}
 			}
+			want.Informer, want.Kind, want.QueueKind, want.Keys, want.Batch = "pods", StepSingle, kind, []string{want.Key}, 1
 			want.Notifications = []StepNotification{{Listener: "syncing", Callback: "OnUpdate (sync)", Key: "default/a", Detail: "only listeners due for resync"}}
+			want.Summary = []NotificationCount{{Listener: "syncing", Callback: "OnUpdate (sync)", Count: 1}}
 			if !reflect.DeepEqual(res, want) {
 				t.Fatalf("step:\n got %+v\nwant %+v", res, want)
+			}
+		})
+	}
+}
+
+// Drained is the state a "the queue has drained" narration claims: an
+// empty queue is not enough while a popped item is still being processed.
+// (A RealFIFO unlocks while processing a short queue; a DeltaFIFO keeps its
+// lock, so its stats wait for the processing anyway.)
+func TestDrainedWaitsForThePoppedItemsProcessing(t *testing.T) {
+	for _, kind := range []QueueKind{RealFIFO} {
+		t.Run(kind.String(), func(t *testing.T) {
+			src := newTestSource(t)
+			src.Add(pod("a"))
+			inf := newTestInformer(src, kind, 0)
+			rec := &recorder{}
+			if _, err := inf.AddEventHandler(rec); err != nil {
+				t.Fatal(err)
+			}
+			runInformer(t, inf)
+			waitFor(t, "sync", inf.HasSynced)
+			waitFor(t, "drained after the initial list", inf.Drained)
+
+			inf.blockDeltas.Lock() // processing of the next pop waits here
+			src.Add(pod("b"))
+			waitFor(t, "the pop to take b out of the queue", func() bool {
+				s := inf.Snapshot().Queue
+				return s.Depth == 0 && s.Popped.Added == 1
+			})
+			drainedWhileProcessing := inf.Drained()
+			inf.blockDeltas.Unlock()
+			if drainedWhileProcessing {
+				t.Fatal("Drained while the popped item was still being processed")
+			}
+			waitFor(t, "drained once b is processed", inf.Drained)
+			if _, ok, _ := inf.GetStore().GetByKey("default/b"); !ok {
+				t.Fatal("drained, yet b is not in the store")
 			}
 		})
 	}

@@ -21,8 +21,9 @@ func (inf *Informer) handleDeltas(obj any, isInInitialList bool) error {
 	if !ok {
 		return fmt.Errorf("informer %s: queue handed over a %T, not cache.Deltas", inf.name, obj)
 	}
+	defer inf.processed.Add(uint64(len(deltas)))
 	inf.emitPop(deltas)
-	inf.recordDeltas(deltas)
+	inf.recordDeltas(deltas, 1)
 	for _, d := range deltas {
 		if err := inf.applyDelta(d, isInInitialList); err != nil {
 			return err
@@ -37,9 +38,11 @@ func (inf *Informer) handleDeltas(obj any, isInInitialList bool) error {
 func (inf *Informer) handleBatch(deltas []cache.Delta, isInInitialList bool) error {
 	inf.blockDeltas.Lock()
 	defer inf.blockDeltas.Unlock()
+	defer inf.processed.Add(uint64(len(deltas)))
 	if inf.verbose != nil {
 		inf.verbose.Emit(instr.Event{Type: instr.EventPop, Informer: inf.name, Detail: "batch", Count: len(deltas)})
 	}
+	inf.recordDeltas(deltas, len(deltas))
 	txns := make([]cache.Transaction, 0, len(deltas))
 	notes := make([]any, 0, len(deltas))
 	for _, d := range deltas {
@@ -70,6 +73,9 @@ func (inf *Informer) handleBatch(deltas []cache.Delta, isInInitialList bool) err
 	for i, n := range notes {
 		if inf.verbose != nil {
 			inf.verbose.Emit(instr.Event{Type: instr.EventStoreUpdate, Informer: inf.name, Detail: transactionOp(txns[i].Type), Obj: txns[i].Object})
+		}
+		if inf.step != nil {
+			inf.step.result.Store = append(inf.step.result.Store, transactionOp(txns[i].Type)+" "+instr.KeyOf(txns[i].Object))
 		}
 		inf.notify(n)
 	}

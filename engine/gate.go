@@ -20,6 +20,7 @@ type gate struct {
 	cond   *sync.Cond
 	paused bool
 	steps  int  // pops allowed through while paused
+	batch  bool // the granted step may pop a whole batch
 	closed bool // the queue closed: never hold anyone again
 }
 
@@ -30,8 +31,9 @@ func newGate() *gate {
 }
 
 // pass blocks while paused with no step granted. It reports whether the
-// caller is consuming a step (and so must pop a single item).
-func (g *gate) pass() (stepping bool) {
+// caller is consuming a step, and whether that step may pop a whole batch
+// (otherwise it must pop a single item).
+func (g *gate) pass() (stepping, batch bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for g.paused && g.steps == 0 && !g.closed {
@@ -39,9 +41,9 @@ func (g *gate) pass() (stepping bool) {
 	}
 	if g.paused && g.steps > 0 && !g.closed {
 		g.steps--
-		return true
+		return true, g.batch
 	}
-	return false
+	return false, false
 }
 
 func (g *gate) setPaused(p bool) {
@@ -63,11 +65,12 @@ func (g *gate) isPaused() bool {
 // grantStep lets one more pop through; false (and nothing granted) when the
 // gate is not paused or already closed, so a grant can never outlive the
 // pause it was made in.
-func (g *gate) grantStep() bool {
+func (g *gate) grantStep(batch bool) bool {
 	g.mu.Lock()
 	ok := g.paused && !g.closed
 	if ok {
 		g.steps++
+		g.batch = batch
 	}
 	g.mu.Unlock()
 	g.cond.Broadcast()
@@ -180,8 +183,11 @@ func (q *gatedQueue) Transformer() cache.TransformFunc {
 	return nil
 }
 
+// Pop is what the pop loop calls when it does not batch (DeltaFIFO, or
+// RealFIFO with batched processing off): every step, batch or not, pops
+// one item, as the loop would.
 func (q *gatedQueue) Pop(process cache.PopProcessFunc) (any, error) {
-	if !q.gate.pass() {
+	if stepping, _ := q.gate.pass(); !stepping {
 		return q.inner.Pop(process)
 	}
 	return q.steppedPop(process)
@@ -202,9 +208,16 @@ func (q *gatedQueue) Close() {
 	q.inner.Close()
 }
 
-// PopBatch pops one item at a time while stepping, so a step is one item.
+// PopBatch is what a batching pop loop calls. A single step pops one item;
+// a batch step pops what the loop would have: one batch.
 func (q *gatedBatchQueue) PopBatch(batch cache.ProcessBatchFunc, single cache.PopProcessFunc) error {
-	if !q.gate.pass() {
+	stepping, whole := q.gate.pass()
+	switch {
+	case !stepping:
+		return q.batch.PopBatch(batch, single)
+	case whole:
+		q.beforeStep()
+		defer q.afterStep()
 		return q.batch.PopBatch(batch, single)
 	}
 	_, err := q.steppedPop(single)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -63,6 +64,13 @@ type Informer struct {
 	pendingStep             *stepRecorder // granted by Step, not yet taken by a pop; guarded by blockDeltas
 	step                    *stepRecorder // recording the stepped pop in progress; guarded by blockDeltas
 	lastSyncResourceVersion func() string
+	// processed counts the deltas whose processing has finished (indexer
+	// updated, listeners handed their notifications), to compare with the
+	// queue's popped count.
+	processed atomic.Uint64
+	// batching: the pop loop pops RealFIFO batches (set at start, as
+	// client-go's controller decides).
+	batching bool
 }
 
 var (
@@ -196,6 +204,8 @@ func (inf *Informer) start() bool {
 		},
 		WatchErrorHandlerWithContext: inf.observedWatchErrors(inf.watchErrorHandler),
 	}
+	_, canBatch := wrapped.(cache.QueueWithBatch)
+	inf.batching = canBatch && clientfeatures.FeatureGates().Enabled(clientfeatures.InOrderInformersBatchProcess)
 	inf.controller = cache.New(cfg)
 	inf.lastSyncResourceVersion = inf.controller.LastSyncResourceVersion
 	inf.started = true

@@ -100,6 +100,25 @@ func (inf *Informer) QueueDeltas(key string) cache.Deltas {
 	return q.inner.Deltas(key)
 }
 
+// Drained reports that the queue is empty and everything popped from it
+// has been processed: the indexer holds it and the listeners have been
+// handed its notifications (they may still be working through them). An
+// empty queue alone is not enough: a pop takes its items out of the queue
+// before processing them.
+func (inf *Informer) Drained() bool {
+	// processed first: it never exceeds popped, so if it equals the popped
+	// count read afterwards, nothing popped was still being processed.
+	processed := inf.processed.Load()
+	inf.startedMu.Lock()
+	q := inf.queue
+	inf.startedMu.Unlock()
+	if q == nil {
+		return false
+	}
+	s := q.inner.Stats(0)
+	return s.Depth == 0 && s.Popped.Total() == processed
+}
+
 // QueueRows returns at most max rows of the queue from offset on, in pop
 // order, and the number of rows queued in all: a bounded copy for paging
 // through the whole queue.

@@ -11,16 +11,30 @@ import (
 	"github.com/informtop/informtop/engine/processor"
 )
 
-// StepResult narrates what happened to the one queue item popped by Step.
+// StepResult narrates what happened to the queue items popped by Step (one)
+// or StepBatch (one batch).
 type StepResult struct {
-	Informer string            `json:"informer"`
-	Key      string            `json:"key"`
-	Deltas   []cache.DeltaType `json:"deltas"`
+	Informer string `json:"informer"`
+	// Kind is the step asked for: StepSingle or StepBatch.
+	Kind StepKind `json:"kind"`
+	// QueueKind and Batching say how this informer's pop loop pops: a
+	// DeltaFIFO one key at a time; a RealFIFO in batches when Batching
+	// (client-go's InOrderInformersBatchProcess gate, on by default).
+	QueueKind QueueKind `json:"queueKind"`
+	Batching  bool      `json:"batching"`
+	// Key is the first key popped; Keys every key popped, in order (one
+	// for a single step).
+	Key    string            `json:"key"`
+	Keys   []string          `json:"keys"`
+	Deltas []cache.DeltaType `json:"deltas"`
 	// Store lists the indexer operations in order, e.g. "Add default/web-1".
 	Store []string `json:"store"`
 	// Notifications lists, in order, what each listener was handed,
 	// e.g. {Listener: "fast", Callback: "OnUpdate", Key: "default/web-1"}.
 	Notifications []StepNotification `json:"notifications"`
+	// Summary counts Notifications per listener and callback, in order of
+	// first appearance: "fast ← OnUpdate ×334" for a hot DeltaFIFO key.
+	Summary []NotificationCount `json:"summary"`
 	// Empty is true when the queue had nothing to pop.
 	Empty bool `json:"empty"`
 	// Batch is how many queue items this step popped: 1 for a single
@@ -36,6 +50,33 @@ type StepNotification struct {
 	Detail   string `json:"detail,omitempty"` // e.g. "isInInitialList", "DeletedFinalStateUnknown"
 }
 
+// StepKind is the kind of step asked for.
+type StepKind string
+
+const (
+	// StepSingle pops one queue item.
+	StepSingle StepKind = "single"
+	// StepBatch pops what the pop loop would pop at once: a batch of up to
+	// 1,000 distinct keys for a batching RealFIFO, one key otherwise.
+	StepBatch StepKind = "batch"
+)
+
+// NotificationCount is how many notifications of one callback a listener
+// was handed during a step.
+type NotificationCount struct {
+	Listener string `json:"listener"`
+	Callback string `json:"callback"` // as in StepNotification
+	Count    int    `json:"count"`
+}
+
+// String reads "fast ← OnUpdate ×334", or "fast ← OnAdd" for one.
+func (c NotificationCount) String() string {
+	if c.Count == 1 {
+		return c.Listener + " ← " + c.Callback
+	}
+	return fmt.Sprintf("%s ← %s ×%d", c.Listener, c.Callback, c.Count)
+}
+
 // ErrNotPaused is returned by Step when the informer is processing freely.
 var ErrNotPaused = errors.New("step works only while paused: press space to pause processing first")
 
@@ -45,8 +86,10 @@ var ErrNotPaused = errors.New("step works only while paused: press space to paus
 // when Step was called. Its fields are written under blockDeltas.
 type stepRecorder struct {
 	result  StepResult
-	done    chan StepResult // buffered: the process loop never waits for Step
-	dropped chan struct{}   // closed when the step is withdrawn before its pop
+	items   int               // queue items handed to processing
+	counts  map[[2]string]int // Summary index by listener and callback
+	done    chan StepResult   // buffered: the process loop never waits for Step
+	dropped chan struct{}     // closed when the step is withdrawn before its pop
 }
 
 // Step pops exactly one queue item while paused and reports what happened
@@ -54,8 +97,21 @@ type stepRecorder struct {
 // to listeners. Concurrent calls take turns, one item each. It waits at
 // most until ctx is done.
 func (inf *Informer) Step(ctx context.Context) (StepResult, error) {
+	return inf.stepOnce(ctx, StepSingle)
+}
+
+// StepBatch pops while paused what the pop loop would pop at once, as
+// client-go v0.37's batched RealFIFO pop does: up to 1,000 distinct keys,
+// ending before a repeated key and at a bookmark, relist or resync item
+// (which goes alone). A DeltaFIFO, or a RealFIFO with batched processing
+// off, pops one item, like Step; the result says which happened.
+func (inf *Informer) StepBatch(ctx context.Context) (StepResult, error) {
+	return inf.stepOnce(ctx, StepBatch)
+}
+
+func (inf *Informer) stepOnce(ctx context.Context, kind StepKind) (StepResult, error) {
 	inf.startedMu.Lock()
-	q, stopped := inf.queue, inf.stopped
+	q, stopped, batching := inf.queue, inf.stopped, inf.batching
 	inf.startedMu.Unlock()
 	switch {
 	case q == nil:
@@ -73,20 +129,26 @@ func (inf *Informer) Step(ctx context.Context) (StepResult, error) {
 	case <-ctx.Done():
 		return StepResult{}, fmt.Errorf("step on %s did not start: %w", inf.name, ctx.Err())
 	}
+	base := StepResult{Informer: inf.name, Kind: kind, QueueKind: inf.queueKind, Batching: batching}
 	if q.inner.Stats(0).Depth == 0 {
-		return StepResult{Informer: inf.name, Empty: true}, nil
+		base.Empty = true
+		return base, nil
 	}
-	rec := &stepRecorder{result: StepResult{Informer: inf.name}, done: make(chan StepResult, 1), dropped: make(chan struct{})}
+	rec := &stepRecorder{result: base, done: make(chan StepResult, 1), dropped: make(chan struct{})}
 	inf.blockDeltas.Lock()
 	inf.pendingStep = rec
 	inf.blockDeltas.Unlock()
-	if !inf.gate.grantStep() {
+	if !inf.gate.grantStep(kind == StepBatch) {
 		inf.dropStep(rec)
 		return StepResult{}, ErrNotPaused
 	}
 	select {
 	case res := <-rec.done:
-		inf.sink.Emit(instr.Event{Type: instr.EventControl, Informer: inf.name, Key: res.Key, Detail: "step"})
+		detail := "step"
+		if kind == StepBatch {
+			detail = fmt.Sprintf("batch step (%d popped)", res.Batch)
+		}
+		inf.sink.Emit(instr.Event{Type: instr.EventControl, Informer: inf.name, Key: res.Key, Detail: detail})
 		return res, nil
 	case <-rec.dropped:
 		return StepResult{}, fmt.Errorf("step on %s was withdrawn: processing was resumed before an item was popped", inf.name)
@@ -94,13 +156,6 @@ func (inf *Informer) Step(ctx context.Context) (StepResult, error) {
 		inf.dropStep(rec)
 		return StepResult{}, fmt.Errorf("step on %s did not finish: %w", inf.name, ctx.Err())
 	}
-}
-
-// StepBatch pops while paused as client-go's batched RealFIFO pop does:
-// up to 1,000 distinct keys, stopping at a bookmark. On a DeltaFIFO it
-// pops one key, like Step.
-func (inf *Informer) StepBatch(ctx context.Context) (StepResult, error) {
-	return inf.Step(ctx)
 }
 
 // dropStep withdraws rec (any pending step when rec is nil) and its grant
@@ -138,22 +193,27 @@ func (inf *Informer) finishStep() {
 		return
 	}
 	rec.result.Empty = len(rec.result.Deltas) == 0
-	if !rec.result.Empty {
-		rec.result.Batch = 1
-	}
+	rec.result.Batch = rec.items
 	rec.done <- rec.result
 }
 
-func (inf *Informer) recordDeltas(deltas cache.Deltas) {
+// recordDeltas notes the deltas of items handed to processing: items is 1
+// for a popped row (a DeltaFIFO key with all its deltas, or one RealFIFO
+// event), len(deltas) for a batch.
+func (inf *Informer) recordDeltas(deltas []cache.Delta, items int) {
 	if inf.step == nil {
 		return
 	}
+	inf.step.items += items
 	r := &inf.step.result
 	for _, d := range deltas {
 		r.Deltas = append(r.Deltas, d.Type)
+		if key := deltaKey(d); len(r.Keys) == 0 || r.Keys[len(r.Keys)-1] != key {
+			r.Keys = append(r.Keys, key)
+		}
 	}
-	if r.Key == "" && len(deltas) > 0 {
-		r.Key = deltaKey(deltas[len(deltas)-1])
+	if len(r.Keys) > 0 {
+		r.Key = r.Keys[0]
 	}
 }
 
@@ -208,8 +268,20 @@ func (inf *Informer) recordNotification(n any, sync bool) {
 			note.Detail = "DeletedFinalStateUnknown"
 		}
 	}
+	rec := inf.step
 	for _, l := range inf.processor.Recipients(sync) {
 		note.Listener = l.Name()
-		inf.step.result.Notifications = append(inf.step.result.Notifications, note)
+		rec.result.Notifications = append(rec.result.Notifications, note)
+		id := [2]string{note.Listener, note.Callback}
+		if rec.counts == nil {
+			rec.counts = map[[2]string]int{}
+		}
+		i, ok := rec.counts[id]
+		if !ok {
+			i = len(rec.result.Summary)
+			rec.counts[id] = i
+			rec.result.Summary = append(rec.result.Summary, NotificationCount{Listener: note.Listener, Callback: note.Callback})
+		}
+		rec.result.Summary[i].Count++
 	}
 }

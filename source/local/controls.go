@@ -20,10 +20,15 @@ func (s *Source) SetPaused(paused bool) error {
 }
 
 // SetPausedBy stops or resumes popping from every informer's queue and
-// remembers who paused, for the frames' PausedBy.
-func (s *Source) SetPausedBy(paused bool, by source.Pauser) {
+// remembers who paused, for the frames' PausedBy. The user's pause wins:
+// while the user has processing paused, anyone else's pause or resume
+// changes nothing and SetPausedBy reports false.
+func (s *Source) SetPausedBy(paused bool, by source.Pauser) bool {
 	s.pauseMu.Lock()
 	defer s.pauseMu.Unlock()
+	if by != source.PausedByYou && s.pausedBy == source.PausedByYou && s.Paused() {
+		return false
+	}
 	if paused {
 		s.pausedBy = by
 	} else {
@@ -32,6 +37,7 @@ func (s *Source) SetPausedBy(paused bool, by source.Pauser) {
 	for _, e := range s.infs {
 		e.inf.SetPaused(paused)
 	}
+	return true
 }
 
 // PausedBy says who paused processing; "" while it runs.

@@ -111,7 +111,9 @@ func TestControls(t *testing.T) {
 	if _, err := s.AddInformer("late", "pods", engine.RealFIFO, nil); err == nil {
 		t.Error("an informer was added to a running source")
 	}
-	s.SetPausedBy(true, source.PausedByScenario)
+	if !s.SetPausedBy(true, source.PausedByScenario) {
+		t.Fatal("a scenario could not pause a running source")
+	}
 	if f := s.Pull(0, 1); !f.Paused || f.PausedBy != source.PausedByScenario {
 		t.Fatalf("a scenario's pause reads paused %v by %q", f.Paused, f.PausedBy)
 	}
@@ -120,6 +122,10 @@ func TestControls(t *testing.T) {
 	}
 	if by := s.Pull(0, 1).PausedBy; by != source.PausedByYou {
 		t.Fatalf("after the user paused, PausedBy = %q", by)
+	}
+	// The user's pause wins over a scenario's resume.
+	if s.SetPausedBy(false, source.PausedByScenario) || !s.Paused() || s.Pull(0, 1).PausedBy != source.PausedByYou {
+		t.Fatal("a scenario resumed processing the user had paused")
 	}
 	// An idle pop loop lets one item (one RealFIFO batch) through after a
 	// pause (README, known gaps): let a first update through, then step
