@@ -1,7 +1,11 @@
 package tui
 
 import (
+	"fmt"
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/source/sourcetest"
+	"k8s.io/client-go/tools/cache"
 	"strings"
 	"testing"
 )
@@ -105,5 +109,36 @@ func TestBatchStep(t *testing.T) {
 	ro.keys("esc", "b")
 	if !strings.Contains(ro.screen(), "b does nothing on") {
 		t.Fatalf("b on a read-only source does not say why:\n%s", ro.screen())
+	}
+}
+
+// A batch the engine popped is narrated by its headline and a line per
+// listener and callback, never a line per key.
+func TestBatchStepNarratesPerListener(t *testing.T) {
+	h := fixture(t, 80, 24)
+	res := engine.StepResult{Informer: "pods", Kind: engine.StepBatch, QueueKind: fifo.KindRealFIFO, Batching: true, Batch: 40}
+	for i := 0; i < 40; i++ {
+		k := fmt.Sprintf("default/web-%d", i)
+		res.Keys = append(res.Keys, k)
+		res.Store = append(res.Store, "Update "+k)
+		res.Deltas = append(res.Deltas, cache.Updated)
+		for _, l := range []string{"fast", "slow"} {
+			res.Notifications = append(res.Notifications, engine.StepNotification{Listener: l, Callback: "OnUpdate", Key: k})
+		}
+	}
+	res.Key = res.Keys[0]
+	res.Summary = []engine.NotificationCount{{Listener: "fast", Callback: "OnUpdate", Count: 40}, {Listener: "slow", Callback: "OnUpdate", Count: 40}}
+	h.ctl.SetBatchResult(res)
+	h.keys("b")
+	screen := h.screen()
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(screen, "│", " ")), " ")
+	for _, want := range []string{"step 1 · pods · batch step", "batch step: popped 40 items at once, as client-go's batched RealFIFO pop does",
+		"notified fast ← OnUpdate ×40", "slow ← OnUpdate ×40", "store Update default/web-0 → … → Update default/web-39 (40 changes)"} {
+		if !strings.Contains(flat, want) {
+			t.Fatalf("the batch narration lacks %q:\n%s", want, screen)
+		}
+	}
+	if strings.Count(screen, "←") != 2 {
+		t.Fatalf("a batch narrates a line per key:\n%s", screen)
 	}
 }

@@ -271,7 +271,7 @@ func (m *Model) layout() {
 	body := max(m.height-headerLines-1, 1)
 	body -= len(notePanelLines(m.c, m.width, m.height))
 	if m.narration != nil {
-		body -= m.narration.height(m.c, max(body/2, body-8))
+		body -= m.narration.height(m.c, m.width, max(body/2, body-8))
 	}
 	m.c.width, m.c.height = m.width, max(body, 1)
 	for _, v := range m.views {
