@@ -168,11 +168,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) applyData(msg dataMsg) tea.Cmd {
-	before, panel := m.c.data.current, len(notePanelLines(m.c, m.width, m.height))
+	before, panel := m.c.data.current, len(m.notePanel())
 	m.c.data.apply(msg)
 	// A new informer, or notes that need more or fewer rows, move the
 	// body's edges.
-	if m.c.data.current != before || len(notePanelLines(m.c, m.width, m.height)) != panel {
+	if m.c.data.current != before || len(m.notePanel()) != panel {
 		m.layout()
 	}
 	return tea.Batch(m.views[m.active].refresh(), m.tickCmd())
@@ -269,7 +269,7 @@ func (m *Model) activate(id viewID) tea.Cmd {
 // panel when open, and the footer.
 func (m *Model) layout() {
 	body := max(m.height-headerLines-1, 1)
-	body -= len(notePanelLines(m.c, m.width, m.height))
+	body -= len(m.notePanel())
 	if m.narration != nil {
 		body -= m.narration.height(m.c, m.width, max(body/2, body-8))
 	}
@@ -277,6 +277,16 @@ func (m *Model) layout() {
 	for _, v := range m.views {
 		v.resize()
 	}
+}
+
+// notePanel is the narration panel's lines; while a step is narrated on
+// a terminal under 40 rows it keeps to one line, so the step has room.
+func (m *Model) notePanel() []string {
+	h := m.height
+	if m.narration != nil && h < 40 {
+		h = min(h, 23)
+	}
+	return notePanelLines(m.c, m.width, h)
 }
 
 func (m *Model) setStatus(text string, err error) {
@@ -332,7 +342,7 @@ func (m *Model) render() string {
 		fit(headerBlock(c, m.active, m.views), m.width, headerLines),
 		fit(body, m.width, c.height),
 	}
-	panel := notePanelLines(c, m.width, m.height)
+	panel := m.notePanel()
 	if len(panel) > 0 {
 		parts = append(parts, fit(strings.Join(panel, "\n"), m.width, len(panel)))
 	}

@@ -107,3 +107,20 @@ func TestNarrationHistorySkipsLiveStatusLines(t *testing.T) {
 		t.Fatalf("the history keeps ticking status lines:\n%s", screen)
 	}
 }
+
+// While a step is narrated on a short terminal the narration keeps one
+// line, so the step's every notification shows.
+func TestNarrationMakesRoomForAStep(t *testing.T) {
+	h := fixture(t, 80, 24)
+	noteFrame(h, t0.Add(20*time.Second), longNote, "second line of the scenario")
+	h.keys("n")
+	screen := h.screen()
+	if !strings.Contains(screen, "late  ← OnAdd default/web-3") || !strings.Contains(screen, "▸ burst: processing resumed") {
+		t.Fatalf("the step or the narration is cut:\n%s", screen)
+	}
+	assertFits(t, screen, 80, 24)
+	h.keys("esc")
+	if !strings.Contains(h.screen(), "second line of the scenario") {
+		t.Fatalf("closing the step gives the narration its rows back:\n%s", h.screen())
+	}
+}
