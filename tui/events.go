@@ -236,12 +236,22 @@ func (v *eventsView) columns() []column {
 		{title: "LISTENER/KEY", width: 24, prio: 2, id: ecSubject},
 		{title: "DETAIL", width: 16, flex: true, id: ecDetail},
 	}
-	if v.c.width >= 120 {
-		// Wide: keys take the spare width first, up to a long key's.
-		cols[ecSubject].flex, cols[ecSubject].maxw = true, 72
-	}
 	if !v.all {
 		cols = append(cols[:ecInformer], cols[ecInformer+1:]...)
+	}
+	// The key and the detail share the spare width half and half, the key
+	// up to a long pod name's: at 80 columns keys are cut less, at 160 and
+	// more they are whole.
+	used := len(cols) - 1
+	for _, c := range cols {
+		used += c.width
+	}
+	if spare := v.c.width - used; spare > 0 {
+		for i := range cols {
+			if cols[i].id == ecSubject {
+				cols[i].width += min(spare/2, 48)
+			}
+		}
 	}
 	return cols
 }

@@ -118,3 +118,19 @@ func TestStreamedListIsSaid(t *testing.T) {
 		t.Fatalf("a streaming list in progress:\n%s", s)
 	}
 }
+
+// The Events view's key column takes its share of the spare width: more
+// than the 24 cells it had at every size.
+func TestEventsKeyColumnUsesTheWidth(t *testing.T) {
+	for _, tc := range []struct{ w, min int }{{80, 30}, {160, 64}, {250, 72}} {
+		h := fixture(t, tc.w, 30)
+		h.keys("5")
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if i := strings.Index(l, "LISTENER/KEY"); i >= 0 {
+				if got := strings.Index(l, "DETAIL") - i - 1; got < tc.min {
+					t.Errorf("at %d columns the key column is %d cells, want at least %d", tc.w, got, tc.min)
+				}
+			}
+		}
+	}
+}

@@ -606,7 +606,7 @@ func TestMultiLineTextStaysOnItsRow(t *testing.T) {
 		cfg.Frames[i][0].Listeners[2].LastPanic = panicText
 	}
 	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
-	h.size(100, 30)
+	h.size(130, 30)
 	h.frames(fixtureFrames)
 	h.keys("5", "G")
 	lines := strings.Split(h.screen(), "\n")
