@@ -134,3 +134,18 @@ func TestEventsKeyColumnUsesTheWidth(t *testing.T) {
 		}
 	}
 }
+
+// The compare Queue view's key columns grow with the terminal.
+func TestCompareQueueKeyColumnsUseTheWidth(t *testing.T) {
+	for _, tc := range []struct{ w, min int }{{160, 36}, {250, 64}} {
+		h := compareHarness(t, newCompareSource(), tc.w, 48)
+		h.keys("2")
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if i := strings.Index(l, "KEY"); i >= 0 && strings.Contains(l, "DELTAS, OLDEST FIRST") {
+				if got := strings.Index(l, " N DELTAS") - i; got < tc.min {
+					t.Errorf("at %d columns the DeltaFIFO key column is %d cells, want at least %d:\n%s", tc.w, got, tc.min, l)
+				}
+			}
+		}
+	}
+}
