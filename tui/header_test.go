@@ -137,7 +137,7 @@ func TestEventsKeyColumnUsesTheWidth(t *testing.T) {
 
 // The compare Queue view's key columns grow with the terminal.
 func TestCompareQueueKeyColumnsUseTheWidth(t *testing.T) {
-	for _, tc := range []struct{ w, min int }{{160, 36}, {250, 64}} {
+	for _, tc := range []struct{ w, min int }{{160, 36}, {250, 80}} {
 		h := compareHarness(t, newCompareSource(), tc.w, 48)
 		h.keys("2")
 		for _, l := range strings.Split(h.screen(), "\n") {
