@@ -210,7 +210,7 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Help):
 		m.showHelp, m.helpOff = true, 0
-	case key.Matches(msg, k.Notes):
+	case key.Matches(msg, k.Notes) && m.narrated():
 		m.notes = newNoteHistory()
 	case key.Matches(msg, k.NextView):
 		return m.activate((m.active + 1) % numViews)
@@ -277,6 +277,12 @@ func (m *Model) layout() {
 	for _, v := range m.views {
 		v.resize()
 	}
+}
+
+// narrated reports that the source has said something, so the narration
+// key has a history to open; otherwise the key goes to the view.
+func (m *Model) narrated() bool {
+	return len(m.c.data.notes) > 0 || len(m.c.data.noteLog.entries) > 0
 }
 
 // notePanel is the narration panel's lines; while a step is narrated on
