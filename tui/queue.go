@@ -26,7 +26,9 @@ type queueView struct {
 	detail   *queueDetail // the open row detail; nil shows the list
 	informer string       // whose queue is shown; a switch starts over
 	peers    []queuePeer  // the other compared queues, while comparing
-	mirror   queueMirror  // the whole queue, when the source pages it
+	// mirrors hold the whole queues shown (the focused one and, in
+	// compare mode, its peers), by informer, when the source pages them.
+	mirrors map[string]*queueMirror
 }
 
 // queuePeer is a compared queue beside the focused one.
@@ -81,6 +83,13 @@ func (v *queueView) refresh() tea.Cmd {
 		v.filter.clear()
 		v.scroll.top()
 	}
+	v.corpora()
+	return tea.Batch(v.detailCmd(), v.pagerCmd())
+}
+
+// corpora re-reads what the filter searches in every queue shown, and
+// filters again.
+func (v *queueView) corpora() {
 	v.match.setCorpus(headKeys(v.head(v.c.snap())))
 	v.peers = v.peers[:0]
 	if v.c.comparing() {
@@ -89,12 +98,11 @@ func (v *queueView) refresh() tea.Cmd {
 				continue
 			}
 			p := queuePeer{name: s.Name}
-			p.match.setCorpus(headKeys(s.Queue.Head))
+			p.match.setCorpus(headKeys(v.head(s)))
 			v.peers = append(v.peers, p)
 		}
 	}
 	v.applyFilter()
-	return tea.Batch(v.detailCmd(), v.pagerCmd())
 }
 
 // headKeys is what the filter searches in each row: its key, or for a
@@ -118,7 +126,7 @@ func (v *queueView) applyFilter() {
 		p := &v.peers[i]
 		n := 0
 		if s := v.c.data.byName(p.name); s != nil {
-			n = len(s.Queue.Head)
+			n = len(v.head(s))
 		}
 		p.rows = filterRows(&p.match, q, n, p.rows)
 	}
@@ -145,11 +153,12 @@ func (v *queueView) update(msg tea.Msg) tea.Cmd {
 		v.applyDetail(msg)
 		return nil
 	case queueRowsMsg:
-		if msg.informer == v.c.data.current {
-			v.mirror.apply(msg)
-			v.match.setCorpus(headKeys(v.head(v.c.snap())))
-			v.applyFilter()
+		for _, one := range msg {
+			if m := v.mirrors[one.informer]; m != nil {
+				m.apply(one)
+			}
 		}
+		v.corpora()
 		return nil
 	case tea.PasteMsg:
 		_, cmd := v.filter.paste(msg)

@@ -31,8 +31,11 @@ type queueMirror struct {
 	ready    bool // one read has arrived: items stand for the queue
 }
 
-// queueRowsMsg delivers one frame's reads of a queue.
-type queueRowsMsg struct {
+// queueRowsMsg delivers one frame's reads, one entry per queue shown.
+type queueRowsMsg []queueRows
+
+// queueRows is one frame's reads of one informer's queue.
+type queueRows struct {
 	informer string
 	reads    []queueRead
 }
@@ -43,34 +46,61 @@ type queueRead struct {
 	total  int
 }
 
-// pagerCmd reads the rows around the cursor and the sweep's next chunk of
-// the current informer's queue; nil when the source cannot page.
+// pageRequest is what one frame reads of one queue: a window and the
+// sweep's next chunk.
+type pageRequest struct {
+	informer    string
+	start, size int
+	sweep       int
+}
+
+// pagerCmd reads, for every queue shown, the rows around what is drawn
+// and the sweep's next chunk; nil when the source cannot page.
 func (v *queueView) pagerCmd() tea.Cmd {
 	p := v.c.caps.pager
 	if p == nil {
 		return nil
 	}
-	inf := v.c.data.current
-	if v.mirror.informer != inf {
-		v.mirror = queueMirror{informer: inf}
+	shown := []string{v.c.data.current}
+	if v.c.comparing() {
+		shown = shown[:0]
+		for _, s := range v.c.compared() {
+			shown = append(shown, s.Name)
+		}
 	}
-	// The window in queue positions: the rows drawn map to positions.
-	start := 0
-	if lo, _ := v.scroll.window(); lo < len(v.rows) {
-		start = v.rows[lo]
-	} else if v.filter.query() == "" {
-		start = v.scroll.offset
+	keep := make(map[string]*queueMirror, len(shown))
+	var reqs []pageRequest
+	for _, inf := range shown {
+		m := v.mirrors[inf]
+		if m == nil {
+			m = &queueMirror{informer: inf}
+		}
+		keep[inf] = m
+		// The focused queue's window follows the cursor; a peer's is its
+		// top, the sweep brings the rest.
+		start := 0
+		if inf == v.c.data.current {
+			if lo, _ := v.scroll.window(); lo < len(v.rows) {
+				start = v.rows[lo]
+			} else if v.filter.query() == "" {
+				start = v.scroll.offset
+			}
+		}
+		reqs = append(reqs, pageRequest{informer: inf, start: max(start-pagerMargin, 0),
+			size: v.scroll.height + 2*pagerMargin, sweep: m.sweep})
 	}
-	start = max(start-pagerMargin, 0)
-	size := v.scroll.height + 2*pagerMargin
-	sweep := v.mirror.sweep
+	v.mirrors = keep // queues no longer shown are forgotten
 	return func() tea.Msg {
-		return readQueueRows(p, inf, start, size, sweep)
+		out := make(queueRowsMsg, 0, len(reqs))
+		for _, r := range reqs {
+			out = append(out, readQueueRows(p, r.informer, r.start, r.size, r.sweep))
+		}
+		return out
 	}
 }
 
-func readQueueRows(p source.QueuePager, inf string, start, size, sweep int) queueRowsMsg {
-	msg := queueRowsMsg{informer: inf}
+func readQueueRows(p source.QueuePager, inf string, start, size, sweep int) queueRows {
+	msg := queueRows{informer: inf}
 	rows, total := p.QueueRows(inf, start, size)
 	msg.reads = append(msg.reads, queueRead{offset: start, rows: rows, total: total})
 	if sweep >= total {
@@ -84,7 +114,7 @@ func readQueueRows(p source.QueuePager, inf string, start, size, sweep int) queu
 }
 
 // apply copies the reads in; the newest total decides the queue's length.
-func (m *queueMirror) apply(msg queueRowsMsg) {
+func (m *queueMirror) apply(msg queueRows) {
 	if msg.informer != m.informer {
 		return
 	}
@@ -115,7 +145,7 @@ func (m *queueMirror) apply(msg queueRowsMsg) {
 // view pages s's queue, else the snapshot's first rows.
 func (v *queueView) head(s *engine.Snapshot) []fifo.Item {
 	if v.paged(s) {
-		return v.mirror.items
+		return v.mirrors[s.Name].items
 	}
 	return s.Queue.Head
 }
@@ -125,5 +155,6 @@ func (v *queueView) head(s *engine.Snapshot) []fifo.Item {
 // (the queue may have drained since, and then the snapshot is a tick old
 // at worst).
 func (v *queueView) paged(s *engine.Snapshot) bool {
-	return v.mirror.ready && v.mirror.informer == s.Name && (v.mirror.total > 0 || len(s.Queue.Head) == 0)
+	m := v.mirrors[s.Name]
+	return m != nil && m.ready && (m.total > 0 || len(s.Queue.Head) == 0)
 }

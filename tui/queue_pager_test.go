@@ -10,6 +10,7 @@ import (
 
 	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/sourcetest"
 )
 
 // pagingSource is the fixture whose pods queue can be paged, recording
@@ -78,5 +79,27 @@ func TestQueuePagesThroughTheWholeQueue(t *testing.T) {
 		if n > pagerChunk {
 			t.Fatalf("a read asked for %d rows, more than a page of %d", n, pagerChunk)
 		}
+	}
+}
+
+// In compare mode every column pages its whole queue: the RealFIFO's 91
+// rows are all there, not its first 64.
+func TestCompareQueuePagesEveryColumn(t *testing.T) {
+	df, rf, _ := compareQueues()
+	ctl := &sourcetest.Controls{}
+	ctl.SetPausedState(true)
+	ctl.SetQueueRows("pods-deltafifo", df)
+	ctl.SetQueueRows("pods-realfifo", rf)
+	src := &pagingSource{controlledSource: newControlledSource(compareConfig(), ctl), pager: ctl}
+	h := compareHarness(t, src, 160, 48)
+	h.keys("2", "j")
+	h.frames(1)
+	screen := h.screen()
+	if strings.Contains(screen, "first 64") || !strings.Contains(screen, "pods-realfifo 24 rows holding 24 deltas") {
+		t.Fatalf("the RealFIFO column is still cut to its first 64 rows:\n%s", screen)
+	}
+	qv := h.m.views[viewQueue].(*queueView)
+	if p := qv.peer("pods-realfifo"); p == nil || len(p.rows) != len(rf) {
+		t.Fatalf("the peer column holds %v rows, want %d", p, len(rf))
 	}
 }
