@@ -29,6 +29,7 @@ type queueView struct {
 	// mirrors hold the whole queues shown (the focused one and, in
 	// compare mode, its peers), by informer, when the source pages them.
 	mirrors map[string]*queueMirror
+	stale   bool // the matchers do not hold the rows shown yet (readCorpora)
 }
 
 // queuePeer is a compared queue beside the focused one.
@@ -90,19 +91,28 @@ func (v *queueView) refresh() tea.Cmd {
 // corpora re-reads what the filter searches in every queue shown, and
 // filters again.
 func (v *queueView) corpora() {
-	v.match.setCorpus(headKeys(v.head(v.c.snap())))
 	v.peers = v.peers[:0]
 	if v.c.comparing() {
 		for _, s := range v.c.compared() {
-			if s.Name == v.c.data.current {
-				continue
+			if s.Name != v.c.data.current {
+				v.peers = append(v.peers, queuePeer{name: s.Name})
 			}
-			p := queuePeer{name: s.Name}
-			p.match.setCorpus(headKeys(v.head(s)))
-			v.peers = append(v.peers, p)
 		}
 	}
+	v.stale = true
 	v.applyFilter()
+}
+
+// readCorpora fills the matchers from the rows shown. Only a filter reads
+// them, so a paged queue of 100k rows costs nothing per frame unfiltered.
+func (v *queueView) readCorpora() {
+	v.match.setCorpus(headKeys(v.head(v.c.snap())))
+	for i := range v.peers {
+		if s := v.c.data.byName(v.peers[i].name); s != nil {
+			v.peers[i].match.setCorpus(headKeys(v.head(s)))
+		}
+	}
+	v.stale = false
 }
 
 // headKeys is what the filter searches in each row: its key, or for a
@@ -121,6 +131,9 @@ func headKeys(head []fifo.Item) []string {
 
 func (v *queueView) applyFilter() {
 	q := v.filter.spec()
+	if v.stale && q.active() {
+		v.readCorpora()
+	}
 	v.rows = filterRows(&v.match, q, len(v.head(v.c.snap())), v.rows)
 	for i := range v.peers {
 		p := &v.peers[i]
