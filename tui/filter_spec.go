@@ -82,6 +82,11 @@ func parseFilter(q string, where filterWhere) filterSpec {
 		return parseFields(q)
 	}
 	s.mode = filterText
+	// "/^default/" typed after the "/" that opened the prompt: the slashes
+	// delimit the expression, as in k9s's documentation and in sed.
+	if len(q) > 2 && strings.HasPrefix(q, "/") && strings.HasSuffix(q, "/") {
+		q = q[1 : len(q)-1]
+	}
 	s.setText(q)
 	return s
 }

@@ -44,6 +44,11 @@ func TestStoreFilterTextIsRegexpOrSubstring(t *testing.T) {
 		t.Fatalf("regexp ^KUBE-system/coredns-1 kept %v", got)
 	}
 	h.keys("esc", "/")
+	h.typeText("/^kube-system/coredns-1/") // slashes around a regexp, k9s-style
+	if got := storeRows(h); len(got) != 3 {
+		t.Fatalf("/^kube-system/coredns-1/ kept %v", got)
+	}
+	h.keys("esc", "/")
 	h.typeText("app=cart")
 	if got := storeRows(h); len(got) != 0 {
 		t.Fatalf("app=cart is text, it must not match fuzzily: kept %v", got)
