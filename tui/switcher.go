@@ -177,7 +177,7 @@ func (s *switcher) render(w, h int) string {
 	st := s.c.styles
 	inner := max(min(w-4, 56), 10)
 	s.input.SetWidth(inner - 2)
-	lines := []string{st.bold.Render("informers and commands") + st.dim.Render(" · enter goes · tab completes"), s.input.View(), ""}
+	lines := []string{st.bold.Render("informers and commands") + st.dim.Render(" · enter goes"), s.input.View(), ""}
 	rows := max(min(len(s.matches), h-2-len(lines)), 0)
 	start := max(min(s.cursor-rows+1, len(s.matches)-rows), 0)
 	if s.cursor < start {
