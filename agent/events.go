@@ -102,6 +102,7 @@ func (f *eventFeed) stats() instr.RingStats {
 		rs := r.Stats()
 		s.Emitted += rs.Emitted
 		s.Dropped += rs.Dropped
+		s.DroppedLifecycle += rs.DroppedLifecycle
 	}
 	return s
 }

@@ -88,7 +88,7 @@ func TestSlowClientMissesEventsWithoutSlowingTheInformer(t *testing.T) {
 	var first api.Frame
 	getJSON(t, srv, api.PathFrame, &first)
 	for i := range 100 {
-		ring.Emit(instr.Event{Type: instr.EventControl, Informer: "pods", Detail: fmt.Sprint(i)})
+		ring.Emit(instr.Event{Type: instr.EventPop, Informer: "pods", Detail: fmt.Sprint(i)}) // per-item events: the ring keeps lifecycle ones longer
 	}
 	var fr api.Frame
 	getJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, first.Next), &fr)

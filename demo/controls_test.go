@@ -325,3 +325,32 @@ func ctxWait(t *testing.T, d *Demo) {
 	t.Helper()
 	eventually(t, "sync", func() (bool, string) { return informersSynced(d), "not synced" })
 }
+
+// The case: a relist (x) delivers every unchanged object to slow
+// as a sync; r must not change that, so the next relist does it again.
+func TestControlsResyncLeavesRelistSyncs(t *testing.T) {
+	t.Parallel()
+	d := quietDemo(t, engine.RealFIFO)
+	relist := func(n uint64) int {
+		t.Helper()
+		settle(t, d)
+		mustOK(t, d.ExpireHistory())
+		eventually(t, fmt.Sprintf("relist %d", n), func() (bool, string) {
+			r := snapshotOf(t, d, "pods").Reflector
+			return r.Relists == n && !r.ListInProgress && r.WatchOpen, fmt.Sprintf("%d relists, watch open %v", r.Relists, r.WatchOpen)
+		})
+		quiesce(t, d)
+		return d.Listener("pods", "slow").Record().Syncs
+	}
+	first := relist(1)
+	if first == 0 {
+		t.Fatal("a relist delivered no sync to slow: nothing to compare")
+	}
+	forced := d.Resync("pods")
+	if second := relist(2); second <= first {
+		t.Errorf("after r, a relist delivered no more syncs to slow (%d, then %d)", first, second)
+	}
+	if forced == nil {
+		t.Error("r on an informer without a resync period was accepted")
+	}
+}

@@ -1,6 +1,9 @@
 package demo
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestInitialSync(t *testing.T) {
 	t.Parallel()
@@ -82,6 +85,13 @@ func TestInitialSyncWatchList(t *testing.T) {
 	}
 	if cs := d.cluster.Stats(); cs.Lists != 0 || cs.WatchListStreams != 1 {
 		t.Errorf("server answered %d LISTs and %d streaming watches, want 0 and 1", cs.Lists, cs.WatchListStreams)
+	}
+	// Wherever the list is described, it is a stream, not pages.
+	if !s.Reflector.ListStreamed {
+		t.Error("the snapshot does not say the list was streamed")
+	}
+	if status := strings.Join(initialSyncStatus(d), "\n"); !strings.Contains(status, "streamed (WatchList)") || strings.Contains(status, "pages") {
+		t.Errorf("status describes the streamed list as %q", status)
 	}
 	for _, l := range d.Listeners("pods") {
 		if rec := l.Record(); rec.InitialAddsAtSync != objects {

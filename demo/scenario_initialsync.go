@@ -74,8 +74,12 @@ func initialSyncStatus(d *Demo) []string {
 		s := e.Engine().Snapshot()
 		r := s.Reflector
 		switch {
+		case r.ListInProgress && r.ListStreamed:
+			lines = append(lines, e.Name()+": streaming the initial list (WatchList)…")
 		case r.ListInProgress:
 			lines = append(lines, fmt.Sprintf("%s: listing… %s pods in %d pages so far", e.Name(), humanize.Count(r.LastListItems), r.ListPages))
+		case r.Lists > 0 && r.ListStreamed:
+			lines = append(lines, fmt.Sprintf("%s: %s pods streamed (WatchList), %s", e.Name(), humanize.Count(r.LastListItems), seconds(r.LastListTime)))
 		case r.Lists > 0:
 			lines = append(lines, fmt.Sprintf("%s: listed %s pods in %d pages, %s", e.Name(), humanize.Count(r.LastListItems), r.ListPages, seconds(r.LastListTime)))
 		}

@@ -38,8 +38,8 @@ func (inf *Informer) Resync() error {
 		return errors.New("informer " + inf.name + " is not running yet: start it before forcing a resync")
 	}
 	if check == 0 {
-		return errors.New("informer " + inf.name + " has no resync period, so its reflector never resyncs and no listener can be due: " +
-			"the resync scenario has one")
+		return errors.New("no resync on " + inf.name + ": it has no resync period, so client-go's reflector never resyncs it " +
+			"and its listeners keep their relist syncs (the resync scenario has one)")
 	}
 	inf.processor.ForceResync()
 	return q.Resync()

@@ -40,6 +40,7 @@ type observedListerWatcher struct {
 	watchBookmarks, watchErrors, errs              atomic.Uint64
 	listInProgress, streaming                      atomic.Bool
 	listCompleted                                  atomic.Bool // a full list completed since the last one began
+	listStreamed                                   atomic.Bool // the newest list began as a WatchList stream
 	lastListItems                                  atomic.Int64
 	lastListNanos, listStartNanos, watchSinceNanos atomic.Int64
 	openWatches                                    atomic.Int64
@@ -86,7 +87,7 @@ func (o *observedListerWatcher) Watch(options metav1.ListOptions) (watch.Interfa
 func (o *observedListerWatcher) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
 	start := o.now()
 	if options.Continue == "" {
-		o.beginList(start)
+		o.beginList(start, false)
 	}
 	list, err := o.inner.ListWithContext(ctx, options)
 	if err != nil {
@@ -118,8 +119,10 @@ func (o *observedListerWatcher) ListWithContext(ctx context.Context, options met
 // reflector retrying, or the pager restarting on an expired continue
 // token) is the same relist, and retries before the first list ever
 // completed are no relist at all. A list begun here supersedes a streamed
-// list that never completed.
-func (o *observedListerWatcher) beginList(start time.Time) {
+// list that never completed. streamed says whether it is a WatchList
+// stream rather than LIST pages.
+func (o *observedListerWatcher) beginList(start time.Time, streamed bool) {
+	o.listStreamed.Store(streamed)
 	o.lists.Add(1)
 	if o.listCompleted.Swap(false) {
 		o.relists.Add(1)
@@ -135,7 +138,7 @@ func (o *observedListerWatcher) WatchWithContext(ctx context.Context, options me
 	streaming := options.SendInitialEvents != nil && *options.SendInitialEvents
 	if streaming {
 		// A streamed initial list replaces LIST; count it as one.
-		o.beginList(o.now())
+		o.beginList(o.now(), true)
 	}
 	w, err := o.inner.WatchWithContext(ctx, options)
 	if err != nil {
@@ -244,6 +247,7 @@ func (o *observedListerWatcher) stats() ReflectorStats {
 		ListPages:      o.listPages.Load(),
 		ListedItems:    o.listedItems.Load(),
 		ListInProgress: o.listInProgress.Load(),
+		ListStreamed:   o.listStreamed.Load(),
 		LastListItems:  int(o.lastListItems.Load()),
 		LastListTime:   time.Duration(o.lastListNanos.Load()),
 		Relists:        o.relists.Load(),

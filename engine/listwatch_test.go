@@ -109,12 +109,12 @@ func (lw *scriptedLW) Watch(metav1.ListOptions) (watch.Interface, error) { retur
 type listCounts struct {
 	Lists, Relists, ListPages, ListedItems uint64
 	LastListItems                          int
-	ListInProgress                         bool
+	ListInProgress, ListStreamed           bool
 	Errors                                 uint64
 }
 
 func listCountsOf(r ReflectorStats) listCounts {
-	return listCounts{r.Lists, r.Relists, r.ListPages, r.ListedItems, r.LastListItems, r.ListInProgress, r.Errors}
+	return listCounts{r.Lists, r.Relists, r.ListPages, r.ListedItems, r.LastListItems, r.ListInProgress, r.ListStreamed, r.Errors}
 }
 
 func eventsOfType(ring *instr.Ring, typ instr.EventType) []instr.Event {
@@ -175,7 +175,7 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 	expect("relist and its retry", listCounts{Lists: 5, Relists: 1, ListPages: 3, ListedItems: 8, LastListItems: 3, Errors: 3})
 
 	w := stream()
-	expect("streamed relist under way", listCounts{Lists: 6, Relists: 2, ListPages: 3, ListedItems: 8, ListInProgress: true, Errors: 3})
+	expect("streamed relist under way", listCounts{Lists: 6, Relists: 2, ListPages: 3, ListedItems: 8, ListInProgress: true, ListStreamed: true, Errors: 3})
 	w.Stop() // the stream failed before its bookmark
 	list("")
 	o.replaced(1) // the queue's Replace for that LIST
@@ -183,7 +183,7 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 
 	w = stream()
 	o.replaced(4) // the initial-events bookmark arrived
-	expect("streamed relist", listCounts{Lists: 8, Relists: 3, ListPages: 4, ListedItems: 13, LastListItems: 4, Errors: 3})
+	expect("streamed relist", listCounts{Lists: 8, Relists: 3, ListPages: 4, ListedItems: 13, LastListItems: 4, ListStreamed: true, Errors: 3})
 	var done []string
 	for _, ev := range eventsOfType(ring, instr.EventListDone) {
 		done = append(done, fmt.Sprintf("%d %s", ev.Count, ev.Detail))
@@ -218,7 +218,7 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 	// The reflector hands a failed call's error to the watch error handler
 	// wrapped; it was counted when the call failed.
 	o.watchFailed(fmt.Errorf("failed to list pods: %w", refused))
-	expect("a reported call error", listCounts{Lists: 8, Relists: 3, ListPages: 4, ListedItems: 13, LastListItems: 4, Errors: 3})
+	expect("a reported call error", listCounts{Lists: 8, Relists: 3, ListPages: 4, ListedItems: 13, LastListItems: 4, ListStreamed: true, Errors: 3})
 	o.watchFailed(errors.New("unable to sync list result: no room"))
 	if r := o.stats(); r.Errors != 4 || r.LastError != "list and watch: unable to sync list result: no room" {
 		t.Fatalf("an error only the handler saw: errors %d, last %q", r.Errors, r.LastError)

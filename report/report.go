@@ -60,13 +60,15 @@ type Store struct {
 
 // Reflector is what the reflector did.
 type Reflector struct {
-	Lists       uint64 `json:"lists"`
-	ListPages   uint64 `json:"listPages"`
-	Watches     uint64 `json:"watches"`
-	WatchEvents uint64 `json:"watchEvents"`
-	Relists     uint64 `json:"relists"`
-	Errors      uint64 `json:"errors"`
-	LastError   string `json:"lastError"`
+	Lists     uint64 `json:"lists"`
+	ListPages uint64 `json:"listPages"`
+	// ListStreamed: the newest list came as a WatchList stream, not pages.
+	ListStreamed bool   `json:"listStreamed"`
+	Watches      uint64 `json:"watches"`
+	WatchEvents  uint64 `json:"watchEvents"`
+	Relists      uint64 `json:"relists"`
+	Errors       uint64 `json:"errors"`
+	LastError    string `json:"lastError"`
 }
 
 // Listener is one event handler registration.
@@ -107,13 +109,14 @@ func Build(src string, snaps []engine.Snapshot, reasons map[string]string, event
 			},
 			Store: Store{Objects: s.Store.Objects, Indexes: s.Store.Indexes},
 			Reflector: Reflector{
-				Lists:       s.Reflector.Lists,
-				ListPages:   s.Reflector.ListPages,
-				Watches:     s.Reflector.Watches,
-				WatchEvents: s.Reflector.WatchEvents,
-				Relists:     s.Reflector.Relists,
-				Errors:      s.Reflector.Errors,
-				LastError:   s.Reflector.LastError,
+				Lists:        s.Reflector.Lists,
+				ListPages:    s.Reflector.ListPages,
+				ListStreamed: s.Reflector.ListStreamed,
+				Watches:      s.Reflector.Watches,
+				WatchEvents:  s.Reflector.WatchEvents,
+				Relists:      s.Reflector.Relists,
+				Errors:       s.Reflector.Errors,
+				LastError:    s.Reflector.LastError,
 			},
 			Listeners: make([]Listener, 0, len(s.Listeners)),
 		}
@@ -174,7 +177,7 @@ func WriteTable(w io.Writer, r Report) error {
 		fmt.Fprintf(w, "  queue: depth %d, oldest %.1fs, added %d, popped %d\n", inf.Queue.Depth, inf.Queue.OldestAgeSeconds, inf.Queue.Added, inf.Queue.Popped)
 		fmt.Fprintf(w, "  store: %d objects%s\n", inf.Store.Objects, indexSummary(inf.Store.Indexes))
 		rf := inf.Reflector
-		fmt.Fprintf(w, "  reflector: %s (%s), %s, %s, %s, %s\n", humanize.Plural(rf.Lists, "list"), humanize.Plural(rf.ListPages, "page"),
+		fmt.Fprintf(w, "  reflector: %s, %s, %s, %s, %s\n", listText(rf),
 			humanize.Plural(rf.Relists, "relist"), humanize.Plural(rf.Watches, "watch"), humanize.Plural(rf.WatchEvents, "watch event"), humanize.Plural(rf.Errors, "error"))
 		if rf.LastError != "" {
 			fmt.Fprintf(w, "  last error: %s\n", rf.LastError)
@@ -227,6 +230,19 @@ type Workqueue struct {
 
 // duration rounds seconds for people: to the millisecond from 1ms on, to
 // the microsecond below.
+// listText describes the lists: "1 list (5 pages)", or "1 list, streamed
+// (WatchList)" when the newest came as a stream, which has no pages.
+func listText(rf Reflector) string {
+	lists := humanize.Plural(rf.Lists, "list")
+	if rf.ListStreamed {
+		if rf.ListPages == 0 {
+			return lists + ", streamed (WatchList)"
+		}
+		return lists + ", the newest streamed (WatchList), " + humanize.Plural(rf.ListPages, "page") + " before"
+	}
+	return lists + " (" + humanize.Plural(rf.ListPages, "page") + ")"
+}
+
 func duration(secs float64) string {
 	d := time.Duration(secs * float64(time.Second))
 	if d >= time.Millisecond {

@@ -111,3 +111,24 @@ func TestReportCarriesWorkqueues(t *testing.T) {
 		t.Errorf("a report without queues mentions them:\n%s\n%s", js.String(), table.String())
 	}
 }
+
+// A list streamed as a WatchList is described as such, not as "0 pages".
+func TestReportSaysAStreamedListWasStreamed(t *testing.T) {
+	snaps := []engine.Snapshot{
+		{Name: "streamed", Reflector: engine.ReflectorStats{Lists: 1, ListStreamed: true}},
+		{Name: "paged", Reflector: engine.ReflectorStats{Lists: 1, ListPages: 5}},
+	}
+	var table bytes.Buffer
+	if err := WriteTable(&table, Build("demo", snaps, nil, instr.RingStats{}, nil, time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	out := table.String()
+	for _, want := range []string{"reflector: 1 list, streamed (WatchList), 0 relists", "reflector: 1 list (5 pages), 0 relists"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "0 pages") {
+		t.Errorf("a streamed list is described in pages:\n%s", out)
+	}
+}

@@ -10,9 +10,10 @@
 //
 // Keys beyond viewing are capabilities, found by type assertion on the
 // Source, so a view offers only what the source can do: Processing
-// (pause, step, resync), Stalling (stall a simulated listener), Faults
-// (server faults), Workload (change the churn rate) and QueueReader (what
-// is queued for one key).
+// (pause, step, batch step, resync), Stalling (stall a simulated
+// listener), Faults (server faults), Workload (change the churn rate),
+// QueueReader (what is queued for one key), QueuePager (the whole queue, a
+// page at a time) and ListenerReader (what a listener still owes).
 //
 // # Plugging in a new source
 //

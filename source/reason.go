@@ -32,9 +32,10 @@ func NotSyncedReason(s engine.Snapshot, now time.Time) string {
 		return ErrorReason(r.LastError, "the last list or watch failed") + retrying(r, now)
 	}
 	switch {
-	case r.ListInProgress && r.ListPages == 0 && r.Lists > 0 && r.WatchOpen:
+	case r.ListInProgress && r.WatchOpen && (r.ListStreamed || r.ListPages == 0 && r.Lists > 0):
 		// The reflector holds a streamed list's items until the bookmark
-		// that ends it, so only its duration is known.
+		// that ends it, so only its duration is known. (Snapshots from
+		// before ListStreamed existed show a stream as a list without pages.)
 		d := now.Sub(r.WatchSince).Round(time.Second)
 		if d > watchListWait {
 			return fmt.Sprintf("the streamed initial list (watch-list) has run %s without its initial-events-end bookmark; a proxy may be dropping bookmarks: try --watch-list off", d)

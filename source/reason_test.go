@@ -32,6 +32,8 @@ func TestNotSyncedReasonSaysWhy(t *testing.T) {
 			[]string{"initial-events-end bookmark", "--watch-list off", "30s"}},
 		{"watch-list streaming", started(engine.ReflectorStats{Lists: 1, ListInProgress: true, WatchOpen: true, WatchSince: now.Add(-2 * time.Second)}),
 			[]string{"still streaming the initial list", "2s"}},
+		{"streamed relist after paged lists", started(engine.ReflectorStats{Lists: 2, Relists: 1, ListPages: 3, ListStreamed: true, ListInProgress: true,
+			WatchOpen: true, WatchSince: now.Add(-2 * time.Second)}), []string{"still streaming the initial list", "2s"}},
 		{"relist loop", started(engine.ReflectorStats{Lists: 5, Relists: 4, WatchOpen: true, LastError: "too old resource version: 5 (9)"}), []string{"relisting in a loop", "4 relists"}},
 		{"handler behind", engine.Snapshot{Started: true, Reflector: engine.ReflectorStats{Lists: 1, WatchOpen: true},
 			Listeners: []processor.ListenerStats{{Name: "slow", Pending: 1234}}}, []string{"handler slow", "1,234 pending"}},

@@ -96,6 +96,23 @@ type Event struct {
 	Obj any `json:"-"`
 }
 
+// Lifecycle reports whether the event marks a moment in the informer's
+// life (lists, watches, relists, resyncs, errors, syncs, controls, panics,
+// tombstones) rather than one item's passage through the pipeline (watch
+// events, bookmarks, pops, store updates, distributions, handler calls).
+// Lifecycle events are rare and are what a learner looks for later, so a
+// Ring keeps them longer.
+func (e Event) Lifecycle() bool {
+	switch e.Type {
+	case 0, EventWatchEvent, EventBookmark, EventPop, EventStoreUpdate, EventHandlerStart, EventHandlerFinish:
+		return false
+	case EventDistribute:
+		_, tomb := e.Obj.(cache.DeletedFinalStateUnknown)
+		return tomb
+	}
+	return true
+}
+
 // ObjectKey returns Key, or the namespace/name key of Obj when Key is empty.
 func (e Event) ObjectKey() string {
 	if e.Key != "" {

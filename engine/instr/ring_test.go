@@ -1,8 +1,12 @@
 package instr
 
 import (
+	"fmt"
+	"slices"
 	"sync"
 	"testing"
+
+	"k8s.io/client-go/tools/cache"
 )
 
 func TestRingKeepsNewestAndCountsMissed(t *testing.T) {
@@ -170,5 +174,74 @@ func TestEventTypeText(t *testing.T) {
 	var e EventType
 	if err := e.UnmarshalText([]byte("Nope")); err == nil {
 		t.Error("an unknown event type was read")
+	}
+}
+
+// A flood of per-item events does not push lifecycle events out: a reader
+// that falls behind gets the lifecycle events of the stretch it missed, in
+// order, and is told exactly how many events it lost. The counters count
+// log entries the ring no longer holds, lifecycle ones apart.
+func TestRingKeepsLifecycleEventsThroughAFlood(t *testing.T) {
+	r := NewRing(8)                     // 8 events, and 256 lifecycle events besides
+	r.Emit(Event{Type: EventListDone})  // seq 1
+	r.Emit(Event{Type: EventWatchOpen}) // seq 2
+	for range 20 {                      // seq 3-22: the flood
+		r.Emit(Event{Type: EventStoreUpdate})
+	}
+	r.Emit(Event{Type: EventWatchClose})                                                      // seq 23
+	r.Emit(Event{Type: EventDistribute, Obj: cache.DeletedFinalStateUnknown{Key: "ns/gone"}}) // seq 24: a tombstone
+	for range 8 {                                                                             // seq 25-32
+		r.Emit(Event{Type: EventPop})
+	}
+
+	evs, next, missed := r.Since(1, 0)
+	var got []string
+	for _, e := range evs {
+		got = append(got, fmt.Sprintf("%d %s", e.Seq, e.Type))
+	}
+	want := []string{"1 ListDone", "2 WatchOpen", "23 WatchClose", "24 Distribute",
+		"25 Pop", "26 Pop", "27 Pop", "28 Pop", "29 Pop", "30 Pop", "31 Pop", "32 Pop"}
+	if !slices.Equal(got, want) || next != 33 {
+		t.Fatalf("a reader from seq 1 got %q, next %d; want %q, next 33", got, next, want)
+	}
+	if missed != 20 {
+		t.Fatalf("missed %d, want the 20 flooded store updates", missed)
+	}
+	if st := r.Stats(); st.Dropped != 20 || st.DroppedLifecycle != 0 {
+		t.Fatalf("stats %+v, want 20 per-item entries dropped and no lifecycle entry", st)
+	}
+	// A bounded read stops inside the rescued stretch and goes on from there.
+	evs, next, missed = r.Since(1, 3)
+	if len(evs) != 3 || evs[2].Seq != 23 || next != 24 || missed != 20 {
+		t.Fatalf("Since(1, 3): %d events up to seq %d, next %d, missed %d", len(evs), evs[len(evs)-1].Seq, next, missed)
+	}
+	if evs, next, missed = r.Since(next, 0); len(evs) != 9 || evs[0].Seq != 24 || next != 33 || missed != 0 {
+		t.Fatalf("reading on: %d events from seq %d, next %d, missed %d", len(evs), evs[0].Seq, next, missed)
+	}
+
+	// Once lifecycle events overflow their own ring too, they count.
+	small := NewRing(1) // 1 event, 256 lifecycle events
+	for range 300 {
+		small.Emit(Event{Type: EventControl})
+	}
+	if st := small.Stats(); st.Dropped != 300-256 || st.DroppedLifecycle != 300-256 {
+		t.Fatalf("lifecycle overflow: %+v, want %d dropped, all lifecycle", st, 300-256)
+	}
+	if _, _, missed := small.Since(1, 0); missed != 300-256 {
+		t.Fatalf("lifecycle overflow: a reader from seq 1 missed %d, want %d", missed, 300-256)
+	}
+}
+
+// A reader starting from 0 gets the held lifecycle events first and is
+// told of no miss: it asked for what is held.
+func TestRingFromZeroStartsWithTheHeldLifecycleEvents(t *testing.T) {
+	r := NewRing(2)
+	r.Emit(Event{Type: EventRelist})
+	for range 5 {
+		r.Emit(Event{Type: EventPop})
+	}
+	evs, next, missed := r.Since(0, 0)
+	if len(evs) != 3 || evs[0].Type != EventRelist || evs[1].Seq != 5 || next != 7 || missed != 0 {
+		t.Fatalf("Since(0): %+v, next %d, missed %d", evs, next, missed)
 	}
 }

@@ -185,3 +185,45 @@ func TestControls(t *testing.T) {
 		t.Errorf("forced resync on an informer without a resync period: %v, want a refusal saying why", err)
 	}
 }
+
+// TestReadsWhatIsOwedAndQueued: a stalled listener's backlog reads oldest
+// first, and the whole queue pages past any snapshot head.
+func TestReadsWhatIsOwedAndQueued(t *testing.T) {
+	s, c := newPods(t, 4)
+	run(t, s)
+	if stalled, err := s.ToggleStall("pods", "slow"); err != nil || !stalled {
+		t.Fatalf("stall slow: %v %v", stalled, err)
+	}
+	keys := c.Keys(cluster.Pods)
+	for _, k := range keys {
+		if _, err := c.Update(cluster.Pods, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// slow is stuck in the first update; the other three wait, in order.
+	deadline := time.Now().Add(10 * time.Second)
+	var owed []string
+	for time.Now().Before(deadline) {
+		owed = owed[:0]
+		for _, p := range s.ListenerBacklog("pods", "slow", 10) {
+			owed = append(owed, p.Callback+" "+p.Key)
+		}
+		if len(owed) == len(keys)-1 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	want := []string{"OnUpdate " + keys[1], "OnUpdate " + keys[2], "OnUpdate " + keys[3]}
+	if strings.Join(owed, ",") != strings.Join(want, ",") {
+		t.Errorf("slow owes %q, want %q", owed, want)
+	}
+	if got := s.ListenerBacklog("pods", "nobody", 10); got != nil {
+		t.Errorf("an unknown listener owes %v", got)
+	}
+	if rows, total := s.QueueRows("nope", 0, 10); rows != nil || total != 0 {
+		t.Errorf("an unknown informer's queue: %v, %d", rows, total)
+	}
+	if _, err := s.ToggleStall("pods", "slow"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -18,8 +18,9 @@
 //
 //   - *Fake has no capability: read-only, like an attached process or a
 //     replay.
-//   - *Cluster adds Processing, Stalling and QueueReader, like informers
-//     running in informtop over a real cluster.
+//   - *Cluster adds Processing, Stalling, QueueReader, QueuePager and
+//     ListenerReader, like informers running in informtop over a real
+//     cluster.
 //   - *Demo adds every capability, like the embedded demo.
 //
 // Another set is a struct embedding *Fake and exactly the capability

@@ -83,6 +83,7 @@ func (f *Fake) Pull(cursor uint64, maxEvents int) source.Frame {
 		for _, s := range out.Snapshots {
 			out.EventStats.Emitted = max(out.EventStats.Emitted, s.Events.Emitted)
 			out.EventStats.Dropped = max(out.EventStats.Dropped, s.Events.Dropped)
+			out.EventStats.DroppedLifecycle = max(out.EventStats.DroppedLifecycle, s.Events.DroppedLifecycle)
 		}
 	}
 	p := f.paused
