@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"strings"
 	"time"
 
 	"github.com/informtop/informtop/engine"
@@ -27,6 +26,7 @@ type dataMsg struct {
 	snaps      []engine.Snapshot
 	notes      []string
 	events     []engine.Event
+	lifecycle  []bool // per event: kept in the lifecycle log (engine.Event.Lifecycle)
 	next       uint64
 	missed     uint64
 	eventStats instr.RingStats
@@ -44,10 +44,14 @@ func fetchData(src source.Source, cursor uint64, now time.Time) dataMsg {
 	msg := dataMsg{snaps: f.Snapshots, notes: f.Notes, events: f.Events, next: f.Next, missed: f.Missed,
 		eventStats: f.EventStats, status: f.Status, reasons: f.Reasons, workqueues: f.Workqueues,
 		paused: f.Paused, pausedBy: f.PausedBy, at: now}
+	msg.lifecycle = make([]bool, len(msg.events))
 	for i := range msg.events {
 		// The engine's hot path sets Obj instead of building the key; build
 		// it here, off the UI goroutine, and let the log hold strings only.
+		// Whether an event is a lifecycle one may depend on Obj (a
+		// tombstone), so that is read first.
 		e := &msg.events[i]
+		msg.lifecycle[i] = e.Lifecycle()
 		e.Key, e.Obj = e.ObjectKey(), nil
 	}
 	for i := range msg.snaps {
@@ -131,7 +135,7 @@ func (d *dataState) apply(msg dataMsg) {
 		d.current = d.snaps[0].Name
 		d.selectedListener = ""
 	}
-	d.events.add(msg.events)
+	d.events.add(msg.events, msg.lifecycle)
 	d.cursor = msg.next
 	d.missed += msg.missed
 }
@@ -215,24 +219,19 @@ type eventRing struct {
 	overwritten uint64
 }
 
-// lifecycle reports an event worth keeping for a long session: not one
-// of the per-item events a busy informer emits by the thousand, or a
-// tombstone delivery among them.
-func lifecycle(e *engine.Event) bool {
-	switch e.Type {
-	case instr.EventWatchEvent, instr.EventPop, instr.EventStoreUpdate, instr.EventDistribute,
-		instr.EventHandlerStart, instr.EventHandlerFinish:
-		return strings.Contains(e.Detail, "DeletedFinalStateUnknown")
-	}
-	return true
-}
-
-func (l *eventLog) add(evs []engine.Event) {
+// add keeps evs; life says which are lifecycle events (as
+// engine.Event.Lifecycle, read before the objects were dropped), nil to
+// ask each event.
+func (l *eventLog) add(evs []engine.Event, life []bool) {
 	if len(evs) == 0 {
 		return
 	}
 	for i := range evs {
-		if lifecycle(&evs[i]) {
+		isLife := evs[i].Lifecycle()
+		if i < len(life) {
+			isLife = life[i]
+		}
+		if isLife {
 			l.life.push(&evs[i], lifecycleLogSize)
 		} else {
 			l.items.push(&evs[i], eventLogSize)
