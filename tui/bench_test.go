@@ -149,7 +149,7 @@ func BenchmarkFilterKeystroke(b *testing.B) {
 				// same kind of search, not a cache hit.
 				sv := h.m.views[viewStore].(*storeView)
 				sv.match.query, sv.match.result = "", nil
-				sv.lmatch.query, sv.lmatch.result = "", nil
+				sv.tmatch.applied, sv.tmatch.specResult = "", nil
 				sv.applyFilter()
 				b.StartTimer()
 			}

@@ -17,6 +17,8 @@ type capabilities struct {
 	faults source.Faults
 	work   source.Workload
 	queue  source.QueueReader
+	pager  source.QueuePager
+	owes   source.ListenerReader
 }
 
 func capabilitiesOf(src source.Source) capabilities {
@@ -26,6 +28,8 @@ func capabilitiesOf(src source.Source) capabilities {
 	c.faults, _ = src.(source.Faults)
 	c.work, _ = src.(source.Workload)
 	c.queue, _ = src.(source.QueueReader)
+	c.pager, _ = src.(source.QueuePager)
+	c.owes, _ = src.(source.ListenerReader)
 	return c
 }
 
@@ -39,8 +43,8 @@ type controlGroup struct {
 
 func (k *keyMap) controlGroups(c capabilities) []controlGroup {
 	return []controlGroup{
-		{[]*key.Binding{&k.Pause, &k.Step, &k.Resync}, c.proc != nil,
-			"pause, step and resync need informers running inside informtop; this source shows informers running elsewhere"},
+		{[]*key.Binding{&k.Pause, &k.Step, &k.BatchStep, &k.Resync}, c.proc != nil,
+			"pause, step, batch step and resync need informers running inside informtop; this source shows informers running elsewhere"},
 		{[]*key.Binding{&k.Stall}, c.stall != nil,
 			"stalling needs a listener informtop simulates (the demo's, or --listener NAME=DELAY on a cluster); this source has none"},
 		{[]*key.Binding{&k.DropWatch, &k.Expire}, c.faults != nil,

@@ -43,7 +43,7 @@ func helpText(h *harness) string {
 }
 
 const (
-	whyProcessing = "pause, step and resync need informers running inside informtop; this source shows informers running elsewhere"
+	whyProcessing = "pause, step, batch step and resync need informers running inside informtop; this source shows informers running elsewhere"
 	whyStall      = "stalling needs a listener informtop simulates (the demo's, or --listener NAME=DELAY on a cluster); this source has none"
 	whyFaults     = "dropping the watch and expiring history need the demo's simulated API server; informtop never changes a real one"
 	whyWorkload   = "the workload rate is the demo's simulated churn; this source's changes come from its cluster"
@@ -177,7 +177,7 @@ func TestEventTotalsComeFromTheFrame(t *testing.T) {
 	h.frames(fixtureFrames)
 	h.keys("5")
 	screen := h.screen()
-	if !strings.Contains(screen, "│ drops 0 │") || !strings.Contains(screen, "17 of 20 events · 987,654 emitted · 0 dropped") {
+	if !strings.Contains(screen, "│ log drops 0") || !strings.Contains(screen, "17 of 20 events · 987,654 emitted · 0 dropped") {
 		t.Errorf("the ring's overwrites are shown as this view's drops:\n%s", screen)
 	}
 
@@ -185,7 +185,7 @@ func TestEventTotalsComeFromTheFrame(t *testing.T) {
 	msg := fetchData(h.src, h.m.c.data.cursor, t0)
 	msg.missed = 9_000
 	h.send(msg)
-	if screen := h.screen(); !strings.Contains(screen, "│ drops 9,000 │") || !strings.Contains(screen, "987,654 emitted · 9,000 dropped") {
+	if screen := h.screen(); !strings.Contains(screen, "│ log drops 9,000") || !strings.Contains(screen, "987,654 emitted · 9,000 never read") {
 		t.Errorf("missed events are not counted as drops:\n%s", screen)
 	}
 }

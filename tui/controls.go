@@ -2,10 +2,11 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/informtop/informtop/source"
 )
 
 // controlMsg is the outcome of an operator action, for the status line.
@@ -34,6 +35,10 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 		paused := !m.c.data.paused
 		// Show the new state at once; the next snapshot confirms it.
 		m.c.data.paused = paused
+		m.c.data.pausedBy = ""
+		if paused {
+			m.c.data.pausedBy = source.PausedByYou
+		}
 		return do(func() (string, error) {
 			if err := caps.proc.SetPaused(paused); err != nil {
 				return "", err
@@ -43,21 +48,29 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			return "processing resumed", nil
 		})
-	case key.Matches(msg, k.Step):
+	case key.Matches(msg, k.Step), key.Matches(msg, k.BatchStep):
 		if inf == "" {
 			return nil
 		}
+		batch := key.Matches(msg, k.BatchStep)
 		wasPaused := m.c.data.paused
+		if !wasPaused {
+			m.c.data.pausedBy = source.PausedByYou
+		}
 		m.c.data.paused = true
 		return func() tea.Msg {
-			out := stepMsg{}
+			out := stepMsg{batch: batch}
 			if !wasPaused && !caps.proc.Paused() {
 				if err := caps.proc.SetPaused(true); err != nil {
-					return stepMsg{err: err}
+					return stepMsg{err: err, batch: batch}
 				}
 				out.pausedFirst = true
 			}
-			out.res, out.err = caps.proc.Step(inf)
+			if batch {
+				out.res, out.err = caps.proc.StepBatch(inf)
+			} else {
+				out.res, out.err = caps.proc.Step(inf)
+			}
 			return out
 		}
 	case key.Matches(msg, k.Stall):
@@ -95,10 +108,19 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return do(func() (string, error) {
 			r, err := caps.work.AdjustRate(step)
-			return "workload: " + strings.TrimSuffix(rate(r), "/s") + " changes/s", err
+			return "workload: " + changesPerSecond(r), err
 		})
 	}
 	return nil
+}
+
+// changesPerSecond is a workload rate in words: "1 change/s", "12 changes/s".
+func changesPerSecond(r float64) string {
+	n := rateNumber(r)
+	if n == "1" {
+		return "1 change/s"
+	}
+	return n + " changes/s"
 }
 
 // applyStep opens or updates the narration panel with a step's outcome.

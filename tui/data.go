@@ -12,8 +12,12 @@ const (
 	// eventFetchMax bounds the events pulled per tick: a busy engine cannot
 	// make one tick expensive, it only makes the UI miss (and count) events.
 	eventFetchMax = 4096
-	// eventLogSize is how many events the Events view can scroll back through.
+	// eventLogSize is how many per-item events (watch events, pops,
+	// callbacks) the Events view can scroll back through.
 	eventLogSize = 5000
+	// lifecycleLogSize is how many lifecycle events it keeps besides: at a
+	// relist a minute, hours of them.
+	lifecycleLogSize = 2000
 )
 
 // dataMsg carries one tick's pull from the source. It is built off the UI
@@ -22,6 +26,7 @@ type dataMsg struct {
 	snaps      []engine.Snapshot
 	notes      []string
 	events     []engine.Event
+	lifecycle  []bool // per event: kept in the lifecycle log (engine.Event.Lifecycle)
 	next       uint64
 	missed     uint64
 	eventStats instr.RingStats
@@ -29,6 +34,7 @@ type dataMsg struct {
 	reasons    source.Reasons
 	workqueues []source.Workqueue
 	paused     bool
+	pausedBy   source.Pauser
 	at         time.Time
 }
 
@@ -37,11 +43,15 @@ func fetchData(src source.Source, cursor uint64, now time.Time) dataMsg {
 	f := src.Pull(cursor, eventFetchMax)
 	msg := dataMsg{snaps: f.Snapshots, notes: f.Notes, events: f.Events, next: f.Next, missed: f.Missed,
 		eventStats: f.EventStats, status: f.Status, reasons: f.Reasons, workqueues: f.Workqueues,
-		paused: f.Paused, at: now}
+		paused: f.Paused, pausedBy: f.PausedBy, at: now}
+	msg.lifecycle = make([]bool, len(msg.events))
 	for i := range msg.events {
 		// The engine's hot path sets Obj instead of building the key; build
 		// it here, off the UI goroutine, and let the log hold strings only.
+		// Whether an event is a lifecycle one may depend on Obj (a
+		// tombstone), so that is read first.
 		e := &msg.events[i]
+		msg.lifecycle[i] = e.Lifecycle()
 		e.Key, e.Obj = e.ObjectKey(), nil
 	}
 	for i := range msg.snaps {
@@ -59,11 +69,12 @@ func fetchData(src source.Source, cursor uint64, now time.Time) dataMsg {
 type dataState struct {
 	snaps   []engine.Snapshot
 	notes   []string // the source's notes as of the last tick
+	noteLog noteLog  // every note shown so far, for the narration history
 	current string   // name of the informer the views show
 	hist    map[string]*history
 	events  eventLog
 	cursor  uint64 // next sequence number to ask the source for
-	missed  uint64 // events the UI never saw because the ring overwrote them
+	missed  uint64 // events the UI never saw because the source's ring overwrote them
 	// eventStats are the source's event-ring totals as of the last tick.
 	eventStats instr.RingStats
 	status     source.Status  // the source's connection state
@@ -74,8 +85,9 @@ type dataState struct {
 	workqueues []source.Workqueue
 	wqHist     map[string]*queueHistory
 	paused     bool
-	updated    time.Time // when the newest dataMsg arrived
-	ticks      uint64    // dataMsgs applied, a cheap clock for transient messages
+	pausedBy   source.Pauser // who paused: the user or the scenario
+	updated    time.Time     // when the newest dataMsg arrived
+	ticks      uint64        // dataMsgs applied, a cheap clock for transient messages
 
 	// selectedListener is the listener under the cursor of the Listeners
 	// view; the global stall key acts on it.
@@ -91,11 +103,18 @@ func (d *dataState) apply(msg dataMsg) {
 	d.notes = msg.notes
 	d.updated = msg.at
 	d.ticks++
-	d.paused = msg.paused
+	d.paused, d.pausedBy = msg.paused, msg.pausedBy
 	d.eventStats = msg.eventStats
 	d.status = msg.status
 	d.reasons = msg.reasons
 	d.applyWorkqueues(msg)
+	noteAt := msg.at
+	for i := range msg.snaps {
+		if t := msg.snaps[i].Taken; t.After(noteAt) || noteAt.IsZero() {
+			noteAt = t
+		}
+	}
+	d.noteLog.observe(msg.notes, noteAt)
 	seen := make(map[string]bool, len(msg.snaps))
 	for i := range d.snaps {
 		s := &d.snaps[i]
@@ -116,7 +135,7 @@ func (d *dataState) apply(msg dataMsg) {
 		d.current = d.snaps[0].Name
 		d.selectedListener = ""
 	}
-	d.events.add(msg.events)
+	d.events.add(msg.events, msg.lifecycle)
 	d.cursor = msg.next
 	d.missed += msg.missed
 }
@@ -157,6 +176,10 @@ func (d *dataState) applyWorkqueues(msg dataMsg) {
 	}
 }
 
+// logDrops is how many event-log entries are gone: never read from the
+// source, or overwritten in the dashboard's own log.
+func (d *dataState) logDrops() uint64 { return d.missed + d.events.overwritten() }
+
 // snap returns the current informer's snapshot, nil before the first tick.
 func (d *dataState) snap() *engine.Snapshot {
 	for i := range d.snaps {
@@ -175,39 +198,84 @@ func (d *dataState) history() *history {
 	return &history{}
 }
 
-// eventLog is a fixed-size ring of the newest events, oldest first.
+// eventLog keeps the newest events in two rings: lifecycle events (lists,
+// watches, relists, errors, resyncs, controls, tombstones) and per-item
+// events (every watch event, pop, store update and callback). A busy
+// informer fills the per-item ring in seconds; kept apart, the lifecycle
+// events a learner is sent to find survive a long session. The views read
+// both merged in sequence order.
 type eventLog struct {
-	buf     []engine.Event
-	start   int
-	n       int
-	version uint64 // bumped on every add, so views re-filter only on change
+	life, items eventRing
+	merged      []*engine.Event // both rings in sequence order, rebuilt on add
+	version     uint64          // bumped on every add, so views re-filter only on change
 }
 
-func (l *eventLog) add(evs []engine.Event) {
+// eventRing is a fixed-size ring of events, oldest first.
+type eventRing struct {
+	buf   []engine.Event
+	start int
+	n     int
+	// overwritten counts events this ring dropped to make room.
+	overwritten uint64
+}
+
+// add keeps evs; life says which are lifecycle events (as
+// engine.Event.Lifecycle, read before the objects were dropped), nil to
+// ask each event.
+func (l *eventLog) add(evs []engine.Event, life []bool) {
 	if len(evs) == 0 {
 		return
 	}
-	if l.buf == nil {
-		l.buf = make([]engine.Event, eventLogSize)
-	}
-	if len(evs) > len(l.buf) {
-		evs = evs[len(evs)-len(l.buf):]
-	}
-	for _, e := range evs {
-		if l.n < len(l.buf) {
-			l.buf[(l.start+l.n)%len(l.buf)] = e
-			l.n++
+	for i := range evs {
+		isLife := evs[i].Lifecycle()
+		if i < len(life) {
+			isLife = life[i]
+		}
+		if isLife {
+			l.life.push(&evs[i], lifecycleLogSize)
 		} else {
-			l.buf[l.start] = e
-			l.start = (l.start + 1) % len(l.buf)
+			l.items.push(&evs[i], eventLogSize)
 		}
 	}
+	l.merge()
 	l.version++
 }
 
-func (l *eventLog) len() int { return l.n }
+func (r *eventRing) push(e *engine.Event, size int) {
+	if r.buf == nil {
+		r.buf = make([]engine.Event, size)
+	}
+	if r.n < len(r.buf) {
+		r.buf[(r.start+r.n)%len(r.buf)] = *e
+		r.n++
+		return
+	}
+	r.buf[r.start] = *e
+	r.start = (r.start + 1) % len(r.buf)
+	r.overwritten++
+}
+
+func (r *eventRing) at(i int) *engine.Event { return &r.buf[(r.start+i)%len(r.buf)] }
+
+// merge lists both rings in sequence order; each ring already is.
+func (l *eventLog) merge() {
+	l.merged = l.merged[:0]
+	i, j := 0, 0
+	for i < l.life.n || j < l.items.n {
+		if j >= l.items.n || (i < l.life.n && l.life.at(i).Seq <= l.items.at(j).Seq) {
+			l.merged = append(l.merged, l.life.at(i))
+			i++
+		} else {
+			l.merged = append(l.merged, l.items.at(j))
+			j++
+		}
+	}
+}
+
+func (l *eventLog) len() int { return len(l.merged) }
 
 // at returns the i-th held event, 0 being the oldest.
-func (l *eventLog) at(i int) *engine.Event {
-	return &l.buf[(l.start+i)%len(l.buf)]
-}
+func (l *eventLog) at(i int) *engine.Event { return l.merged[i] }
+
+// overwritten is how many events the log dropped to make room.
+func (l *eventLog) overwritten() uint64 { return l.life.overwritten + l.items.overwritten }

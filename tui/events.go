@@ -62,7 +62,10 @@ type eventsView struct {
 }
 
 func newEventsView(c *common) *eventsView {
-	return &eventsView{c: c, filter: newFilterBox(c)}
+	v := &eventsView{c: c, filter: newFilterBox(c)}
+	v.filter.where = filterWhere{fields: true}
+	v.filter.input.Placeholder = "text or regexp · -f fuzzy · type:Relist key:… listener:…"
+	return v
 }
 
 func (v *eventsView) name() string    { return "Events" }
@@ -122,13 +125,22 @@ func (v *eventsView) rebuild() {
 		}
 		v.rows = append(v.rows, i)
 	}
-	if q := v.filter.query(); q != "" {
+	if spec := v.filter.spec(); spec.mode == filterFields && spec.err == "" {
+		kept := v.rows[:0]
+		for _, i := range v.rows {
+			e := log.at(i)
+			if spec.matchFields(e.Type.String(), e.Key, e.Listener, e.Informer) && spec.matchText(eventText(e), "") {
+				kept = append(kept, i)
+			}
+		}
+		v.rows = kept
+	} else if spec.active() {
 		texts := make([]string, len(v.rows))
 		for j, i := range v.rows {
 			texts[j] = eventText(log.at(i))
 		}
 		v.match.setCorpus(texts)
-		idx := v.match.filter(q)
+		idx := v.match.apply(spec)
 		kept := make([]int, len(idx))
 		for j, k := range idx {
 			kept[j] = v.rows[k]
@@ -227,6 +239,20 @@ func (v *eventsView) columns() []column {
 	if !v.all {
 		cols = append(cols[:ecInformer], cols[ecInformer+1:]...)
 	}
+	// The key and the detail share the spare width half and half, the key
+	// up to a long pod name's: at 80 columns keys are cut less, at 160 and
+	// more they are whole.
+	used := len(cols) - 1
+	for _, c := range cols {
+		used += c.width
+	}
+	if spare := v.c.width - used; spare > 0 {
+		for i := range cols {
+			if cols[i].id == ecSubject {
+				cols[i].width += min(spare/2, 48)
+			}
+		}
+	}
 	return cols
 }
 
@@ -324,7 +350,7 @@ func eventDetail(e *engine.Event) string {
 func (v *eventsView) summary() string {
 	st := v.c.styles
 	emitted := v.c.data.eventStats.Emitted
-	dropped := v.c.data.missed // see headerDropsAndHandlers
+	missed, over := v.c.data.missed, v.c.data.events.overwritten()
 	scope := v.c.data.current
 	if v.all {
 		scope = "all informers"
@@ -333,10 +359,18 @@ func (v *eventsView) summary() string {
 		st.bold.Render(fmt.Sprintf("%s of %s events", count(len(v.rows)), count(v.c.data.events.len()))),
 		count(emitted) + " emitted",
 	}
-	if dropped > 0 {
-		parts = append(parts, st.bad.Render(count(dropped)+" dropped"))
-	} else {
+	switch {
+	case missed == 0 && over == 0:
 		parts = append(parts, "0 dropped")
+	default:
+		if missed > 0 {
+			parts = append(parts, st.bad.Render(count(missed)+" never read"))
+		}
+		if over > 0 {
+			// Lifecycle events have their own, longer log; what turns over
+			// is per-item events.
+			parts = append(parts, st.warn.Render(count(over)+" older overwritten"))
+		}
 	}
 	parts = append(parts, "type: "+eventCategories[v.category].name, scope)
 	return joinNonEmpty(st.dim.Render(" · "), parts...)

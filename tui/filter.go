@@ -14,12 +14,15 @@ import (
 type filterBox struct {
 	input   textinput.Model
 	editing bool
+	where   filterWhere
+	// parsed caches spec's answer for the query it was parsed from.
+	parsed filterSpec
 }
 
 func newFilterBox(c *common) filterBox {
 	in := textinput.New()
 	in.Prompt = "/"
-	in.Placeholder = "fuzzy filter"
+	in.Placeholder = "text or regexp · -f fuzzy"
 	in.SetVirtualCursor(true)
 	st := in.Styles()
 	st.Focused.Prompt = c.styles.accent
@@ -75,12 +78,27 @@ func (f *filterBox) stop() {
 
 func (f *filterBox) query() string { return strings.TrimSpace(f.input.Value()) }
 
+// spec is the query parsed for this view.
+func (f *filterBox) spec() filterSpec {
+	if q := f.query(); q != f.parsed.raw || (q == "" && f.parsed.mode != filterNone) {
+		f.parsed = parseFilter(q, f.where)
+	}
+	return f.parsed
+}
+
 // shown says whether the prompt takes a line: while editing or filtering.
 func (f *filterBox) shown() bool { return f.editing || f.query() != "" }
 
 // view renders the prompt line with the match count.
 func (f *filterBox) view(c *common, w int, matches, total int) string {
+	spec := f.spec()
 	suffix := c.styles.dim.Render("  " + count(matches) + " of " + count(total))
+	if d := spec.describe(); d != "" && spec.err == "" {
+		suffix += c.styles.dim.Render(" · " + d)
+	}
+	if spec.err != "" {
+		suffix = "  " + c.styles.bad.Render(spec.err)
+	}
 	// As wide as the text, so the count sits next to the query.
 	text := width(f.input.Value()) + 1
 	if f.input.Value() == "" {

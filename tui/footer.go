@@ -42,8 +42,8 @@ func (m *Model) footerKeys() []key.Binding {
 	if m.switcher != nil {
 		return []key.Binding{k.Open, k.Back}
 	}
-	if m.showHelp {
-		return []key.Binding{k.Back, k.Quit}
+	if m.showHelp || m.notes != nil {
+		return []key.Binding{k.Up, k.Down, k.Back, k.Quit}
 	}
 	if m.views[m.active].capturing() {
 		return []key.Binding{k.Open, k.Back}
@@ -52,12 +52,15 @@ func (m *Model) footerKeys() []key.Binding {
 	if m.narration != nil {
 		back := k.Back
 		back.SetHelp(k.Back.Help().Key, "close step")
-		keys = append(keys, k.Step, back)
+		keys = append(keys, k.Step, k.BatchStep, back)
 	}
 	keys = append(keys, m.views[m.active].shortHelp()...)
 	// Most useful first: the help line truncates from the right.
 	views := key.NewBinding(key.WithKeys("1"), key.WithHelp(viewKeysHelp(k), "views"))
 	keys = append(keys, k.Help, k.Quit, views, k.Switch)
+	if len(m.c.data.notes) > 0 {
+		keys = append(keys, k.Notes)
+	}
 	if m.c.caps.proc != nil {
 		keys = append(keys, k.Pause, k.Step)
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/informtop/informtop/internal/humanize"
@@ -98,13 +99,25 @@ func scaled(v float64) string {
 	return strconv.FormatInt(int64(v+0.5), 10)
 }
 
-// rate renders a per-second rate: "0/s", "12/s", "1.2k/s".
+// rate renders a per-second rate: "0/s", "0.5/s", "5/s", "1.2k/s". Rates
+// are counts of whole things over an interval a little longer than a
+// second (the history samples at least a second apart), so from one per
+// second on they are rounded to whole numbers: 5 events read "5/s", not
+// "4.9/s". Below one, a tenth says "now and then".
 func rate(perSecond float64) string {
-	if perSecond < 0.05 {
+	switch {
+	case perSecond < 0.05:
 		return "0/s"
+	case perSecond < 0.95:
+		return strconv.FormatFloat(perSecond, 'f', 1, 64) + "/s"
+	case perSecond < 999.5:
+		return strconv.FormatInt(int64(perSecond+0.5), 10) + "/s"
 	}
 	return compact(perSecond) + "/s"
 }
+
+// rateNumber is rate without its unit, for "235 ev/s".
+func rateNumber(perSecond float64) string { return strings.TrimSuffix(rate(perSecond), "/s") }
 
 // latency renders a handler latency; zero means "no calls measured yet".
 func latency(d time.Duration) string {

@@ -33,6 +33,11 @@ var goldenCases = []struct {
 	{"switcher", []string{":", "c", "m"}},
 	{"step-narration", []string{"n"}},
 	{"watch-down-403", []string{":", "c", "o", "n", "enter"}},
+	{"narration-history", []string{"h"}},
+	{"commands", []string{"ctrl+a"}},
+	{"help-scrolled", []string{"?", "pgdown"}},
+	{"listeners-by-pending", []string{"3", "P"}},
+	{"store-by-age", []string{"4", "A"}},
 }
 
 var goldenSizes = [][2]int{{80, 24}, {160, 48}}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 // headerLines is fixed so the body never jumps when a note comes or goes.
@@ -17,7 +18,7 @@ func headerBlock(c *common, active viewID, views []view) string {
 	return strings.Join([]string{
 		headerStatus(c),
 		headerSync(c),
-		headerTabs(c, active, views) + headerNote(c),
+		headerTabs(c, active, views) + headerNote(c, views[active]),
 	}, "\n")
 }
 
@@ -45,13 +46,13 @@ func headerStatus(c *common) string {
 	watchRate := p.eventRate[evAdded] + p.eventRate[evModified] + p.eventRate[evDeleted]
 	parts = append(parts, st.bold.Render(s.Name)+" "+kind)
 	if c.data.paused || s.Paused {
-		parts = append(parts, st.warn.Render("⏸ PAUSED"))
+		parts = append(parts, st.warn.Render("⏸ "+pausedWho(c.data.pausedBy)))
 	}
 	parts = append(parts,
 		connShort(c, s),
 		synced,
 		"RV "+orDash(s.LastSyncResourceVersion),
-		compact(watchRate)+" ev/s",
+		rateNumber(watchRate)+" ev/s",
 	)
 	return joinNonEmpty(sep, parts...)
 }
@@ -101,26 +102,40 @@ func headerSync(c *common) string {
 		return full
 	}
 	short := source + syncSummary(st, synced, len(c.data.snaps), waiting) + rest
-	if width(short) < width(full) {
-		return short
+	if width(short) <= c.width || width(short) >= width(full) {
+		if width(short) < width(full) {
+			return short
+		}
+		return full
 	}
-	return full
+	// Still too wide: the source's name is on the title line already,
+	// and the handlers' sync state must stay in view, so the informers
+	// shrink to a count (the switcher names them).
+	narrow := st.dim.Render("informers ") + syncSummary(st, synced, len(c.data.snaps), waiting) + rest
+	if width(narrow) <= c.width {
+		return narrow
+	}
+	counted := fmt.Sprintf("%d/%d synced", synced, len(c.data.snaps))
+	if synced < len(c.data.snaps) {
+		counted = st.warn.Render(counted)
+	}
+	return st.dim.Render("informers ") + counted + rest
 }
 
-// headerDropsAndHandlers is the tail of the second header line: events
-// dropped, and how many of the current informer's handlers have synced.
+// pausedWho is the pause as the header says it: who paused.
+func pausedWho(by source.Pauser) string {
+	if by == "" {
+		return "PAUSED"
+	}
+	return string(by) + " paused"
+}
+
+// headerDropsAndHandlers is the tail of the second header line: how many
+// of the current informer's handlers have synced (first, so a narrow
+// terminal never cuts it), and the event-log entries dropped.
 func headerDropsAndHandlers(c *common) string {
 	st := c.styles
 	var b strings.Builder
-	// What this dashboard never received; the ring's own Dropped counts
-	// overwritten events even when every reader kept up.
-	dropped := c.data.missed
-	b.WriteString(st.dim.Render(" │ drops "))
-	if dropped > 0 {
-		b.WriteString(st.bad.Render(count(dropped)))
-	} else {
-		b.WriteString("0")
-	}
 	if s := c.data.snap(); s != nil {
 		synced := 0
 		var waiting []string
@@ -133,6 +148,16 @@ func headerDropsAndHandlers(c *common) string {
 		}
 		b.WriteString(st.dim.Render(" │ handlers "))
 		b.WriteString(syncSummary(st, synced, len(s.Listeners), waiting))
+	}
+	// Event-log entries this dashboard lost: never received, or pushed
+	// out of its own log. The source ring's Dropped counts overwritten
+	// events even when every reader kept up, so it is not shown here.
+	dropped := c.data.logDrops()
+	b.WriteString(st.dim.Render(" │ log drops "))
+	if dropped > 0 {
+		b.WriteString(st.bad.Render(count(dropped)))
+	} else {
+		b.WriteString("0")
 	}
 	return b.String()
 }
@@ -154,18 +179,25 @@ func syncSummary(st styles, synced, total int, waiting []string) string {
 	return st.warn.Render(txt + ", waiting: " + strings.Join(waiting, " ") + more)
 }
 
-// headerTabs shows the view numbers with the active view's name; every
-// name when the terminal is wide enough.
+// shortViewNames name the views on a narrow terminal, so every tab keeps
+// a name at 80 columns.
+var shortViewNames = [numViews]string{"Pipe", "Queue", "Lstn", "Store", "Events"}
+
+// headerTabs shows every view's number and name; short names below 120
+// columns.
 func headerTabs(c *common, active viewID, views []view) string {
 	st := c.styles
 	wide := c.width >= 120
 	parts := make([]string, len(views))
 	for i, v := range views {
-		label := fmt.Sprintf("%d", i+1)
-		if wide || viewID(i) == active {
-			label += " " + v.name()
+		name := v.name()
+		if !wide && i < len(shortViewNames) {
+			name = shortViewNames[i]
 		}
-		if viewID(i) == active {
+		label := fmt.Sprintf("%d %s", i+1, name)
+		if viewID(i) == active && st.mono {
+			parts[i] = "[" + label + "]"
+		} else if viewID(i) == active {
 			parts[i] = st.selected.Render(" " + label + " ")
 		} else {
 			parts[i] = st.dim.Render(" " + label + " ")
@@ -174,9 +206,16 @@ func headerTabs(c *common, active viewID, views []view) string {
 	return strings.Join(parts, "")
 }
 
-// headerNote is the connection problem if there is one, else the source's
-// first note.
-func headerNote(c *common) string {
+// crumbed is a view that can say where inside it the user is: the open
+// object, listener or event, and the filter in force.
+type crumbed interface {
+	crumbs() []string
+}
+
+// headerNote follows the tabs: the connection problem if there is one,
+// else the breadcrumb (informer ▸ view ▸ what is open). The source's
+// notes have their own panel (notes.go), so nothing here hides them.
+func headerNote(c *common, v view) string {
 	st := c.styles
 	why := c.data.reasons[c.data.current]
 	if s := c.data.snap(); s != nil {
@@ -189,15 +228,17 @@ func headerNote(c *common) string {
 			return "  " + st.bad.Render(p)
 		}
 	}
-	if notes := c.data.notes; len(notes) > 0 {
-		return "  " + st.accent.Render("▸ "+notes[0])
-	}
-	// A source with nothing of its own to say (a real cluster) says why
-	// the informer shown has not synced.
 	if why != "" {
 		return "  " + st.warn.Render("✗ not synced: "+why)
 	}
-	return ""
+	if c.data.current == "" {
+		return ""
+	}
+	crumbs := []string{c.data.current, v.name()}
+	if cv, ok := v.(crumbed); ok {
+		crumbs = append(crumbs, cv.crumbs()...)
+	}
+	return "  " + st.dim.Render(strings.Join(crumbs, " › "))
 }
 
 // connShort is the connection state in a few words for the status line.
@@ -211,7 +252,7 @@ func connShort(c *common, s *engine.Snapshot) string {
 	case !s.Started:
 		return st.dim.Render("not started")
 	case r.ListInProgress:
-		return st.warn.Render("listing…")
+		return st.warn.Render(listingWord(r) + "…")
 	case r.WatchOpen:
 		return st.ok.Render("watch up " + humanDuration(since(now, r.WatchSince)))
 	case r.LastError != "":

@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 )
 
@@ -19,7 +21,8 @@ type helpGroup struct {
 // title names the source kind whose controls these are: "controls (demo)".
 func helpGroups(k *keyMap, caps capabilities, kind string) []helpGroup {
 	views := key.NewBinding(key.WithKeys("1"), key.WithHelp(viewKeysHelp(k), "go to view"))
-	inView := []key.Binding{k.Indexes, k.TypeFilter, k.AllInformers, k.Compare}
+	inView := []key.Binding{k.Indexes, k.TypeFilter, k.AllInformers, k.Compare,
+		k.SortName, k.SortAge, k.SortPending, k.SortLatency}
 	if caps.stall != nil {
 		inView = append([]key.Binding{k.Stall}, inView...)
 	}
@@ -31,7 +34,7 @@ func helpGroups(k *keyMap, caps capabilities, kind string) []helpGroup {
 	}
 	// In a fixed order, most used first; stall is listed in its view.
 	var controls []key.Binding
-	for _, b := range []*key.Binding{&k.Pause, &k.Step, &k.DropWatch, &k.Expire, &k.Resync, &k.Faster, &k.Slower} {
+	for _, b := range []*key.Binding{&k.Pause, &k.Step, &k.BatchStep, &k.DropWatch, &k.Expire, &k.Resync, &k.Faster, &k.Slower} {
 		if offered[b] {
 			controls = append(controls, *b)
 		}
@@ -44,17 +47,17 @@ func helpGroups(k *keyMap, caps capabilities, kind string) []helpGroup {
 		title = "controls: none on this source"
 	}
 	return []helpGroup{
-		{"views", []key.Binding{views, k.NextView, k.PrevView, k.Switch, k.Help, k.Quit}},
+		{"views", []key.Binding{views, k.NextView, k.PrevView, k.Switch, k.Commands, k.Notes, k.Help, k.Quit}},
 		{"move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back, k.Filter}},
 		{"in a view", inView},
 		{title, controls},
 	}
 }
 
-// renderHelp draws the key overlay for a w×h body: one column per group
-// when wide enough, else groups share columns. The explanatory lines below
-// are dropped first when the height is short.
-func renderHelp(c *common, w, h int) string {
+// helpLines is the key overlay's content for a box w cells wide: one
+// column per group when wide enough, else groups share columns; then what
+// "stalled" means and the narration, wrapped.
+func helpLines(c *common, w int) []string {
 	st := c.styles
 	hm := help.New()
 	hm.Styles = st.help
@@ -70,10 +73,10 @@ func renderHelp(c *common, w, h int) string {
 		}
 		cols[i] = st.accent.Render(g.title) + "\n" + hm.FullHelpView([][]key.Binding{keys})
 	}
-	// The widest arrangement that fits: four columns, then "in a view"
-	// under "views", then two columns of two groups each.
+	// The widest arrangement that fits: one column per group, then fewer
+	// columns sharing the groups.
 	var body string
-	for _, arrangement := range [][][]int{{{0}, {1}, {2}, {3}}, {{0, 2}, {1}, {3}}, {{0, 3}, {1, 2}}} {
+	for _, arrangement := range helpArrangements(len(groups)) {
 		stacks := make([]string, len(arrangement))
 		for i, groups := range arrangement {
 			parts := make([]string, len(groups))
@@ -87,18 +90,102 @@ func renderHelp(c *common, w, h int) string {
 			break
 		}
 	}
-	extra := []string{"", st.dim.Render("stalled: over " + humanDuration(c.stallAfter) + " in one callback, or a backlog rising")}
-	for _, n := range c.data.notes {
-		extra = append(extra, st.accent.Render("▸ "+n))
+	lines := strings.Split(body, "\n")
+	// Sentences wrap to the key columns' width, so the box stays as
+	// narrow as its keys.
+	w = min(w, max(lipgloss.Width(body)+4, 60))
+	lines = append(lines, "", st.dim.Render("stalled: over "+humanDuration(c.stallAfter)+" in one callback, or a backlog rising"))
+	filter := c.keys.Filter.Help().Key + " filters as k9s does: text or a regexp (^default/), -f fuzzy, -l app=web a label selector (Store), type:Relist key:default/web listener:slow (Events)"
+	for _, l := range wrapText(filter, max(w-4, 10)) {
+		lines = append(lines, st.dim.Render(l))
 	}
-	room := h - 2 - lipgloss.Height(body)
-	if room < len(extra) {
-		extra = extra[:max(room, 0)]
+	if c.caps.proc != nil {
+		for _, l := range wrapText(stepHelp(c.keys), max(w-4, 10)) {
+			lines = append(lines, st.dim.Render(l))
+		}
 	}
-	if len(extra) > 1 { // not the blank separator alone
-		body += "\n" + strings.Join(extra, "\n")
+	for i, n := range c.data.notes {
+		prefix := "▸ "
+		for _, l := range wrapText(n, max(w-6, 10)) {
+			if i > 0 || prefix == "  " {
+				prefix = "  "
+			}
+			lines = append(lines, st.accent.Render(prefix+l))
+			prefix = "  "
+		}
 	}
-	return st.panel.Render(fit(body, max(w-4, 1), min(lipgloss.Height(body), max(h-2, 1))))
+	return lines
+}
+
+// helpArrangements are the ways to put n groups in columns, widest first.
+func helpArrangements(n int) [][][]int {
+	one := make([][]int, n)
+	all := make([]int, n)
+	for i := range one {
+		one[i] = []int{i}
+		all[i] = i
+	}
+	out := [][][]int{one}
+	if n == 4 {
+		// "in a view" under "views", then two columns of two groups.
+		out = append(out, [][]int{{0, 2}, {1}, {3}}, [][]int{{0, 3}, {1, 2}})
+	}
+	return append(out, [][]int{all})
+}
+
+// stepHelp says what the two step keys do.
+func stepHelp(k *keyMap) string {
+	return k.Step.Help().Key + " pops one item, as client-go's Pop does; " + k.BatchStep.Help().Key +
+		" pops a batch, as client-go v0.37's batched RealFIFO pop (up to 1,000 distinct keys, up to a bookmark); on a DeltaFIFO both pop one key"
+}
+
+// renderHelpBox draws the help in a box at most w×h cells, from line off
+// on; when it does not fit, the last line says that more follows.
+func renderHelpBox(c *common, w, h, off int) string {
+	st := c.styles
+	lines := helpLines(c, w)
+	room := max(h-2, 1)
+	off = min(max(off, 0), max(len(lines)-room+1, 0))
+	shown := lines[off:]
+	if off > 0 || len(shown) > room {
+		shown = shown[:min(len(shown), room-1)]
+		more := fmt.Sprintf("lines %d–%d of %d · ↑/↓ scroll", off+1, off+len(shown), len(lines))
+		if off+len(shown) < len(lines) {
+			more = "↓ more below · " + more
+		}
+		shown = append(shown, st.warn.Render(more))
+	}
+	width := 0
+	for _, l := range lines {
+		width = max(width, lipgloss.Width(l))
+	}
+	return st.panel.Render(fit(strings.Join(shown, "\n"), min(width, max(w-4, 1)), len(shown)))
+}
+
+// renderHelp draws the help overlay for the body area.
+func (m *Model) renderHelp() string { return renderHelpBox(m.c, m.c.width, m.c.height, m.helpOff) }
+
+// helpKey closes or scrolls the help.
+func (m *Model) helpKey(msg tea.KeyPressMsg) {
+	k := m.c.keys
+	page := max(m.c.height-3, 1)
+	switch {
+	case key.Matches(msg, k.Help, k.Back):
+		m.showHelp = false
+	case key.Matches(msg, k.Down):
+		m.helpOff++
+	case key.Matches(msg, k.Up):
+		m.helpOff--
+	case key.Matches(msg, k.PageDown):
+		m.helpOff += page
+	case key.Matches(msg, k.PageUp):
+		m.helpOff -= page
+	case key.Matches(msg, k.Top):
+		m.helpOff = 0
+	case key.Matches(msg, k.Bottom):
+		m.helpOff = len(helpLines(m.c, m.c.width))
+	}
+	m.helpOff = min(max(m.helpOff, 0), max(len(helpLines(m.c, m.c.width))-max(m.c.height-3, 1), 0))
 }
 
 func joinGap(cols []string, gap string) []string {

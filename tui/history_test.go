@@ -2,10 +2,12 @@ package tui
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/engine/processor"
 )
 
@@ -115,5 +117,41 @@ func TestSparklines(t *testing.T) {
 	rows := sparkRows([]float64{0, 4, 8, 16}, 4, 2, 0)
 	if want := []string{"   █", "▁▄██"}; !reflect.DeepEqual(rows, want) {
 		t.Fatalf("sparkRows = %q, want %q", rows, want)
+	}
+}
+
+// A long session's per-item events must not push the lifecycle events
+// out of the log, and the overwritten entries are counted and said.
+func TestEventLogKeepsLifecycleEventsAndCountsOverwrites(t *testing.T) {
+	src := newFixtureSource()
+	h := newHarness(t, src)
+	h.size(160, 48)
+	h.frames(fixtureFrames)
+	const flood = 3 * eventLogSize
+	for seq := uint64(21); seq < 21+flood; seq++ {
+		src.AddEvents(engine.Event{Seq: seq, Time: t0.Add(7 * time.Second), Type: instr.EventWatchEvent, Informer: "pods", Key: "default/web-1", Detail: "MODIFIED"})
+	}
+	h.frames(fixtureFrames)
+	h.keys("5", "a")
+	ev := h.m.views[viewEvents].(*eventsView)
+	kept := map[string]bool{}
+	for _, i := range ev.rows {
+		kept[h.m.c.data.events.at(i).Type.String()] = true
+	}
+	for _, typ := range []string{"ListDone", "WatchOpen", "WatchClose", "Relist", "WatchError", "Resync", "Control"} {
+		if !kept[typ] {
+			t.Errorf("after %d watch events the log lost its %s event", flood, typ)
+		}
+	}
+	// 12 of the fixture's 20 are lifecycle events (engine.Event.Lifecycle);
+	// its 8 per-item ones, the bookmark included, and the flood share the
+	// per-item log.
+	over := uint64(8 + flood - eventLogSize)
+	if got := h.m.c.data.events.overwritten(); got != over {
+		t.Fatalf("overwritten = %d, want %d", got, over)
+	}
+	screen := h.screen()
+	if !strings.Contains(screen, "│ log drops "+count(over)) || !strings.Contains(screen, count(over)+" older overwritten") {
+		t.Fatalf("the header and the view must count the overwritten log entries:\n%s", screen)
 	}
 }

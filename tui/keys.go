@@ -22,6 +22,14 @@ type keyMap struct {
 	// View-specific.
 	Indexes, TypeFilter, AllInformers key.Binding
 
+	// Sorting, where k9s sorts: the Store by name or age, the Listeners
+	// by backlog or latency.
+	SortName, SortAge, SortPending, SortLatency key.Binding
+
+	// Notes opens the narration history; Commands lists informers and
+	// commands (k9s's ctrl+a); BatchStep pops as client-go's batched pop.
+	Notes, Commands, BatchStep key.Binding
+
 	// Compare toggles the side-by-side of informers sharing a resource.
 	Compare key.Binding
 }
@@ -48,6 +56,9 @@ func (k *keyMap) actions() []action {
 		{"filter", &k.Filter},
 		{"indexes", &k.Indexes}, {"type-filter", &k.TypeFilter}, {"all-informers", &k.AllInformers},
 		{"compare", &k.Compare},
+		{"sort-name", &k.SortName}, {"sort-age", &k.SortAge},
+		{"sort-pending", &k.SortPending}, {"sort-latency", &k.SortLatency},
+		{"narration", &k.Notes}, {"commands", &k.Commands}, {"batch-step", &k.BatchStep},
 	}
 }
 
@@ -80,7 +91,7 @@ func defaultKeyMap() *keyMap {
 		Help:      bind("help", "?"),
 		NextView:  bind("next view", "tab"),
 		PrevView:  bind("previous view", "shift+tab"),
-		Switch:    bind("informer", ":"),
+		Switch:    bind("command", ":"),
 		Pipeline:  bind("pipeline", "1"),
 		Queue:     bind("queue", "2"),
 		Listeners: bind("listeners", "3"),
@@ -111,6 +122,15 @@ func defaultKeyMap() *keyMap {
 		AllInformers: bind("all informers", "a"),
 
 		Compare: bind("compare", "c"),
+
+		SortName:    bind("sort by name", "O"),
+		SortAge:     bind("sort by age", "A"),
+		SortPending: bind("sort by pending", "P"),
+		SortLatency: bind("sort by latency", "L"),
+
+		Notes:     bind("narration", "h"),
+		Commands:  bind("all commands", "ctrl+a"),
+		BatchStep: bind("batch step", "b"),
 	}
 }
 
@@ -129,7 +149,7 @@ func (k *keyMap) controlKeys() []key.Binding {
 }
 
 func (k *keyMap) controlBindings() []*key.Binding {
-	return []*key.Binding{&k.Pause, &k.Step, &k.Stall, &k.DropWatch, &k.Expire, &k.Resync, &k.Faster, &k.Slower}
+	return []*key.Binding{&k.Pause, &k.Step, &k.BatchStep, &k.Stall, &k.DropWatch, &k.Expire, &k.Resync, &k.Faster, &k.Slower}
 }
 
 // pressedAny reports whether msg is one of the keys of bs, enabled or not.

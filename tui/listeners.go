@@ -2,11 +2,14 @@ package tui
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/informtop/informtop/engine/processor"
 )
 
 // listenersView is the table of event handlers: backlog, throughput,
@@ -17,6 +20,62 @@ type listenersView struct {
 	rows     []rankedListener
 	detail   bool   // showing the selected listener's details
 	informer string // whose listeners are shown; a switch starts over
+	sortBy   listenerSort
+	// backlog is the head of the open listener's backlog, read off the
+	// UI goroutine while its detail is shown (source.ListenerReader).
+	backlog *listenerBacklogMsg
+}
+
+// backlogShown is how many notifications of a backlog the detail lists.
+const backlogShown = 8
+
+// listenerBacklogMsg delivers the head of one listener's backlog.
+type listenerBacklogMsg struct {
+	informer, listener string
+	pending            []processor.Pending
+}
+
+// backlogCmd reads the selected listener's backlog head; nil when the
+// source cannot tell or no detail is shown.
+func (v *listenersView) backlogCmd() tea.Cmd {
+	r := v.c.caps.owes
+	if r == nil || len(v.rows) == 0 || v.scroll.cursor >= len(v.rows) {
+		return nil
+	}
+	inf, name := v.c.data.current, v.rows[v.scroll.cursor].stats.Name
+	return func() tea.Msg {
+		return listenerBacklogMsg{informer: inf, listener: name, pending: r.ListenerBacklog(inf, name, backlogShown)}
+	}
+}
+
+// listenerSort orders the table: by health (stalled first), or as k9s
+// sorts a column, by backlog or by latency, largest first.
+type listenerSort int
+
+const (
+	sortHealth listenerSort = iota
+	sortPending
+	sortLatency
+)
+
+func (v *listenersView) sortName() string {
+	switch v.sortBy {
+	case sortPending:
+		return "pending"
+	case sortLatency:
+		return "latency"
+	}
+	return ""
+}
+
+// sortRows applies the chosen order; stable, so ties keep the health order.
+func (v *listenersView) sortRows() {
+	switch v.sortBy {
+	case sortPending:
+		sort.SliceStable(v.rows, func(i, j int) bool { return v.rows[i].stats.Pending > v.rows[j].stats.Pending })
+	case sortLatency:
+		sort.SliceStable(v.rows, func(i, j int) bool { return v.rows[i].stats.LatencyP99 > v.rows[j].stats.LatencyP99 })
+	}
 }
 
 func newListenersView(c *common) *listenersView { return &listenersView{c: c} }
@@ -29,7 +88,7 @@ func (v *listenersView) shortHelp() []key.Binding {
 	if v.detail {
 		return []key.Binding{k.Back, k.Stall}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Stall}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Stall, k.SortPending, k.SortLatency}
 }
 
 func (v *listenersView) resize() {
@@ -45,6 +104,7 @@ func (v *listenersView) refresh() tea.Cmd {
 	s := v.c.snap()
 	sel := v.c.data.selectedListener
 	v.rows = rankListeners(s.Listeners, v.c.now(), v.c.data.history(), v.c.stallAfter)
+	v.sortRows()
 	v.scroll.setLen(len(v.rows))
 	for i, r := range v.rows {
 		if r.stats.Name == sel {
@@ -54,7 +114,7 @@ func (v *listenersView) refresh() tea.Cmd {
 		}
 	}
 	v.publishSelection()
-	return nil
+	return v.backlogCmd()
 }
 
 // publishSelection tells the root which listener the stall key acts on.
@@ -67,6 +127,10 @@ func (v *listenersView) publishSelection() {
 }
 
 func (v *listenersView) update(msg tea.Msg) tea.Cmd {
+	if bm, ok := msg.(listenerBacklogMsg); ok {
+		v.backlog = &bm
+		return nil
+	}
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
@@ -77,8 +141,20 @@ func (v *listenersView) update(msg tea.Msg) tea.Cmd {
 		v.detail = false
 	case !v.detail && key.Matches(km, k.Open) && len(v.rows) > 0:
 		v.detail = true
+		return v.backlogCmd()
+	case !v.detail && key.Matches(km, k.SortPending, k.SortLatency):
+		want := sortPending
+		if key.Matches(km, k.SortLatency) {
+			want = sortLatency
+		}
+		if v.sortBy == want {
+			want = sortHealth // a second press goes back to stalled first
+		}
+		v.sortBy = want
+		return v.refresh()
 	case !v.detail && v.scroll.handleKey(km, k):
 		v.publishSelection()
+		return v.backlogCmd()
 	}
 	return nil
 }
@@ -96,6 +172,7 @@ const (
 	lcSynced
 	lcPanics
 	lcTrend
+	lcTombstones
 )
 
 var listenerColumns = []column{
@@ -110,6 +187,7 @@ var listenerColumns = []column{
 	{title: "IN CALLBACK", width: 13, prio: 1, id: lcInCallback},
 	{title: "SYNC", width: 4, prio: 2, id: lcSynced},
 	{title: "PANIC", width: 5, right: true, prio: 3, id: lcPanics},
+	{title: "TOMB", width: 4, right: true, prio: 4, id: lcTombstones},
 	{title: "BACKLOG TREND", width: 13, flex: true, maxw: historyPoints + 2, prio: 2, id: lcTrend},
 }
 
@@ -178,6 +256,7 @@ func (v *listenersView) cells(cells []string, r rankedListener, trendW int) {
 	}
 	cells[lcSynced] = " " + yesNo(l.Synced)
 	cells[lcPanics] = count(l.Panics)
+	cells[lcTombstones] = count(l.Delivered.Tombstones)
 	cells[lcTrend] = sparkline(v.c.data.history().pending(l.Name), trendW)
 	if r.stall.rising && trendW > 2 {
 		cells[lcTrend] = sparkline(v.c.data.history().pending(l.Name), trendW-2) + " ↑"
@@ -232,6 +311,7 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 		row("pending", fmt.Sprintf("%s (buffer capacity %s, high-water %s)", count(l.Pending), count(l.Capacity), count(l.HighWater))),
 		row("delivered", fmt.Sprintf("%s  (add %s · update %s · delete %s · sync %s)",
 			count(d.Total()), count(d.Add), count(d.Update), count(d.Delete), count(d.Sync))),
+		row("tombstones", count(d.Tombstones)+" OnDelete with a DeletedFinalStateUnknown"+st.dim.Render(" (a delete inferred at a relist)")),
 		row("rate", rate(h.latest().listenerRate[l.Name])),
 		row("latency", "p50 "+latency(l.LatencyP50)+" · p99 "+latency(l.LatencyP99)),
 	}
@@ -239,10 +319,8 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 	if l.InCallback != "" {
 		cb = fmt.Sprintf("%s %s for %s", l.InCallback, l.InCallbackKey, humanDuration(r.stall.inCallback))
 	}
-	lines = append(lines,
-		row("in callback", cb),
-		row("synced", yesNo(l.Synced)),
-	)
+	lines = append(lines, row("in callback", cb), row("synced", v.syncedText(l)))
+	lines = append(lines, v.owesLines(l, row)...)
 	panics := count(l.Panics)
 	if l.LastPanic != "" {
 		panics += "  last: " + oneLine(l.LastPanic)
@@ -254,6 +332,46 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 			st.dim.Render("  "+perColumn(historySpacing))),
 	)
 	return lines
+}
+
+// syncedText says whether and when the registration reached HasSynced.
+func (v *listenersView) syncedText(l *processor.ListenerStats) string {
+	switch {
+	case !l.Synced:
+		return yesNo(false) + " not yet: its share of the initial list is still being delivered"
+	case l.SyncedAt.IsZero():
+		return yesNo(true)
+	}
+	return yesNo(true) + " HasSynced at " + l.SyncedAt.In(v.c.loc).Format("15:04:05.000") +
+		", " + humanDuration(since(v.c.now(), l.SyncedAt)) + " ago"
+}
+
+// owesLines list the notifications at the head of the backlog, oldest
+// first, when the source can read them.
+func (v *listenersView) owesLines(l *processor.ListenerStats, row func(string, string) string) []string {
+	st := v.c.styles
+	b := v.backlog
+	if v.c.caps.owes == nil {
+		return nil
+	}
+	if l.Pending == 0 {
+		return []string{row("owes", "nothing: the backlog is empty")}
+	}
+	if b == nil || b.informer != v.c.data.current || b.listener != l.Name {
+		return []string{row("owes", count(l.Pending)+" notifications"+st.dim.Render(" (reading…)"))}
+	}
+	out := []string{row("owes", fmt.Sprintf("%s notifications; next, oldest first:", count(l.Pending)))}
+	for _, p := range b.pending {
+		line := p.Callback + " " + p.Key
+		if p.Sync {
+			line += st.dim.Render(" (resync)")
+		}
+		out = append(out, row("", line))
+	}
+	if rest := l.Pending - len(b.pending); rest > 0 && len(b.pending) > 0 {
+		out = append(out, row("", st.dim.Render(fmt.Sprintf("… %s more", count(rest)))))
+	}
+	return out
 }
 
 func resyncText(d time.Duration) string {

@@ -22,6 +22,9 @@ type matcher struct {
 	lower  []string // corpus lowered for ASCII; "" marks a non-ASCII entry
 	query  string
 	result []int // indexes into corpus matching query
+	// applied and specResult remember apply's last answer.
+	applied    string
+	specResult []int
 }
 
 // setCorpus replaces what is searched and forgets the last answer.
@@ -34,6 +37,32 @@ func (m *matcher) setCorpus(corpus []string) {
 		}
 	}
 	m.query, m.result = "", nil
+	m.applied, m.specResult = "", nil
+}
+
+// apply returns the indexes of the corpus entries matching a text or fuzzy
+// spec, in corpus order; nil when the spec does not filter. A broken spec
+// matches nothing.
+func (m *matcher) apply(s filterSpec) []int {
+	switch {
+	case s.err != "":
+		return []int{}
+	case s.mode == filterFuzzy:
+		return m.filter(s.fuzzy)
+	case s.mode != filterText:
+		return nil
+	}
+	if s.raw == m.applied && m.specResult != nil {
+		return m.specResult
+	}
+	out := make([]int, 0, 64)
+	for i := range m.corpus {
+		if s.matchText(m.corpus[i], m.lower[i]) {
+			out = append(out, i)
+		}
+	}
+	m.applied, m.specResult = s.raw, out
+	return out
 }
 
 // filter returns the indexes of the corpus entries matching q, in corpus
@@ -91,6 +120,20 @@ func inOrder(s, q string) bool {
 		}
 	}
 	return j == len(q)
+}
+
+// highlightSpec marks what spec matched in s: the regexp's or substring's
+// span, or fuzzy's characters.
+func highlightSpec(s string, spec filterSpec, on func(...string) string) string {
+	switch spec.mode {
+	case filterFuzzy:
+		return highlight(s, spec.fuzzy, on)
+	case filterText, filterFields:
+		if i, j := spec.textSpan(s); i >= 0 {
+			return s[:i] + on(s[i:j]) + s[j:]
+		}
+	}
+	return s
 }
 
 // highlight renders s with the characters fuzzy matched for q in style on;

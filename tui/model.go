@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/informtop/informtop/source"
 )
 
@@ -43,6 +44,8 @@ type Model struct {
 	refresh time.Duration
 
 	showHelp  bool
+	helpOff   int // first line of the help shown, when it is taller than the screen
+	notes     *noteHistory
 	switcher  *switcher
 	narration *narration
 	status    status
@@ -132,6 +135,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
 		return m, nil
+	case tea.ColorProfileMsg:
+		// Without attributes reverse video is invisible; mark by text.
+		m.c.styles.mono = msg.Profile == colorprofile.ASCII || msg.Profile == colorprofile.NoTTY
+		return m, nil
 	case tickMsg:
 		return m, m.fetchCmd()
 	case dataMsg:
@@ -161,9 +168,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) applyData(msg dataMsg) tea.Cmd {
-	before := m.c.data.current
+	before, panel := m.c.data.current, len(m.notePanel())
 	m.c.data.apply(msg)
-	if m.c.data.current != before {
+	// A new informer, or notes that need more or fewer rows, move the
+	// body's edges.
+	if m.c.data.current != before || len(m.notePanel()) != panel {
 		m.layout()
 	}
 	return tea.Batch(m.views[m.active].refresh(), m.tickCmd())
@@ -185,8 +194,12 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 		return m.switcherKey(msg)
 	}
 	if m.showHelp {
-		if key.Matches(msg, k.Help, k.Back) {
-			m.showHelp = false
+		m.helpKey(msg)
+		return nil
+	}
+	if m.notes != nil {
+		if m.notes.update(msg, k) {
+			m.notes = nil
 		}
 		return nil
 	}
@@ -196,15 +209,15 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 	why := k.whyNot(m.c.caps, msg)
 	switch {
 	case key.Matches(msg, k.Help):
-		m.showHelp = true
+		m.showHelp, m.helpOff = true, 0
+	case key.Matches(msg, k.Notes) && m.narrated():
+		m.notes = newNoteHistory()
 	case key.Matches(msg, k.NextView):
 		return m.activate((m.active + 1) % numViews)
 	case key.Matches(msg, k.PrevView):
 		return m.activate((m.active + numViews - 1) % numViews)
-	case key.Matches(msg, k.Switch):
-		if len(m.c.data.snaps) > 0 {
-			m.switcher = newSwitcher(m.c)
-		}
+	case key.Matches(msg, k.Switch, k.Commands):
+		m.switcher = newSwitcher(m.c)
 	case key.Matches(msg, k.Back) && m.narration != nil:
 		m.narration = nil
 		m.layout()
@@ -231,8 +244,13 @@ func (m *Model) switcherKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	m.switcher = nil
-	if chosen != "" && chosen != m.c.data.current {
-		m.c.data.current = chosen
+	switch {
+	case chosen == nil:
+		return nil
+	case chosen.cmd != nil:
+		return chosen.cmd.run(m)
+	case chosen.name != m.c.data.current:
+		m.c.data.current = chosen.name
 		m.c.data.selectedListener = ""
 		m.layout()
 		return m.views[m.active].refresh()
@@ -251,13 +269,30 @@ func (m *Model) activate(id viewID) tea.Cmd {
 // panel when open, and the footer.
 func (m *Model) layout() {
 	body := max(m.height-headerLines-1, 1)
+	body -= len(m.notePanel())
 	if m.narration != nil {
-		body -= m.narration.height(m.c, body/2)
+		body -= m.narration.height(m.c, m.width, max(body/2, body-8))
 	}
 	m.c.width, m.c.height = m.width, max(body, 1)
 	for _, v := range m.views {
 		v.resize()
 	}
+}
+
+// narrated reports that the source has said something, so the narration
+// key has a history to open; otherwise the key goes to the view.
+func (m *Model) narrated() bool {
+	return len(m.c.data.notes) > 0 || len(m.c.data.noteLog.entries) > 0
+}
+
+// notePanel is the narration panel's lines; while a step is narrated on
+// a terminal under 40 rows it keeps to one line, so the step has room.
+func (m *Model) notePanel() []string {
+	h := m.height
+	if m.narration != nil && h < 40 {
+		h = min(h, 23)
+	}
+	return notePanelLines(m.c, m.width, h)
 }
 
 func (m *Model) setStatus(text string, err error) {
@@ -303,7 +338,9 @@ func (m *Model) render() string {
 	case m.showHelp:
 		// Help replaces the view: text showing through around a big box
 		// reads as clutter.
-		body = lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, renderHelp(c, c.width, c.height))
+		body = lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, m.renderHelp())
+	case m.notes != nil:
+		body = m.notes.render(c, c.width, c.height)
 	case m.switcher != nil:
 		body = overlay(body, m.switcher.render(c.width, c.height), c.width, c.height)
 	}
@@ -311,8 +348,12 @@ func (m *Model) render() string {
 		fit(headerBlock(c, m.active, m.views), m.width, headerLines),
 		fit(body, m.width, c.height),
 	}
+	panel := m.notePanel()
+	if len(panel) > 0 {
+		parts = append(parts, fit(strings.Join(panel, "\n"), m.width, len(panel)))
+	}
 	if m.narration != nil {
-		nh := m.height - headerLines - 1 - c.height
+		nh := m.height - headerLines - 1 - c.height - len(panel)
 		parts = append(parts, fit(m.narration.render(c, m.width, nh), m.width, nh))
 	}
 	parts = append(parts, fit(footerLine(c, m.status, m.footerKeys()), m.width, 1))

@@ -13,6 +13,7 @@ type stepMsg struct {
 	res         engine.StepResult
 	err         error
 	pausedFirst bool // the step paused a running engine first
+	batch       bool // the batch step key: source.Processing.StepBatch
 }
 
 // narration is the step panel: what happened to the one item popped by
@@ -23,14 +24,39 @@ type narration struct {
 }
 
 // lines is the panel's content, unframed.
-func (n *narration) lines(c *common) []string {
+func (n *narration) lines(c *common, w int) []string {
 	st := c.styles
 	r := n.msg.res
 	title := fmt.Sprintf("step %d", n.steps)
 	if r.Informer != "" {
 		title += " · " + r.Informer
 	}
+	kind := ""
+	switch {
+	case n.msg.err != nil || r.Empty:
+	case r.Kind != "":
+		// The engine says which kind of step happened and what it popped.
+		if r.Kind == engine.StepBatch {
+			title += " · batch step"
+		} else {
+			title += " · single step"
+		}
+		kind = r.Headline()
+	case n.msg.batch && r.Batch > 1:
+		title += " · batch step"
+		kind = fmt.Sprintf("%s popped at once, as client-go v0.37's batched pop does (up to 1,000 distinct keys, up to a bookmark)", plural(r.Batch, "item"))
+	case n.msg.batch:
+		title += " · batch step"
+		kind = "one item popped: a DeltaFIFO pops one key, and a RealFIFO batch ends at a bookmark"
+	default:
+		title += " · single step: one item popped"
+	}
 	out := []string{st.bold.Render(title)}
+	for _, l := range wrapText(kind, max(w-4, 10)) {
+		if l != "" {
+			out = append(out, st.dim.Render(l))
+		}
+	}
 	if n.msg.pausedFirst {
 		out = append(out, st.warn.Render("processing paused so items can be stepped one at a time"))
 	}
@@ -45,26 +71,69 @@ func (n *narration) lines(c *common) []string {
 		if bookmark && len(r.Store) == 0 {
 			store = "no object changes; the store records the bookmark's resourceVersion"
 		}
-		out = append(out, n.popLine(c, r))
+		if len(r.Store) > 4 {
+			// A batch changes the store once per key: the first, the last
+			// and how many.
+			store = fmt.Sprintf("%s → … → %s (%d changes)", r.Store[0], r.Store[len(r.Store)-1], len(r.Store))
+		}
+		if len(r.Keys) <= 1 {
+			out = append(out, n.popLine(c, r)) // a batch's keys are in its headline
+		}
 		out = append(out, st.dim.Render("store    ")+store)
 		if len(r.Notifications) == 0 {
 			out = append(out, st.dim.Render("notified ")+"no listener ("+quietReason(c, r, bookmark)+")")
 		}
-		nameW := 0
-		for _, nt := range r.Notifications {
-			nameW = max(nameW, width(nt.Listener))
+		if len(r.Keys) > 1 && len(r.Summary) > 0 {
+			// A batch notifies per key; per listener and callback reads.
+			for i, line := range r.SummaryLines() {
+				label := "         "
+				if i == 0 {
+					label = "notified "
+				}
+				out = append(out, st.dim.Render(label)+line)
+			}
+			return out
 		}
-		for i, nt := range r.Notifications {
+		groups := groupNotifications(r.Notifications)
+		nameW := 0
+		for _, g := range groups {
+			nameW = max(nameW, width(g.Listener))
+		}
+		for i, g := range groups {
 			label := "         "
 			if i == 0 {
 				label = "notified "
 			}
-			line := fmt.Sprintf("%s ← %s %s", pad(nt.Listener, nameW, false), nt.Callback, nt.Key)
-			if nt.Detail != "" {
-				line += st.dim.Render(" (" + nt.Detail + ")")
+			line := fmt.Sprintf("%s ← %s %s", pad(g.Listener, nameW, false), g.Callback, g.Key)
+			if g.n > 1 {
+				line += fmt.Sprintf(" ×%d", g.n)
+			}
+			if g.Detail != "" {
+				line += st.dim.Render(" (" + g.Detail + ")")
 			}
 			out = append(out, st.dim.Render(label)+line)
 		}
+	}
+	return out
+}
+
+// notificationGroup is a run of identical notifications, drawn as one line:
+// a hot DeltaFIFO key notifies a listener once per delta.
+type notificationGroup struct {
+	engine.StepNotification
+	n int
+}
+
+// groupNotifications folds runs of the same listener, callback, key and
+// detail into one entry with a count, keeping the order.
+func groupNotifications(ns []engine.StepNotification) []notificationGroup {
+	var out []notificationGroup
+	for _, n := range ns {
+		if k := len(out); k > 0 && out[k-1].StepNotification == n {
+			out[k-1].n++
+			continue
+		}
+		out = append(out, notificationGroup{StepNotification: n, n: 1})
 	}
 	return out
 }
@@ -114,7 +183,7 @@ func (n *narration) render(c *common, w, h int) string {
 	if h < 3 {
 		return fit("", w, h)
 	}
-	lines := n.lines(c)
+	lines := n.lines(c, w)
 	if room := h - 2; len(lines) > room {
 		// Say what is cut: a hot key notifies every listener per delta.
 		more := len(lines) - room + 1
@@ -125,8 +194,8 @@ func (n *narration) render(c *common, w, h int) string {
 }
 
 // height is how many rows the panel wants, capped at limit.
-func (n *narration) height(c *common, limit int) int {
-	return min(len(n.lines(c))+2, limit)
+func (n *narration) height(c *common, w, limit int) int {
+	return min(len(n.lines(c, w))+2, limit)
 }
 
 func joinOr(parts []string, sep, empty string) string {

@@ -89,12 +89,15 @@ func (v *pipelineView) render() string {
 	lis := len(s.Listeners)
 	chartMin := 2 + evKinds // blank line, title, one row per type
 	listenerRows, perSeries := room, 0
+	// Every listener before the chart: the chart only takes rows the
+	// listeners leave.
+	gap := true // a blank line between the listeners and the chart
 	switch {
 	case room >= lis+chartMin:
 		listenerRows = lis
 		perSeries = min(max((room-lis-2)/evKinds, 1), 3)
-	case room > chartMin:
-		listenerRows, perSeries = room-chartMin, 1
+	case room == lis+chartMin-1:
+		listenerRows, perSeries, gap = lis, 1, false
 	}
 	if n := len(v.c.data.workqueues); n > 0 && queueRows < 1+n {
 		// Rows neither the listeners nor the chart use go to the queues.
@@ -107,7 +110,9 @@ func (v *pipelineView) render() string {
 	lines := append(stages, v.listenerLines(s, h, v.c.now(), listenerRows)...)
 	lines = append(lines, v.workqueueLines(queueRows)...)
 	if perSeries > 0 {
-		lines = append(lines, "")
+		if gap {
+			lines = append(lines, "")
+		}
 		lines = append(lines, v.chart(h, perSeries)...)
 	}
 	out := fit(strings.Join(lines, "\n"), v.c.width, height)
@@ -132,13 +137,13 @@ func (v *pipelineView) apiLine(s *engine.Snapshot, p *point) string {
 func (v *pipelineView) reflectorLine(s *engine.Snapshot) string {
 	st := v.c.styles
 	r := s.Reflector
-	list := fmt.Sprintf("%s (%s", plural(r.Lists, "list"), plural(r.ListPages, "page"))
+	list := fmt.Sprintf("%s (%s", plural(r.Lists, "list"), listHow(r))
 	if r.Lists > 0 && !r.ListInProgress {
 		list += fmt.Sprintf(", last %s in %s", count(r.LastListItems), humanDuration(r.LastListTime))
 	}
 	list += ")"
 	if r.ListInProgress {
-		list = st.warn.Render(fmt.Sprintf("listing: %s items so far", count(r.LastListItems)))
+		list = st.warn.Render(fmt.Sprintf("%s: %s items so far", listingWord(r), count(r.LastListItems)))
 	}
 	relists := plural(r.Relists, "relist")
 	if r.Relists > 0 {
@@ -149,6 +154,23 @@ func (v *pipelineView) reflectorLine(s *engine.Snapshot) string {
 		errs = st.bad.Render(errs)
 	}
 	return v.join(list, relists, plural(r.Watches, "watch"), errs, plural(r.WatchBookmarks, "bookmark"))
+}
+
+// listHow says how the initial list came: paged LIST responses, or a
+// WatchList stream, which has no pages to count.
+func listHow(r engine.ReflectorStats) string {
+	if r.ListStreamed {
+		return "streamed (WatchList)"
+	}
+	return plural(r.ListPages, "page")
+}
+
+// listingWord names a list in progress.
+func listingWord(r engine.ReflectorStats) string {
+	if r.ListStreamed {
+		return "streaming (WatchList)"
+	}
+	return "listing"
 }
 
 func (v *pipelineView) queueLine(s *engine.Snapshot, p *point) string {

@@ -66,9 +66,9 @@ func (v *pipelineView) compareStack(s *engine.Snapshot, listenerRows int) []stri
 	now := c.nowOf(s)
 	r := s.Reflector
 	watchRate := p.eventRate[evAdded] + p.eventRate[evModified] + p.eventRate[evDeleted]
-	list := fmt.Sprintf("%s (%s)", plural(r.Lists, "list"), plural(r.ListPages, "page"))
+	list := fmt.Sprintf("%s (%s)", plural(r.Lists, "list"), listHow(r))
 	if r.ListInProgress {
-		list = st.warn.Render("listing: " + count(r.LastListItems) + " so far")
+		list = st.warn.Render(listingWord(r) + ": " + count(r.LastListItems) + " so far")
 	}
 	relists := plural(r.Relists, "relist")
 	if r.Relists > 0 {
@@ -134,10 +134,16 @@ func (v *pipelineView) queueComparison(snaps []*engine.Snapshot) string {
 	st := v.c.styles
 	parts := make([]string, 0, len(snaps))
 	empty := true
+	owed := 0
 	for _, s := range snaps {
 		q := s.Queue
-		if q.Depth > 0 {
+		// Empty only when nothing at all is queued: the rows drawn come
+		// from the head, so a head with rows is never called empty.
+		if q.Depth > 0 || q.Deltas > 0 || len(q.Head) > 0 {
 			empty = false
+		}
+		for _, l := range s.Listeners {
+			owed += l.Pending
 		}
 		part := fmt.Sprintf("%s %s rows for %s deltas", st.bold.Render(s.Name), count(q.Depth), count(q.Deltas))
 		if q.Depth > 0 && q.Deltas > q.Depth {
@@ -146,7 +152,10 @@ func (v *pipelineView) queueComparison(snaps []*engine.Snapshot) string {
 		parts = append(parts, part)
 	}
 	label := st.stage.Render(pad("Rows/deltas", v.stageWidth(), false))
-	if empty {
+	switch {
+	case empty && owed > 0:
+		return label + st.dim.Render("every compared queue is empty; their listeners still owe "+plural(owed, "notification"))
+	case empty:
 		return label + st.dim.Render("every compared queue is empty; a burst while paused shows how each queues it")
 	}
 	return label + strings.Join(parts, st.dim.Render(" · "))

@@ -26,6 +26,10 @@ type queueView struct {
 	detail   *queueDetail // the open row detail; nil shows the list
 	informer string       // whose queue is shown; a switch starts over
 	peers    []queuePeer  // the other compared queues, while comparing
+	// mirrors hold the whole queues shown (the focused one and, in
+	// compare mode, its peers), by informer, when the source pages them.
+	mirrors map[string]*queueMirror
+	stale   bool // the matchers do not hold the rows shown yet (readCorpora)
 }
 
 // queuePeer is a compared queue beside the focused one.
@@ -80,38 +84,62 @@ func (v *queueView) refresh() tea.Cmd {
 		v.filter.clear()
 		v.scroll.top()
 	}
-	v.match.setCorpus(headKeys(v.c.snap().Queue.Head))
+	v.corpora()
+	return tea.Batch(v.detailCmd(), v.pagerCmd())
+}
+
+// corpora re-reads what the filter searches in every queue shown, and
+// filters again.
+func (v *queueView) corpora() {
 	v.peers = v.peers[:0]
 	if v.c.comparing() {
 		for _, s := range v.c.compared() {
-			if s.Name == v.c.data.current {
-				continue
+			if s.Name != v.c.data.current {
+				v.peers = append(v.peers, queuePeer{name: s.Name})
 			}
-			p := queuePeer{name: s.Name}
-			p.match.setCorpus(headKeys(s.Queue.Head))
-			v.peers = append(v.peers, p)
 		}
 	}
+	v.stale = true
 	v.applyFilter()
-	return v.detailCmd()
 }
 
+// readCorpora fills the matchers from the rows shown. Only a filter reads
+// them, so a paged queue of 100k rows costs nothing per frame unfiltered.
+func (v *queueView) readCorpora() {
+	v.match.setCorpus(headKeys(v.head(v.c.snap())))
+	for i := range v.peers {
+		if s := v.c.data.byName(v.peers[i].name); s != nil {
+			v.peers[i].match.setCorpus(headKeys(v.head(s)))
+		}
+	}
+	v.stale = false
+}
+
+// headKeys is what the filter searches in each row: its key, or for a
+// whole-store row its label ("(Bookmark)", "(ReplacedAll)"), so those rows
+// can be found too.
 func headKeys(head []fifo.Item) []string {
 	keys := make([]string, len(head))
 	for i, it := range head {
 		keys[i] = it.Key
+		if it.Key == "" {
+			keys[i] = keylessLabel(it.Types)
+		}
 	}
 	return keys
 }
 
 func (v *queueView) applyFilter() {
-	q := v.filter.query()
-	v.rows = filterRows(&v.match, q, len(v.c.snap().Queue.Head), v.rows)
+	q := v.filter.spec()
+	if v.stale && q.active() {
+		v.readCorpora()
+	}
+	v.rows = filterRows(&v.match, q, len(v.head(v.c.snap())), v.rows)
 	for i := range v.peers {
 		p := &v.peers[i]
 		n := 0
 		if s := v.c.data.byName(p.name); s != nil {
-			n = len(s.Queue.Head)
+			n = len(v.head(s))
 		}
 		p.rows = filterRows(&p.match, q, n, p.rows)
 	}
@@ -121,8 +149,8 @@ func (v *queueView) applyFilter() {
 
 // filterRows is the rows of an n-row head matching q, reusing buf when
 // every row matches.
-func filterRows(m *matcher, q string, n int, buf []int) []int {
-	if idx := m.filter(q); idx != nil || q != "" {
+func filterRows(m *matcher, q filterSpec, n int, buf []int) []int {
+	if idx := m.apply(q); idx != nil || q.active() {
 		return idx
 	}
 	buf = buf[:0]
@@ -136,6 +164,14 @@ func (v *queueView) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case queueDetailMsg:
 		v.applyDetail(msg)
+		return nil
+	case queueRowsMsg:
+		for _, one := range msg {
+			if m := v.mirrors[one.informer]; m != nil {
+				m.apply(one)
+			}
+		}
+		v.corpora()
 		return nil
 	case tea.PasteMsg:
 		_, cmd := v.filter.paste(msg)
@@ -178,7 +214,7 @@ func (v *queueView) update(msg tea.Msg) tea.Cmd {
 }
 
 func (v *queueView) selected() *fifo.Item {
-	head := v.c.snap().Queue.Head
+	head := v.head(v.c.snap())
 	if len(v.rows) == 0 || v.scroll.cursor >= len(v.rows) {
 		return nil
 	}
@@ -226,10 +262,9 @@ func (v *queueView) render() string {
 	}
 	st := v.c.styles
 	s := v.c.snap()
-	q := s.Queue
 	lines := []string{v.summary()}
 	if v.filter.shown() {
-		lines = append(lines, v.filter.view(v.c, v.c.width, len(v.rows), len(q.Head)))
+		lines = append(lines, v.filter.view(v.c, v.c.width, len(v.rows), len(v.head(s))))
 	}
 	cols := layoutColumns(queueColumns(v.kind()), v.c.width)
 	lines = append(lines, st.colHead.Render(renderHeader(cols)))
@@ -248,7 +283,10 @@ func (v *queueView) render() string {
 // emptyText says why s's table has no rows: an empty queue, or a filter
 // that matches none of its rows.
 func (v *queueView) emptyText(s *engine.Snapshot) string {
-	if len(s.Queue.Head) > 0 && v.filter.query() != "" {
+	if spec := v.filter.spec(); spec.err != "" {
+		return spec.err
+	}
+	if len(v.head(s)) > 0 && v.filter.query() != "" {
 		return "no queued key matches the filter"
 	}
 	return "the queue is empty"
@@ -266,7 +304,7 @@ type headMarks struct {
 // cells wide. Ages are measured against the snapshot's own time.
 func (v *queueView) headRows(s *engine.Snapshot, rows []int, lo, hi int, cols []column, hm headMarks, w int) []string {
 	st := v.c.styles
-	head := s.Queue.Head
+	head := v.head(s)
 	now := v.c.nowOf(s)
 	out := make([]string, 0, hi-lo)
 	cells := make([]string, 5)
@@ -284,8 +322,8 @@ func (v *queueView) headRows(s *engine.Snapshot, rows []int, lo, hi int, cols []
 		cells[qcDeltas] = deltaRun(it.Types)
 		cells[qcCount] = count(len(it.Types))
 		cells[qcAge] = humanDuration(since(now, it.Enqueued))
-		if r != hm.cursor && it.Key != "" {
-			cells[qcKey] = highlight(it.Key, v.filter.query(), st.accent.Render)
+		if r != hm.cursor {
+			cells[qcKey] = highlightSpec(cells[qcKey], v.filter.spec(), st.accent.Render)
 		}
 		line := renderRow(cols, cells)
 		if hm.marks {
@@ -307,7 +345,7 @@ func (v *queueView) headRows(s *engine.Snapshot, rows []int, lo, hi int, cols []
 // which the queue holds under no key.
 func keylessLabel(ts []cache.DeltaType) string {
 	if len(ts) == 0 {
-		return "(no key)"
+		return "(reading…)" // a paged row not read yet
 	}
 	return "(" + string(ts[0]) + ")"
 }
@@ -322,7 +360,10 @@ func (v *queueView) summary() string {
 	if q.Depth > 0 {
 		parts = append(parts, "oldest "+humanDuration(since(v.c.now(), q.OldestEnqueued)))
 	}
-	if len(q.Head) < q.Depth {
+	switch s := v.c.snap(); {
+	case v.paged(s) && q.Depth > v.scroll.height:
+		parts = append(parts, st.dim.Render("whole queue, G for the last row"))
+	case len(q.Head) < q.Depth:
 		parts = append(parts, st.dim.Render("showing the first "+count(len(q.Head))))
 	}
 	if v.kind() == fifo.KindDeltaFIFO {

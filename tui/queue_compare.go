@@ -18,7 +18,7 @@ func (v *queueView) renderCompare() string {
 	widths := columnWidths(c.width, len(snaps))
 	var lines []string
 	if v.filter.shown() {
-		lines = append(lines, v.filter.view(c, c.width, len(v.rows), len(c.snap().Queue.Head)))
+		lines = append(lines, v.filter.view(c, c.width, len(v.rows), len(v.head(c.snap()))))
 	}
 	tableRows := max(v.tableHeight(), 1)
 	sel := ""
@@ -39,7 +39,7 @@ func (v *queueView) renderCompare() string {
 			if p := v.peer(s.Name); p != nil {
 				rows = p.rows
 			}
-			lo = peerOffset(s.Queue.Head, rows, sel, tableRows)
+			lo = peerOffset(v.head(s), rows, sel, tableRows)
 			hi = min(lo+tableRows, len(rows))
 		}
 		if len(rows) == 0 {
@@ -60,7 +60,8 @@ func compareColumns(kind engine.QueueKind) []column {
 	for i := range cols {
 		switch cols[i].id {
 		case qcKey:
-			cols[i].width = 16
+			// A wide terminal gives the key what a long pod name needs.
+			cols[i].width, cols[i].maxw = 16, 96
 		case qcPos:
 			cols[i].prio = 1
 		case qcCount:
@@ -88,7 +89,7 @@ func (v *queueView) compareSummary(s *engine.Snapshot) string {
 	if q.Depth > 0 {
 		parts = append(parts, "oldest "+humanDuration(since(v.c.nowOf(s), q.OldestEnqueued)))
 	}
-	if len(q.Head) < q.Depth {
+	if !v.paged(s) && len(q.Head) < q.Depth {
 		parts = append(parts, st.dim.Render("first "+count(len(q.Head))+" shown"))
 	}
 	if queueKind(s) == fifo.KindDeltaFIFO {
@@ -127,15 +128,16 @@ func (v *queueView) compareNote(snaps []*engine.Snapshot, key string) string {
 	parts := make([]string, 0, len(snaps))
 	for _, s := range snaps {
 		rows, deltas := 0, 0
-		for _, it := range s.Queue.Head {
+		head := v.head(s)
+		for _, it := range head {
 			if it.Key == key {
 				rows++
 				deltas += len(it.Types)
 			}
 		}
 		part := st.bold.Render(s.Name) + " " + plural(rows, "row") + " holding " + plural(deltas, "delta")
-		if len(s.Queue.Head) < s.Queue.Depth {
-			part += " in its first " + count(len(s.Queue.Head))
+		if len(head) < s.Queue.Depth {
+			part += " in its first " + count(len(head))
 		}
 		parts = append(parts, part)
 	}

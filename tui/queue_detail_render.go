@@ -83,7 +83,7 @@ func (v *queueView) typeLines(s *engine.Snapshot, data *detailData, h int) []str
 		age string
 	}
 	var entries []entry
-	for i, it := range s.Queue.Head {
+	for i, it := range v.head(s) {
 		if it.Key != key {
 			continue
 		}
@@ -231,7 +231,7 @@ func wrapText(text string, w int) []string {
 // the cache before the key is popped, while the predictions start from the
 // cache as it is now.
 func (v *queueView) aheadNote(s *engine.Snapshot) string {
-	for i, it := range s.Queue.Head {
+	for i, it := range v.head(s) {
 		if it.Key == v.detail.key {
 			return ""
 		}
@@ -248,7 +248,8 @@ func (v *queueView) queuedWhere(s *engine.Snapshot, n int) string {
 	q := s.Queue
 	var pos []string
 	var age string
-	for i, it := range q.Head {
+	head := v.head(s)
+	for i, it := range head {
 		if it.Key != v.detail.key {
 			continue
 		}
@@ -260,11 +261,11 @@ func (v *queueView) queuedWhere(s *engine.Snapshot, n int) string {
 	const listed = 5
 	switch {
 	case queueKind(s) == fifo.KindDeltaFIFO && len(pos) == 0:
-		return fmt.Sprintf("%s in one row, beyond the first %s shown", plural(n, "delta"), count(len(q.Head)))
+		return fmt.Sprintf("%s in one row, beyond the first %s shown", plural(n, "delta"), count(len(head)))
 	case queueKind(s) == fifo.KindDeltaFIFO:
 		return fmt.Sprintf("%s in one row: %s of %s, queued %s ago", plural(n, "delta"), pos[0], count(q.Depth), age)
 	case len(pos) == 0:
-		return fmt.Sprintf("%s, beyond the first %s shown", plural(n, "row"), count(len(q.Head)))
+		return fmt.Sprintf("%s, beyond the first %s shown", plural(n, "row"), count(len(head)))
 	case len(pos) > listed:
 		pos = append(pos[:listed], "…")
 	}
@@ -283,7 +284,7 @@ func (v *queueView) keylessLines(s *engine.Snapshot, data *detailData, w int) []
 	}
 	lines := []string{st.bold.Render(keylessLabel(types)) + st.dim.Render(" · a whole-store item: it has no key · "+queueKind(s).String())}
 	where := v.notQueued(s)
-	for i, it := range s.Queue.Head {
+	for i, it := range v.head(s) {
 		if it.Key == "" && slices.Equal(it.Types, types) {
 			where = fmt.Sprintf("queued as row #%s of %s, %s ago", count(i+1), count(s.Queue.Depth), humanDuration(since(v.c.nowOf(s), it.Enqueued)))
 			break

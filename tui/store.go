@@ -7,6 +7,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"k8s.io/apimachinery/pkg/labels"
+
 	"github.com/informtop/informtop/source"
 )
 
@@ -21,8 +23,9 @@ const storeReloadTicks = 10
 type storeKeysMsg struct {
 	informer string
 	keys     []string
-	labels   []string    // labelText of each key, what a "k=v" filter searches
-	created  []time.Time // creation time of each key; zero if unknown
+	labels   []string     // labelText of each key, what a text filter searches with the key
+	sets     []labels.Set // each key's labels, what a -l selector matches
+	created  []time.Time  // creation time of each key; zero if unknown
 	gen      uint64
 }
 
@@ -30,20 +33,17 @@ type storeKeysMsg struct {
 func loadKeys(informer string, sr source.StoreReader) storeKeysMsg {
 	entries, gen := sr.Entries()
 	msg := storeKeysMsg{informer: informer, gen: gen, keys: make([]string, len(entries)),
-		labels: make([]string, len(entries)), created: make([]time.Time, len(entries))}
+		labels: make([]string, len(entries)), created: make([]time.Time, len(entries)),
+		sets: make([]labels.Set, len(entries))}
 	for i, e := range entries {
 		msg.keys[i], msg.created[i] = e.Key, e.Created
 		if len(e.Labels) > 0 {
 			msg.labels[i] = labelText(e.Labels)
+			msg.sets[i] = labels.Set(e.Labels)
 		}
 	}
 	return msg
 }
-
-// labelQuery reports whether a filter is about labels: it has a "=", as
-// in a label selector. Fuzzy matching over long label lists would match
-// almost any short word, so plain queries look at keys only.
-func labelQuery(q string) bool { return strings.Contains(q, "=") }
 
 // labelText renders labels as "app=web,tier=frontend", sorted by name.
 func labelText(labels map[string]string) string {
@@ -79,19 +79,22 @@ type storeView struct {
 	mode   storeMode
 	scroll scroller
 	filter filterBox
-	match  matcher // over keys
-	lmatch matcher // over labels
+	match  matcher // over keys, for -f
+	tmatch matcher // over "key labels", for text and regexps
+	// sortAge lists the newest objects first instead of by name.
+	sortAge bool
 
-	informer string      // whose keys are loaded
-	keys     []string    // sorted, as read at gen
-	labels   []string    // labelText per key
+	informer string   // whose keys are loaded
+	keys     []string // sorted, as read at gen
+	labels   []string // labelText per key
+	sets     []labels.Set
 	created  []time.Time // creation time per key
 	noStore  bool        // the source serves no cache for informer
 	gen      uint64
 	loaded   bool
 	loading  bool
 	loadedAt uint64 // dataState.ticks of the last read
-	rows     []int  // filtered indexes into keys; nil = all
+	rows     []int  // filtered (and sorted) indexes into keys; nil = all in key order
 
 	obj *objectPane
 	idx *indexBrowser
@@ -101,7 +104,10 @@ type storeView struct {
 }
 
 func newStoreView(c *common) *storeView {
-	return &storeView{c: c, filter: newFilterBox(c)}
+	v := &storeView{c: c, filter: newFilterBox(c)}
+	v.filter.where = filterWhere{labels: true}
+	v.filter.input.Placeholder = "text or regexp · -f fuzzy · -l app=web"
+	return v
 }
 
 func (v *storeView) name() string    { return "Store" }
@@ -115,7 +121,7 @@ func (v *storeView) shortHelp() []key.Binding {
 	case storeIndexes:
 		return []key.Binding{k.Open, k.Back}
 	}
-	return []key.Binding{k.Filter, k.Open, k.Indexes}
+	return []key.Binding{k.Filter, k.Open, k.Indexes, k.SortName, k.SortAge}
 }
 
 func (v *storeView) resize() {
@@ -142,11 +148,12 @@ func (v *storeView) refresh() tea.Cmd {
 		// (applyKeys drops that answer): its keys must not be drawn, or
 		// looked up, under the new informer's name.
 		v.informer, v.keys, v.labels, v.created, v.rows, v.loaded, v.loading = cur, nil, nil, nil, nil, false, false
+		v.sets = nil
 		v.mode, v.obj, v.idx = storeList, nil, nil
 		v.filter.clear()
 		v.scroll.setLen(0)
 		v.match.setCorpus(nil)
-		v.lmatch.setCorpus(nil)
+		v.tmatch.setCorpus(nil)
 	}
 	sr := v.c.src.Store(cur)
 	v.noStore = sr == nil
@@ -239,9 +246,17 @@ func (v *storeView) applyKeys(msg storeKeysMsg) {
 	}
 	selected := v.selectedKey()
 	v.keys, v.labels, v.created, v.gen = msg.keys, msg.labels, msg.created, msg.gen
+	v.sets = msg.sets
 	v.loaded, v.loading, v.loadedAt = true, false, v.c.data.ticks
 	v.match.setCorpus(msg.keys)
-	v.lmatch.setCorpus(msg.labels)
+	texts := make([]string, len(msg.keys))
+	for i, k := range msg.keys {
+		texts[i] = k
+		if msg.labels[i] != "" {
+			texts[i] += " " + msg.labels[i]
+		}
+	}
+	v.tmatch.setCorpus(texts)
 	v.applyFilter()
 	// Keep the cursor on the same object when the list shifts under it.
 	if selected != "" {
@@ -253,15 +268,39 @@ func (v *storeView) applyKeys(msg storeKeysMsg) {
 }
 
 func (v *storeView) applyFilter() {
-	q := v.filter.query()
-	if labelQuery(q) {
-		v.rows = v.lmatch.filter(q)
-	} else {
-		v.rows = v.match.filter(q)
+	spec := v.filter.spec()
+	var rows []int // indexes into keys in key order; nil = all
+	switch {
+	case spec.err != "":
+		rows = []int{}
+	case spec.mode == filterLabels:
+		rows = make([]int, 0, 64)
+		for i := range v.keys {
+			if i < len(v.sets) && spec.sel.Matches(v.sets[i]) {
+				rows = append(rows, i)
+			}
+		}
+	case spec.mode == filterFuzzy:
+		rows = v.match.apply(spec)
+	case spec.mode == filterText:
+		rows = v.tmatch.apply(spec)
 	}
+	if v.sortAge {
+		if rows == nil {
+			rows = make([]int, len(v.keys))
+			for i := range rows {
+				rows[i] = i
+			}
+		} else {
+			rows = append([]int(nil), rows...)
+		}
+		// Newest first, as k9s sorts by age; equal ages keep key order.
+		sort.SliceStable(rows, func(a, b int) bool { return v.created[rows[a]].After(v.created[rows[b]]) })
+	}
+	v.rows = rows
 	n := len(v.keys)
-	if q != "" {
-		n = len(v.rows)
+	if rows != nil {
+		n = len(rows)
 	}
 	v.scroll.setHeight(v.tableHeight())
 	v.scroll.setLen(n)
@@ -269,7 +308,7 @@ func (v *storeView) applyFilter() {
 
 // row maps a visible row to an index in keys.
 func (v *storeView) row(r int) int {
-	if v.filter.query() != "" {
+	if v.rows != nil {
 		return v.rows[r]
 	}
 	return r
@@ -286,18 +325,25 @@ func (v *storeView) selectedKey() string {
 }
 
 // indexOfKey finds the visible row of key: a binary search over the sorted
-// keys, then over the sorted filtered rows.
+// keys, then over the rows (binary in key order, else a scan).
 func (v *storeView) indexOfKey(k string) int {
 	i := sort.SearchStrings(v.keys, k)
 	if i >= len(v.keys) || v.keys[i] != k {
 		return -1
 	}
-	if v.filter.query() == "" {
+	if v.rows == nil {
 		return i
 	}
-	r := sort.SearchInts(v.rows, i)
-	if r < len(v.rows) && v.rows[r] == i {
-		return r
+	if !v.sortAge {
+		if r := sort.SearchInts(v.rows, i); r < len(v.rows) && v.rows[r] == i {
+			return r
+		}
+		return -1
+	}
+	for r, j := range v.rows {
+		if j == i {
+			return r
+		}
 	}
 	return -1
 }
@@ -323,6 +369,14 @@ func (v *storeView) updateList(km tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(km, k.Open):
 		if sel := v.selectedKey(); sel != "" {
 			return v.openObject(sel, storeList)
+		}
+	case key.Matches(km, k.SortName, k.SortAge):
+		sel := v.selectedKey()
+		v.sortAge = key.Matches(km, k.SortAge) && !v.sortAge
+		v.applyFilter()
+		if i := v.indexOfKey(sel); i >= 0 {
+			v.scroll.cursor = i
+			v.scroll.clamp()
 		}
 	case key.Matches(km, k.Indexes):
 		var cmd tea.Cmd
@@ -369,7 +423,9 @@ const (
 
 var storeColumns = []column{
 	{title: "KEY", width: 30, flex: true, maxw: 64, id: scKey},
-	{title: "LABELS", width: 30, flex: true, prio: 1, id: scLabels},
+	// Labels give way before keys are cut: narrow at 80 columns, the
+	// rest of a wide terminal.
+	{title: "LABELS", width: 16, flex: true, prio: 1, id: scLabels},
 	{title: "AGE", width: 7, right: true, prio: 2, id: scAge},
 }
 
@@ -399,12 +455,14 @@ func (v *storeView) renderList() string {
 		lines = append(lines, st.dim.Render("this source gives no access to the cache"))
 	case !v.loaded:
 		lines = append(lines, st.dim.Render("reading "+count(s.Store.Objects)+" keys…"))
+	case v.scroll.n == 0 && v.filter.spec().err != "":
+		lines = append(lines, st.bad.Render(v.filter.spec().err))
 	case v.scroll.n == 0 && v.filter.query() != "":
 		lines = append(lines, st.dim.Render("no cached object matches the filter"))
 	case v.scroll.n == 0:
 		lines = append(lines, st.dim.Render("the cache is empty"))
 	}
-	q := v.filter.query()
+	spec := v.filter.spec()
 	now := v.c.now()
 	cells := make([]string, 3)
 	lo, hi := v.scroll.window()
@@ -415,8 +473,8 @@ func (v *storeView) renderList() string {
 		if ts := v.created[i]; !ts.IsZero() {
 			cells[scAge] = humanDuration(since(now, ts))
 		}
-		if r != v.scroll.cursor && !labelQuery(q) {
-			cells[scKey] = highlight(k, q, st.accent.Render)
+		if r != v.scroll.cursor {
+			cells[scKey] = highlightSpec(k, spec, st.accent.Render)
 		}
 		line := renderRow(cols, cells)
 		if r == v.scroll.cursor {
@@ -432,7 +490,7 @@ func (v *storeView) summary() string {
 	s := v.c.snap()
 	parts := []string{st.bold.Render(count(s.Store.Objects) + " objects"), indexSummary(s.Store.Indexes)}
 	if v.filter.shown() {
-		parts = append(parts, st.dim.Render("filter keys, or labels with k=v"))
+		parts = append(parts, st.dim.Render("regexp over keys+labels · -l selector · -f fuzzy"))
 	}
 	return joinNonEmpty(st.dim.Render(" · "), parts...)
 }

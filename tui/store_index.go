@@ -161,7 +161,7 @@ func (b *indexBrowser) render(c *common, w, h int) string {
 		}
 		line = pad(line, w, false)
 		if i == b.scroll.cursor {
-			line = st.selected.Render(line)
+			line = st.selectedItem(line)
 		}
 		lines = append(lines, line)
 	}

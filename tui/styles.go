@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 )
@@ -23,6 +25,10 @@ type styles struct {
 	accent   lipgloss.Style // filter prompts, active view tab
 	panel    lipgloss.Style // bordered overlays: help, switcher, narration
 	help     help.Styles
+	// mono is set when the terminal shows no attributes (TERM=dumb, no
+	// colour profile): reverse video is lost there, so the selection is
+	// marked with a ">" gutter instead.
+	mono bool
 }
 
 func newStyles() styles {
@@ -55,5 +61,25 @@ func newStyles() styles {
 // cursorRow marks the row under the cursor across the full width, so the
 // selection reads as a bar even without colour.
 func (s styles) cursorRow(line string, w int) string {
+	if s.mono {
+		return pad(gutter(line), w, false)
+	}
 	return s.selected.Render(pad(line, w, false))
+}
+
+// selectedItem marks a selected entry of a list (switcher, index levels).
+func (s styles) selectedItem(line string) string {
+	if s.mono {
+		return gutter(line)
+	}
+	return s.selected.Render(line)
+}
+
+// gutter puts ">" in the first cell of line: over a leading blank when
+// there is one, else before the text.
+func gutter(line string) string {
+	if strings.HasPrefix(line, " ") {
+		return ">" + line[1:]
+	}
+	return "> " + line
 }

@@ -10,8 +10,10 @@ import (
 	"github.com/sahilm/fuzzy"
 )
 
-// switcher is the ":" informer picker: a fuzzy-filtered list of the
-// informers, best match first, like k9s's command prompt.
+// switcher is the ":" prompt, like k9s's: a fuzzy-filtered list of the
+// informers and the commands (views, help, narration, quit), best match
+// first. A command's name or alias typed whole runs it (":q", ":events");
+// tab completes the input to the best match.
 type switcher struct {
 	c       *common
 	input   textinput.Model
@@ -21,17 +23,43 @@ type switcher struct {
 	cursor  int
 }
 
-// switchItem is what the picker shows of one informer.
+// switchItem is what the picker shows of one informer or command.
 type switchItem struct {
 	name, resource, kind string
 	synced               bool
 	why                  string // why it has not synced, if the source says
+	cmd                  *command
+}
+
+// command is what ":" can run besides switching informer.
+type command struct {
+	name    string
+	aliases []string
+	what    string
+	run     func(m *Model) tea.Cmd
+}
+
+// commands are the prompt's commands, in the order they are listed.
+func commands() []*command {
+	goTo := func(id viewID) func(m *Model) tea.Cmd { return func(m *Model) tea.Cmd { return m.activate(id) } }
+	return []*command{
+		{name: "pipeline", aliases: []string{"pipe", "1"}, what: "view 1: the informer's stages", run: goTo(viewPipeline)},
+		{name: "queue", aliases: []string{"fifo", "2"}, what: "view 2: what waits in the queue", run: goTo(viewQueue)},
+		{name: "listeners", aliases: []string{"lis", "lstn", "handlers", "3"}, what: "view 3: the event handlers", run: goTo(viewListeners)},
+		{name: "store", aliases: []string{"cache", "indexer", "4"}, what: "view 4: the cached objects", run: goTo(viewStore)},
+		{name: "events", aliases: []string{"ev", "log", "5"}, what: "view 5: the instrumentation log", run: goTo(viewEvents)},
+		{name: "narration", aliases: []string{"notes", "history"}, what: "what the scenario said so far",
+			run: func(m *Model) tea.Cmd { m.notes = newNoteHistory(); return nil }},
+		{name: "help", aliases: []string{"?", "keys"}, what: "every key",
+			run: func(m *Model) tea.Cmd { m.showHelp, m.helpOff = true, 0; return nil }},
+		{name: "quit", aliases: []string{"q", "q!", "exit"}, what: "leave informtop", run: func(*Model) tea.Cmd { return tea.Quit }},
+	}
 }
 
 func newSwitcher(c *common) *switcher {
 	in := textinput.New()
 	in.Prompt = ":"
-	in.Placeholder = "informer or resource"
+	in.Placeholder = "informer, view or command (tab completes)"
 	in.SetVirtualCursor(true)
 	st := in.Styles()
 	st.Cursor.Blink = false
@@ -39,8 +67,12 @@ func newSwitcher(c *common) *switcher {
 	in.Focus()
 	s := &switcher{c: c, input: in}
 	for _, snap := range c.data.snaps {
-		s.items = append(s.items, switchItem{snap.Name, snap.Resource, snap.QueueKind.String(), snap.Synced, c.data.reasons[snap.Name]})
+		s.items = append(s.items, switchItem{name: snap.Name, resource: snap.Resource, kind: snap.QueueKind.String(), synced: snap.Synced, why: c.data.reasons[snap.Name]})
 		s.targets = append(s.targets, snap.Name+" "+snap.Resource)
+	}
+	for _, cmd := range commands() {
+		s.items = append(s.items, switchItem{name: cmd.name, kind: cmd.what, cmd: cmd})
+		s.targets = append(s.targets, cmd.name)
 	}
 	s.filter()
 	// Start on the informer being shown, so enter alone changes nothing.
@@ -67,24 +99,53 @@ func (s *switcher) filter() {
 	s.cursor = min(s.cursor, max(len(s.matches)-1, 0))
 }
 
-// update handles one key; done is true when the picker should close, with
-// chosen set to the informer picked (empty when cancelled).
-func (s *switcher) update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool, chosen string) {
+// exact finds the command or informer named q (a command's alias too).
+func (s *switcher) exact(q string) *switchItem {
+	for i := range s.items {
+		it := &s.items[i]
+		if it.name == q {
+			return it
+		}
+		if it.cmd != nil {
+			for _, a := range it.cmd.aliases {
+				if a == q {
+					return it
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// update handles one key; done is true when the prompt should close, with
+// chosen set to what was picked (nil when cancelled).
+func (s *switcher) update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool, chosen *switchItem) {
 	k := s.c.keys
 	switch {
 	case key.Matches(msg, k.Back):
-		return nil, true, ""
+		return nil, true, nil
 	case key.Matches(msg, k.Open):
-		if len(s.matches) == 0 {
-			return nil, true, ""
+		if it := s.exact(strings.TrimSpace(s.input.Value())); it != nil {
+			return nil, true, it
 		}
-		return nil, true, s.items[s.matches[s.cursor]].name
+		if len(s.matches) == 0 {
+			return nil, true, nil
+		}
+		return nil, true, &s.items[s.matches[s.cursor]]
+	case msg.String() == "tab":
+		// Complete to the highlighted match, as a shell would.
+		if len(s.matches) > 0 {
+			s.input.SetValue(s.items[s.matches[s.cursor]].name)
+			s.input.CursorEnd()
+			s.filter()
+		}
+		return nil, false, nil
 	case key.Matches(msg, namedOnly(k.Up)), msg.String() == "ctrl+p":
 		s.cursor = max(s.cursor-1, 0)
-		return nil, false, ""
+		return nil, false, nil
 	case key.Matches(msg, namedOnly(k.Down)), msg.String() == "ctrl+n":
 		s.cursor = min(s.cursor+1, max(len(s.matches)-1, 0))
-		return nil, false, ""
+		return nil, false, nil
 	}
 	before := s.input.Value()
 	s.input, cmd = s.input.Update(msg)
@@ -92,7 +153,7 @@ func (s *switcher) update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool, chosen s
 		s.cursor = 0
 		s.filter()
 	}
-	return cmd, false, ""
+	return cmd, false, nil
 }
 
 // namedOnly keeps the keys of b that cannot be typed as text (arrows,
@@ -116,7 +177,7 @@ func (s *switcher) render(w, h int) string {
 	st := s.c.styles
 	inner := max(min(w-4, 56), 10)
 	s.input.SetWidth(inner - 2)
-	lines := []string{st.bold.Render("switch informer"), s.input.View(), ""}
+	lines := []string{st.bold.Render("informers and commands") + st.dim.Render(" · enter goes"), s.input.View(), ""}
 	rows := max(min(len(s.matches), h-2-len(lines)), 0)
 	start := max(min(s.cursor-rows+1, len(s.matches)-rows), 0)
 	if s.cursor < start {
@@ -126,23 +187,28 @@ func (s *switcher) render(w, h int) string {
 	// and queue kind take the rest.
 	nameW := 8
 	for _, it := range s.items {
-		nameW = max(nameW, width(it.name))
+		if it.cmd == nil {
+			nameW = max(nameW, width(it.name))
+		}
 	}
 	nameW = min(nameW, inner/2)
 	for i := start; i < start+rows && i < len(s.matches); i++ {
 		it := s.items[s.matches[i]]
 		line := yesNo(it.synced) + " " + pad(it.name, nameW, false) + "  " + it.resource + st.dim.Render(" · ") + it.kind
+		if it.cmd != nil {
+			line = ": " + pad(it.name, nameW, false) + "  " + st.dim.Render(it.cmd.what)
+		}
 		if it.why != "" {
 			line += st.dim.Render(" · ") + st.warn.Render(it.why)
 		}
 		line = pad(line, inner, false)
 		if i == s.cursor {
-			line = st.selected.Render(line)
+			line = st.selectedItem(line)
 		}
 		lines = append(lines, line)
 	}
 	if len(s.matches) == 0 {
-		lines = append(lines, st.dim.Render("no informer matches"))
+		lines = append(lines, st.dim.Render("no informer or command matches; enter closes"))
 	}
 	return st.panel.Render(fit(strings.Join(lines, "\n"), inner, len(lines)))
 }

@@ -1,0 +1,126 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// noteFrame delivers the next frame of h's source with notes in place of
+// its own, one second after the last.
+func noteFrame(h *harness, at time.Time, notes ...string) {
+	msg := fetchData(h.src, h.m.c.data.cursor, at)
+	msg.notes = notes
+	for i := range msg.snaps {
+		msg.snaps[i].Taken = at
+	}
+	h.send(msg)
+}
+
+const longNote = "burst: processing resumed, so watch the queue drain: the RealFIFO pops one event at a time while the DeltaFIFO pops each key once with all its deltas"
+
+// At 80×24 a scenario's note is wrapped in a panel of its own, whole; an
+// error in the status line or the header never takes its place.
+func TestNarrationPanelWrapsAndIsNeverHidden(t *testing.T) {
+	h := fixture(t, 80, 24)
+	noteFrame(h, t0.Add(20*time.Second), longNote)
+	screen := h.screen()
+	flat := strings.Join(strings.Fields(screen), " ")
+	if !strings.Contains(flat, longNote) {
+		t.Fatalf("the note is not shown whole at 80×24:\n%s", screen)
+	}
+	// A status error (a refused key) and a watch error (configmaps).
+	h.m.setStatus("", errTest("the watch could not be dropped: nothing is watching"))
+	h.keys(":", "c", "o", "n", "enter")
+	screen = h.screen()
+	flat = strings.Join(strings.Fields(screen), " ")
+	if !strings.Contains(flat, longNote) || !strings.Contains(screen, "the watch could not be dropped") || !strings.Contains(screen, "403") {
+		t.Fatalf("the note, the status and the watch error must all show:\n%s", screen)
+	}
+	// Inside help, the note is wrapped too.
+	h.keys("?")
+	flat = strings.Join(strings.Fields(strings.ReplaceAll(h.screen(), "│", " ")), " ")
+	if !strings.Contains(flat, longNote) {
+		t.Fatalf("help cuts the note:\n%s", h.screen())
+	}
+}
+
+// Every note shown is kept; h opens them oldest first and scrolls.
+func TestNarrationHistoryKeepsPastNotes(t *testing.T) {
+	h := fixture(t, 80, 24)
+	for i := 1; i <= 30; i++ {
+		noteFrame(h, t0.Add(time.Duration(10+i)*time.Second), "step "+count(i)+" of the scenario")
+	}
+	h.keys("h")
+	screen := h.screen()
+	if !strings.Contains(screen, "narration history · 31 notes, oldest first") || !strings.Contains(screen, "step 30 of the scenario") {
+		t.Fatalf("h does not open the history at its end:\n%s", screen)
+	}
+	if strings.Contains(screen, "stalled handler: watch audit") {
+		t.Fatalf("the history opened at its start, not its end:\n%s", screen)
+	}
+	h.keys("g")
+	if screen := h.screen(); !strings.Contains(screen, "stalled handler: watch audit") || !strings.Contains(screen, "+0s") {
+		t.Fatalf("g does not reach the first note with its time:\n%s", screen)
+	}
+	h.keys("esc")
+	if h.m.notes != nil {
+		t.Fatal("esc does not close the history")
+	}
+}
+
+type errTest string
+
+func (e errTest) Error() string { return string(e) }
+
+// The narration panel at both golden sizes with a scenario's real,
+// multi-line notes.
+func TestGoldenNarrationPanel(t *testing.T) {
+	for _, sz := range goldenSizes {
+		h := fixture(t, sz[0], sz[1])
+		noteFrame(h, t0.Add(20*time.Second), longNote,
+			"Queue view (2): compare the depth and the rows; enter shows a row's deltas.",
+			"fast: 0 pending, 400 delivered · slow: 1,123 pending, 77 delivered")
+		got := h.screen()
+		assertFits(t, got, sz[0], sz[1])
+		golden(t, "narration-panel-"+count(sz[0])+"x"+count(sz[1]), got)
+	}
+}
+
+// A demo's notes end with live status lines that change every tick; the
+// history keeps the narration, not a line per tick.
+func TestNarrationHistorySkipsLiveStatusLines(t *testing.T) {
+	h := fixture(t, 80, 40)
+	for i := 0; i < 20; i++ {
+		noteFrame(h, t0.Add(time.Duration(10+i)*time.Second), "Burst: 1,000 updates hit three hot pods.", "Watch the queue.",
+			"fast: "+count(i)+" pending")
+	}
+	noteFrame(h, t0.Add(40*time.Second), "Processing resumed: watch it drain.", "fast: 0 pending")
+	h.keys("h")
+	screen := h.screen()
+	for _, want := range []string{"Burst: 1,000 updates hit three hot pods.", "Watch the queue.", "Processing resumed: watch it drain.", "fast: 0 pending"} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("the history lacks %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "fast: 7 pending") || !strings.Contains(screen, "5 notes") {
+		t.Fatalf("the history keeps ticking status lines:\n%s", screen)
+	}
+}
+
+// While a step is narrated on a short terminal the narration keeps one
+// line, so the step's every notification shows.
+func TestNarrationMakesRoomForAStep(t *testing.T) {
+	h := fixture(t, 80, 24)
+	noteFrame(h, t0.Add(20*time.Second), longNote, "second line of the scenario")
+	h.keys("n")
+	screen := h.screen()
+	if !strings.Contains(screen, "late  ← OnAdd default/web-3") || !strings.Contains(screen, "▸ burst: processing resumed") {
+		t.Fatalf("the step or the narration is cut:\n%s", screen)
+	}
+	assertFits(t, screen, 80, 24)
+	h.keys("esc")
+	if !strings.Contains(h.screen(), "second line of the scenario") {
+		t.Fatalf("closing the step gives the narration its rows back:\n%s", h.screen())
+	}
+}
