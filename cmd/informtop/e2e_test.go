@@ -146,7 +146,7 @@ func (tm *tmux) keys(keys ...string) {
 
 func (tm *tmux) literal(text string) {
 	tm.t.Helper()
-	tm.run("send-keys", "-t", tm.session, "-l", text)
+	tm.run("send-keys", "-t", tm.session, "-l", "--", text)
 }
 
 func (tm *tmux) capture() string {
