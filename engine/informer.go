@@ -50,6 +50,8 @@ type Informer struct {
 	stepTurn      chan struct{} // holds a token while a Step is under way
 	synced        chan struct{}
 	syncedChecker *informerSynced
+	memory        memory
+	noUpkeep      bool
 
 	startedMu               sync.Mutex
 	started, stopped        bool
@@ -103,6 +105,7 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 		inf.queueHead = defaultQueueHead
 	}
 	inf.syncedChecker = &informerSynced{inf: inf}
+	inf.noUpkeep = opts.Instrumentation.NoUpkeep
 	inf.events = opts.Instrumentation.Events
 	if inf.events == nil {
 		inf.events = instr.NewRing(opts.Instrumentation.EventRingSize)
@@ -151,6 +154,9 @@ func (inf *Informer) RunWithContext(ctx context.Context) {
 	defer wg.Wait()
 	defer stopProcessor()
 	wg.StartWithContext(processorCtx, inf.processor.Run)
+	if !inf.noUpkeep {
+		wg.StartWithContext(ctx, inf.upkeep)
+	}
 	wg.Start(func() {
 		select {
 		case <-ctx.Done():

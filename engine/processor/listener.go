@@ -77,6 +77,7 @@ type Listener struct {
 	latency   latencyWindow
 	panics    uint64
 	lastPanic string
+	pending   checkpoints // dates the unhandled notifications; see pending_age.go
 }
 
 // alreadySynced stands in for a missing upstream: it is done from the start.

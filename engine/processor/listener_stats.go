@@ -33,6 +33,8 @@ func (l *Listener) Stats() ListenerStats {
 		Delivered: l.delivered,
 		Panics:    l.panics,
 		LastPanic: l.lastPanic,
+
+		OldestPendingSince: l.oldestPendingSinceLocked(),
 	}
 	var inFlight any
 	busy := l.busy

@@ -1,0 +1,185 @@
+package engine
+
+import (
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+const (
+	// memorySampleSize objects are sized every memorySampleEvery: the cost
+	// is bounded whatever the store holds.
+	memorySampleSize  = 32
+	memorySampleEvery = 5 * time.Second
+	// memoryWeight is how much a new round counts against the average of
+	// the previous ones: the estimate settles within a few rounds and
+	// follows objects that grow.
+	memoryWeight = 0.25
+	// meterEvery: a transform meter measures one call in this many.
+	meterEvery = 64
+)
+
+// MemoryStats estimates what an informer's cache holds. Bytes are those of
+// the objects' JSON encoding, estimated from a bounded sample of cached
+// objects; Go's in-memory form differs, which is why the process's heap is
+// reported beside it.
+type MemoryStats struct {
+	Objects int `json:"objects"`
+	// Sampled counts the objects sized so far; 0 means no estimate yet.
+	Sampled        uint64  `json:"sampled"`
+	BytesPerObject float64 `json:"bytesPerObject"`
+	EstimatedBytes float64 `json:"estimatedBytes"`
+	// ByField is EstimatedBytes split by field (FieldManagedFields, …).
+	ByField map[string]float64 `json:"byField"`
+	// SavedByTransforms is, per transform (named by the field it removes),
+	// what it saves over the cache when applied, or would save if it were.
+	SavedByTransforms map[string]TransformSaving `json:"savedByTransforms"`
+	// GoHeapBytes is the whole process's Go heap in use by objects
+	// (runtime/metrics /memory/classes/heap/objects:bytes).
+	GoHeapBytes uint64 `json:"goHeapBytes"`
+}
+
+// TransformSaving is what one transform saves over the cached objects.
+type TransformSaving struct {
+	Bytes   float64 `json:"bytes"`
+	Applied bool    `json:"applied"` // false: the transform is off and this is what it would save
+}
+
+// TransformMeter measures, on one call in 64, how many bytes a transform
+// removes from an object. A transform calls Sample and, when it says so,
+// Removed with what it took away (0 when there was nothing).
+type TransformMeter struct {
+	calls, measured, bytes atomic.Uint64
+}
+
+// Sample reports whether this call should be measured.
+func (m *TransformMeter) Sample() bool { return m.calls.Add(1)%meterEvery == 1 }
+
+// Removed records the bytes a measured call removed.
+func (m *TransformMeter) Removed(bytes int) {
+	m.measured.Add(1)
+	m.bytes.Add(uint64(bytes))
+}
+
+// perObject is the mean removed per measured call.
+func (m *TransformMeter) perObject() float64 {
+	n := m.measured.Load()
+	if n == 0 {
+		return 0
+	}
+	return float64(m.bytes.Load()) / float64(n)
+}
+
+// wouldSave names the fields a transform could remove, for an informer
+// that does not apply it.
+var wouldSave = []string{FieldManagedFields, FieldLastApplied}
+
+// memory is an informer's memory accounting.
+type memory struct {
+	mu        sync.Mutex
+	perObject fieldSizes // running average per object
+	sampled   uint64
+	lastRound time.Time
+	meters    map[string]*TransformMeter // set before Run
+}
+
+// MeterTransform returns the meter for a transform that removes field (one
+// of FieldManagedFields, FieldLastApplied); call it before Run and use the
+// meter inside the transform.
+func (inf *Informer) MeterTransform(field string) *TransformMeter {
+	inf.memory.mu.Lock()
+	defer inf.memory.mu.Unlock()
+	if inf.memory.meters == nil {
+		inf.memory.meters = map[string]*TransformMeter{}
+	}
+	m := inf.memory.meters[field]
+	if m == nil {
+		m = &TransformMeter{}
+		inf.memory.meters[field] = m
+	}
+	return m
+}
+
+// sampleMemory sizes a few cached objects when a round is due.
+func (inf *Informer) sampleMemory(now time.Time) {
+	mem := &inf.memory
+	mem.mu.Lock()
+	due := mem.lastRound.IsZero() || now.Sub(mem.lastRound) >= memorySampleEvery
+	if due {
+		mem.lastRound = now
+	}
+	mem.mu.Unlock()
+	if due {
+		inf.memoryRound()
+	}
+}
+
+// memoryRound sizes one sample of the store, outside any lock but the
+// store's brief read lock, and folds it into the average.
+func (inf *Informer) memoryRound() {
+	round, n := fieldSizes{}, 0
+	for _, obj := range inf.indexer.Sample(memorySampleSize) {
+		sizes, ok := sizeOf(obj)
+		if !ok {
+			continue
+		}
+		for f, b := range sizes {
+			round[f] += b
+		}
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	mem := &inf.memory
+	mem.mu.Lock()
+	defer mem.mu.Unlock()
+	w := memoryWeight
+	if mem.perObject == nil {
+		mem.perObject, w = fieldSizes{}, 1
+	}
+	for f := range mem.perObject {
+		mem.perObject[f] *= 1 - w
+	}
+	for f, b := range round {
+		mem.perObject[f] += w * b / float64(n)
+	}
+	mem.sampled += uint64(n)
+}
+
+// stats projects the average onto objects cached objects.
+func (mem *memory) stats(objects int) MemoryStats {
+	s := MemoryStats{Objects: objects, ByField: map[string]float64{}, SavedByTransforms: map[string]TransformSaving{}, GoHeapBytes: goHeapBytes()}
+	mem.mu.Lock()
+	defer mem.mu.Unlock()
+	s.Sampled = mem.sampled
+	for f, b := range mem.perObject {
+		s.BytesPerObject += b
+		s.ByField[f] = b * float64(objects)
+	}
+	s.EstimatedBytes = s.BytesPerObject * float64(objects)
+	for f, m := range mem.meters {
+		s.SavedByTransforms[f] = TransformSaving{Bytes: m.perObject() * float64(objects), Applied: true}
+	}
+	for _, f := range wouldSave {
+		if _, ok := s.SavedByTransforms[f]; !ok {
+			s.SavedByTransforms[f] = TransformSaving{Bytes: s.ByField[f]}
+		}
+	}
+	return s
+}
+
+var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+var heapMu sync.Mutex
+
+// goHeapBytes reads the process's heap in use by objects.
+func goHeapBytes() uint64 {
+	heapMu.Lock()
+	defer heapMu.Unlock()
+	metrics.Read(heapSample)
+	if heapSample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return heapSample[0].Value.Uint64()
+}
