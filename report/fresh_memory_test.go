@@ -37,9 +37,9 @@ func TestReportFreshnessAndMemory(t *testing.T) {
 		Informers []struct {
 			Freshness map[string]any `json:"freshness"`
 			Memory    struct {
-				EstimatedBytes    float64                    `json:"estimatedBytes"`
-				BytesPerObject    float64                    `json:"bytesPerObject"`
-				ByField           map[string]float64         `json:"byField"`
+				EstimatedBytes    float64                   `json:"estimatedBytes"`
+				BytesPerObject    float64                   `json:"bytesPerObject"`
+				ByField           map[string]float64        `json:"byField"`
 				SavedByTransforms map[string]map[string]any `json:"savedByTransforms"`
 			} `json:"memory"`
 			Listeners []map[string]any `json:"listeners"`

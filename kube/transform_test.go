@@ -1,0 +1,76 @@
+package kube
+
+import (
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine"
+)
+
+func appliedConfigMap() *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+		Namespace: "ns", Name: "cm",
+		Annotations:   map[string]string{engine.LastAppliedAnnotation: strings.Repeat("x", 1000), "team": "blue"},
+		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:data":{}}`)}}},
+	}}
+}
+
+// --strip-last-applied drops the annotation and nothing else, managedFields
+// go unless kept, and both strippings tell the memory view what they saved.
+func TestTransformStrips(t *testing.T) {
+	for _, c := range []struct {
+		name              string
+		opts              Options
+		wantManaged, want bool // managedFields, last-applied kept
+	}{
+		{"default", Options{}, false, true},
+		{"strip last-applied", Options{StripLastApplied: true}, false, false},
+		{"keep managedFields, strip last-applied", Options{KeepManagedFields: true, StripLastApplied: true}, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			inf := engine.NewSharedIndexInformer(&cache.ListWatch{}, &corev1.ConfigMap{}, 0, nil)
+			tf := transform(inf, c.opts)
+			shared := appliedConfigMap()
+			before := shared.Annotations
+			out, err := tf(shared)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cm := out.(*corev1.ConfigMap)
+			_, hasApplied := cm.Annotations[engine.LastAppliedAnnotation]
+			if hasApplied != c.want || (len(cm.ManagedFields) > 0) != c.wantManaged || cm.Annotations["team"] != "blue" {
+				t.Fatalf("annotations %v, managedFields %v", cm.Annotations, cm.ManagedFields)
+			}
+			if _, ok := before[engine.LastAppliedAnnotation]; !ok {
+				t.Fatal("the decoded object's annotations map was edited in place")
+			}
+			saved := inf.Snapshot().Memory.SavedByTransforms
+			if s := saved[engine.FieldLastApplied]; s.Applied == c.want {
+				t.Errorf("last-applied saving %+v, want applied %t", s, !c.want)
+			}
+			if s := saved[engine.FieldManagedFields]; s.Applied == c.wantManaged {
+				t.Errorf("managedFields saving %+v, want applied %t", s, !c.wantManaged)
+			}
+		})
+	}
+}
+
+// The meter measures what stripping removed, as serialized bytes.
+func TestTransformMetersSavings(t *testing.T) {
+	inf := engine.NewSharedIndexInformerWithOptions(&cache.ListWatch{}, &corev1.ConfigMap{}, engine.Options{Instrumentation: engine.Instrumentation{NoUpkeep: true}})
+	tf := transform(inf, Options{StripLastApplied: true})
+	if _, err := tf(appliedConfigMap()); err != nil { // the first call is measured
+		t.Fatal(err)
+	}
+	if err := inf.GetStore().Add(appliedConfigMap()); err != nil { // one object cached
+		t.Fatal(err)
+	}
+	want := float64(len(`"kubectl.kubernetes.io/last-applied-configuration":"` + strings.Repeat("x", 1000) + `",`))
+	if got := inf.Snapshot().Memory.SavedByTransforms[engine.FieldLastApplied].Bytes; got != want {
+		t.Fatalf("saved %v bytes per cached object, want %v", got, want)
+	}
+}
