@@ -32,18 +32,26 @@ type MemoryStats struct {
 	EstimatedBytes float64 `json:"estimatedBytes"`
 	// ByField is EstimatedBytes split by field (FieldManagedFields, …).
 	ByField map[string]float64 `json:"byField"`
-	// SavedByTransforms is, per transform (named by the field it removes),
-	// what it saves over the cache when applied, or would save if it were.
-	SavedByTransforms map[string]TransformSaving `json:"savedByTransforms"`
+	// SavedByTransforms is what each applied transform saves over the
+	// cached objects (TransformStripManagedFields, …); WouldSaveByTransforms
+	// what each one that is off would save, from the fields it would remove.
+	SavedByTransforms     map[string]float64 `json:"savedByTransforms"`
+	WouldSaveByTransforms map[string]float64 `json:"wouldSaveByTransforms"`
 	// GoHeapBytes is the whole process's Go heap in use by objects
 	// (runtime/metrics /memory/classes/heap/objects:bytes).
 	GoHeapBytes uint64 `json:"goHeapBytes"`
 }
 
-// TransformSaving is what one transform saves over the cached objects.
-type TransformSaving struct {
-	Bytes   float64 `json:"bytes"`
-	Applied bool    `json:"applied"` // false: the transform is off and this is what it would save
+// Transforms whose savings are accounted, by name.
+const (
+	TransformStripManagedFields = "stripManagedFields"
+	TransformStripLastApplied   = "stripLastApplied"
+)
+
+// transformFields is the field each accounted transform removes.
+var transformFields = map[string]string{
+	TransformStripManagedFields: FieldManagedFields,
+	TransformStripLastApplied:   FieldLastApplied,
 }
 
 // TransformMeter measures, on one call in 64, how many bytes a transform
@@ -71,10 +79,6 @@ func (m *TransformMeter) perObject() float64 {
 	return float64(m.bytes.Load()) / float64(n)
 }
 
-// wouldSave names the fields a transform could remove, for an informer
-// that does not apply it.
-var wouldSave = []string{FieldManagedFields, FieldLastApplied}
-
 // memory is an informer's memory accounting.
 type memory struct {
 	mu        sync.Mutex
@@ -84,19 +88,19 @@ type memory struct {
 	meters    map[string]*TransformMeter // set before Run
 }
 
-// MeterTransform returns the meter for a transform that removes field (one
-// of FieldManagedFields, FieldLastApplied); call it before Run and use the
-// meter inside the transform.
-func (inf *Informer) MeterTransform(field string) *TransformMeter {
+// MeterTransform returns the meter for the named transform (one of
+// TransformStripManagedFields, TransformStripLastApplied); call it before
+// Run and use the meter inside the transform.
+func (inf *Informer) MeterTransform(name string) *TransformMeter {
 	inf.memory.mu.Lock()
 	defer inf.memory.mu.Unlock()
 	if inf.memory.meters == nil {
 		inf.memory.meters = map[string]*TransformMeter{}
 	}
-	m := inf.memory.meters[field]
+	m := inf.memory.meters[name]
 	if m == nil {
 		m = &TransformMeter{}
-		inf.memory.meters[field] = m
+		inf.memory.meters[name] = m
 	}
 	return m
 }
@@ -150,7 +154,8 @@ func (inf *Informer) memoryRound() {
 
 // stats projects the average onto objects cached objects.
 func (mem *memory) stats(objects int) MemoryStats {
-	s := MemoryStats{Objects: objects, ByField: map[string]float64{}, SavedByTransforms: map[string]TransformSaving{}, GoHeapBytes: goHeapBytes()}
+	s := MemoryStats{Objects: objects, ByField: map[string]float64{}, SavedByTransforms: map[string]float64{},
+		WouldSaveByTransforms: map[string]float64{}, GoHeapBytes: goHeapBytes()}
 	mem.mu.Lock()
 	defer mem.mu.Unlock()
 	s.Sampled = mem.sampled
@@ -159,12 +164,11 @@ func (mem *memory) stats(objects int) MemoryStats {
 		s.ByField[f] = b * float64(objects)
 	}
 	s.EstimatedBytes = s.BytesPerObject * float64(objects)
-	for f, m := range mem.meters {
-		s.SavedByTransforms[f] = TransformSaving{Bytes: m.perObject() * float64(objects), Applied: true}
-	}
-	for _, f := range wouldSave {
-		if _, ok := s.SavedByTransforms[f]; !ok {
-			s.SavedByTransforms[f] = TransformSaving{Bytes: s.ByField[f]}
+	for name, field := range transformFields {
+		if m, ok := mem.meters[name]; ok {
+			s.SavedByTransforms[name] = m.perObject() * float64(objects)
+		} else {
+			s.WouldSaveByTransforms[name] = s.ByField[field]
 		}
 	}
 	return s

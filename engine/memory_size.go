@@ -7,10 +7,10 @@ import (
 
 // Fields an object's bytes are split into, as in the report's byField.
 const (
-	FieldManagedFields = "managedFields"            // metadata.managedFields
-	FieldLastApplied   = "lastAppliedConfiguration" // the kubectl.kubernetes.io/last-applied-configuration annotation
-	FieldAnnotations   = "annotations"              // the other annotations
-	FieldMetadata      = "metadata"                 // the rest of metadata
+	FieldManagedFields = "metadata.managedFields"
+	FieldLastApplied   = "metadata.annotations.lastApplied" // the kubectl.kubernetes.io/last-applied-configuration annotation
+	FieldAnnotations   = "metadata.annotations"             // the other annotations
+	FieldMetadata      = "metadata"                         // the rest of metadata
 	FieldSpec          = "spec"
 	FieldStatus        = "status"
 	FieldData          = "data" // data and binaryData (ConfigMaps, Secrets)

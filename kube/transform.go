@@ -18,10 +18,10 @@ import (
 func transform(inf *engine.Informer, o Options) cache.TransformFunc {
 	var managed, applied *engine.TransformMeter
 	if !o.KeepManagedFields {
-		managed = inf.MeterTransform(engine.FieldManagedFields)
+		managed = inf.MeterTransform(engine.TransformStripManagedFields)
 	}
 	if o.StripLastApplied {
-		applied = inf.MeterTransform(engine.FieldLastApplied)
+		applied = inf.MeterTransform(engine.TransformStripLastApplied)
 	}
 	if managed == nil && applied == nil && !o.MetadataOnly {
 		return nil

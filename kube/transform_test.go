@@ -49,11 +49,11 @@ func TestTransformStrips(t *testing.T) {
 				t.Fatal("the decoded object's annotations map was edited in place")
 			}
 			saved := inf.Snapshot().Memory.SavedByTransforms
-			if s := saved[engine.FieldLastApplied]; s.Applied == c.want {
-				t.Errorf("last-applied saving %+v, want applied %t", s, !c.want)
+			if _, applied := saved[engine.TransformStripLastApplied]; applied == c.want {
+				t.Errorf("savings %v: stripLastApplied listed %t, want %t", saved, applied, !c.want)
 			}
-			if s := saved[engine.FieldManagedFields]; s.Applied == c.wantManaged {
-				t.Errorf("managedFields saving %+v, want applied %t", s, !c.wantManaged)
+			if _, applied := saved[engine.TransformStripManagedFields]; applied == c.wantManaged {
+				t.Errorf("savings %v: stripManagedFields listed %t, want %t", saved, applied, !c.wantManaged)
 			}
 		})
 	}
@@ -70,7 +70,7 @@ func TestTransformMetersSavings(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := float64(len(`"kubectl.kubernetes.io/last-applied-configuration":"` + strings.Repeat("x", 1000) + `",`))
-	if got := inf.Snapshot().Memory.SavedByTransforms[engine.FieldLastApplied].Bytes; got != want {
+	if got := inf.Snapshot().Memory.SavedByTransforms[engine.TransformStripLastApplied]; got != want {
 		t.Fatalf("saved %v bytes per cached object, want %v", got, want)
 	}
 }

@@ -16,32 +16,32 @@ import (
 // each transform saves (applied) or would save; and the process's Go heap
 // in use, to check the estimate against.
 type Memory struct {
-	Objects           int                        `json:"objects"`
-	Sampled           uint64                     `json:"sampled"` // objects sized so far; 0: no estimate yet
-	EstimatedBytes    int64                      `json:"estimatedBytes"`
-	BytesPerObject    int64                      `json:"bytesPerObject"`
-	ByField           map[string]int64           `json:"byField"`
-	SavedByTransforms map[string]TransformSaving `json:"savedByTransforms"`
-	GoHeapBytes       uint64                     `json:"goHeapBytes"`
-}
-
-// TransformSaving is what one transform, named by the field it removes,
-// saves; Applied false: the transform is off and this is what it would save.
-type TransformSaving struct {
-	Bytes   int64 `json:"bytes"`
-	Applied bool  `json:"applied"`
+	Objects        int              `json:"objects"`
+	Sampled        uint64           `json:"sampled"` // objects sized so far; 0: no estimate yet
+	EstimatedBytes int64            `json:"estimatedBytes"`
+	BytesPerObject int64            `json:"bytesPerObject"`
+	ByField        map[string]int64 `json:"byField"`
+	// SavedByTransforms: bytes each applied transform saves
+	// (stripManagedFields, stripLastApplied); WouldSaveByTransforms: what
+	// each that is off would save.
+	SavedByTransforms     map[string]int64 `json:"savedByTransforms"`
+	WouldSaveByTransforms map[string]int64 `json:"wouldSaveByTransforms"`
+	GoHeapBytes           uint64           `json:"goHeapBytes"`
 }
 
 func memoryOf(m engine.MemoryStats) Memory {
 	out := Memory{
 		Objects: m.Objects, Sampled: m.Sampled, EstimatedBytes: int64(m.EstimatedBytes), BytesPerObject: int64(m.BytesPerObject),
-		ByField: map[string]int64{}, SavedByTransforms: map[string]TransformSaving{}, GoHeapBytes: m.GoHeapBytes,
+		ByField: ints(m.ByField), SavedByTransforms: ints(m.SavedByTransforms), WouldSaveByTransforms: ints(m.WouldSaveByTransforms),
+		GoHeapBytes: m.GoHeapBytes,
 	}
-	for f, b := range m.ByField {
-		out.ByField[f] = int64(b)
-	}
-	for f, s := range m.SavedByTransforms {
-		out.SavedByTransforms[f] = TransformSaving{Bytes: int64(s.Bytes), Applied: s.Applied}
+	return out
+}
+
+func ints(m map[string]float64) map[string]int64 {
+	out := make(map[string]int64, len(m))
+	for k, v := range m {
+		out[k] = int64(v)
 	}
 	return out
 }
@@ -80,13 +80,12 @@ func writeMemory(w io.Writer, m Memory) {
 	}
 	fmt.Fprintf(w, "  memory: ~%s (%s per object: %s); Go heap %s (whole process)\n", humanize.Bytes(m.EstimatedBytes),
 		humanize.Bytes(m.BytesPerObject), strings.Join(parts, ", "), humanize.Bytes(m.GoHeapBytes))
-	for _, f := range slices.Sorted(maps.Keys(m.SavedByTransforms)) {
-		s := m.SavedByTransforms[f]
-		switch {
-		case s.Applied:
-			fmt.Fprintf(w, "  %s stripped: ~%s saved\n", f, humanize.Bytes(s.Bytes))
-		case s.Bytes > 0:
-			fmt.Fprintf(w, "  %s kept: stripping would save ~%s\n", f, humanize.Bytes(s.Bytes))
+	for _, name := range slices.Sorted(maps.Keys(m.SavedByTransforms)) {
+		fmt.Fprintf(w, "  %s: ~%s saved\n", name, humanize.Bytes(m.SavedByTransforms[name]))
+	}
+	for _, name := range slices.Sorted(maps.Keys(m.WouldSaveByTransforms)) {
+		if b := m.WouldSaveByTransforms[name]; b > 0 {
+			fmt.Fprintf(w, "  %s is off: it would save ~%s\n", name, humanize.Bytes(b))
 		}
 	}
 }

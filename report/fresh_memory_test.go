@@ -23,9 +23,10 @@ func TestReportFreshnessAndMemory(t *testing.T) {
 		Listeners: []processor.ListenerStats{{Name: "slow", Pending: 7, OldestPendingSince: now.Add(-42 * time.Second)}},
 		Memory: engine.MemoryStats{
 			Objects: 1000, Sampled: 64, BytesPerObject: 4000, EstimatedBytes: 4e6,
-			ByField:           map[string]float64{engine.FieldSpec: 3e6, engine.FieldMetadata: 1e6},
-			SavedByTransforms: map[string]engine.TransformSaving{engine.FieldManagedFields: {Bytes: 31e6, Applied: true}, engine.FieldLastApplied: {Bytes: 2e6}},
-			GoHeapBytes:       80e6,
+			ByField:               map[string]float64{engine.FieldSpec: 3e6, engine.FieldMetadata: 1e6},
+			SavedByTransforms:     map[string]float64{engine.TransformStripManagedFields: 31e6},
+			WouldSaveByTransforms: map[string]float64{engine.TransformStripLastApplied: 2e6},
+			GoHeapBytes:           80e6,
 		},
 	}
 	r := Build("kube", []engine.Snapshot{snap}, nil, instr.RingStats{}, nil, now)
@@ -37,10 +38,11 @@ func TestReportFreshnessAndMemory(t *testing.T) {
 		Informers []struct {
 			Freshness map[string]any `json:"freshness"`
 			Memory    struct {
-				EstimatedBytes    float64                   `json:"estimatedBytes"`
-				BytesPerObject    float64                   `json:"bytesPerObject"`
-				ByField           map[string]float64        `json:"byField"`
-				SavedByTransforms map[string]map[string]any `json:"savedByTransforms"`
+				EstimatedBytes        float64            `json:"estimatedBytes"`
+				BytesPerObject        float64            `json:"bytesPerObject"`
+				ByField               map[string]float64 `json:"byField"`
+				SavedByTransforms     map[string]float64 `json:"savedByTransforms"`
+				WouldSaveByTransforms map[string]float64 `json:"wouldSaveByTransforms"`
 			} `json:"memory"`
 			Listeners []map[string]any `json:"listeners"`
 		} `json:"informers"`
@@ -55,7 +57,7 @@ func TestReportFreshnessAndMemory(t *testing.T) {
 	}
 	m := inf.Memory
 	if m.EstimatedBytes != 4e6 || m.BytesPerObject != 4000 || m.ByField["spec"] != 3e6 ||
-		m.SavedByTransforms["managedFields"]["bytes"] != 31e6 || m.SavedByTransforms["managedFields"]["applied"] != true {
+		m.SavedByTransforms["stripManagedFields"] != 31e6 || m.WouldSaveByTransforms["stripLastApplied"] != 2e6 {
 		t.Errorf("memory %+v", m)
 	}
 	if got := inf.Listeners[0]["oldestPendingSeconds"]; got != 42.0 {
@@ -69,8 +71,8 @@ func TestReportFreshnessAndMemory(t *testing.T) {
 	for _, want := range []string{
 		"SILENT: nothing from the server for 1m20s",
 		"memory: ~4.0 MB (4.0 kB per object: metadata 1.0 MB, spec 3.0 MB); Go heap 80 MB",
-		"managedFields stripped: ~31 MB saved",
-		"lastAppliedConfiguration kept: stripping would save ~2.0 MB",
+		"stripManagedFields: ~31 MB saved",
+		"stripLastApplied is off: it would save ~2.0 MB",
 		"42.0s",
 	} {
 		if !strings.Contains(table.String(), want) {
