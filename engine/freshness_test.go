@@ -38,7 +38,6 @@ func TestFreshness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Stop()
 	o.storeCall(watch.Added, pod("a"))
 	at(3 * time.Second)
 	o.upkeep(clock) // the upkeep tick after the event dates it
@@ -63,9 +62,23 @@ func TestFreshness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w2.Stop()
+	w.Stop()
+	reopened := clock
 	if f := fresh(clock); f.Silent || f.WatchRestarts != 1 {
 		t.Fatalf("after a new watch: %+v, want not silent, 1 restart", f)
+	}
+	// Quiet since it opened, it is owed no bookmark (a resource nobody
+	// writes gets none) until its timeout.
+	if f := fresh(reopened.Add(SilentAfter + time.Second)); f.Silent || f.SilentAfterSeconds != QuietWatchSilentAfter.Seconds() {
+		t.Fatalf("a watch quiet since it opened, after SilentAfter: %+v, want not silent, the quiet-watch threshold", f)
+	}
+	if f := fresh(reopened.Add(QuietWatchSilentAfter + time.Second)); !f.Silent {
+		t.Fatalf("a watch quiet past its longest timeout: %+v, want silent", f)
+	}
+	// With no watch open (it cannot be re-established), SilentAfter applies.
+	w2.Stop()
+	if f := fresh(reopened.Add(SilentAfter + time.Second)); !f.Silent || f.SilentAfterSeconds != SilentAfter.Seconds() {
+		t.Fatalf("no watch open for SilentAfter: %+v, want silent", f)
 	}
 	// A stopped informer is not silent: nobody expects it to hear anything.
 	stopped := Snapshot{Started: true, Stopped: true, Reflector: o.stats(clock.Add(time.Hour))}

@@ -150,6 +150,9 @@ func (o *observedListerWatcher) WatchWithContext(ctx context.Context, options me
 	o.watches.Add(1)
 	o.openWatches.Add(1)
 	opened := o.now()
+	// Date the previous watch's last events now, so that only this
+	// watch's own show up after WatchSince (see FreshnessOf).
+	o.upkeep(opened)
 	o.watchSinceNanos.Store(opened.UnixNano())
 	o.heard.note(opened)
 	o.sink.Emit(instr.Event{Type: instr.EventWatchOpen, Informer: o.informer, Detail: options.ResourceVersion})

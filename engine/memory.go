@@ -152,6 +152,12 @@ func (inf *Informer) memoryRound() {
 	mem.sampled += uint64(n)
 }
 
+func (mem *memory) hasSample() bool {
+	mem.mu.Lock()
+	defer mem.mu.Unlock()
+	return mem.sampled > 0
+}
+
 // stats projects the average onto objects cached objects.
 func (mem *memory) stats(objects int) MemoryStats {
 	s := MemoryStats{Objects: objects, ByField: map[string]float64{}, SavedByTransforms: map[string]float64{},

@@ -2,10 +2,13 @@ package kube
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/kubetest"
@@ -14,46 +17,62 @@ import (
 
 // TestBookmarkInterval measures how often kube-apiserver sends a bookmark
 // to a watch that asked for them, as client-go's reflector does:
-// engine.SilentAfter rests on it. Through informtop's own informer, so the
-// bookmarks are dated where the silent-watch check reads them. Two
-// intervals: from the watch opening to the first bookmark, and between the
-// first two. Takes about two minutes, side by side with the other slow
-// tests.
+// engine.SilentAfter rests on it. Two informers side by side, through
+// informtop's own engine so the bookmarks are dated where the silent-watch
+// check reads them: configmaps, written once after the watch opened, get a
+// bookmark about every minute; podtemplates, which nobody writes, get none
+// (the watch cache sends one only once the resource's resourceVersion has
+// moved past the watch's start), which is why a watch quiet since it
+// opened has the longer QuietWatchSilentAfter. Neither is ever called
+// silent. About two minutes, side by side with the other slow tests.
 func TestBookmarkInterval(t *testing.T) {
 	t.Parallel()
 	c := kubetest.Shared(t)
-	ns := namespace(t, testClients(t, c))
-	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}}, true)
-	inf := s.Informer("configmaps").Engine()
+	cs := testClients(t, c)
+	ns := namespace(t, cs)
+	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps", "podtemplates"}}, true)
+	active, quiet := s.Informer("configmaps").Engine(), s.Informer("podtemplates").Engine()
+	eventually(t, "both watches opening", func() (bool, string) {
+		a, q := active.Snapshot().Reflector, quiet.Snapshot().Reflector
+		return a.WatchOpen && q.WatchOpen, fmt.Sprintf("configmaps %t, podtemplates %t", a.WatchOpen, q.WatchOpen)
+	})
+	if _, err := cs.CoreV1().ConfigMaps(ns).Create(context.Background(), configMap(ns, "progress"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
 
-	deadline := time.Now().Add(2*engine.SilentAfter + 30*time.Second)
-	var marks []time.Time // the watch opening, then each bookmark
+	limit := 2*engine.SilentAfter + 30*time.Second
+	deadline := time.Now().Add(limit)
+	marks := []time.Time{active.Snapshot().Reflector.WatchSince} // the watch opening, then each bookmark
 	for len(marks) < 3 {
 		if time.Now().After(deadline) {
-			t.Fatalf("only %d of the watch opening and two bookmarks within %s: %v", len(marks), 2*engine.SilentAfter+30*time.Second, marks)
+			t.Fatalf("only %d bookmarks on configmaps within %s of the watch opening", len(marks)-1, limit)
 		}
-		snap := inf.Snapshot()
-		r := snap.Reflector
-		if r.Watches > 1 {
-			t.Fatalf("the watch restarted (%d watches) while measuring; last error %q", r.Watches, r.LastError)
+		for _, inf := range []*engine.Informer{active, quiet} {
+			snap := inf.Snapshot()
+			if snap.Reflector.Watches > 1 {
+				t.Fatalf("%s: the watch restarted while measuring; last error %q", snap.Name, snap.Reflector.LastError)
+			}
+			if f := engine.FreshnessOf(snap, snap.Taken); f.Silent {
+				t.Fatalf("%s: a healthy watch was called silent: %+v", snap.Name, f)
+			}
 		}
-		switch {
-		case len(marks) == 0 && r.WatchOpen:
-			marks = append(marks, r.WatchSince)
-		case len(marks) > 0 && r.LastBookmarkTime.After(marks[len(marks)-1]):
-			marks = append(marks, r.LastBookmarkTime)
-		}
-		if f := engine.FreshnessOf(snap, snap.Taken); f.Silent {
-			t.Fatalf("a healthy watch was called silent: %+v", f)
+		if b := active.Snapshot().Reflector.LastBookmarkTime; b.After(marks[len(marks)-1]) {
+			marks = append(marks, b)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	for i := 1; i < len(marks); i++ {
 		gap := marks[i].Sub(marks[i-1])
-		t.Logf("bookmark %d came %s after the %s", i, gap.Round(time.Millisecond), map[bool]string{true: "watch opened", false: "previous bookmark"}[i == 1])
+		from := map[bool]string{true: "the watch opened", false: "the previous bookmark"}[i == 1]
+		t.Logf("configmaps: bookmark %d came %s after %s", i, gap.Round(time.Millisecond), from)
 		if gap > engine.SilentAfter {
-			t.Errorf("bookmark %d came %s after the previous mark, longer than SilentAfter (%s)", i, gap, engine.SilentAfter)
+			t.Errorf("configmaps: bookmark %d came %s after %s, longer than SilentAfter (%s)", i, gap, from, engine.SilentAfter)
 		}
+	}
+	q := quiet.Snapshot().Reflector
+	t.Logf("podtemplates (never written): %d bookmarks in %s", q.WatchBookmarks, time.Since(q.WatchSince).Round(time.Second))
+	if q.WatchBookmarks != 0 {
+		t.Errorf("podtemplates, which nobody writes, got %d bookmarks; the quiet-watch threshold assumes none (did a test write podtemplates?)", q.WatchBookmarks)
 	}
 }
 
@@ -69,6 +88,14 @@ func TestFrozenAPIServerIsSilent(t *testing.T) {
 	eventually(t, "the watch opening", func() (bool, string) {
 		r := s.Informer("configmaps").Engine().Snapshot().Reflector
 		return r.WatchOpen, fmt.Sprintf("%+v", r)
+	})
+	// A write the watch delivers: it has shown progress, so SilentAfter applies.
+	if _, err := testClients(t, c).CoreV1().ConfigMaps(ns).Create(context.Background(), configMap(ns, "progress"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the watch delivering the write", func() (bool, string) {
+		r := s.Informer("configmaps").Engine().Snapshot().Reflector
+		return r.WatchAdded > 0, fmt.Sprintf("%+v", r)
 	})
 	if silent(t, s) {
 		t.Fatal("silent before the freeze")

@@ -15,7 +15,7 @@ func appliedConfigMap() *corev1.ConfigMap {
 	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
 		Namespace: "ns", Name: "cm",
 		Annotations:   map[string]string{engine.LastAppliedAnnotation: strings.Repeat("x", 1000), "team": "blue"},
-		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:data":{}}`)}}},
+		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl", FieldsV1: metav1.NewFieldsV1(`{"f:data":{}}`)}},
 	}}
 }
 

@@ -61,8 +61,8 @@ func writeFreshness(w io.Writer, f engine.Freshness) {
 	fmt.Fprintf(w, "  fresh: %s, %s, %s, %s\n", age(f.LastEventAgeSeconds, "last event"), age(f.LastBookmarkAgeSeconds, "last bookmark"),
 		watch, humanize.Plural(f.WatchRestarts, "watch restart"))
 	if f.Silent {
-		fmt.Fprintf(w, "  SILENT: nothing from the server for %s (a healthy watch hears at least a bookmark every minute); the watch is stuck or cannot be re-established\n",
-			duration(f.QuietSeconds))
+		fmt.Fprintf(w, "  SILENT: nothing from the server for %s (more than the %s a healthy watch can go without); the watch is stuck or cannot be re-established\n",
+			duration(f.QuietSeconds), duration(f.SilentAfterSeconds))
 	}
 }
 

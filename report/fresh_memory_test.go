@@ -19,7 +19,7 @@ func TestReportFreshnessAndMemory(t *testing.T) {
 	quiet := now.Add(-engine.SilentAfter - 5*time.Second)
 	snap := engine.Snapshot{
 		Name: "pods", Resource: "pods", Started: true, Synced: true,
-		Reflector: engine.ReflectorStats{Watches: 3, WatchOpen: true, WatchSince: quiet, LastEventTime: quiet, LastHeard: quiet},
+		Reflector: engine.ReflectorStats{Watches: 3, WatchOpen: true, WatchSince: quiet.Add(-10 * time.Second), LastEventTime: quiet, LastHeard: quiet},
 		Listeners: []processor.ListenerStats{{Name: "slow", Pending: 7, OldestPendingSince: now.Add(-42 * time.Second)}},
 		Memory: engine.MemoryStats{
 			Objects: 1000, Sampled: 64, BytesPerObject: 4000, EstimatedBytes: 4e6,
@@ -52,7 +52,7 @@ func TestReportFreshnessAndMemory(t *testing.T) {
 	}
 	inf := doc.Informers[0]
 	f := inf.Freshness
-	if f["silent"] != true || f["watchRestarts"] != 2.0 || f["lastEventAgeSeconds"] != 80.0 || f["lastBookmarkAgeSeconds"] != nil || f["watchAgeSeconds"] != 80.0 {
+	if f["silent"] != true || f["watchRestarts"] != 2.0 || f["lastEventAgeSeconds"] != 80.0 || f["lastBookmarkAgeSeconds"] != nil || f["watchAgeSeconds"] != 90.0 || f["silentAfterSeconds"] != 75.0 {
 		t.Errorf("freshness %v", f)
 	}
 	m := inf.Memory
@@ -69,10 +69,11 @@ func TestReportFreshnessAndMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"SILENT: nothing from the server for 1m20s",
+		"SILENT: nothing from the server for 1m20s (more than the 1m15s a healthy watch can go without)",
 		"memory: ~4.0 MB (4.0 kB per object: metadata 1.0 MB, spec 3.0 MB); Go heap 80 MB",
 		"stripManagedFields: ~31 MB saved",
 		"stripLastApplied is off: it would save ~2.0 MB",
+		"in callback  behind",
 		"42.0s",
 	} {
 		if !strings.Contains(table.String(), want) {

@@ -202,7 +202,7 @@ func WriteTable(w io.Writer, r Report) error {
 		for _, l := range inf.Listeners {
 			nameW = max(nameW, len(l.Name))
 		}
-		fmt.Fprintf(tw, "  %-*s\tpending\tcapacity\tdelivered\tsynced\tpanics\tin callback\t\n", nameW, "listener")
+		fmt.Fprintf(tw, "  %-*s\tpending\tcapacity\tdelivered\tsynced\tpanics\tin callback\tbehind\t\n", nameW, "listener")
 		for _, l := range inf.Listeners {
 			fmt.Fprintf(tw, "  %-*s\t%d\t%d\t%d\t%t\t%d\t%.1fs\t%.1fs\t\n", nameW, l.Name, l.Pending, l.Capacity, l.Delivered, l.Synced, l.Panics, l.InCallbackSeconds, l.OldestPendingSeconds)
 		}
