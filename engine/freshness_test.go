@@ -109,3 +109,45 @@ func TestSnapshotFreshness(t *testing.T) {
 		})
 	}
 }
+
+// A handler blocked in a callback falls behind by wall time: the running
+// informer's upkeep dates its oldest unhandled notification, that date
+// stays put while it is blocked, so the age grows; once the handler drains
+// its backlog it is 0 behind.
+func TestListenerFallsBehindAndCatchesUp(t *testing.T) {
+	src := newTestSource(t)
+	src.Add(pod("a"))
+	inf := newTestInformer(src, RealFIFO, 0)
+	release := make(chan struct{})
+	rec := &recorder{block: release}
+	if _, err := inf.AddEventHandler(rec); err != nil {
+		t.Fatal(err)
+	}
+	runInformer(t, inf)
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	src.Add(pod("b"))
+	var since time.Time
+	waitFor(t, "the upkeep dating the blocked handler's backlog", func() bool {
+		since = inf.Snapshot().Listeners[0].OldestPendingSince
+		return !since.IsZero()
+	})
+	first := inf.Snapshot()
+	waitFor(t, "another upkeep tick", func() bool { return time.Since(since) > 2*upkeepEvery })
+	later := inf.Snapshot()
+	l1, l2 := first.Listeners[0], later.Listeners[0]
+	if !l2.OldestPendingSince.Equal(since) || l2.OldestPendingAge(later.Taken) <= l1.OldestPendingAge(first.Taken) {
+		t.Fatalf("blocked handler: %v then %v behind (oldest dated %v then %v), want growing from a fixed date",
+			l1.OldestPendingAge(first.Taken), l2.OldestPendingAge(later.Taken), since, l2.OldestPendingSince)
+	}
+	close(release)
+	waitDelivered(t, inf, 0, 2)
+	if s := inf.Snapshot(); s.Listeners[0].OldestPendingAge(s.Taken) != 0 {
+		t.Fatalf("drained handler is %v behind, want 0", s.Listeners[0].OldestPendingAge(s.Taken))
+	}
+}

@@ -152,10 +152,11 @@ func (inf *Informer) memoryRound() {
 	mem.sampled += uint64(n)
 }
 
-func (mem *memory) hasSample() bool {
+// neverSampled reports whether no sampling round has been started yet.
+func (mem *memory) neverSampled() bool {
 	mem.mu.Lock()
 	defer mem.mu.Unlock()
-	return mem.sampled > 0
+	return mem.lastRound.IsZero()
 }
 
 // stats projects the average onto objects cached objects.

@@ -84,10 +84,11 @@ func (inf *Informer) Snapshot() Snapshot {
 		Listeners:               inf.processor.Stats(),
 		Events:                  inf.events.Stats(),
 	}
-	if s.Store.Objects > 0 && !inf.memory.hasSample() {
+	if s.Store.Objects > 0 && inf.memory.neverSampled() {
 		// The first estimate should not wait for the upkeep, so that a report
-		// taken right after sync (--once) has one: one bounded round, once.
-		inf.memoryRound()
+		// taken right after sync (--once) has one: one bounded round, once;
+		// later rounds are the upkeep's.
+		inf.sampleMemory(s.Taken)
 	}
 	s.Memory = inf.memory.stats(s.Store.Objects)
 	if q != nil {
