@@ -12,6 +12,9 @@ const (
 	// is bounded whatever the store holds.
 	memorySampleSize  = 32
 	memorySampleEvery = 5 * time.Second
+	// memoryRoundBytes ends a round early once this much JSON was encoded,
+	// so large objects (a controller's 1 MB custom resources) cost no more.
+	memoryRoundBytes = 1 << 20
 	// memoryWeight is how much a new round counts against the average of
 	// the previous ones: the estimate settles within a few rounds and
 	// follows objects that grow.
@@ -122,14 +125,18 @@ func (inf *Informer) sampleMemory(now time.Time) {
 // memoryRound sizes one sample of the store, outside any lock but the
 // store's brief read lock, and folds it into the average.
 func (inf *Informer) memoryRound() {
-	round, n := fieldSizes{}, 0
+	round, n, encoded := fieldSizes{}, 0, 0.0
 	for _, obj := range inf.indexer.Sample(memorySampleSize) {
+		if encoded >= memoryRoundBytes {
+			break
+		}
 		sizes, ok := sizeOf(obj)
 		if !ok {
 			continue
 		}
 		for f, b := range sizes {
 			round[f] += b
+			encoded += b
 		}
 		n++
 	}

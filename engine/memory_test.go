@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -134,5 +135,21 @@ func TestMemoryEstimate(t *testing.T) {
 	}
 	if s, ok := m.SavedByTransforms[TransformStripManagedFields]; !ok || s != 1000*n {
 		t.Errorf("stripping managedFields saved %v bytes (listed: %t), want %d", s, ok, 1000*n)
+	}
+}
+
+// A round stops once it has encoded a megabyte: large objects cost no
+// more per round than small ones.
+func TestMemoryRoundBoundedInBytes(t *testing.T) {
+	src := newTestSource(t)
+	for i := range 10 {
+		src.Add(configMap(fmt.Sprintf("huge-%d", i), 400_000, 0, 0))
+	}
+	inf := NewSharedIndexInformerWithOptions(src, &corev1.ConfigMap{}, Options{Instrumentation: Instrumentation{NoUpkeep: true}})
+	runInformer(t, inf)
+	waitFor(t, "sync", inf.HasSynced)
+	inf.sampleMemory(time.Now()) // one round, as the upkeep starts it
+	if m := inf.Snapshot().Memory; m.Sampled != 3 {
+		t.Fatalf("%d objects of 400 kB sized in one round, want 3 (the round ends past 1 MB)", m.Sampled)
 	}
 }
