@@ -19,7 +19,7 @@ const (
 	// the previous ones: the estimate settles within a few rounds and
 	// follows objects that grow.
 	memoryWeight = 0.25
-	// meterEvery: a transform meter measures one call in this many.
+	// meterEvery: a transform meter measures one object in this many.
 	meterEvery = 64
 )
 
@@ -57,17 +57,49 @@ var transformFields = map[string]string{
 	TransformStripLastApplied:   FieldLastApplied,
 }
 
-// TransformMeter measures, on one call in 64, how many bytes a transform
-// removes from an object. A transform calls Sample and, when it says so,
+// TransformMeter measures, on one object in 64, how many bytes a
+// transform removes. A transform calls Sample and, when it says so,
 // Removed with what it took away (0 when there was nothing).
+//
+// Objects are chosen by resourceVersion, not by call: client-go runs the
+// transform twice over a streamed list's items (in the reflector's
+// temporary store, then in the queue's Replace), and the second pass finds
+// nothing left to remove. Choosing by resourceVersion picks the same
+// object in both passes, and the meter measures it only the first time.
 type TransformMeter struct {
-	calls, measured, bytes atomic.Uint64
+	measured, bytes atomic.Uint64
+
+	mu   sync.Mutex
+	seen map[string]struct{} // resourceVersions measured lately
 }
 
-// Sample reports whether this call should be measured.
-func (m *TransformMeter) Sample() bool { return m.calls.Add(1)%meterEvery == 1 }
+// maxSeen bounds the meter's memory of measured resourceVersions; past it
+// the memory starts over, at worst measuring one object twice.
+const maxSeen = 4096
 
-// Removed records the bytes a measured call removed.
+// Sample reports whether the object at resourceVersion rv should be
+// measured. It costs a hash of rv: nothing allocates unless it is chosen.
+func (m *TransformMeter) Sample(rv string) bool {
+	h := uint32(2166136261) // FNV-1a
+	for i := 0; i < len(rv); i++ {
+		h = (h ^ uint32(rv[i])) * 16777619
+	}
+	if h%meterEvery != 0 {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.seen[rv]; ok {
+		return false
+	}
+	if m.seen == nil || len(m.seen) >= maxSeen {
+		m.seen = map[string]struct{}{}
+	}
+	m.seen[rv] = struct{}{}
+	return true
+}
+
+// Removed records the bytes a measured object lost.
 func (m *TransformMeter) Removed(bytes int) {
 	m.measured.Add(1)
 	m.bytes.Add(uint64(bytes))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -104,8 +105,8 @@ func TestMemoryEstimate(t *testing.T) {
 	}
 	inf := NewSharedIndexInformerWithOptions(src, &corev1.ConfigMap{}, Options{Name: "configmaps", Instrumentation: Instrumentation{NoUpkeep: true}})
 	meter := inf.MeterTransform(TransformStripManagedFields)
-	for range meterEvery * 2 {
-		if meter.Sample() {
+	for i := range 1000 {
+		if meter.Sample(strconv.Itoa(i)) {
 			meter.Removed(1000)
 		}
 	}
@@ -151,5 +152,26 @@ func TestMemoryRoundBoundedInBytes(t *testing.T) {
 	inf.sampleMemory(time.Now()) // one round, as the upkeep starts it
 	if m := inf.Snapshot().Memory; m.Sampled != 3 {
 		t.Fatalf("%d objects of 400 kB sized in one round, want 3 (the round ends past 1 MB)", m.Sampled)
+	}
+}
+
+// The meter picks about one object in 64, by resourceVersion, and measures
+// an object that passes the transform twice (a streamed list's items do)
+// only once.
+func TestTransformMeterSamplesEachObjectOnce(t *testing.T) {
+	var m TransformMeter
+	chosen := 0
+	for pass := range 2 {
+		for i := range 6400 {
+			if m.Sample(strconv.Itoa(i)) {
+				if pass == 1 {
+					t.Fatalf("resourceVersion %d measured again on the second pass", i)
+				}
+				chosen++
+			}
+		}
+	}
+	if chosen < 50 || chosen > 150 {
+		t.Fatalf("%d of 6,400 objects measured, want about 100", chosen)
 	}
 }

@@ -50,7 +50,7 @@ func transform(inf *engine.Informer, o Options) cache.TransformFunc {
 // real cluster that informtop never shows.
 func stripManaged(a metav1.Object, m *engine.TransformMeter) {
 	f := a.GetManagedFields()
-	if m.Sample() {
+	if m.Sample(a.GetResourceVersion()) {
 		n := 0
 		if len(f) > 0 {
 			n = memberBytes("managedFields", f)
@@ -68,7 +68,7 @@ func stripManaged(a metav1.Object, m *engine.TransformMeter) {
 func stripLastApplied(a metav1.Object, m *engine.TransformMeter) {
 	ann := a.GetAnnotations()
 	v, ok := ann[engine.LastAppliedAnnotation]
-	if m.Sample() {
+	if m.Sample(a.GetResourceVersion()) {
 		n := 0
 		if ok {
 			n = memberBytes(engine.LastAppliedAnnotation, v)
