@@ -32,6 +32,9 @@ var (
 	descErrors         = desc("informtop_reflector_errors_total", "Failed LIST and WATCH calls and other reflector failures.", informerLabels)
 	descStoreObjects   = desc("informtop_store_objects", "Objects in the informer's cache.", informerLabels)
 	descInformerSynced = desc("informtop_informer_synced", "1 when the informer has synced, else 0.", informerLabels)
+	descSilent         = desc("informtop_informer_silent", "1 when the informer has heard nothing from the server (no event, bookmark, list page or new watch) for longer than a bookmark interval allows, else 0.", informerLabels)
+	descQuiet          = desc("informtop_informer_quiet_seconds", "Seconds since the informer last heard from the server.", informerLabels)
+	descEstimatedBytes = desc("informtop_store_estimated_bytes", "Estimated serialized size of the objects in the informer's cache, from a bounded sample.", informerLabels)
 
 	descPending    = desc("informtop_listener_pending_notifications", "Notifications waiting in the listener's backlog, the one in progress not counted.", listenerLabels)
 	descCapacity   = desc("informtop_listener_buffer_capacity", "Current size of the listener's backlog buffer.", listenerLabels)
@@ -39,6 +42,7 @@ var (
 	descDelivered  = desc("informtop_listener_delivered_total", "Handler calls that returned, by type (add, update, delete, sync).", deliveredLabel)
 	descPanics     = desc("informtop_listener_panics_total", "Handler calls that panicked (recovered).", listenerLabels)
 	descSynced     = desc("informtop_listener_synced", "1 when the handler registration has synced, else 0.", listenerLabels)
+	descOldest     = desc("informtop_listener_oldest_pending_seconds", "Age of the oldest notification the handler has not finished (the one in progress included), to within a second; 0 when none.", listenerLabels)
 
 	workqueueLabels       = []string{"name"}
 	descWorkqueueDepth    = desc("informtop_workqueue_depth", "Keys waiting in the workqueue for a worker.", workqueueLabels)
@@ -65,7 +69,8 @@ func newCollector(informers []*engine.Informer, resources map[string]schema.Grou
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{
 		descQueueDepth, descQueueOldestAge, descLists, descListPages, descWatches, descRelists, descErrors,
-		descStoreObjects, descInformerSynced, descPending, descCapacity, descInCallback, descDelivered, descPanics, descSynced,
+		descStoreObjects, descInformerSynced, descSilent, descQuiet, descEstimatedBytes,
+		descPending, descCapacity, descInCallback, descDelivered, descPanics, descSynced, descOldest,
 	} {
 		ch <- d
 	}
@@ -131,6 +136,10 @@ func (c *collector) collect(ch chan<- prometheus.Metric, s engine.Snapshot) {
 	counter(descErrors, s.Reflector.Errors, lv...)
 	gauge(descStoreObjects, float64(s.Store.Objects), lv...)
 	gauge(descInformerSynced, boolValue(s.Synced), lv...)
+	fresh := engine.FreshnessOf(s, s.Taken)
+	gauge(descSilent, boolValue(fresh.Silent), lv...)
+	gauge(descQuiet, fresh.QuietSeconds, lv...)
+	gauge(descEstimatedBytes, s.Memory.EstimatedBytes, lv...)
 	for _, l := range s.Listeners {
 		ll := append(append(make([]string, 0, len(lv)+2), lv...), l.Name)
 		gauge(descPending, float64(l.Pending), ll...)
@@ -148,6 +157,7 @@ func (c *collector) collect(ch chan<- prometheus.Metric, s engine.Snapshot) {
 		}
 		counter(descPanics, l.Panics, ll...)
 		gauge(descSynced, boolValue(l.Synced), ll...)
+		gauge(descOldest, l.OldestPendingAge(s.Taken).Seconds(), ll...)
 	}
 }
 

@@ -72,6 +72,10 @@ func TestMetricsMatchTheSnapshot(t *testing.T) {
 	t.Cleanup(id.Release)
 	f := newFixture(t, 1024, engine.Options{Identifier: id.WithResource(gvr), MetricsProvider: provider})
 	srv := server(t, Options{Registry: reg, Resources: map[string]schema.GroupVersionResource{"pods": gvr}}, f.pods, f.secrets)
+	// The informer dates pending notifications on its once-a-second upkeep.
+	waitFor(t, "the blocked listener's notifications to be dated", func() bool {
+		return !f.pods.Snapshot().Listeners[0].OldestPendingSince.IsZero()
+	})
 
 	status, body := get(t, srv, http.MethodGet, api.PathMetrics, "")
 	if status != http.StatusOK {
@@ -118,6 +122,13 @@ func TestMetricsMatchTheSnapshot(t *testing.T) {
 	}
 	if snap.Reflector.Lists == 0 {
 		t.Error("the snapshot saw no list")
+	}
+	// Scraped before snap was taken: behind by more than 0, by no more than at snap.
+	if got, max := value(t, mfs, "informtop_listener_oldest_pending_seconds", blocked), l.OldestPendingAge(snap.Taken).Seconds(); got <= 0 || got > max {
+		t.Errorf("oldest pending = %vs, want in (0, %v] for a blocked listener", got, max)
+	}
+	if got := value(t, mfs, "informtop_informer_silent", pods); got != 0 {
+		t.Errorf("informtop_informer_silent = %v for a live informer", got)
 	}
 
 	// client-go's informer metrics, through the provider, named by the identifier.

@@ -51,6 +51,8 @@ type Informer struct {
 	stepTurn      chan struct{} // holds a token while a Step is under way
 	synced        chan struct{}
 	syncedChecker *informerSynced
+	memory        memory
+	noUpkeep      bool
 
 	startedMu               sync.Mutex
 	started, stopped        bool
@@ -117,6 +119,7 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 		inf.queueHead = defaultQueueHead
 	}
 	inf.syncedChecker = &informerSynced{inf: inf}
+	inf.noUpkeep = opts.Instrumentation.NoUpkeep
 	inf.events = opts.Instrumentation.Events
 	if inf.events == nil {
 		inf.events = instr.NewRing(opts.Instrumentation.EventRingSize)
@@ -166,6 +169,9 @@ func (inf *Informer) RunWithContext(ctx context.Context) {
 	defer stopProcessor()
 	wg.StartWithChannel(processorCtx.Done(), inf.mutations.Run)
 	wg.StartWithContext(processorCtx, inf.processor.Run)
+	if !inf.noUpkeep {
+		wg.StartWithContext(ctx, inf.upkeep)
+	}
 	wg.Start(func() {
 		select {
 		case <-ctx.Done():

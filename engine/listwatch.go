@@ -44,6 +44,7 @@ type observedListerWatcher struct {
 	lastListItems                                  atomic.Int64
 	lastListNanos, listStartNanos, watchSinceNanos atomic.Int64
 	openWatches                                    atomic.Int64
+	heard                                          heard
 
 	mu            sync.Mutex
 	lastError     string
@@ -96,6 +97,7 @@ func (o *observedListerWatcher) ListWithContext(ctx context.Context, options met
 		return list, err
 	}
 	o.listPages.Add(1)
+	o.heard.note(o.now())
 	items := meta.LenList(list)
 	o.listedItems.Add(uint64(items))
 	total := o.lastListItems.Add(int64(items))
@@ -150,7 +152,12 @@ func (o *observedListerWatcher) WatchWithContext(ctx context.Context, options me
 	}
 	o.watches.Add(1)
 	o.openWatches.Add(1)
-	o.watchSinceNanos.Store(o.now().UnixNano())
+	opened := o.now()
+	// Date the previous watch's last events now, so that only this
+	// watch's own show up after WatchSince (see FreshnessOf).
+	o.upkeep(opened)
+	o.watchSinceNanos.Store(opened.UnixNano())
+	o.heard.note(opened)
 	o.sink.Emit(instr.Event{Type: instr.EventWatchOpen, Informer: o.informer, Detail: options.ResourceVersion})
 	return newObservedWatch(w, o, streaming), nil
 }
@@ -193,6 +200,7 @@ func (o *observedListerWatcher) storeCall(t watch.EventType, obj any) {
 func (o *observedListerWatcher) bookmarked() {
 	o.watchEvents.Add(1)
 	o.watchBookmarks.Add(1)
+	o.heard.bookmark(o.now())
 }
 
 // watchFailed records an error the reflector reports to its watch error
@@ -233,7 +241,8 @@ func (o *observedListerWatcher) replaced(items int) {
 	o.sink.Emit(instr.Event{Type: instr.EventListDone, Informer: o.informer, Count: items, Detail: "streamed", Duration: elapsed})
 }
 
-func (o *observedListerWatcher) stats() ReflectorStats {
+func (o *observedListerWatcher) stats(now time.Time) ReflectorStats {
+	lastEvent := o.upkeep(now)
 	o.mu.Lock()
 	lastErr, lastErrTime := o.lastError, o.lastErrorTime
 	o.mu.Unlock()
@@ -263,6 +272,10 @@ func (o *observedListerWatcher) stats() ReflectorStats {
 		Errors:         o.errs.Load(),
 		LastError:      lastErr,
 		LastErrorTime:  lastErrTime,
+
+		LastEventTime:    lastEvent,
+		LastBookmarkTime: unixTime(o.heard.lastBookmarkNanos.Load()),
+		LastHeard:        unixTime(o.heard.lastHeardNanos.Load()),
 	}
 }
 

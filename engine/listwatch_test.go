@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -158,7 +159,7 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 	}
 	expect := func(step string, want listCounts) {
 		t.Helper()
-		if got := listCountsOf(o.stats()); got != want {
+		if got := listCountsOf(o.stats(time.Now())); got != want {
 			t.Fatalf("%s:\n got %+v\nwant %+v", step, got, want)
 		}
 	}
@@ -199,12 +200,12 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 	o.storeCall(watch.Added, pod("a"))
 	o.storeCall(watch.Modified, pod("a"))
 	o.bookmarked()
-	if r := o.stats(); !r.WatchOpen || r.Watches != 2 || r.WatchEvents != 3 || r.WatchAdded != 1 || r.WatchModified != 1 || r.WatchBookmarks != 1 {
+	if r := o.stats(time.Now()); !r.WatchOpen || r.Watches != 2 || r.WatchEvents != 3 || r.WatchAdded != 1 || r.WatchModified != 1 || r.WatchBookmarks != 1 {
 		t.Fatalf("open watch: %+v", r)
 	}
 	w.Stop()
 	w.Stop() // the reflector may stop a stream twice; it closes once
-	if r := o.stats(); r.WatchOpen || !r.WatchSince.IsZero() {
+	if r := o.stats(time.Now()); r.WatchOpen || !r.WatchSince.IsZero() {
 		t.Fatalf("after the last stream stopped: open %t since %v", r.WatchOpen, r.WatchSince)
 	}
 	var closes []int
@@ -220,7 +221,7 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 	o.watchFailed(fmt.Errorf("failed to list pods: %w", refused))
 	expect("a reported call error", listCounts{Lists: 8, Relists: 3, ListPages: 4, ListedItems: 13, LastListItems: 4, ListStreamed: true, Errors: 3})
 	o.watchFailed(errors.New("unable to sync list result: no room"))
-	if r := o.stats(); r.Errors != 4 || r.LastError != "list and watch: unable to sync list result: no room" {
+	if r := o.stats(time.Now()); r.Errors != 4 || r.LastError != "list and watch: unable to sync list result: no room" {
 		t.Fatalf("an error only the handler saw: errors %d, last %q", r.Errors, r.LastError)
 	}
 }

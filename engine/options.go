@@ -82,6 +82,10 @@ type Instrumentation struct {
 	// resourceVersion, which client-go's reflector handles silently (it just
 	// relists). One channel hop per watch event, so off by default.
 	TapWatchStreams bool
+	// NoUpkeep turns off the once-a-second bookkeeping: dating watch events
+	// and listeners' queued notifications, and sampling objects for memory
+	// accounting. It exists so a benchmark can measure what that costs.
+	NoUpkeep bool
 }
 
 const defaultQueueHead = 64

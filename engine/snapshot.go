@@ -31,6 +31,7 @@ type Snapshot struct {
 	Reflector               ReflectorStats            `json:"reflector"`
 	Listeners               []processor.ListenerStats `json:"listeners"`
 	Events                  instr.RingStats           `json:"events"`
+	Memory                  MemoryStats               `json:"memory"`
 }
 
 // ReflectorStats is what the instrumented ListerWatcher saw of the reflector.
@@ -56,6 +57,13 @@ type ReflectorStats struct {
 	LastError      string        `json:"lastError"`
 	LastErrorTime  time.Time     `json:"lastErrorTime"`
 	Resyncs        uint64        `json:"resyncs"`
+	// LastEventTime is when an ADDED, MODIFIED or DELETED watch event was
+	// last seen, to within a second (see FreshnessOf).
+	LastEventTime    time.Time `json:"lastEventTime"`
+	LastBookmarkTime time.Time `json:"lastBookmarkTime"`
+	// LastHeard is the newest of the last event, bookmark, list page and
+	// watch opened: when the server last answered.
+	LastHeard time.Time `json:"lastHeard"`
 }
 
 // Snapshot returns a consistent, cheap copy of the informer's instrumentation.
@@ -77,13 +85,20 @@ func (inf *Informer) Snapshot() Snapshot {
 		Listeners:               inf.processor.Stats(),
 		Events:                  inf.events.Stats(),
 	}
+	if s.Store.Objects > 0 && inf.memory.neverSampled() {
+		// The first estimate should not wait for the upkeep, so that a report
+		// taken right after sync (--once) has one: one bounded round, once;
+		// later rounds are the upkeep's.
+		inf.sampleMemory(s.Taken)
+	}
+	s.Memory = inf.memory.stats(s.Store.Objects)
 	if q != nil {
 		s.Queue = q.inner.Stats(inf.queueHead)
 		s.Reflector.Resyncs = q.resyncs.Load()
 	}
 	if inf.observer != nil {
 		resyncs := s.Reflector.Resyncs
-		s.Reflector = inf.observer.stats()
+		s.Reflector = inf.observer.stats(s.Taken)
 		s.Reflector.Resyncs = resyncs
 	}
 	return s

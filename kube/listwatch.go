@@ -3,7 +3,6 @@ package kube
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -156,12 +155,3 @@ func (s *shaped) Watch(o metav1.ListOptions) (watch.Interface, error) {
 // IsWatchListSemanticsUnSupported tells client-go's reflector whether it
 // may stream the initial list.
 func (s *shaped) IsWatchListSemanticsUnSupported() bool { return s.watchList == WatchListOff }
-
-// stripManagedFields is the default transform: managedFields are 2–4 KB
-// of every object on a real cluster and nothing informtop shows.
-func stripManagedFields(obj any) (any, error) {
-	if a, err := meta.Accessor(obj); err == nil {
-		a.SetManagedFields(nil)
-	}
-	return obj, nil
-}

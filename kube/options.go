@@ -55,6 +55,9 @@ type Options struct {
 	MetadataOnly bool
 	// KeepManagedFields keeps metadata.managedFields in the cache.
 	KeepManagedFields bool
+	// StripLastApplied drops the kubectl.kubernetes.io/last-applied-configuration
+	// annotation from cached objects.
+	StripLastApplied bool
 	// PageSize, when > 0, pages the initial LIST (and asks for a
 	// consistent read, since a server serves resourceVersion 0 whole).
 	PageSize  int64

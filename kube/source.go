@@ -157,13 +157,8 @@ func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) e
 		// Lifecycle events only: per-item events cost at real rates.
 		Instrumentation: engine.Instrumentation{Events: s.Events(), TapWatchStreams: true},
 	})
-	switch {
-	case o.MetadataOnly:
-		if err := inf.SetTransform(compactTransform(o.KeepManagedFields)); err != nil {
-			return err
-		}
-	case !o.KeepManagedFields:
-		if err := inf.SetTransform(stripManagedFields); err != nil {
+	if t := transform(inf, o); t != nil {
+		if err := inf.SetTransform(t); err != nil {
 			return err
 		}
 	}

@@ -44,6 +44,10 @@ type Informer struct {
 	Listeners               []Listener `json:"listeners"`
 	// Verify is the comparison with the API server, with --verify.
 	Verify *Verify `json:"verify,omitempty"`
+	// Freshness says how recently the server was heard from; Silent warns
+	// of a watch that delivers nothing (see engine.SilentAfter).
+	Freshness engine.Freshness `json:"freshness"`
+	Memory    Memory           `json:"memory"`
 }
 
 // Queue is the queue between reflector and indexer.
@@ -82,6 +86,10 @@ type Listener struct {
 	Synced            bool    `json:"synced"`
 	Panics            uint64  `json:"panics"`
 	InCallbackSeconds float64 `json:"inCallbackSeconds"`
+	// OldestPendingSeconds is how far behind the handler is: the age of the
+	// oldest notification it has not finished (the one in progress
+	// included), to within a second; 0 when it has none.
+	OldestPendingSeconds float64 `json:"oldestPendingSeconds"`
 }
 
 // Build projects snapshots and workqueues onto the report; now is when it
@@ -121,6 +129,8 @@ func Build(src string, snaps []engine.Snapshot, reasons map[string]string, event
 				LastError:    s.Reflector.LastError,
 			},
 			Listeners: make([]Listener, 0, len(s.Listeners)),
+			Freshness: engine.FreshnessOf(s, now),
+			Memory:    memoryOf(s.Memory),
 		}
 		if ir.Store.Indexes == nil {
 			ir.Store.Indexes = map[string]int{}
@@ -136,6 +146,8 @@ func Build(src string, snaps []engine.Snapshot, reasons map[string]string, event
 				Delivered: l.Delivered.Total(),
 				Synced:    l.Synced,
 				Panics:    l.Panics,
+
+				OldestPendingSeconds: seconds(l.OldestPendingAge(now)),
 			}
 			if l.InCallback != "" && !l.InCallbackSince.IsZero() {
 				lr.InCallbackSeconds = seconds(now.Sub(l.InCallbackSince))
@@ -184,6 +196,8 @@ func WriteTable(w io.Writer, r Report) error {
 		if rf.LastError != "" {
 			fmt.Fprintf(w, "  last error: %s\n", rf.LastError)
 		}
+		writeFreshness(w, inf.Freshness)
+		writeMemory(w, inf.Memory)
 		if inf.Verify != nil {
 			fmt.Fprintf(w, "  verify: %s\n", inf.Verify.sentence())
 		}
@@ -196,9 +210,9 @@ func WriteTable(w io.Writer, r Report) error {
 		for _, l := range inf.Listeners {
 			nameW = max(nameW, len(l.Name))
 		}
-		fmt.Fprintf(tw, "  %-*s\tpending\tcapacity\tdelivered\tsynced\tpanics\tin callback\t\n", nameW, "listener")
+		fmt.Fprintf(tw, "  %-*s\tpending\tcapacity\tdelivered\tsynced\tpanics\tin callback\tbehind\t\n", nameW, "listener")
 		for _, l := range inf.Listeners {
-			fmt.Fprintf(tw, "  %-*s\t%d\t%d\t%d\t%t\t%d\t%.1fs\t\n", nameW, l.Name, l.Pending, l.Capacity, l.Delivered, l.Synced, l.Panics, l.InCallbackSeconds)
+			fmt.Fprintf(tw, "  %-*s\t%d\t%d\t%d\t%t\t%d\t%.1fs\t%.1fs\t\n", nameW, l.Name, l.Pending, l.Capacity, l.Delivered, l.Synced, l.Panics, l.InCallbackSeconds, l.OldestPendingSeconds)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

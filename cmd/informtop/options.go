@@ -41,6 +41,7 @@ type options struct {
 	resources         []string
 	metadataOnly      bool
 	keepManagedFields bool
+	stripLastApplied  bool
 	pageSize          int64
 	listeners         []string
 	verify            bool
@@ -74,6 +75,7 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.fieldSelector, "field-selector", "", "field selector, e.g. metadata.name=web-1")
 	fs.BoolVar(&o.metadataOnly, "metadata-only", false, "cache only each object's metadata (PartialObjectMetadata)")
 	fs.BoolVar(&o.keepManagedFields, "keep-managed-fields", false, "keep metadata.managedFields in the cache (stripped by default)")
+	fs.BoolVar(&o.stripLastApplied, "strip-last-applied", false, "drop the kubectl.kubernetes.io/last-applied-configuration annotation from cached objects")
 	fs.Int64Var(&o.pageSize, "page-size", 0, "page the initial LIST in pages of N (0: as client-go does)")
 	fs.StringArrayVar(&o.listeners, "listener", nil, "add a simulated handler NAME=DELAY to every informer, e.g. slow=20ms (repeatable)")
 	fs.BoolVar(&o.verify, "verify", false, "with --once: compare each informer's cache with the API server, key by key (LIST only); exit 3 when one differs")
@@ -210,7 +212,7 @@ func (o *options) kubeOptions() (kube.Options, error) {
 	ko := kube.Options{
 		Flags: o.kubeFlags, Resources: o.resources, AllNamespaces: o.allNamespaces,
 		LabelSelector: o.selector, FieldSelector: o.fieldSelector,
-		MetadataOnly: o.metadataOnly, KeepManagedFields: o.keepManagedFields,
+		MetadataOnly: o.metadataOnly, KeepManagedFields: o.keepManagedFields, StripLastApplied: o.stripLastApplied,
 		PageSize: o.pageSize, WatchList: wl, Queue: q,
 	}
 	for _, l := range o.listeners {

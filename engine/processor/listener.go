@@ -76,7 +76,8 @@ type Listener struct {
 	latency   latencyWindow
 	panics    uint64
 	lastPanic string
-	syncedAt  time.Time // when noteSynced first saw the registration synced
+	syncedAt  time.Time   // when noteSynced first saw the registration synced
+	pending   checkpoints // dates the unhandled notifications; see pending_age.go
 }
 
 // alreadySynced stands in for a missing upstream: it is done from the start.

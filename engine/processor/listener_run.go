@@ -23,6 +23,7 @@ func (l *Listener) enqueue(e entry) {
 		l.tracker.Start()
 	}
 	l.backlog.WriteOne(e)
+	l.pending.queued++
 	l.highWater = max(l.highWater, l.backlog.Len())
 	l.mu.Unlock()
 	select {

@@ -29,14 +29,15 @@ func (d *Delivered) count(k kind) {
 func (l *Listener) Stats() ListenerStats {
 	l.mu.Lock()
 	s := ListenerStats{
-		Name:      l.name,
-		Pending:   l.backlog.Len(),
-		Capacity:  l.backlog.Cap(),
-		HighWater: l.highWater,
-		Delivered: l.delivered,
-		Panics:    l.panics,
-		LastPanic: l.lastPanic,
-		SyncedAt:  l.syncedAt,
+		Name:               l.name,
+		Pending:            l.backlog.Len(),
+		Capacity:           l.backlog.Cap(),
+		HighWater:          l.highWater,
+		Delivered:          l.delivered,
+		Panics:             l.panics,
+		LastPanic:          l.lastPanic,
+		SyncedAt:           l.syncedAt,
+		OldestPendingSince: l.oldestPendingSinceLocked(),
 	}
 	var inFlight any
 	busy := l.busy

@@ -50,4 +50,17 @@ type ListenerStats struct {
 	LastPanic       string        `json:"lastPanic,omitempty"`
 	RequestedResync time.Duration `json:"requestedResync"`
 	ResyncPeriod    time.Duration `json:"resyncPeriod"`
+	// OldestPendingSince is when the oldest notification not yet handled
+	// (the one in progress included) was queued, at the latest; zero when
+	// none is, or when it was queued less than a checkpoint tick ago.
+	OldestPendingSince time.Time `json:"oldestPendingSince"`
+}
+
+// OldestPendingAge is how far behind the listener is at now: the age of
+// its oldest unhandled notification, 0 when it has none.
+func (s ListenerStats) OldestPendingAge(now time.Time) time.Duration {
+	if s.OldestPendingSince.IsZero() {
+		return 0
+	}
+	return max(now.Sub(s.OldestPendingSince), 0)
 }

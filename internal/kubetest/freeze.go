@@ -1,0 +1,35 @@
+package kubetest
+
+import (
+	"syscall"
+	"testing"
+)
+
+// FreezeAPIServer stops the first API server with SIGSTOP: its
+// connections stay open and accept bytes, but nothing comes back, as with
+// a hung server. Only that process is signalled. ThawAPIServer resumes
+// it; so does the end of t, so the cluster can shut down.
+func (c *Cluster) FreezeAPIServer(t testing.TB) {
+	t.Helper()
+	c.mu.Lock()
+	p := c.apiserver
+	c.mu.Unlock()
+	if p == nil || p.exited() {
+		t.Fatal("kubetest: FreezeAPIServer was called while the API server is not running.")
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatalf("kubetest: cannot stop the API server with SIGSTOP: %v", err)
+	}
+	t.Cleanup(c.ThawAPIServer)
+}
+
+// ThawAPIServer resumes an API server FreezeAPIServer stopped (SIGCONT);
+// it does nothing to a running one.
+func (c *Cluster) ThawAPIServer() {
+	c.mu.Lock()
+	p := c.apiserver
+	c.mu.Unlock()
+	if p != nil && !p.exited() {
+		_ = p.cmd.Process.Signal(syscall.SIGCONT)
+	}
+}

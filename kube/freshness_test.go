@@ -1,0 +1,141 @@
+package kube
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/internal/kubetest"
+	"github.com/informtop/informtop/report"
+)
+
+// TestBookmarkInterval measures how often kube-apiserver sends a bookmark
+// to a watch that asked for them, as client-go's reflector does:
+// engine.SilentAfter rests on it. Two informers side by side, through
+// informtop's own engine so the bookmarks are dated where the silent-watch
+// check reads them: configmaps, written once after the watch opened, get a
+// bookmark about every minute; podtemplates, which nobody writes, get none
+// (the watch cache sends one only once the resource's resourceVersion has
+// moved past the watch's start), which is why a watch quiet since it
+// opened has the longer QuietWatchSilentAfter. Neither is ever called
+// silent. About two minutes, side by side with the other slow tests.
+func TestBookmarkInterval(t *testing.T) {
+	t.Parallel()
+	c := kubetest.Shared(t)
+	cs := testClients(t, c)
+	ns := namespace(t, cs)
+	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps", "podtemplates"}}, true)
+	active, quiet := s.Informer("configmaps").Engine(), s.Informer("podtemplates").Engine()
+	eventually(t, "both watches opening", func() (bool, string) {
+		a, q := active.Snapshot().Reflector, quiet.Snapshot().Reflector
+		return a.WatchOpen && q.WatchOpen, fmt.Sprintf("configmaps %t, podtemplates %t", a.WatchOpen, q.WatchOpen)
+	})
+	if _, err := cs.CoreV1().ConfigMaps(ns).Create(context.Background(), configMap(ns, "progress"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	limit := 2*engine.SilentAfter + 30*time.Second
+	deadline := time.Now().Add(limit)
+	marks := []time.Time{active.Snapshot().Reflector.WatchSince} // the watch opening, then each bookmark
+	for len(marks) < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d bookmarks on configmaps within %s of the watch opening", len(marks)-1, limit)
+		}
+		for _, inf := range []*engine.Informer{active, quiet} {
+			snap := inf.Snapshot()
+			if snap.Reflector.Watches > 1 {
+				t.Fatalf("%s: the watch restarted while measuring; last error %q", snap.Name, snap.Reflector.LastError)
+			}
+			if f := engine.FreshnessOf(snap, snap.Taken); f.Silent {
+				t.Fatalf("%s: a healthy watch was called silent: %+v", snap.Name, f)
+			}
+		}
+		if b := active.Snapshot().Reflector.LastBookmarkTime; b.After(marks[len(marks)-1]) {
+			marks = append(marks, b)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for i := 1; i < len(marks); i++ {
+		gap := marks[i].Sub(marks[i-1])
+		from := map[bool]string{true: "the watch opened", false: "the previous bookmark"}[i == 1]
+		t.Logf("configmaps: bookmark %d came %s after %s", i, gap.Round(time.Millisecond), from)
+		if gap > engine.SilentAfter {
+			t.Errorf("configmaps: bookmark %d came %s after %s, longer than SilentAfter (%s)", i, gap, from, engine.SilentAfter)
+		}
+	}
+	q := quiet.Snapshot().Reflector
+	t.Logf("podtemplates (never written): %d bookmarks in %s", q.WatchBookmarks, time.Since(q.WatchSince).Round(time.Second))
+	if q.WatchBookmarks != 0 {
+		t.Errorf("podtemplates, which nobody writes, got %d bookmarks; the quiet-watch threshold assumes none (did a test write podtemplates?)", q.WatchBookmarks)
+	}
+}
+
+// TestFrozenAPIServerIsSilent: the API server is stopped with SIGSTOP, so
+// its connections stay open and nothing arrives. Within SilentAfter plus a
+// few seconds the report's JSON says the informer is silent; after
+// SIGCONT the warning clears.
+func TestFrozenAPIServerIsSilent(t *testing.T) {
+	t.Parallel()
+	c := kubetest.Start(t) // its own cluster: this test freezes the API server
+	ns := namespace(t, testClients(t, c))
+	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}}, true)
+	eventually(t, "the watch opening", func() (bool, string) {
+		r := s.Informer("configmaps").Engine().Snapshot().Reflector
+		return r.WatchOpen, fmt.Sprintf("%+v", r)
+	})
+	// A write the watch delivers: it has shown progress, so SilentAfter applies.
+	if _, err := testClients(t, c).CoreV1().ConfigMaps(ns).Create(context.Background(), configMap(ns, "progress"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the watch delivering the write", func() (bool, string) {
+		r := s.Informer("configmaps").Engine().Snapshot().Reflector
+		return r.WatchAdded > 0, fmt.Sprintf("%+v", r)
+	})
+	if silent(t, s) {
+		t.Fatal("silent before the freeze")
+	}
+
+	frozen := time.Now()
+	c.FreezeAPIServer(t)
+	limit := engine.SilentAfter + 5*time.Second
+	for !silent(t, s) {
+		if time.Since(frozen) > limit {
+			t.Fatalf("no silent warning %s after the API server froze", limit)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	t.Logf("silent %s after the freeze", time.Since(frozen).Round(time.Second))
+
+	c.ThawAPIServer()
+	eventually(t, "the silent warning clearing after SIGCONT", func() (bool, string) {
+		return !silent(t, s), fmt.Sprintf("%+v", s.Informer("configmaps").Engine().Snapshot().Reflector)
+	})
+}
+
+// silent reads the configmaps informer's freshness from the JSON report,
+// as `informtop --once --json` prints it.
+func silent(t *testing.T, s *Source) bool {
+	t.Helper()
+	f := s.Pull(0, 0)
+	var out bytes.Buffer
+	if err := report.WriteJSON(&out, report.Build("kube", f.Snapshots, f.Reasons, f.EventStats, nil, time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Informers []struct {
+			Freshness struct {
+				Silent bool `json:"silent"`
+			} `json:"freshness"`
+		} `json:"informers"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Informers) != 1 {
+		t.Fatalf("report %s: %v", out.String(), err)
+	}
+	return doc.Informers[0].Freshness.Silent
+}
