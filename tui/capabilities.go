@@ -19,6 +19,7 @@ type capabilities struct {
 	queue  source.QueueReader
 	pager  source.QueuePager
 	owes   source.ListenerReader
+	verify source.Verifier
 }
 
 func capabilitiesOf(src source.Source) capabilities {
@@ -30,6 +31,7 @@ func capabilitiesOf(src source.Source) capabilities {
 	c.queue, _ = src.(source.QueueReader)
 	c.pager, _ = src.(source.QueuePager)
 	c.owes, _ = src.(source.ListenerReader)
+	c.verify, _ = src.(source.Verifier)
 	return c
 }
 
@@ -51,6 +53,8 @@ func (k *keyMap) controlGroups(c capabilities) []controlGroup {
 			"dropping the watch and expiring history need the demo's simulated API server; informtop never changes a real one"},
 		{[]*key.Binding{&k.Faster, &k.Slower}, c.work != nil,
 			"the workload rate is the demo's simulated churn; this source's changes come from its cluster"},
+		{[]*key.Binding{&k.Verify}, c.verify != nil,
+			"verify compares a cache with a real API server's LIST at the cache's resourceVersion: it works on a cluster, and on attach started with --verify --kubeconfig …"},
 	}
 }
 

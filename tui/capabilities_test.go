@@ -9,6 +9,7 @@ import (
 	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/verify"
 )
 
 // clusterConfig is the fixture as a source named "kube: prod".
@@ -207,4 +208,35 @@ func TestHeaderAndSwitcherSayWhyNotSynced(t *testing.T) {
 	if screen := h.screen(); !strings.Contains(screen, "pods") || !strings.Contains(screen, "denied: you may not list pods") {
 		t.Errorf("the switcher does not say why:\n%s", screen)
 	}
+}
+
+// v verifies the current informer's cache where the source can (a
+// cluster): the answer lands on the status line, as an error when the
+// cache differs; where it cannot, v says why.
+func TestVerifyKey(t *testing.T) {
+	src := sourcetest.NewVerifying(sourcetest.NewCluster(sourcetest.New(clusterConfig()), nil))
+	src.SetVerify(verify.Result{Equal: true, ResourceVersion: "412", Objects: 3}, nil)
+	h := newHarness(t, src)
+	h.size(160, 48)
+	h.frames(fixtureFrames)
+	if help := helpText(h); !strings.Contains(help, "verify cache") {
+		t.Errorf("help does not offer v on a source that verifies:\n%s", help)
+	}
+	h.keys("v")
+	if got := lastLine(h.screen()); !strings.Contains(got, "pods: cache equals the server at RV 412 (3 objects)") {
+		t.Errorf("status after v: %q", got)
+	}
+	src.SetVerify(verify.Result{ResourceVersion: "415", Objects: 3, Stale: []string{"default/web-1"}, StaleCount: 1}, nil)
+	h.keys("v")
+	if got := lastLine(h.screen()); !strings.Contains(got, "pods: cache differs from the server at RV 415: 1 stale (default/web-1)") {
+		t.Errorf("status after v on a drifted cache: %q", got)
+	}
+	if got := src.Asked(); !reflect.DeepEqual(got, []string{"pods", "pods"}) {
+		t.Errorf("verify asked about %v", got)
+	}
+
+	plain := newHarness(t, sourcetest.NewCluster(sourcetest.New(clusterConfig()), nil))
+	plain.size(160, 48)
+	plain.frames(fixtureFrames)
+	pressRefused(t, plain, "v", "verify compares a cache with a real API server's LIST at the cache's resourceVersion: it works on a cluster, and on attach started with --verify --kubeconfig …")
 }

@@ -83,7 +83,7 @@ func TestCompareToggle(t *testing.T) {
 }
 
 func TestCompareKeyIsRemappable(t *testing.T) {
-	km, err := loadKeyMap(writeKeys(t, "compare: [v]\n"))
+	km, err := loadKeyMap(writeKeys(t, "compare: [V]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,13 +91,13 @@ func TestCompareKeyIsRemappable(t *testing.T) {
 	h.m.c.keys = km
 	h.keys("c")
 	if !h.m.c.compare {
-		t.Fatal("c still toggles compare after remapping it to v")
+		t.Fatal("c still toggles compare after remapping it to V")
 	}
-	h.keys("v")
+	h.keys("V")
 	if h.m.c.compare {
-		t.Fatal("v does not toggle compare")
+		t.Fatal("V does not toggle compare")
 	}
-	assertLinesInOrder(t, h.screen(), []string{"▸ also on pods: pods-realfifo · v shows them side by side"})
+	assertLinesInOrder(t, h.screen(), []string{"▸ also on pods: pods-realfifo · V shows them side by side"})
 }
 
 func TestCompareQueueFollowsTheSelectedKey(t *testing.T) {

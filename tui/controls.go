@@ -1,13 +1,19 @@
 package tui
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/informtop/informtop/source"
 )
+
+// verifyTimeout bounds one verify (a paged LIST of the whole resource).
+const verifyTimeout = 2 * time.Minute
 
 // controlMsg is the outcome of an operator action, for the status line.
 type controlMsg struct {
@@ -101,6 +107,23 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 		return do(func() (string, error) {
 			return "resync forced on " + inf, caps.proc.Resync(inf)
 		})
+	case key.Matches(msg, k.Verify):
+		if inf == "" {
+			return nil
+		}
+		m.setStatus("verifying "+inf+" against the API server (LIST at its resourceVersion)…", nil)
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
+			defer cancel()
+			res, err := caps.verify.Verify(ctx, inf)
+			switch {
+			case err != nil:
+				return controlMsg{err: fmt.Errorf("could not verify %s: %w", inf, err)}
+			case !res.Equal:
+				return controlMsg{err: errors.New(inf + ": " + res.Sentence())}
+			}
+			return controlMsg{text: inf + ": " + res.Sentence()}
+		}
 	case key.Matches(msg, k.Faster), key.Matches(msg, k.Slower):
 		step := 1
 		if key.Matches(msg, k.Slower) {

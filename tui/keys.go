@@ -15,6 +15,8 @@ type keyMap struct {
 
 	// Teaching and debugging controls (demo and local engines).
 	Pause, Step, Stall, DropWatch, Expire, Resync, Faster, Slower key.Binding
+	// Verify compares the informer's cache with the API server.
+	Verify key.Binding
 
 	// Navigation, forwarded to the focused view.
 	Up, Down, PageUp, PageDown, Top, Bottom, Open, Back, Filter key.Binding
@@ -59,6 +61,7 @@ func (k *keyMap) actions() []action {
 		{"sort-name", &k.SortName}, {"sort-age", &k.SortAge},
 		{"sort-pending", &k.SortPending}, {"sort-latency", &k.SortLatency},
 		{"narration", &k.Notes}, {"commands", &k.Commands}, {"batch-step", &k.BatchStep},
+		{"verify", &k.Verify},
 	}
 }
 
@@ -131,6 +134,7 @@ func defaultKeyMap() *keyMap {
 		Notes:     bind("narration", "h"),
 		Commands:  bind("all commands", "ctrl+a"),
 		BatchStep: bind("batch step", "b"),
+		Verify:    bind("verify cache", "v"),
 	}
 }
 
@@ -149,7 +153,7 @@ func (k *keyMap) controlKeys() []key.Binding {
 }
 
 func (k *keyMap) controlBindings() []*key.Binding {
-	return []*key.Binding{&k.Pause, &k.Step, &k.BatchStep, &k.Stall, &k.DropWatch, &k.Expire, &k.Resync, &k.Faster, &k.Slower}
+	return []*key.Binding{&k.Pause, &k.Step, &k.BatchStep, &k.Stall, &k.DropWatch, &k.Expire, &k.Resync, &k.Faster, &k.Slower, &k.Verify}
 }
 
 // pressedAny reports whether msg is one of the keys of bs, enabled or not.

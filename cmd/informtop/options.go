@@ -122,9 +122,6 @@ func (o *options) validateCommon() error {
 	if o.json && !o.once {
 		return errors.New("--json goes with --once: run informtop --once --json")
 	}
-	if o.verify && !o.once {
-		return errors.New("--verify goes with --once: run informtop --once --verify (in the dashboard, press v on an informer)")
-	}
 	if o.timeout <= 0 {
 		return errors.New("--timeout must be positive, e.g. --timeout 30s")
 	}
@@ -153,6 +150,9 @@ func (o *options) validate(fs *pflag.FlagSet) error {
 	}
 	if err := o.validateCommon(); err != nil {
 		return err
+	}
+	if o.verify && !o.once {
+		return errors.New("--verify goes with --once: run informtop --once --verify (in the dashboard, press v on an informer)")
 	}
 	if o.rate < 0 {
 		return errors.New("--rate must not be negative")

@@ -1,12 +1,16 @@
 package sourcetest
 
 import (
+	"context"
+	"sync"
+
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/verify"
 )
 
 // Cluster is a Fake with the capabilities of informers running in
@@ -97,4 +101,41 @@ func NewDemo(f *Fake, c *Controls) *Demo {
 	}
 	f.ReportPaused(c)
 	return &Demo{Fake: f, Controls: c}
+}
+
+// Verifying is a Cluster that can also verify its caches, answering every
+// Verify with the result set by SetVerify and recording the informer asked.
+type Verifying struct {
+	*Cluster
+	mu    sync.Mutex
+	res   verify.Result
+	err   error
+	asked []string
+}
+
+var _ source.Verifier = (*Verifying)(nil)
+
+// NewVerifying adds verification to c.
+func NewVerifying(c *Cluster) *Verifying { return &Verifying{Cluster: c} }
+
+// SetVerify sets what Verify answers.
+func (v *Verifying) SetVerify(res verify.Result, err error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.res, v.err = res, err
+}
+
+// Asked lists the informers Verify was asked about, in order.
+func (v *Verifying) Asked() []string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return append([]string(nil), v.asked...)
+}
+
+// Verify implements source.Verifier.
+func (v *Verifying) Verify(_ context.Context, informer string) (verify.Result, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.asked = append(v.asked, informer)
+	return v.res, v.err
 }
