@@ -279,3 +279,13 @@ func (l *eventLog) at(i int) *engine.Event { return l.merged[i] }
 
 // overwritten is how many events the log dropped to make room.
 func (l *eventLog) overwritten() uint64 { return l.life.overwritten + l.items.overwritten }
+
+// snapTaken is when the current informer's snapshot was read (the source's
+// clock, so ages computed from it do not depend on this machine's); zero
+// before the first snapshot.
+func (d *dataState) snapTaken() time.Time {
+	if s := d.snap(); s != nil {
+		return s.Taken
+	}
+	return time.Time{}
+}

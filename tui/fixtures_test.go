@@ -131,6 +131,7 @@ func podsSnapshot(i int, t time.Time, modified uint64) engine.Snapshot {
 			WatchEvents: 100 + 12*n + modified + 20 + 3*n, WatchAdded: 100 + 12*n, WatchModified: modified,
 			WatchDeleted: 20 + 3*n, WatchBookmarks: 4 + n/5, WatchErrors: 1, Errors: 1,
 			LastError: "too old resource version: 47000 (48000)", LastErrorTime: t0.Add(-200 * time.Second),
+			LastEventTime: t.Add(-200 * time.Millisecond), LastBookmarkTime: t.Add(-41 * time.Second), LastHeard: t.Add(-200 * time.Millisecond),
 		},
 		Listeners: []processor.ListenerStats{
 			{Name: "fast", Pending: 0, Capacity: 1024, HighWater: 57,

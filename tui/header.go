@@ -48,6 +48,9 @@ func headerStatus(c *common) string {
 	if c.data.paused || s.Paused {
 		parts = append(parts, st.warn.Render("⏸ "+pausedWho(c.data.pausedBy)))
 	}
+	if silent := silence(s); silent != "" {
+		parts = append(parts, st.bad.Render(silent))
+	}
 	parts = append(parts,
 		connShort(c, s),
 		synced,
@@ -230,6 +233,11 @@ func headerNote(c *common, v view) string {
 	}
 	if why != "" {
 		return "  " + st.warn.Render("✗ not synced: "+why)
+	}
+	if s := c.data.snap(); s != nil {
+		if silent := silenceSentence(s, c.caps.verify != nil); silent != "" {
+			return "  " + st.bad.Render(silent)
+		}
 	}
 	if c.data.current == "" {
 		return ""

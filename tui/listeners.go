@@ -173,11 +173,13 @@ const (
 	lcPanics
 	lcTrend
 	lcTombstones
+	lcBehind
 )
 
 var listenerColumns = []column{
 	{title: "LISTENER", width: 12, flex: true, maxw: 32, id: lcName},
 	{title: "PENDING", width: 7, right: true, id: lcPending},
+	{title: "BEHIND", width: 6, right: true, prio: 2, id: lcBehind},
 	{title: "CAP", width: 6, right: true, prio: 5, id: lcCapacity},
 	{title: "HIGH", width: 6, right: true, prio: 6, id: lcHighWater},
 	{title: "DELIVERED", width: 9, right: true, prio: 4, id: lcDelivered},
@@ -244,6 +246,7 @@ func (v *listenersView) cells(cells []string, r rankedListener, trendW int) {
 	}
 	cells[lcName] = mark + l.Name
 	cells[lcPending] = count(l.Pending)
+	cells[lcBehind] = behind(l, v.c.data.snapTaken())
 	cells[lcCapacity] = count(l.Capacity)
 	cells[lcHighWater] = count(l.HighWater)
 	cells[lcDelivered] = count(l.Delivered.Total())
@@ -309,6 +312,7 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 	lines := []string{
 		head,
 		row("pending", fmt.Sprintf("%s (buffer capacity %s, high-water %s)", count(l.Pending), count(l.Capacity), count(l.HighWater))),
+		row("behind", behindText(l, v.c.data.snapTaken())),
 		row("delivered", fmt.Sprintf("%s  (add %s · update %s · delete %s · sync %s)",
 			count(d.Total()), count(d.Add), count(d.Update), count(d.Delete), count(d.Sync))),
 		row("tombstones", count(d.Tombstones)+" OnDelete with a DeletedFinalStateUnknown"+st.dim.Render(" (a delete inferred at a relist)")),
@@ -379,4 +383,21 @@ func resyncText(d time.Duration) string {
 		return "never"
 	}
 	return humanDuration(d)
+}
+
+// behind is the age of the oldest notification a listener has not
+// handled yet: how far behind the cache its handler is; "-" when none.
+func behind(l *processor.ListenerStats, taken time.Time) string {
+	age := l.OldestPendingAge(taken)
+	if age <= 0 {
+		return "-"
+	}
+	return humanDuration(age)
+}
+
+func behindText(l *processor.ListenerStats, taken time.Time) string {
+	if l.OldestPendingAge(taken) <= 0 {
+		return "up to date: nothing waits"
+	}
+	return behind(l, taken) + " — the oldest notification it has not handled yet waited this long"
 }

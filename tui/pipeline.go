@@ -131,6 +131,7 @@ func (v *pipelineView) apiLine(s *engine.Snapshot, p *point) string {
 		connState(v.c, s),
 		rate(p.eventRate[evAdded]+p.eventRate[evModified]+p.eventRate[evDeleted])+" watch events",
 		st.dim.Render(count(r.WatchEvents)+" total"),
+		st.dim.Render(freshnessLine(s)),
 	)
 }
 

@@ -488,7 +488,7 @@ func (v *storeView) renderList() string {
 func (v *storeView) summary() string {
 	st := v.c.styles
 	s := v.c.snap()
-	parts := []string{st.bold.Render(count(s.Store.Objects) + " objects"), indexSummary(s.Store.Indexes)}
+	parts := []string{st.bold.Render(count(s.Store.Objects) + " objects"), indexSummary(s.Store.Indexes), memoryLine(s.Memory)}
 	if v.filter.shown() {
 		parts = append(parts, st.dim.Render("regexp over keys+labels · -l selector · -f fuzzy"))
 	}

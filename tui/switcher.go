@@ -67,7 +67,11 @@ func newSwitcher(c *common) *switcher {
 	in.Focus()
 	s := &switcher{c: c, input: in}
 	for _, snap := range c.data.snaps {
-		s.items = append(s.items, switchItem{name: snap.Name, resource: snap.Resource, kind: snap.QueueKind.String(), synced: snap.Synced, why: c.data.reasons[snap.Name]})
+		why := c.data.reasons[snap.Name]
+		if why == "" {
+			why = silenceSentence(&snap, false)
+		}
+		s.items = append(s.items, switchItem{name: snap.Name, resource: snap.Resource, kind: snap.QueueKind.String(), synced: snap.Synced, why: why})
 		s.targets = append(s.targets, snap.Name+" "+snap.Resource)
 	}
 	for _, cmd := range commands() {

@@ -1,0 +1,95 @@
+package tui
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/internal/humanize"
+)
+
+// The answers to "is it fresh?" and "what does it cost?" as the dashboard
+// words them, from the engine's figures (engine.FreshnessOf, the
+// snapshot's Memory); ages are taken at the snapshot's time.
+
+// silence is the short warning for the title line, "" unless the
+// informer's watch has gone silent.
+func silence(s *engine.Snapshot) string {
+	f := engine.FreshnessOf(*s, s.Taken)
+	if !f.Silent {
+		return ""
+	}
+	return fmt.Sprintf("SILENT %s", humanDuration(seconds(f.QuietSeconds)))
+}
+
+// silenceSentence says what a silent watch means and what to do.
+func silenceSentence(s *engine.Snapshot, canVerify bool) string {
+	f := engine.FreshnessOf(*s, s.Taken)
+	if !f.Silent {
+		return ""
+	}
+	// The limit is what a healthy watch owes: a bookmark about every
+	// minute once anything changed (README: "Is it fresh?").
+	msg := fmt.Sprintf("⚠ silent: nothing from the server for %s (limit %s); the cache may be stale",
+		humanDuration(seconds(f.QuietSeconds)), humanDuration(seconds(f.SilentAfterSeconds)))
+	if canVerify {
+		msg += " — v compares it"
+	}
+	return msg
+}
+
+// freshnessLine is the API server stage's freshness: ages of the last
+// event and bookmark, the watch's age and its restarts.
+func freshnessLine(s *engine.Snapshot) string {
+	f := engine.FreshnessOf(*s, s.Taken)
+	age := func(what string, a *float64) string {
+		if a == nil {
+			return "no " + what + " yet"
+		}
+		return what + " " + humanDuration(seconds(*a)) + " ago"
+	}
+	return joinNonEmpty(" · ", age("event", f.LastEventAgeSeconds), age("bookmark", f.LastBookmarkAgeSeconds),
+		plural(f.WatchRestarts, "watch restart"))
+}
+
+// memoryLine is the Store view's "what does it cost": the estimate, per
+// object, where it goes and what the transforms save; "" before the first
+// sample.
+func memoryLine(m engine.MemoryStats) string {
+	if m.Sampled == 0 || m.EstimatedBytes <= 0 {
+		return ""
+	}
+	s := fmt.Sprintf("~%s (%s/object", humanize.Bytes(m.EstimatedBytes), humanize.Bytes(m.BytesPerObject))
+	if top := largestField(m.ByField); top != "" {
+		s += fmt.Sprintf(", %s %.0f%%", top, 100*m.ByField[top]/m.EstimatedBytes)
+	}
+	s += ")"
+	for _, name := range slices.Sorted(maps.Keys(m.SavedByTransforms)) {
+		if saved := m.SavedByTransforms[name]; saved > 0 {
+			s += fmt.Sprintf(" · %s saved %s", name, humanize.Bytes(saved))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(m.WouldSaveByTransforms)) {
+		if would := m.WouldSaveByTransforms[name]; would > 0 {
+			s += fmt.Sprintf(" · %s would save %s", name, humanize.Bytes(would))
+		}
+	}
+	if m.GoHeapBytes > 0 {
+		s += " · Go heap " + humanize.Bytes(m.GoHeapBytes)
+	}
+	return s
+}
+
+func largestField(by map[string]float64) string {
+	top := ""
+	for _, k := range slices.Sorted(maps.Keys(by)) {
+		if top == "" || by[k] > by[top] {
+			top = k
+		}
+	}
+	return top
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

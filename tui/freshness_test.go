@@ -1,0 +1,58 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source/sourcetest"
+)
+
+// Is it fresh, what does it cost: a watch open for ten minutes that last
+// heard from the server 80 s ago is SILENT in the header, with the
+// sentence on the third line and in the switcher; the API server stage
+// shows the ages; a handler whose oldest pending notification waited 42 s
+// is 42s BEHIND in view 3; the Store view says what the cache costs.
+func TestFreshnessAndMemoryOnScreen(t *testing.T) {
+	cfg := clusterConfig()
+	for i := range cfg.Frames {
+		s := &cfg.Frames[i][0] // pods
+		r := &s.Reflector
+		r.WatchOpen, r.WatchSince = true, s.Taken.Add(-10*time.Minute)
+		r.LastEventTime, r.LastBookmarkTime = s.Taken.Add(-80*time.Second), s.Taken.Add(-95*time.Second)
+		r.LastHeard = r.LastEventTime
+		s.Listeners[0].OldestPendingSince = s.Taken.Add(-42 * time.Second)
+		s.Memory = engine.MemoryStats{Objects: 60, Sampled: 32, BytesPerObject: 3000, EstimatedBytes: 180000,
+			ByField: map[string]float64{engine.FieldSpec: 120000, engine.FieldStatus: 60000},
+			SavedByTransforms: map[string]float64{engine.TransformStripManagedFields: 150000}}
+	}
+	src := sourcetest.NewVerifying(sourcetest.NewCluster(sourcetest.New(cfg), nil))
+	h := newHarness(t, src)
+	h.size(160, 48)
+	h.frames(fixtureFrames)
+	screen := h.screen()
+	lines := strings.Split(screen, "\n")
+	if !strings.Contains(lines[0], "SILENT 1m20s") {
+		t.Errorf("title line: %q", lines[0])
+	}
+	if !strings.Contains(lines[2], "⚠ silent: nothing from the server for 1m20s (limit 1m15s") || !strings.Contains(lines[2], "the cache may be stale — v compares it") {
+		t.Errorf("third line: %q", lines[2])
+	}
+	if !strings.Contains(screen, "event 1m20s ago · bookmark 1m35s ago") {
+		t.Errorf("the API server stage lacks the ages:\n%s", screen)
+	}
+	h.keys("3")
+	name := cfg.Frames[0][0].Listeners[0].Name
+	if got := rowFields(h.screen(), name); len(got) < 3 || got[2] != "42s" {
+		t.Errorf("view 3 row of %s: %q, want 42s BEHIND", name, got)
+	}
+	h.keys("4")
+	if !strings.Contains(h.screen(), "~180 kB (3.0 kB/object, spec 67%) · stripManagedFields saved 150 kB") {
+		t.Errorf("the Store view does not say what the cache costs:\n%s", h.screen())
+	}
+	h.keys(":")
+	if !strings.Contains(h.screen(), "silent: nothing from the server") {
+		t.Errorf("the switcher does not say pods is silent:\n%s", h.screen())
+	}
+}
