@@ -24,7 +24,7 @@ func TestFreshnessAndMemoryOnScreen(t *testing.T) {
 		r.LastHeard = r.LastEventTime
 		s.Listeners[0].OldestPendingSince = s.Taken.Add(-42 * time.Second)
 		s.Memory = engine.MemoryStats{Objects: 60, Sampled: 32, BytesPerObject: 3000, EstimatedBytes: 180000,
-			ByField: map[string]float64{engine.FieldSpec: 120000, engine.FieldStatus: 60000},
+			ByField:           map[string]float64{engine.FieldSpec: 120000, engine.FieldStatus: 60000},
 			SavedByTransforms: map[string]float64{engine.TransformStripManagedFields: 150000}}
 	}
 	src := sourcetest.NewVerifying(sourcetest.NewCluster(sourcetest.New(cfg), nil))
