@@ -104,22 +104,7 @@ func BenchmarkWatchThroughput(b *testing.B) {
 					lw := benchlw.New(initial)
 					goruntime.GC()
 					b.StartTimer()
-					inf := impl.make(lw)
-					all := make(chan struct{})
-					var wg sync.WaitGroup
-					for range handlers {
-						h := benchlw.NewCounter(initial + events)
-						if _, err := inf.AddEventHandler(h); err != nil {
-							b.Fatal(err)
-						}
-						wg.Go(func() { <-h.Done() })
-					}
-					go func() {
-						wg.Wait()
-						close(all)
-					}()
-					go lw.Push(events)
-					runUntil(inf, all)
+					deliverAll(b, impl.make(lw), lw, handlers, initial, events)
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*events), "ns/event")
 			})
@@ -175,4 +160,24 @@ func heapInUse() int64 {
 	var m goruntime.MemStats
 	goruntime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
+}
+
+// deliverAll runs inf with handlers counting handlers over lw's initial
+// objects and events pushed after them, until every handler saw every one.
+func deliverAll(b *testing.B, inf cache.SharedIndexInformer, lw *benchlw.PodLW, handlers, initial, events int) {
+	all := make(chan struct{})
+	var wg sync.WaitGroup
+	for range handlers {
+		h := benchlw.NewCounter(initial + events)
+		if _, err := inf.AddEventHandler(h); err != nil {
+			b.Fatal(err)
+		}
+		wg.Go(func() { <-h.Done() })
+	}
+	go func() {
+		wg.Wait()
+		close(all)
+	}()
+	go lw.Push(events)
+	runUntil(inf, all)
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	goruntime "runtime"
-	"sync"
 	"testing"
 	"time"
 
@@ -53,20 +52,6 @@ func upkeepRun(b *testing.B, handlers, initial, events int, noUpkeep bool) time.
 	goruntime.GC()
 	start := time.Now()
 	inf := NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, Options{Indexers: benchIndexers(), Instrumentation: Instrumentation{NoUpkeep: noUpkeep}})
-	all := make(chan struct{})
-	var wg sync.WaitGroup
-	for range handlers {
-		h := benchlw.NewCounter(initial + events)
-		if _, err := inf.AddEventHandler(h); err != nil {
-			b.Fatal(err)
-		}
-		wg.Go(func() { <-h.Done() })
-	}
-	go func() {
-		wg.Wait()
-		close(all)
-	}()
-	go lw.Push(events)
-	runUntil(inf, all)
+	deliverAll(b, inf, lw, handlers, initial, events)
 	return time.Since(start)
 }

@@ -21,7 +21,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/informtop/informtop/internal/kubetest"
 )
@@ -157,15 +156,9 @@ func attachOnce(t *testing.T, bin, addr, timeout string) (int, attachJSON, strin
 // and the controller's workqueue shows every key added and taken.
 func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 	c := kubetest.Shared(t)
-	cs, err := kubernetes.NewForConfig(c.RESTConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
 	const ns = "attach"
+	cs := clusterNamespace(t, c, ns)
 	bg := context.Background()
-	if _, err := cs.CoreV1().Namespaces().Create(bg, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
 	create := func(from, to int) {
 		for i := from; i < to; i++ {
 			if _, err := cs.AppsV1().Deployments(ns).Create(bg, deployment(ns, fmt.Sprintf("web-%02d", i)), metav1.CreateOptions{}); err != nil {
@@ -248,15 +241,9 @@ func TestAttachDashboardInTmux(t *testing.T) {
 		t.Fatal("this test drives the dashboard in tmux: install it (apt-get install tmux); .ci/run does")
 	}
 	c := kubetest.Shared(t)
-	cs, err := kubernetes.NewForConfig(c.RESTConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
 	const ns = "attach-tui"
+	cs := clusterNamespace(t, c, ns)
 	bg := context.Background()
-	if _, err := cs.CoreV1().Namespaces().Create(bg, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
 	for i := range 5 {
 		if _, err := cs.AppsV1().Deployments(ns).Create(bg, deployment(ns, fmt.Sprintf("api-%d", i)), metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
@@ -309,15 +296,9 @@ func TestAttachDashboardInTmux(t *testing.T) {
 // and exits 3.
 func TestAttachVerifiesTheControllersCache(t *testing.T) {
 	c := kubetest.Shared(t)
-	cs, err := kubernetes.NewForConfig(c.RESTConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
 	const ns = "attach-verify"
+	cs := clusterNamespace(t, c, ns)
 	bg := context.Background()
-	if _, err := cs.CoreV1().Namespaces().Create(bg, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
 	deploys := cs.AppsV1().Deployments(ns)
 	for _, name := range []string{"kept", "changed", "deleted"} {
 		if _, err := deploys.Create(bg, deployment(ns, name), metav1.CreateOptions{}); err != nil {

@@ -69,14 +69,8 @@ func informtop(t *testing.T, bin string, args ...string) (int, string, string, t
 // seed creates a namespace with pods, configmaps and widgets (a CRD).
 func seed(t *testing.T, c *kubetest.Cluster, ns string) {
 	t.Helper()
-	cs, err := kubernetes.NewForConfig(c.RESTConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := clusterNamespace(t, c, ns)
 	bg := context.Background()
-	if _, err := cs.CoreV1().Namespaces().Create(bg, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
 	for i := range 3 {
 		name := fmt.Sprintf("x-%d", i)
 		if _, err := cs.CoreV1().ConfigMaps(ns).Create(bg, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: map[string]string{"k": "v"}}, metav1.CreateOptions{}); err != nil {
@@ -256,14 +250,8 @@ func TestDashboardOnARealCluster(t *testing.T) {
 func TestOnceVerifyFindsLostEvents(t *testing.T) {
 	c := kubetest.Shared(t)
 	ns := "once-verify"
-	cs, err := kubernetes.NewForConfig(c.RESTConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := clusterNamespace(t, c, ns)
 	bg := context.Background()
-	if _, err := cs.CoreV1().Namespaces().Create(bg, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
 	cms := cs.CoreV1().ConfigMaps(ns)
 	for _, name := range []string{"kept", "changed", "deleted"} {
 		if _, err := cms.Create(bg, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
@@ -326,4 +314,17 @@ func TestOnceVerifyFindsLostEvents(t *testing.T) {
 	if !strings.Contains(r.stderr, "cache differs from the server") {
 		t.Errorf("stderr: %s", r.stderr)
 	}
+}
+
+// clusterNamespace creates namespace ns on c and returns an admin client.
+func clusterNamespace(t *testing.T, c *kubetest.Cluster, ns string) kubernetes.Interface {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return cs
 }

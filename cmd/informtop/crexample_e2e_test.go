@@ -17,7 +17,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/informtop/informtop/internal/kubetest"
 )
@@ -82,15 +81,9 @@ func startCRExample(t *testing.T, kubeconfig, ns string) (*controllerProcess, *i
 // stops it cleanly.
 func TestControllerRuntimeExample(t *testing.T) {
 	c := kubetest.Shared(t)
-	cs, err := kubernetes.NewForConfig(c.RESTConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
 	const ns = "crexample"
+	cs := clusterNamespace(t, c, ns)
 	bg := context.Background()
-	if _, err := cs.CoreV1().Namespaces().Create(bg, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
 	names := []string{"alpha", "beta", "gamma"}
 	for _, n := range names {
 		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: n}, Data: map[string]string{"k": n}}
