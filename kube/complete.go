@@ -2,10 +2,9 @@ package kube
 
 import (
 	"slices"
-	"strings"
 	"time"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/rest"
 )
@@ -30,22 +29,11 @@ func ResourceNames(flags *genericclioptions.ConfigFlags, timeout time.Duration) 
 		return nil, err
 	}
 	var names []string
-	for _, l := range lists {
-		gv, perr := schema.ParseGroupVersion(l.GroupVersion)
-		if perr != nil {
-			continue
+	eachResource(lists, func(r metav1.APIResource, full string) {
+		if slices.Contains(r.Verbs, "list") && slices.Contains(r.Verbs, "watch") { // what an informer can follow
+			names = append(names, full)
 		}
-		for _, r := range l.APIResources {
-			if strings.Contains(r.Name, "/") || !slices.Contains(r.Verbs, "list") || !slices.Contains(r.Verbs, "watch") {
-				continue // subresources, and resources an informer cannot follow
-			}
-			name := r.Name
-			if gv.Group != "" {
-				name += "." + gv.Group
-			}
-			names = append(names, name)
-		}
-	}
+	})
 	slices.Sort(names)
 	return slices.Compact(names), nil
 }

@@ -115,23 +115,10 @@ func verbsOf(lists []*metav1.APIResourceList, gvr schema.GroupVersionResource) [
 // names that are (plural, singular, short names, plural.group).
 func unknownResource(arg string, lists []*metav1.APIResourceList) error {
 	var names []string
-	for _, l := range lists {
-		gv, err := schema.ParseGroupVersion(l.GroupVersion)
-		if err != nil {
-			continue
-		}
-		for _, r := range l.APIResources {
-			if strings.Contains(r.Name, "/") {
-				continue // subresources cannot be watched
-			}
-			full := r.Name
-			if gv.Group != "" {
-				full += "." + gv.Group
-			}
-			names = append(names, r.Name, full, r.SingularName)
-			names = append(names, r.ShortNames...)
-		}
-	}
+	eachResource(lists, func(r metav1.APIResource, full string) {
+		names = append(names, r.Name, full, r.SingularName)
+		names = append(names, r.ShortNames...)
+	})
 	close := closest(strings.ToLower(arg), names, 3)
 	msg := fmt.Sprintf("the server has no resource %q", arg)
 	if len(close) > 0 {
@@ -200,4 +187,26 @@ func distance(a, b string) int {
 // verbs (nil) count as watchable, the server will say.
 func (r resource) watchable() bool {
 	return r.verbs == nil || (slices.Contains(r.verbs, "list") && slices.Contains(r.verbs, "watch"))
+}
+
+// eachResource calls fn for every resource discovery lists, subresources
+// aside (they cannot be watched), with its name as kubectl writes it in
+// full: plural.group, or the plural alone for the core group.
+func eachResource(lists []*metav1.APIResourceList, fn func(r metav1.APIResource, full string)) {
+	for _, l := range lists {
+		gv, err := schema.ParseGroupVersion(l.GroupVersion)
+		if err != nil {
+			continue
+		}
+		for _, r := range l.APIResources {
+			if strings.Contains(r.Name, "/") {
+				continue
+			}
+			full := r.Name
+			if gv.Group != "" {
+				full += "." + gv.Group
+			}
+			fn(r, full)
+		}
+	}
 }
