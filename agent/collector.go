@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"maps"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -63,7 +64,16 @@ type collector struct {
 }
 
 func newCollector(informers []*engine.Informer, resources map[string]schema.GroupVersionResource, queues *WorkqueueMetrics) *collector {
-	return &collector{informers: informers, resources: resources, queues: queues}
+	// Options.Resources first; else what the informer was given as its
+	// client-go identity (engine.Options.Identifier), when it has one.
+	gvrs := make(map[string]schema.GroupVersionResource, len(informers))
+	for _, inf := range informers {
+		if gvr := inf.Identifier().GroupVersionResource(); !gvr.Empty() {
+			gvrs[inf.Name()] = gvr
+		}
+	}
+	maps.Copy(gvrs, resources)
+	return &collector{informers: informers, resources: gvrs, queues: queues}
 }
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {

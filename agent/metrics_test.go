@@ -71,7 +71,8 @@ func TestMetricsMatchTheSnapshot(t *testing.T) {
 	}
 	t.Cleanup(id.Release)
 	f := newFixture(t, 1024, engine.Options{Identifier: id.WithResource(gvr), MetricsProvider: provider})
-	srv := server(t, Options{Registry: reg, Resources: map[string]schema.GroupVersionResource{"pods": gvr}}, f.pods, f.secrets)
+	// No Options.Resources: the labels' group and version come from the identifier.
+	srv := server(t, Options{Registry: reg}, f.pods, f.secrets)
 	// The informer dates pending notifications on its once-a-second upkeep.
 	waitFor(t, "the blocked listener's notifications to be dated", func() bool {
 		return !f.pods.Snapshot().Listeners[0].OldestPendingSince.IsZero()

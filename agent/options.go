@@ -26,8 +26,9 @@ type Options struct {
 	// add informtop's series to the controller's /metrics.
 	Registry Registry
 	// Resources gives, per informer name, the group, version and resource
-	// put in metric labels. Informers not listed are labelled with their
-	// snapshot's Resource and an empty group and version.
+	// put in metric labels. Informers not listed take them from their
+	// engine.Options.Identifier when it has a resource, else they are
+	// labelled with their snapshot's Resource and an empty group and version.
 	Resources map[string]schema.GroupVersionResource
 	// TLSConfig, when set, makes Serve speak HTTPS with it. A non-loopback
 	// address without Token is accepted only when it requires and verifies

@@ -371,3 +371,7 @@ func (c controllerView) RunWithContext(context.Context)      {}
 func (c controllerView) HasSynced() bool                     { return c.inf.HasSynced() }
 func (c controllerView) HasSyncedChecker() cache.DoneChecker { return c.inf.HasSyncedChecker() }
 func (c controllerView) LastSyncResourceVersion() string     { return c.inf.LastSyncResourceVersion() }
+
+// Identifier is the client-go identity the informer was given
+// (Options.Identifier): its name and GroupVersionResource, for metrics.
+func (inf *Informer) Identifier() cache.InformerNameAndResource { return inf.identifier }
