@@ -305,6 +305,11 @@ func TestRestrictedUserSeesWhy(t *testing.T) {
 	if _, ok := f.Reasons["configmaps"]; ok {
 		t.Errorf("configmaps has a reason: %q", f.Reasons["configmaps"])
 	}
+	// Nor may this user read the API server's metrics: one sentence says
+	// which permission would show them.
+	if st := f.Server["configmaps"]; st.Available || !strings.Contains(st.Reason, "get on the non-resource URL /metrics") {
+		t.Errorf("server figures for a user without /metrics: %+v", st)
+	}
 }
 
 // TestUnwatchableResource: a resource discovery serves without list and

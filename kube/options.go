@@ -66,6 +66,9 @@ type Options struct {
 	// Listeners are simulated handlers registered on every informer,
 	// besides informtop's own.
 	Listeners []local.ListenerSpec
+	// NoServerMetrics turns off reading the API server's /metrics
+	// (--server-metrics=false).
+	NoServerMetrics bool
 	// AccessTimeout bounds discovery and the access checks.
 	AccessTimeout time.Duration
 }

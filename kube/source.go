@@ -33,6 +33,9 @@ type Source struct {
 	// and how its objects are decoded.
 	facts    map[string]informerFacts
 	pageSize int64 // --page-size, also for verify's LIST
+	// metrics reads the API server's own figures; nil with
+	// Options.NoServerMetrics.
+	metrics *serverMetrics
 }
 
 type informerFacts struct {
@@ -120,20 +123,29 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	}
 
 	s := &Source{server: cfg.Host, facts: map[string]informerFacts{}, pageSize: o.PageSize}
-	// Lifecycle events only (no per-item events), so a smaller ring than the
-	// demo's holds minutes of them and costs ~0.5 MB instead of 2 MB.
-	s.Source = local.New(local.Config{Kind: "kube", Title: title, Status: s.status, Reason: s.reason, EventRingSize: instr.DefaultRingSize})
 	as := ""
 	if o.Flags.Impersonate != nil {
 		as = *o.Flags.Impersonate
 	}
 	// Access checks run side by side: one round trip each.
 	checks := make([]string, len(res))
+	metricsWhy := ""
 	var wg sync.WaitGroup
 	for i, r := range res {
 		wg.Go(func() { checks[i] = denied(actx, review, r, ns, as) })
 	}
+	if !o.NoServerMetrics {
+		wg.Go(func() { metricsWhy = metricsDenied(actx, review, as) })
+	}
 	wg.Wait()
+	// Lifecycle events only (no per-item events), so a smaller ring than the
+	// demo's holds minutes of them and costs ~0.5 MB instead of 2 MB.
+	cfgLocal := local.Config{Kind: "kube", Title: title, Status: s.status, Reason: s.reason, EventRingSize: instr.DefaultRingSize}
+	if !o.NoServerMetrics {
+		s.metrics = newServerMetrics(review, cfg.Host, metricsWhy)
+		cfgLocal.Server = s.metrics.stats
+	}
+	s.Source = local.New(cfgLocal)
 	for i, r := range res {
 		if err := s.add(cs, r, ns, checks[i], o); err != nil {
 			return nil, err
@@ -164,6 +176,9 @@ func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) e
 	}
 	if _, err := s.AddInformer(name, name, o.Queue, inf); err != nil {
 		return err
+	}
+	if s.metrics != nil {
+		s.metrics.resources[name] = r.mapping.Resource.GroupResource()
 	}
 	f := informerFacts{denied: deniedWhy, decoding: dec, verify: cs.verifyLister(r, ns, o.LabelSelector, o.FieldSelector)}
 	if !r.watchable() {
@@ -228,4 +243,15 @@ func kubeconfigError(err error) error {
 // connectError explains a failed first contact with the API server.
 func connectError(host string, err error) error {
 	return fmt.Errorf("informtop could not start on the API server at %s: %s", host, source.ErrorReason(err.Error(), "discovery failed"))
+}
+
+// Run runs the informers and, alongside, reads the API server's figures
+// for their resources until ctx ends.
+func (s *Source) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	if s.metrics != nil {
+		wg.Go(func() { s.metrics.run(ctx) })
+	}
+	s.Source.Run(ctx)
+	wg.Wait()
 }

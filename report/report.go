@@ -42,6 +42,9 @@ type Informer struct {
 	Store                   Store      `json:"store"`
 	Reflector               Reflector  `json:"reflector"`
 	Listeners               []Listener `json:"listeners"`
+	// Server is what the API server says about the resource (kube, when
+	// the user may read its /metrics; "available": false and why when not).
+	Server *source.ServerStats `json:"server,omitempty"`
 	// Verify is the comparison with the API server, with --verify.
 	Verify *Verify `json:"verify,omitempty"`
 	// Freshness says how recently the server was heard from; Silent warns
@@ -198,6 +201,9 @@ func WriteTable(w io.Writer, r Report) error {
 		}
 		writeFreshness(w, inf.Freshness)
 		writeMemory(w, inf.Memory)
+		if inf.Server != nil {
+			fmt.Fprintf(w, "  server: %s\n", serverLine(inf.Server))
+		}
 		if inf.Verify != nil {
 			fmt.Fprintf(w, "  verify: %s\n", inf.Verify.sentence())
 		}

@@ -1,6 +1,9 @@
 package report
 
-import "github.com/informtop/informtop/verify"
+import (
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/verify"
+)
 
 // Verify is one informer's comparison with the API server (--verify):
 // the result, or the sentence saying why it could not be made.
@@ -40,3 +43,17 @@ func (v *Verify) sentence() string {
 	}
 	return v.Result.Sentence()
 }
+
+// SetServer records what the API server says about each informer's
+// resource (Frame.Server), for the informers it names.
+func (r *Report) SetServer(server map[string]source.ServerStats) {
+	for i := range r.Informers {
+		if st, ok := server[r.Informers[i].Name]; ok {
+			r.Informers[i].Server = &st
+		}
+	}
+}
+
+// serverLine is the API server's figures in a line; a shared wording with
+// the dashboard's API server stage.
+func serverLine(s *source.ServerStats) string { return s.Sentence() }

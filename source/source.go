@@ -57,6 +57,9 @@ type Frame struct {
 	Reasons Reasons
 	// Workqueues are the controller's workqueues, when the source sees them.
 	Workqueues []Workqueue
+	// Server is, per informer name, what the API server says about the
+	// resource it watches, when the source reads it.
+	Server map[string]ServerStats
 	// Paused reports that processing is paused (sources with Processing).
 	Paused bool
 	// PausedBy says who paused processing; "" when not paused.

@@ -33,6 +33,7 @@ type dataMsg struct {
 	status     source.Status
 	reasons    source.Reasons
 	workqueues []source.Workqueue
+	server     map[string]source.ServerStats
 	paused     bool
 	pausedBy   source.Pauser
 	at         time.Time
@@ -43,7 +44,7 @@ func fetchData(src source.Source, cursor uint64, now time.Time) dataMsg {
 	f := src.Pull(cursor, eventFetchMax)
 	msg := dataMsg{snaps: f.Snapshots, notes: f.Notes, events: f.Events, next: f.Next, missed: f.Missed,
 		eventStats: f.EventStats, status: f.Status, reasons: f.Reasons, workqueues: f.Workqueues,
-		paused: f.Paused, pausedBy: f.PausedBy, at: now}
+		server: f.Server, paused: f.Paused, pausedBy: f.PausedBy, at: now}
 	msg.lifecycle = make([]bool, len(msg.events))
 	for i := range msg.events {
 		// The engine's hot path sets Obj instead of building the key; build
@@ -84,10 +85,12 @@ type dataState struct {
 	// few seconds of each, by name, for its add rate and depth trend.
 	workqueues []source.Workqueue
 	wqHist     map[string]*queueHistory
-	paused     bool
-	pausedBy   source.Pauser // who paused: the user or the scenario
-	updated    time.Time     // when the newest dataMsg arrived
-	ticks      uint64        // dataMsgs applied, a cheap clock for transient messages
+	// server is what the API server says about each informer's resource.
+	server   map[string]source.ServerStats
+	paused   bool
+	pausedBy source.Pauser // who paused: the user or the scenario
+	updated  time.Time     // when the newest dataMsg arrived
+	ticks    uint64        // dataMsgs applied, a cheap clock for transient messages
 
 	// selectedListener is the listener under the cursor of the Listeners
 	// view; the global stall key acts on it.
@@ -107,6 +110,7 @@ func (d *dataState) apply(msg dataMsg) {
 	d.eventStats = msg.eventStats
 	d.status = msg.status
 	d.reasons = msg.reasons
+	d.server = msg.server
 	d.applyWorkqueues(msg)
 	noteAt := msg.at
 	for i := range msg.snaps {

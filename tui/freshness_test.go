@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/sourcetest"
 )
 
@@ -54,5 +55,39 @@ func TestFreshnessAndMemoryOnScreen(t *testing.T) {
 	h.keys(":")
 	if !strings.Contains(h.screen(), "silent: nothing from the server") {
 		t.Errorf("the switcher does not say pods is silent:\n%s", h.screen())
+	}
+}
+
+// What the API server says about the resource stands under the API server
+// stage: its watch cache's figures, or the sentence saying why there are
+// none.
+func TestServerFiguresUnderTheAPIServerStage(t *testing.T) {
+	cfg := clusterConfig()
+	cfg.Server = map[string]source.ServerStats{
+		"pods":    {Available: true, WatchCacheResourceVersion: "49500", WatchCacheCapacity: 100, EventsReceived: 7015, EventsDispatched: 9120, WatchEventsSent: 9120, TerminatedWatchers: 1, From: "https://10.0.0.1:6443"},
+		"secrets": {Reason: "the API server's watch-cache figures need get on the non-resource URL /metrics, which you may not (RBAC; the ClusterRole system:monitoring grants it)"},
+	}
+	h := newHarness(t, sourcetest.NewCluster(sourcetest.New(cfg), nil))
+	h.size(160, 48)
+	h.frames(fixtureFrames)
+	containsInOrder(t, h.screen(), "API server  pods", "watch cache at RV 49500, window 100 events · 7,015 received, 9,120 dispatched · 9,120 sent to watch clients · 1 terminated watcher", "Reflector")
+	h.keys(":")
+	h.typeText("secrets")
+	h.keys("enter")
+	containsInOrder(t, h.screen(), "API server  secrets", "the API server's watch-cache figures need get on the non-resource URL /metrics", "Reflector")
+}
+
+// containsInOrder checks that each of want is in a line of screen, each
+// on a line after the previous one's.
+func containsInOrder(t *testing.T, screen string, want ...string) {
+	t.Helper()
+	i := 0
+	for _, l := range strings.Split(screen, "\n") {
+		if i < len(want) && strings.Contains(l, want[i]) {
+			i++
+		}
+	}
+	if i < len(want) {
+		t.Fatalf("%q not found (in order) on screen:\n%s", want[i], screen)
 	}
 }

@@ -63,17 +63,20 @@ func (v *pipelineView) render() string {
 	}
 	h := v.c.data.history()
 	p := h.latest()
-	stages := []string{
-		v.label("API server") + v.apiLine(s, p),
-		v.connector(),
-		v.label("Reflector") + v.reflectorLine(s),
-		v.connector(),
-		v.label("Queue") + v.queueLine(s, p),
-		v.connector(),
-		v.label("Indexer") + v.indexerLine(s),
-		v.connector(),
-		v.label("Processor") + v.processorLine(s, p),
+	stages := []string{v.label("API server") + v.apiLine(s, p)}
+	if line := v.serverLine(s); line != "" {
+		stages = append(stages, line)
 	}
+	stages = append(stages,
+		v.connector(),
+		v.label("Reflector")+v.reflectorLine(s),
+		v.connector(),
+		v.label("Queue")+v.queueLine(s, p),
+		v.connector(),
+		v.label("Indexer")+v.indexerLine(s),
+		v.connector(),
+		v.label("Processor")+v.processorLine(s, p),
+	)
 	// The controller's workqueues, when the source sees them, are the last
 	// stage: they come before the chart and take at most half the rows
 	// left (at least their connector and a line), so a controller with
@@ -475,4 +478,19 @@ func (v *pipelineView) queueState(s *engine.Snapshot, notSynced string) string {
 		return st.warn.Render(notSynced)
 	}
 	return ""
+}
+
+// serverLine is what the API server itself says about the resource (its
+// watch cache), indented under the API server stage; "" when the source
+// does not read it.
+func (v *pipelineView) serverLine(s *engine.Snapshot) string {
+	st, ok := v.c.data.server[s.Name]
+	if !ok {
+		return ""
+	}
+	text := st.Sentence()
+	if !st.Available {
+		return v.label("") + v.c.styles.dim.Render(text)
+	}
+	return v.label("") + text
 }

@@ -33,6 +33,7 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	}
 	f := src.Pull(0, 0)
 	r := report.Build(src.Kind(), f.Snapshots, f.Reasons, f.EventStats, f.Workqueues, time.Now())
+	r.SetServer(f.Server)
 	if o.verify && syncErr == nil {
 		verifyAll(ctx, src, &r, o.timeout)
 	}

@@ -45,6 +45,7 @@ type options struct {
 	pageSize          int64
 	listeners         []string
 	verify            bool
+	serverMetrics     bool
 }
 
 func newOptions() *options {
@@ -78,6 +79,7 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.stripLastApplied, "strip-last-applied", false, "drop the kubectl.kubernetes.io/last-applied-configuration annotation from cached objects")
 	fs.Int64Var(&o.pageSize, "page-size", 0, "page the initial LIST in pages of N (0: as client-go does)")
 	fs.StringArrayVar(&o.listeners, "listener", nil, "add a simulated handler NAME=DELAY to every informer, e.g. slow=20ms (repeatable)")
+	fs.BoolVar(&o.serverMetrics, "server-metrics", true, "read the API server's /metrics every 5s to show its watch cache beside each informer (needs get on /metrics)")
 	fs.BoolVar(&o.verify, "verify", false, "with --once: compare each informer's cache with the API server, key by key (LIST only); exit 3 when one differs")
 	o.kubeFlags.AddFlags(fs)
 
@@ -212,7 +214,8 @@ func (o *options) kubeOptions() (kube.Options, error) {
 	ko := kube.Options{
 		Flags: o.kubeFlags, Resources: o.resources, AllNamespaces: o.allNamespaces,
 		LabelSelector: o.selector, FieldSelector: o.fieldSelector,
-		MetadataOnly: o.metadataOnly, KeepManagedFields: o.keepManagedFields, StripLastApplied: o.stripLastApplied,
+		NoServerMetrics: !o.serverMetrics,
+		MetadataOnly:    o.metadataOnly, KeepManagedFields: o.keepManagedFields, StripLastApplied: o.stripLastApplied,
 		PageSize: o.pageSize, WatchList: wl, Queue: q,
 	}
 	for _, l := range o.listeners {

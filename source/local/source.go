@@ -36,6 +36,9 @@ type Config struct {
 	// knows better than its snapshot (an RBAC check); "" defers to
 	// source.NotSyncedReason.
 	Reason func(informer string, s engine.Snapshot) string
+	// Server, when set, gives what the API server says about each
+	// informer's resource (Frame.Server).
+	Server func() map[string]source.ServerStats
 }
 
 // Source is a set of engine informers running in this process. It
@@ -112,6 +115,9 @@ func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
 		f.Status = s.cfg.Status(f.Snapshots)
 	}
 	f.Paused, f.PausedBy = s.Paused(), s.PausedBy()
+	if s.cfg.Server != nil {
+		f.Server = s.cfg.Server()
+	}
 	for _, snap := range f.Snapshots {
 		if snap.Synced {
 			continue

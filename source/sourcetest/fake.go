@@ -32,6 +32,8 @@ type Config struct {
 	Reasons source.Reasons
 	// Workqueues are every frame's controller workqueues (see SetWorkqueues).
 	Workqueues []source.Workqueue
+	// Server is every frame's API server figures, by informer.
+	Server map[string]source.ServerStats
 	// Stores are the caches Store serves, by informer; a *Store or any
 	// other source.StoreReader.
 	Stores map[string]source.StoreReader
@@ -65,7 +67,7 @@ func (f *Fake) Title() string { return f.cfg.Title }
 func (f *Fake) Pull(cursor uint64, maxEvents int) source.Frame {
 	f.mu.Lock()
 	out := source.Frame{Notes: append([]string(nil), f.cfg.Notes...), Status: f.cfg.Status, Reasons: maps.Clone(f.cfg.Reasons),
-		Workqueues: slices.Clone(f.cfg.Workqueues), Taken: time.Now()}
+		Workqueues: slices.Clone(f.cfg.Workqueues), Server: maps.Clone(f.cfg.Server), Taken: time.Now()}
 	if len(f.cfg.Frames) > 0 {
 		out.Snapshots = append([]engine.Snapshot(nil), f.cfg.Frames[f.frame]...)
 	}

@@ -1,0 +1,208 @@
+package kube
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	authorizationv1 "k8s.io/api/authorization/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/informtop/informtop/source"
+)
+
+// serverMetricsEvery is how often the API server's /metrics is read: its
+// counters move with every write, but a scrape costs the server a few
+// hundred KB of text.
+const serverMetricsEvery = 5 * time.Second
+
+// serverMetrics reads what the API server says about the watched
+// resources (its watch cache, dispatch, terminated watchers) from its
+// /metrics, when the user may get that URL. It only reads.
+//
+// Locking: mu guards last; the rest is fixed after newServerMetrics.
+type serverMetrics struct {
+	get       func(ctx context.Context) ([]byte, error)
+	from      string
+	resources map[string]schema.GroupResource // informer name → what it watches
+	denied    string                          // why the user may not read /metrics; "" when allowed
+
+	mu   sync.Mutex
+	last map[string]source.ServerStats
+}
+
+// metricsDenied asks, as for the resources, whether the user may get the
+// non-resource URL /metrics; it returns the sentence to show when not.
+func metricsDenied(ctx context.Context, c kubernetes.Interface, as string) string {
+	review := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
+		NonResourceAttributes: &authorizationv1.NonResourceAttributes{Path: "/metrics", Verb: "get"},
+	}}
+	got, err := c.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, review, metav1.CreateOptions{})
+	if err != nil || got.Status.Allowed {
+		return "" // a failed check: the scrape will say what the server answers
+	}
+	who := "you"
+	if as != "" {
+		who = as
+	}
+	return fmt.Sprintf("the API server's watch-cache figures need get on the non-resource URL /metrics, which %s may not (RBAC; the ClusterRole system:monitoring grants it)", who)
+}
+
+func newServerMetrics(c kubernetes.Interface, from, denied string) *serverMetrics {
+	m := &serverMetrics{from: from, denied: denied, resources: map[string]schema.GroupResource{}}
+	m.get = func(ctx context.Context) ([]byte, error) {
+		return c.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	}
+	return m
+}
+
+// run scrapes until ctx ends; a denied user is never scraped.
+func (m *serverMetrics) run(ctx context.Context) {
+	if m.denied != "" {
+		return
+	}
+	t := time.NewTicker(serverMetricsEvery)
+	defer t.Stop()
+	for {
+		m.scrape(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (m *serverMetrics) scrape(ctx context.Context) {
+	sctx, cancel := context.WithTimeout(ctx, serverMetricsEvery)
+	defer cancel()
+	raw, err := m.get(sctx)
+	now := time.Now()
+	out := make(map[string]source.ServerStats, len(m.resources))
+	if err != nil {
+		if ctx.Err() != nil {
+			return
+		}
+		for name := range m.resources {
+			out[name] = source.ServerStats{Reason: "the API server's /metrics could not be read: " + source.ErrorReason(err.Error(), "the request failed") + "; retrying every 5s", Taken: now}
+		}
+	} else {
+		parser := expfmt.NewTextParser(model.UTF8Validation)
+		families, perr := parser.TextToMetricFamilies(bytes.NewReader(raw))
+		for name, gr := range m.resources {
+			if perr != nil {
+				out[name] = source.ServerStats{Reason: "the API server's /metrics could not be parsed: " + perr.Error(), Taken: now}
+				continue
+			}
+			out[name] = statsOf(families, gr, m.from, now)
+		}
+	}
+	m.mu.Lock()
+	m.last = out
+	m.mu.Unlock()
+}
+
+// stats is the newest reading per informer; before the first, every
+// informer says why there is none yet.
+func (m *serverMetrics) stats() map[string]source.ServerStats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.last != nil {
+		return m.last
+	}
+	reason := "reading the API server's /metrics…"
+	if m.denied != "" {
+		reason = m.denied
+	}
+	out := make(map[string]source.ServerStats, len(m.resources))
+	for name := range m.resources {
+		out[name] = source.ServerStats{Reason: reason}
+	}
+	return out
+}
+
+// statsOf picks one resource's figures out of kube-apiserver v1.37's
+// metrics (names as it exports them; see the README for each).
+func statsOf(families map[string]*dto.MetricFamily, gr schema.GroupResource, from string, now time.Time) source.ServerStats {
+	match := map[string]string{"group": gr.Group, "resource": gr.Resource}
+	sum := func(name string, extra map[string]string) (float64, bool) {
+		f, ok := families[name]
+		if !ok {
+			return 0, false
+		}
+		total, found := 0.0, false
+		for _, m := range f.GetMetric() {
+			if !labelsMatch(m.GetLabel(), match) || !labelsMatch(m.GetLabel(), extra) {
+				continue
+			}
+			found = true
+			switch {
+			case m.GetCounter() != nil:
+				total += m.GetCounter().GetValue()
+			case m.GetGauge() != nil:
+				total += m.GetGauge().GetValue()
+			case m.GetUntyped() != nil:
+				total += m.GetUntyped().GetValue()
+			}
+		}
+		return total, found
+	}
+	s := source.ServerStats{From: from, Taken: now}
+	rv, cached := sum("apiserver_watch_cache_resource_version", nil)
+	if !cached {
+		s.Reason = "the API server keeps no watch cache for " + gr.String() + " (or has not served a watch of it yet)"
+		return s
+	}
+	s.Available = true
+	s.WatchCacheResourceVersion = strconv.FormatFloat(rv, 'f', 0, 64)
+	s.WatchCacheCapacity, _ = sum("watch_cache_capacity", nil)
+	s.EventsReceived = counter(sum("apiserver_watch_cache_events_received_total", nil))
+	s.EventsDispatched = counter(sum("apiserver_watch_cache_events_dispatched_total", nil))
+	s.WatchEventsSent = counter(sum("apiserver_watch_events_total", nil))
+	s.TerminatedWatchers = counter(sum("apiserver_terminated_watchers_total", nil))
+	if f, ok := families["apiserver_watch_events_dispatch_duration_seconds"]; ok {
+		var total float64
+		var n uint64
+		for _, m := range f.GetMetric() {
+			if h := m.GetHistogram(); h != nil && labelsMatch(m.GetLabel(), match) && labelsMatch(m.GetLabel(), map[string]string{"stage": "total"}) {
+				total, n = total+h.GetSampleSum(), n+h.GetSampleCount()
+			}
+		}
+		if n > 0 {
+			s.DispatchLatencyMeanSeconds = total / float64(n)
+		}
+	}
+	return s
+}
+
+func counter(v float64, _ bool) uint64 {
+	if v < 0 || math.IsNaN(v) {
+		return 0
+	}
+	return uint64(v)
+}
+
+func labelsMatch(have []*dto.LabelPair, want map[string]string) bool {
+	for k, v := range want {
+		found := false
+		for _, l := range have {
+			if l.GetName() == k {
+				found = l.GetValue() == v
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
