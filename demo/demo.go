@@ -90,7 +90,7 @@ func New(cfg Config) (*Demo, error) {
 		cluster: c,
 		notes:   []string{sc.summary},
 	}
-	d.Source = local.New(local.Config{Kind: "demo", Title: "demo · " + rc.Scenario, Notes: d.Notes})
+	d.Source = local.New(local.Config{Kind: "demo", Title: "demo · " + rc.Scenario, Notes: d.Notes, Server: d.serverStats})
 	for _, ip := range p.informers {
 		if err := d.newInformer(ip); err != nil {
 			return nil, fmt.Errorf("demo %s: %w", sc.name, err)

@@ -67,3 +67,7 @@ func (c *Cluster) countError(err error) error {
 	}
 	return err
 }
+
+// HistorySize is how many events per resource the server keeps for watch
+// resumption: its watch cache's window.
+func (c *Cluster) HistorySize() int { return c.opts.HistorySize }
