@@ -60,9 +60,19 @@ func TestLogFileRecordsWatchErrors(t *testing.T) {
 	if err := src.WaitSynced(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// Drop a watch that is open: dropped while the reflector is still
+	// opening it, there is no stream to end with an error.
+	waitUntil(t, "the watch to open", func() bool {
+		f := src.Pull(0, 0)
+		return len(f.Snapshots) > 0 && f.Snapshots[0].Reflector.WatchOpen
+	})
 	if err := faults.DropWatch(); err != nil {
 		t.Fatal(err)
 	}
+	waitUntil(t, "client-go to log the broken watch", func() bool {
+		b, _ := os.ReadFile(path)
+		return strings.Contains(string(b), `"Warning: watch ended with error"`)
+	})
 	faults.SetServerAvailable(false)
 	// client-go's own words: the broken stream (V0), the refused re-watch
 	// (an error line), and a V3 line that only -v 3 or more records.
@@ -84,5 +94,16 @@ func TestLogFileRecordsWatchErrors(t *testing.T) {
 	wg.Wait()
 	if b, _ := os.ReadFile(terminal.Name()); len(b) > 0 {
 		t.Errorf("client-go wrote to stderr while logging to --log-file:\n%s", b)
+	}
+}
+
+func waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
