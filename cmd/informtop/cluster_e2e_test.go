@@ -239,6 +239,17 @@ func TestDashboardOnARealCluster(t *testing.T) {
 	tm.waitFor("the drop-watch key explaining itself", func(s string) bool {
 		return strings.Contains(s, "does nothing on kube")
 	})
+	// Is the cache right? v lists the server at the cache's version.
+	tm.keys("v")
+	tm.waitFor("verify's answer", func(s string) bool {
+		return strings.Contains(s, "configmaps: cache equals the server at RV") && strings.Contains(s, "(3 objects)")
+	})
+	// This user may not read the API server's metrics: the pipeline says
+	// which permission would show them.
+	tm.keys("1")
+	tm.waitFor("the server figures' permission sentence", func(s string) bool {
+		return strings.Contains(s, "non-resource URL /metrics")
+	})
 
 	tm.keys("q")
 	tm.waitExit(exitFile)
