@@ -24,7 +24,7 @@ func listenerLine(ls processor.ListenerStats, now time.Time) string {
 		line += fmt.Sprintf(", in %s for %s", ls.InCallback, seconds(now.Sub(ls.InCallbackSince)))
 	}
 	if ls.CacheMutations > 0 {
-		line += fmt.Sprintf(", changed %s cached objects", humanize.Count(ls.CacheMutations))
+		line += ", changed " + humanize.Plural(ls.CacheMutations, "cached object")
 	}
 	return line
 }

@@ -229,7 +229,7 @@ func WriteTable(w io.Writer, r Report) error {
 		}
 		for _, l := range inf.Listeners {
 			if m := l.LastCacheMutation; l.CacheMutations > 0 && m != nil {
-				fmt.Fprintf(w, "  %s changed %d cached objects, last %s in %s: %s\n", l.Name, l.CacheMutations, m.Key, m.Callback, strings.Join(m.Fields, ", "))
+				fmt.Fprintf(w, "  %s changed %s, last %s in %s: %s\n", l.Name, humanize.Plural(l.CacheMutations, "cached object"), m.Key, m.Callback, strings.Join(m.Fields, ", "))
 			}
 		}
 	}

@@ -64,8 +64,8 @@ func TestAttributionNamesOnlyTheMutatingListener(t *testing.T) {
 
 	var keys []string
 	for _, e := range events.ofType(instr.EventCacheMutation) {
-		if e.Listener != "mutator" || !strings.HasSuffix(e.Detail, touched) {
-			t.Fatalf("event %+v: want listener mutator and detail ending in %q", e, touched)
+		if e.Listener != "mutator" || !strings.HasSuffix(e.Detail, touched) || !e.Lifecycle() {
+			t.Fatalf("event %+v: want a lifecycle event (kept longer) naming mutator, its detail ending in %q", e, touched)
 		}
 		keys = append(keys, e.Key)
 	}
