@@ -51,5 +51,5 @@ func (l *Listener) checkMutation(e entry, pr *probe) {
 	l.mutations.last = m
 	l.mu.Unlock()
 	l.p.sink.Emit(instr.Event{Time: now, Type: instr.EventCacheMutation, Informer: l.p.informer, Listener: l.name, Key: key,
-		Detail: e.callback() + " changed the cached object: " + strings.Join(fields, ", ")})
+		Detail: e.callback() + " changed the cached object (it changed during this callback, with no other handler on it): " + strings.Join(fields, ", ")})
 }
