@@ -42,6 +42,7 @@ var (
 	descInCallback = desc("informtop_listener_callback_in_progress_seconds", "How long the listener's handler has been in its current callback; 0 when idle.", listenerLabels)
 	descDelivered  = desc("informtop_listener_delivered_total", "Handler calls that returned, by type (add, update, delete, sync).", deliveredLabel)
 	descPanics     = desc("informtop_listener_panics_total", "Handler calls that panicked (recovered).", listenerLabels)
+	descMutations  = desc("informtop_listener_cache_mutations_total", "Handler calls that changed the cached object they were given instead of a DeepCopy; counted only when the informer runs with Instrumentation.MutationAttribution.", listenerLabels)
 	descSynced     = desc("informtop_listener_synced", "1 when the handler registration has synced, else 0.", listenerLabels)
 	descOldest     = desc("informtop_listener_oldest_pending_seconds", "Age of the oldest notification the handler has not finished (the one in progress included), to within a second; 0 when none.", listenerLabels)
 
@@ -80,7 +81,7 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{
 		descQueueDepth, descQueueOldestAge, descLists, descListPages, descWatches, descRelists, descErrors,
 		descStoreObjects, descInformerSynced, descSilent, descQuiet, descEstimatedBytes,
-		descPending, descCapacity, descInCallback, descDelivered, descPanics, descSynced, descOldest,
+		descPending, descCapacity, descInCallback, descDelivered, descPanics, descMutations, descSynced, descOldest,
 	} {
 		ch <- d
 	}
@@ -166,6 +167,7 @@ func (c *collector) collect(ch chan<- prometheus.Metric, s engine.Snapshot) {
 			counter(descDelivered, d.n, append(ll, d.typ)...)
 		}
 		counter(descPanics, l.Panics, ll...)
+		counter(descMutations, l.CacheMutations, ll...)
 		gauge(descSynced, boolValue(l.Synced), ll...)
 		gauge(descOldest, l.OldestPendingAge(s.Taken).Seconds(), ll...)
 	}

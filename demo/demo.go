@@ -67,6 +67,10 @@ type facts struct {
 	// watchesBefore is each informer's count of opened watches when the
 	// script last broke them.
 	watchesBefore map[string]uint64
+	// mutatedKey is the pod the mutating-handler scenario's labeler
+	// changes; mutatedRV its resourceVersion when it was changed, and
+	// nextRV the server's version after the change that followed.
+	mutatedKey, mutatedRV, nextRV string
 }
 
 // New builds a demo: it creates and populates the simulated cluster and
@@ -141,8 +145,10 @@ func (d *Demo) newInformer(ip informerPlan) error {
 		Queue:        ip.queue,
 		// The demo runs at teaching rates, where a start and a finish event
 		// per handler call is affordable and makes the Events view tell
-		// the whole story.
-		Instrumentation: engine.Instrumentation{Events: d.Events(), ItemEvents: true, TapWatchStreams: true},
+		// the whole story, and where checking every callback for changes
+		// to the cached object costs nothing noticeable.
+		Instrumentation: engine.Instrumentation{Events: d.Events(), ItemEvents: true, TapWatchStreams: true,
+			MutationAttribution: true, NoUpkeep: ip.noUpkeep},
 	})
 	if _, err := d.AddInformer(ip.name, ip.resource, ip.queue, inf); err != nil {
 		return err

@@ -32,6 +32,10 @@ type informerPlan struct {
 	queue     engine.QueueKind
 	resync    time.Duration // the informer's default handler resync period
 	listeners []listenerPlan
+	// noUpkeep turns off the informer's once-a-second upkeep, whose memory
+	// sampling reads cached objects on a goroutine of its own: a scenario
+	// whose handler really writes to cached objects would race with it.
+	noUpkeep bool
 }
 
 // Speeds of the standard listeners: fast does nothing, medium and slow

@@ -32,6 +32,7 @@ func catalogue() []*scenario {
 		resyncScenario,
 		initialSyncScenario,
 		fifoCompareScenario,
+		mutatingHandlerScenario,
 	}
 }
 

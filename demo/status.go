@@ -23,6 +23,9 @@ func listenerLine(ls processor.ListenerStats, now time.Time) string {
 	if ls.InCallback != "" && now.Sub(ls.InCallbackSince) >= time.Second {
 		line += fmt.Sprintf(", in %s for %s", ls.InCallback, seconds(now.Sub(ls.InCallbackSince)))
 	}
+	if ls.CacheMutations > 0 {
+		line += ", changed " + humanize.Plural(ls.CacheMutations, "cached object")
+	}
 	return line
 }
 

@@ -137,7 +137,8 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 			inf.observer.items = inf.sink
 		}
 	}
-	inf.processor = processor.New(processor.Options{Informer: name, Sink: inf.sink, CallbackEvents: opts.Instrumentation.ItemEvents})
+	inf.processor = processor.New(processor.Options{Informer: name, Sink: inf.sink,
+		CallbackEvents: opts.Instrumentation.ItemEvents, MutationAttribution: opts.Instrumentation.MutationAttribution})
 	return inf
 }
 

@@ -86,6 +86,17 @@ type Instrumentation struct {
 	// and listeners' queued notifications, and sampling objects for memory
 	// accounting. It exists so a benchmark can measure what that costs.
 	NoUpkeep bool
+	// MutationAttribution finds handlers that change the cached objects
+	// they are given: each OnAdd and OnUpdate works on an object that is
+	// deep-copied before the call and compared after it, and a change is
+	// charged to the listener (ListenerStats.CacheMutations, an
+	// EventCacheMutation with the changed fields) when no other listener was
+	// handling the same object meanwhile; otherwise it is reported naming
+	// nobody. It costs a copy and a comparison per call (see the README), so
+	// it is off by default; off, it costs one nil check per call. It is
+	// independent of client-go's KUBE_CACHE_MUTATION_DETECTOR, which the
+	// engine honours as client-go does.
+	MutationAttribution bool
 }
 
 const defaultQueueHead = 64

@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
@@ -93,6 +95,11 @@ type Listener struct {
 	// oldest notification it has not finished (the one in progress
 	// included), to within a second; 0 when it has none.
 	OldestPendingSeconds float64 `json:"oldestPendingSeconds"`
+	// CacheMutations counts the cached objects the handler changed, found
+	// when the informer runs with mutation attribution (the demo does);
+	// LastCacheMutation is the latest, with the fields changed.
+	CacheMutations    uint64                   `json:"cacheMutations"`
+	LastCacheMutation *processor.CacheMutation `json:"lastCacheMutation,omitempty"`
 }
 
 // Build projects snapshots and workqueues onto the report; now is when it
@@ -149,6 +156,9 @@ func Build(src string, snaps []engine.Snapshot, reasons map[string]string, event
 				Delivered: l.Delivered.Total(),
 				Synced:    l.Synced,
 				Panics:    l.Panics,
+
+				CacheMutations:    l.CacheMutations,
+				LastCacheMutation: l.LastCacheMutation,
 
 				OldestPendingSeconds: seconds(l.OldestPendingAge(now)),
 			}
@@ -222,6 +232,11 @@ func WriteTable(w io.Writer, r Report) error {
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+		for _, l := range inf.Listeners {
+			if m := l.LastCacheMutation; l.CacheMutations > 0 && m != nil {
+				fmt.Fprintf(w, "  %s changed %s, last %s in %s: %s\n", l.Name, humanize.Plural(l.CacheMutations, "cached object"), m.Key, m.Callback, strings.Join(m.Fields, ", "))
+			}
 		}
 	}
 	if len(r.Workqueues) > 0 {

@@ -25,8 +25,9 @@ var eventCategories = []eventCategory{
 	{"queue", []instr.EventType{instr.EventReplace, instr.EventResync, instr.EventPop}},
 	{"store", []instr.EventType{instr.EventStoreUpdate}},
 	{"handlers", []instr.EventType{instr.EventDistribute, instr.EventHandlerStart, instr.EventHandlerFinish,
-		instr.EventHandlerPanic, instr.EventSynced}},
-	{"problems", []instr.EventType{instr.EventWatchError, instr.EventHandlerPanic, instr.EventError, instr.EventRelist}},
+		instr.EventHandlerPanic, instr.EventSynced, instr.EventCacheMutation}},
+	{"problems", []instr.EventType{instr.EventWatchError, instr.EventHandlerPanic, instr.EventError, instr.EventRelist,
+		instr.EventCacheMutation}},
 	{"control", []instr.EventType{instr.EventControl}},
 }
 

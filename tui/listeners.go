@@ -174,6 +174,7 @@ const (
 	lcTrend
 	lcTombstones
 	lcBehind
+	lcMutations
 )
 
 var listenerColumns = []column{
@@ -190,6 +191,9 @@ var listenerColumns = []column{
 	{title: "SYNC", width: 4, prio: 2, id: lcSynced},
 	{title: "PANIC", width: 5, right: true, prio: 3, id: lcPanics},
 	{title: "TOMB", width: 4, right: true, prio: 4, id: lcTombstones},
+	// Cache mutations are counted only with mutation attribution on, so the
+	// column is the first to go when space is short; the drill-in has them.
+	{title: "MUT", width: 4, right: true, prio: 8, id: lcMutations},
 	{title: "BACKLOG TREND", width: 13, flex: true, maxw: historyPoints + 2, prio: 2, id: lcTrend},
 }
 
@@ -259,6 +263,7 @@ func (v *listenersView) cells(cells []string, r rankedListener, trendW int) {
 	}
 	cells[lcSynced] = " " + yesNo(l.Synced)
 	cells[lcPanics] = count(l.Panics)
+	cells[lcMutations] = count(l.CacheMutations)
 	cells[lcTombstones] = count(l.Delivered.Tombstones)
 	cells[lcTrend] = sparkline(v.c.data.history().pending(l.Name), trendW)
 	if r.stall.rising && trendW > 2 {
@@ -329,8 +334,9 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 	if l.LastPanic != "" {
 		panics += "  last: " + oneLine(l.LastPanic)
 	}
+	lines = append(lines, row("panics", panics))
+	lines = append(lines, mutationLines(l, row, st, v.c.now())...)
 	lines = append(lines,
-		row("panics", panics),
 		row("resync", "requested "+resyncText(l.RequestedResync)+" · effective "+resyncText(l.ResyncPeriod)),
 		row("backlog trend", sparkline(h.pending(l.Name), min(len(h.pending(l.Name)), max(v.c.width-16, 1)))+
 			st.dim.Render("  "+perColumn(historySpacing))),

@@ -30,6 +30,7 @@ const (
 	EventSynced                             // the informer or a handler registration has synced
 	EventError                              // any other error (Detail)
 	EventControl                            // an operator action: pause, step, fault injection (Detail)
+	EventCacheMutation                      // a handler changed a cached object (Listener when known, Key, Detail fields)
 	eventTypeEnd
 )
 
@@ -53,6 +54,7 @@ var eventTypeNames = [...]string{
 	EventSynced:        "Synced",
 	EventError:         "Error",
 	EventControl:       "Control",
+	EventCacheMutation: "CacheMutation",
 }
 
 // String returns the event type's name, as shown in the UI and in JSON.

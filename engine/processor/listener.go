@@ -76,6 +76,7 @@ type Listener struct {
 	latency   latencyWindow
 	panics    uint64
 	lastPanic string
+	mutations cacheMutations
 	syncedAt  time.Time   // when noteSynced first saw the registration synced
 	pending   checkpoints // dates the unhandled notifications; see pending_age.go
 }

@@ -77,7 +77,14 @@ func (l *Listener) deliver(e entry, start time.Time) {
 		sink.Emit(instr.Event{Time: start, Type: instr.EventHandlerStart, Informer: l.p.informer,
 			Listener: l.name, Key: key, Detail: e.detail()})
 	}
+	var pr *probe
+	if l.p.attrib != nil {
+		pr = l.p.attrib.enter(l.name, e.attributed())
+	}
 	k := l.invoke(e, key)
+	if pr != nil {
+		l.checkMutation(e, pr)
+	}
 	end := l.p.clock.Now()
 	took := end.Sub(start)
 

@@ -36,6 +36,8 @@ func (l *Listener) Stats() ListenerStats {
 		Delivered:          l.delivered,
 		Panics:             l.panics,
 		LastPanic:          l.lastPanic,
+		CacheMutations:     l.mutations.count,
+		LastCacheMutation:  l.mutations.last,
 		SyncedAt:           l.syncedAt,
 		OldestPendingSince: l.oldestPendingSinceLocked(),
 	}

@@ -22,6 +22,11 @@ type Options struct {
 	// every handler call. They cost two events per call per listener, so
 	// they are off unless asked for; the listener stats show stalls anyway.
 	CallbackEvents bool
+	// MutationAttribution copies the object before every OnAdd and OnUpdate
+	// and compares it afterwards, to find handlers that change cached
+	// objects (see attribution.go). It costs a deep copy and a comparison per
+	// call, so it is off unless asked for; off, it costs one nil check.
+	MutationAttribution bool
 }
 
 // runState is where a Processor is in its one-way life.
@@ -47,6 +52,7 @@ type Processor struct {
 	perCall  instr.Sink // sink for HandlerStart/Finish events; nil unless CallbackEvents
 	clock    clock.Clock
 	window   int
+	attrib   *attribution // nil unless MutationAttribution
 
 	mu        sync.RWMutex
 	state     runState
@@ -64,6 +70,9 @@ func New(opts Options) *Processor {
 	p := &Processor{informer: opts.Informer, sink: opts.Sink, clock: c, window: opts.LatencyWindow}
 	if opts.CallbackEvents {
 		p.perCall = opts.Sink
+	}
+	if opts.MutationAttribution {
+		p.attrib = newAttribution()
 	}
 	return p
 }

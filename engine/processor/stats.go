@@ -48,8 +48,13 @@ type ListenerStats struct {
 	SyncedAt        time.Time     `json:"syncedAt"` // when the registration first reported HasSynced; zero until then
 	Panics          uint64        `json:"panics"`
 	LastPanic       string        `json:"lastPanic,omitempty"`
-	RequestedResync time.Duration `json:"requestedResync"`
-	ResyncPeriod    time.Duration `json:"resyncPeriod"`
+	// CacheMutations counts the callbacks in which this listener's handler
+	// changed the cached object it was given (only with mutation
+	// attribution on); LastCacheMutation is the latest of them.
+	CacheMutations    uint64         `json:"cacheMutations"`
+	LastCacheMutation *CacheMutation `json:"lastCacheMutation,omitempty"`
+	RequestedResync   time.Duration  `json:"requestedResync"`
+	ResyncPeriod      time.Duration  `json:"resyncPeriod"`
 	// OldestPendingSince is when the oldest notification not yet handled
 	// (the one in progress included) was queued, at the latest; zero when
 	// none is, or when it was queued less than a checkpoint tick ago.
@@ -63,4 +68,12 @@ func (s ListenerStats) OldestPendingAge(now time.Time) time.Duration {
 		return 0
 	}
 	return max(now.Sub(s.OldestPendingSince), 0)
+}
+
+// CacheMutation is one change a handler made to a cached object.
+type CacheMutation struct {
+	Time     time.Time `json:"time"`
+	Callback string    `json:"callback"` // CallbackAdd or CallbackUpdate
+	Key      string    `json:"key"`
+	Fields   []string  `json:"fields"` // e.g. `metadata.labels.touched: "" → "yes"`
 }

@@ -49,7 +49,8 @@ type Listener struct {
 	mu           sync.Mutex
 	rec          Record
 	view         map[string]string
-	sawEarlySync bool // an initial-list OnAdd already saw HasSynced true
+	sawEarlySync bool   // an initial-list OnAdd already saw HasSynced true
+	mutateKey    string // see MutateNext
 }
 
 // registration boxes the handle so it can sit in an atomic.Pointer.
@@ -153,6 +154,7 @@ func (l *Listener) OnAdd(obj any, isInInitialList bool) {
 	}
 	l.work()
 	key, rv := KeyAndVersion(obj)
+	l.mutate(key, obj)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if syncedEarly {
@@ -180,8 +182,13 @@ func (l *Listener) OnUpdate(oldObj, newObj any) {
 	l.work()
 	key, rv := KeyAndVersion(newObj)
 	_, oldRV := KeyAndVersion(oldObj)
+	l.mutate(key, newObj)
+	sawMutation := carriesMutation(oldObj)
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if sawMutation {
+		l.rec.SawMutated++
+	}
 	if seen, known := l.view[key]; !known {
 		l.rec.anomaly("OnUpdate for " + key + ", which was never added")
 	} else if seen != oldRV {

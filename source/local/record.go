@@ -23,6 +23,10 @@ type Record struct {
 	Syncs       int // OnUpdate with an unchanged resourceVersion (resync or relist)
 	Deletes     int // every OnDelete, tombstones included
 	Tombstones  int // OnDelete with a cache.DeletedFinalStateUnknown
+	// SawMutated counts OnUpdate calls whose old object carried
+	// MutationLabel: a change some handler made to the shared cached
+	// object, which the API server never had.
+	SawMutated int
 	// TombstoneKeys counts, per key, the OnDelete calls that carried a
 	// cache.DeletedFinalStateUnknown.
 	TombstoneKeys map[string]int

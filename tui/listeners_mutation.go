@@ -1,0 +1,28 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/informtop/informtop/engine/processor"
+)
+
+// mutationLines describe the cached objects the listener's handler changed,
+// shown only once it has changed one: the count stays 0 whenever the
+// informer runs without mutation attribution, and 0 would then claim more
+// than is known.
+func mutationLines(l *processor.ListenerStats, row func(string, string) string, st styles, now time.Time) []string {
+	m := l.LastCacheMutation
+	if l.CacheMutations == 0 || m == nil {
+		return nil
+	}
+	lines := []string{
+		row("cache writes", st.warn.Render(fmt.Sprintf("%s: the handler changed cached objects instead of DeepCopies", count(l.CacheMutations)))),
+		row("last write", fmt.Sprintf("%s %s, %s ago", m.Callback, m.Key, humanDuration(since(now, m.Time)))),
+	}
+	for _, f := range m.Fields {
+		lines = append(lines, row("", strings.TrimSpace(f)))
+	}
+	return lines
+}
