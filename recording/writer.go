@@ -85,8 +85,8 @@ func Create(path string, h Header) (*Writer, error) {
 	w.size.w = f
 	w.gz, _ = gzip.NewWriterLevel(&w.size, gzip.BestSpeed)
 	w.bw = bufio.NewWriterSize(w.gz, 64<<10)
-	if err := w.line(h); err == nil {
-		err = w.flush()
+	if w.line(h) == nil {
+		_ = w.flush()
 	}
 	if err := w.Err(); err != nil {
 		f.Close()
