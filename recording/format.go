@@ -117,4 +117,8 @@ type Failure struct {
 	// Status is the API server's status, when the error carried one (a
 	// 410 Gone, a 403); nil for a connection failure.
 	Status *metav1.Status `json:"status,omitempty"`
+	// Refused: the connection was refused (the API server down). The
+	// reflector retries a refused watch where it left off, but relists
+	// after any other failure, so a replay must fail the same way.
+	Refused bool `json:"refused,omitempty"`
 }

@@ -15,6 +15,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 
 	"github.com/informtop/informtop/redact"
 )
@@ -256,7 +257,7 @@ func encodeObject(obj any) json.RawMessage {
 
 // failureOf keeps an error's message and, when the server sent one, its status.
 func failureOf(err error) *Failure {
-	f := &Failure{Message: err.Error()}
+	f := &Failure{Message: err.Error(), Refused: utilnet.IsConnectionRefused(err)}
 	var st apierrors.APIStatus
 	if errors.As(err, &st) {
 		s := st.Status()

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
+	"syscall"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -71,6 +73,7 @@ type listerWatcher struct {
 	calls    []*call
 	next     int
 	skipped  int           // recorded calls the reflector did not make
+	diverged func(string)  // told when calls are skipped
 	streams  int           // watch streams still being served
 	finished chan struct{} // closed once everything recorded was served
 	done     bool
@@ -87,24 +90,31 @@ var _ cache.ListerWatcherWithContext = (*listerWatcher)(nil)
 // IsWatchListSemanticsUnSupported answers as the recorded ListerWatcher did.
 func (lw *listerWatcher) IsWatchListSemanticsUnSupported() bool { return !lw.watchList }
 
-// take returns the next recorded call of the kind asked for, skipping
-// calls of the other kind; nil once the recording is used up.
+// take returns the next recorded call of the kind asked for. When the
+// reflector asks for another kind than was recorded next (the replay
+// went another way), the calls before the next one of its kind are
+// skipped and that is logged; nil when no call of that kind is left.
 func (lw *listerWatcher) take(kind recording.Kind) *call {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
-	for lw.next < len(lw.calls) {
-		c := lw.calls[lw.next]
-		lw.next++
-		if c.rec.Kind == kind {
-			if kind == recording.KindWatch && c.rec.Err == nil {
-				lw.streams++
-			}
-			lw.checkDoneLocked()
-			return c
+	for j := lw.next; j < len(lw.calls); j++ {
+		c := lw.calls[j]
+		if c.rec.Kind != kind {
+			continue
 		}
-		lw.skipped++
+		if skipped := j - lw.next; skipped > 0 {
+			lw.skipped += skipped
+			if lw.diverged != nil {
+				lw.diverged(fmt.Sprintf("replay of %s: the reflector asked for a %s where the recording has a %s next; skipped %d recorded calls", lw.informer, kind, lw.calls[lw.next].rec.Kind, skipped))
+			}
+		}
+		lw.next = j + 1
+		if kind == recording.KindWatch && c.rec.Err == nil {
+			lw.streams++
+		}
+		lw.checkDoneLocked()
+		return c
 	}
-	lw.checkDoneLocked()
 	return nil
 }
 
@@ -179,8 +189,18 @@ func failure(f *recording.Failure) error {
 	if f.Status != nil {
 		return &apierrors.StatusError{ErrStatus: *f.Status}
 	}
+	if f.Refused {
+		return refused{f.Message}
+	}
 	return errors.New(f.Message)
 }
+
+// refused is a recorded refused connection: it reads as recorded and is
+// recognised as ECONNREFUSED, as the reflector checks.
+type refused struct{ msg string }
+
+func (r refused) Error() string { return r.msg }
+func (r refused) Unwrap() error { return syscall.ECONNREFUSED }
 
 // stream serves one recorded watch stream.
 type stream struct {

@@ -66,6 +66,7 @@ func New(rec *recording.Recording, o Options) (*Source, error) {
 			q = *o.Queue
 		}
 		lw := newListerWatcher(ri.Name, calls(rec.Records, ri.Name), s.clock, ri.WatchList)
+		lw.diverged = s.LogError
 		s.lws = append(s.lws, lw)
 		inf := engine.NewSharedIndexInformerWithOptions(lw, &unstructured.Unstructured{}, engine.Options{
 			Name:     ri.Name,
