@@ -185,6 +185,7 @@ func (w *Writer) write(e entry) {
 	if e.list != nil {
 		items, _ := meta.ExtractList(e.list)
 		e.rec.Items = make([]json.RawMessage, len(items))
+		// ExtractList's items point into the list, which is the writer's copy.
 		for i, it := range items {
 			e.rec.Items[i] = encodeObject(it)
 		}
@@ -235,8 +236,21 @@ func (w *Writer) fail(err error) {
 
 // encodeObject is obj as the source shows it: managedFields stripped,
 // Secret values redacted, and its kind named even when the informer's
-// typed objects dropped their TypeMeta (a replay needs the kind).
-func encodeObject(obj any) json.RawMessage {
+// typed objects dropped their TypeMeta (a replay needs the kind). obj is
+// the writer's own copy, so it may be changed: that spares all but
+// Secrets a round trip through a generic map.
+func encodeObject(obj runtime.Object) json.RawMessage {
+	kind := redact.Kind(obj)
+	if acc, err := meta.Accessor(obj); err == nil && kind != "Secret" {
+		acc.SetManagedFields(nil)
+		if gvk := obj.GetObjectKind().GroupVersionKind(); gvk.Kind == "" {
+			gvk.Kind = kind
+			obj.GetObjectKind().SetGroupVersionKind(gvk)
+		}
+		if b, err := json.Marshal(obj); err == nil {
+			return b
+		}
+	}
 	m, raw, err := redact.Map(obj)
 	if err != nil {
 		b, _ := json.Marshal(map[string]string{"error": err.Error()})
@@ -246,7 +260,7 @@ func encodeObject(obj any) json.RawMessage {
 		return raw
 	}
 	if k, _ := m["kind"].(string); k == "" {
-		m["kind"] = redact.Kind(obj)
+		m["kind"] = kind
 	}
 	b, err := json.Marshal(m)
 	if err != nil {
