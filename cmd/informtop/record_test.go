@@ -1,10 +1,16 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/informtop/informtop/recording"
+	"github.com/informtop/informtop/source"
 )
 
 // A seeded demo recorded headless (stdout is no terminal) replays twice
@@ -53,5 +59,38 @@ func TestReplayRefusesBadFiles(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want exit 2 saying %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// While recording, the dashboard's title carries the REC mark and the
+// file's size, and the source keeps its controls (pause, step, faults).
+func TestRecordingMarkKeepsControls(t *testing.T) {
+	o := newOptions()
+	o.demo = true
+	o.scenario = "steady"
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	src, err := chooseSource(context.Background(), o, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, shown := recordable(src)
+	if ls == nil {
+		t.Fatal("the demo cannot be recorded")
+	}
+	w, err := recording.Start(filepath.Join(t.TempDir(), "r.rec.gz"), ls, o.recordingHeader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	shown.w = w
+	wrapped := shown.wrap()
+	if title := wrapped.Title(); !strings.HasPrefix(title, "demo · steady") || !strings.Contains(title, "● REC") || !strings.HasSuffix(title, "B") {
+		t.Errorf("title while recording: %q", title)
+	}
+	if _, ok := wrapped.(source.Processing); !ok {
+		t.Error("the recording dashboard lost pause and step")
+	}
+	if _, ok := wrapped.(source.Faults); !ok {
+		t.Error("the recording dashboard lost the demo's faults")
 	}
 }
