@@ -27,7 +27,7 @@ func (c *countingLW) IsWatchListSemanticsUnSupported() bool { return true }
 
 func (c *countingLW) List(o metav1.ListOptions) (runtime.Object, error) {
 	c.lists.Add(1)
-	return c.ListerWatcher.List(o)
+	return cache.ToListerWatcherWithContext(c.ListerWatcher).ListWithContext(context.Background(), o)
 }
 
 // TestWrapListerWatcher: a wrapper put in before Run sees what the
