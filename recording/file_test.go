@@ -182,3 +182,38 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestFallingBehindIsMarked: when the disk falls behind, records are
+// dropped rather than holding up the reflector, counted, and marked in the
+// file with a gap record where they were lost.
+func TestFallingBehindIsMarked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "slow.rec.gz")
+	w, err := create(path, Header{Informers: []Informer{{Name: "pods"}}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The writer's goroutine is not started yet: the disk is "stuck".
+	for i := range 3 {
+		w.add(entry{rec: Record{T: int64(i), Kind: KindClose, Informer: "pods", By: "server"}})
+	}
+	if st := w.Stats(); st.Dropped != 2 || st.Records != 1 {
+		t.Fatalf("stats %+v, want 1 buffered and 2 dropped", st)
+	}
+	w.write(<-w.in) // the disk catches up with one
+	w.add(entry{rec: Record{T: 9, Kind: KindClose, Informer: "pods", By: "server"}})
+	go w.loop()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, r := range rec.Records {
+		kinds = append(kinds, fmt.Sprintf("%s@%d/%d", r.Kind, r.T, r.Dropped))
+	}
+	if got := strings.Join(kinds, " "); got != "close@0/0 gap@9/2 close@9/0" {
+		t.Errorf("records %s, want the gap of 2 marked before the next record", got)
+	}
+}

@@ -60,6 +60,8 @@ type entry struct {
 	rec  Record
 	obj  runtime.Object // an event's object
 	list runtime.Object // a page, deep-copied
+	// gap is how many records were dropped just before this one.
+	gap uint64
 }
 
 // Stats is what a Writer has done so far.
@@ -73,6 +75,16 @@ type Stats struct {
 // Create starts a recording at path with its header; the header's Format,
 // Version and Started are filled in. The error is a sentence naming path.
 func Create(path string, h Header) (*Writer, error) {
+	w, err := create(path, h, DefaultBuffer)
+	if err != nil {
+		return nil, err
+	}
+	go w.loop()
+	return w, nil
+}
+
+// create opens the file and writes the header; the caller starts loop.
+func create(path string, h Header, buffer int) (*Writer, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the recording %s: %v; pick a path in a writable directory with -o", path, unwrapPath(err))
@@ -82,7 +94,7 @@ func Create(path string, h Header) (*Writer, error) {
 		h.Started = time.Now()
 	}
 	w := &Writer{path: path, started: h.Started, now: time.Now, f: f,
-		in: make(chan entry, DefaultBuffer), done: make(chan struct{})}
+		in: make(chan entry, buffer), done: make(chan struct{})}
 	w.size.w = f
 	w.gz, _ = gzip.NewWriterLevel(&w.size, gzip.BestSpeed)
 	w.bw = bufio.NewWriterSize(w.gz, 64<<10)
@@ -93,7 +105,6 @@ func Create(path string, h Header) (*Writer, error) {
 		f.Close()
 		return nil, err
 	}
-	go w.loop()
 	return w, nil
 }
 
@@ -114,11 +125,14 @@ func (w *Writer) add(e entry) {
 	if w.closed {
 		return
 	}
+	// The drops since the last record that got through travel with the
+	// next one, so the gap is marked where it happened.
+	e.gap = w.pending.Swap(0)
 	select {
 	case w.in <- e:
 		w.records.Add(1)
 	default:
-		w.pending.Add(1)
+		w.pending.Add(e.gap + 1)
 		w.dropped.Add(1)
 	}
 }
@@ -166,6 +180,9 @@ func (w *Writer) loop() {
 		select {
 		case e, ok := <-w.in:
 			if !ok {
+				if n := w.pending.Swap(0); n > 0 {
+					_ = w.line(Record{T: w.Since(), Kind: KindGap, Dropped: n})
+				}
 				return
 			}
 			w.write(e)
@@ -176,8 +193,8 @@ func (w *Writer) loop() {
 }
 
 func (w *Writer) write(e entry) {
-	if n := w.pending.Swap(0); n > 0 {
-		_ = w.line(Record{T: e.rec.T, Kind: KindGap, Dropped: n})
+	if e.gap > 0 {
+		_ = w.line(Record{T: e.rec.T, Kind: KindGap, Dropped: e.gap})
 	}
 	if e.obj != nil {
 		e.rec.Object = encodeObject(e.obj)

@@ -1,10 +1,13 @@
 package replay
 
 import (
+	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/recording"
 )
 
 // TestDemoReplaysTheSameTwice: a seeded demo recording, replayed twice as
@@ -66,5 +69,42 @@ func TestReplayThroughTheOtherQueue(t *testing.T) {
 				t.Errorf("listener %s, key %s: notifications differ between RealFIFO and DeltaFIFO: %s", id, key, d)
 			}
 		}
+	}
+}
+
+// TestReplaySaysWhatTheRecordingLacks: a recording cut short and one that
+// lost records say so in the replay's notes, and still replay.
+func TestReplaySaysWhatTheRecordingLacks(t *testing.T) {
+	rec := &recording.Recording{Path: "cut.rec.gz",
+		Header: recording.Header{Source: "unit", Informers: []recording.Informer{{Name: "pods", Resource: "pods", Queue: "RealFIFO"}}},
+		Records: []recording.Record{
+			{T: 1, Kind: recording.KindList, Informer: "pods", RV: "5"},
+			{T: 2, Kind: recording.KindGap, Dropped: 7},
+			{T: 3, Kind: recording.KindWatch, Informer: "pods"},
+		},
+		Stop: &recording.Stop{Offset: 1234, Records: 3, At: 3},
+	}
+	s, err := New(rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(s.notes(), "\n")
+	for _, want := range []string{"cut.rec.gz is cut short at byte 1234: replaying its 3 complete records", "the recording lost 7 records when its disk fell behind"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { s.Run(ctx) })
+	defer wg.Wait()
+	defer cancel()
+	wctx, wcancel := context.WithTimeout(ctx, testTimeout)
+	defer wcancel()
+	if err := s.Settled(wctx); err != nil {
+		t.Fatal(err)
+	}
+	if snap := s.Snapshots()[0]; !snap.Synced || snap.LastSyncResourceVersion != "5" || !snap.Reflector.WatchOpen {
+		t.Errorf("the replay of an empty list then a watch: %+v", snap.Reflector)
 	}
 }

@@ -35,6 +35,8 @@ type Source struct {
 	clock *clock
 	lws   []*listerWatcher
 	end   time.Duration // the last record's time
+	// lost says the recording dropped records (its disk fell behind); "" if not.
+	lost string
 
 	mu      sync.Mutex
 	started time.Time
@@ -54,6 +56,18 @@ func New(rec *recording.Recording, o Options) (*Source, error) {
 	s := &Source{rec: rec, opts: o, clock: &clock{speed: o.Speed}}
 	if n := len(rec.Records); n > 0 {
 		s.end = rec.Records[n-1].At()
+	}
+	var dropped uint64
+	for _, r := range rec.Records {
+		if r.Kind == recording.KindGap {
+			if dropped == 0 {
+				s.lost = fmt.Sprintf("at %s", r.At().Round(time.Millisecond))
+			}
+			dropped += r.Dropped
+		}
+	}
+	if dropped > 0 {
+		s.lost = fmt.Sprintf("the recording lost %d records when its disk fell behind, first %s: from there the replay may differ from the live run", dropped, s.lost)
 	}
 	s.Source = local.New(local.Config{Kind: "replay", Title: "replay · " + filepath.Base(rec.Path), Notes: s.notes})
 	durations := callDurations(rec.Records)
@@ -131,6 +145,9 @@ func (s *Source) Run(ctx context.Context) {
 	if st := s.rec.Stop; st != nil {
 		s.LogError(st.Sentence(s.rec.Path))
 	}
+	if s.lost != "" {
+		s.LogError(s.lost)
+	}
 	s.Source.Run(ctx)
 }
 
@@ -170,6 +187,9 @@ func (s *Source) notes() []string {
 	}
 	if st := s.rec.Stop; st != nil {
 		out = append(out, st.Sentence(filepath.Base(s.rec.Path)))
+	}
+	if s.lost != "" {
+		out = append(out, s.lost)
 	}
 	return out
 }
