@@ -72,15 +72,18 @@ type listerWatcher struct {
 	mu       sync.Mutex
 	calls    []*call
 	next     int
-	skipped  int           // recorded calls the reflector did not make
-	diverged func(string)  // told when calls are skipped
+	skipped  int          // recorded calls the reflector did not make
+	diverged func(string) // told when calls are skipped
+	// listed: the recording holds a complete list for this informer, so
+	// its replay can sync.
+	listed   bool
 	streams  int           // watch streams still being served
 	finished chan struct{} // closed once everything recorded was served
 	done     bool
 }
 
 func newListerWatcher(informer string, cs []*call, c *clock, watchList bool) *listerWatcher {
-	lw := &listerWatcher{informer: informer, clock: c, calls: cs, watchList: watchList, finished: make(chan struct{})}
+	lw := &listerWatcher{informer: informer, clock: c, calls: cs, watchList: watchList, finished: make(chan struct{}), listed: listed(cs)}
 	lw.checkDoneLocked()
 	return lw
 }
@@ -267,4 +270,29 @@ func decodeEventObject(ev recording.Record) runtime.Object {
 		m = map[string]any{}
 	}
 	return &unstructured.Unstructured{Object: m}
+}
+
+// listed reports whether cs hold a complete list: a last LIST page, or a
+// streamed initial list that reached its closing bookmark.
+func listed(cs []*call) bool {
+	for _, c := range cs {
+		if c.rec.Err != nil {
+			continue
+		}
+		switch c.rec.Kind {
+		case recording.KindList:
+			if c.rec.Continue == "" {
+				return true
+			}
+		case recording.KindWatch:
+			if o := c.rec.Options; o != nil && o.SendInitialEvents != nil && *o.SendInitialEvents {
+				for _, ev := range c.events {
+					if ev.Type == string(watch.Bookmark) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

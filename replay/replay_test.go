@@ -108,3 +108,27 @@ func TestReplaySaysWhatTheRecordingLacks(t *testing.T) {
 		t.Errorf("the replay of an empty list then a watch: %+v", snap.Reflector)
 	}
 }
+
+// TestReplayWithoutAList: a recording that ends before an informer's list
+// was complete cannot sync it; Settled says so instead of waiting forever.
+func TestReplayWithoutAList(t *testing.T) {
+	rec := &recording.Recording{Path: "early.rec.gz",
+		Header:  recording.Header{Informers: []recording.Informer{{Name: "pods", Resource: "pods", Queue: "RealFIFO"}}},
+		Records: []recording.Record{{T: 1, Kind: recording.KindList, Informer: "pods", RV: "5", Continue: "more"}},
+	}
+	s, err := New(rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { s.Run(ctx) })
+	defer wg.Wait()
+	defer cancel()
+	wctx, wcancel := context.WithTimeout(ctx, testTimeout)
+	defer wcancel()
+	err = s.Settled(wctx)
+	if err == nil || err.Error() != "early.rec.gz ends before the initial list of pods was complete, so the replay cannot sync it" {
+		t.Errorf("settled: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/informtop/informtop/engine"
@@ -14,16 +15,29 @@ import (
 const settlePoll = 10 * time.Millisecond
 
 // Settled returns nil once the whole recording has been served and every
-// informer has processed it: queues empty, every listener idle with
-// nothing pending. A replay report is taken then.
+// informer has processed it: synced, queues empty, every listener idle
+// with nothing pending. A replay report is taken then. An informer whose
+// recording holds no complete list can never sync: that is an error
+// saying so, once the rest has settled.
 func (s *Source) Settled(ctx context.Context) error {
 	if err := s.Finished(ctx); err != nil {
 		return err
 	}
+	canSync := map[string]bool{}
+	var never []string
+	for _, lw := range s.lws {
+		canSync[lw.informer] = lw.listed
+		if !lw.listed {
+			never = append(never, lw.informer)
+		}
+	}
 	t := time.NewTicker(settlePoll)
 	defer t.Stop()
 	for {
-		if idle(s.Snapshots()) {
+		if idle(s.Snapshots(), canSync) {
+			if len(never) > 0 {
+				return fmt.Errorf("%s ends before the initial list of %s was complete, so the replay cannot sync it", s.rec.Path, strings.Join(never, ", "))
+			}
 			return nil
 		}
 		select {
@@ -34,9 +48,9 @@ func (s *Source) Settled(ctx context.Context) error {
 	}
 }
 
-func idle(snaps []engine.Snapshot) bool {
+func idle(snaps []engine.Snapshot, canSync map[string]bool) bool {
 	for _, s := range snaps {
-		if !s.Synced || s.Queue.Depth > 0 {
+		if (!s.Synced && canSync[s.Name]) || s.Queue.Depth > 0 {
 			return false
 		}
 		for _, l := range s.Listeners {

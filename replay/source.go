@@ -133,6 +133,12 @@ func (s *Source) costOf(ds []time.Duration) func() time.Duration {
 	}
 }
 
+// Speed is the replay's pace (0: as fast as possible).
+func (s *Source) Speed() float64 { return s.opts.Speed }
+
+// Length is the time from the recording's start to its last record.
+func (s *Source) Length() time.Duration { return s.end }
+
 // Recording is what is being replayed.
 func (s *Source) Recording() *recording.Recording { return s.rec }
 

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,5 +95,40 @@ func TestRecordingMarkKeepsControls(t *testing.T) {
 	}
 	if _, ok := wrapped.(source.Faults); !ok {
 		t.Error("the recording dashboard lost the demo's faults")
+	}
+}
+
+// A recording cut short replays what is complete and says where it
+// stopped; one of another format version is refused naming both versions.
+func TestReplayCutShortAndOtherVersion(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "demo.rec.gz")
+	if code, _, stderr := runCLI(t, "record", "--demo", "-o", path, "--duration", "2s"); code != 0 {
+		t.Fatalf("record: exit %d, %s", code, stderr)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.rec.gz")
+	// Cut within the last flush: the lists, early in the file, are whole.
+	if err := os.WriteFile(cut, b[:len(b)-200], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "replay", cut, "--once", "--json")
+	if code != 0 || !strings.Contains(stderr, cut+" is cut short at byte ") || !strings.Contains(stdout, `"source": "replay"`) {
+		t.Errorf("replay of a cut-short file: exit %d, stderr %q\n%s", code, stderr, stdout)
+	}
+	var other bytes.Buffer
+	zw := gzip.NewWriter(&other)
+	fmt.Fprintln(zw, `{"format":"informtop-recording","version":7,"informtop":"v9.9.9"}`)
+	zw.Close()
+	newer := filepath.Join(dir, "newer.rec.gz")
+	if err := os.WriteFile(newer, other.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "replay", newer, "--once")
+	if code != 2 || !strings.Contains(stderr, newer+" is a version 7 recording (written by informtop v9.9.9); this informtop reads version 1 only") {
+		t.Errorf("replay of another version: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -134,16 +134,15 @@ func replayOnce(ctx context.Context, src *replay.Source, o *options, stdout, std
 	wg.Go(func() { src.Run(runCtx) })
 	defer wg.Wait()
 	defer cancel()
-	wctx, wcancel := context.WithTimeout(runCtx, o.timeout)
-	err := src.WaitSynced(wctx)
-	wcancel()
-	if err == nil {
-		if err = src.Finished(runCtx); err == nil {
-			sctx, scancel := context.WithTimeout(runCtx, o.timeout)
-			err = src.Settled(sctx)
-			scancel()
-		}
+	// Serving takes the recording's length at its pace; processing what
+	// was served, at most --timeout more.
+	wait := o.timeout
+	if sp := src.Speed(); sp > 0 {
+		wait += time.Duration(float64(src.Length()) / sp)
 	}
+	wctx, wcancel := context.WithTimeout(runCtx, wait)
+	err := src.Settled(wctx)
+	wcancel()
 	r := src.Report()
 	write := report.WriteTable
 	if o.json {
