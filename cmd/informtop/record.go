@@ -146,16 +146,30 @@ func recordHeadless(ctx context.Context, src source.Source, w *recording.Writer,
 	}
 }
 
-// recordingShown puts the REC mark and the file's size in the dashboard's
-// header (the title), keeping every capability of the source it wraps.
+// recordingShown puts the REC mark and the file's size first on the
+// dashboard's top line (as the source's status, which every width shows),
+// keeping every capability of the source it wraps.
 type recordingShown struct {
 	demo *withNotes
 	kube *kube.Source
 	w    *recording.Writer
 }
 
-func (r *recordingShown) mark() string {
-	return fmt.Sprintf(" · ● REC %s", humanize.Bytes(r.w.Stats().Bytes))
+// mark puts "● REC 1.2 MB" before whatever the source has to say.
+func (r *recordingShown) mark(f source.Frame) source.Frame {
+	st := r.w.Stats()
+	m := "● REC " + humanize.Bytes(st.Bytes)
+	if st.Dropped > 0 {
+		m += fmt.Sprintf(" (%s dropped: the disk is falling behind)", humanize.Plural(st.Dropped, "record"))
+	}
+	if st.Err != nil {
+		m += " · " + st.Err.Error()
+	}
+	if why := f.Status.Sentence(f.Taken); why != "" {
+		m += " · " + why
+	}
+	f.Status.Message = m
+	return f
 }
 
 type recDemo struct {
@@ -163,14 +177,18 @@ type recDemo struct {
 	r *recordingShown
 }
 
-func (d recDemo) Title() string { return d.withNotes.Title() + d.r.mark() }
+func (d recDemo) Pull(cursor uint64, maxEvents int) source.Frame {
+	return d.r.mark(d.withNotes.Pull(cursor, maxEvents))
+}
 
 type recKube struct {
 	*kube.Source
 	r *recordingShown
 }
 
-func (k recKube) Title() string { return k.Source.Title() + k.r.mark() }
+func (k recKube) Pull(cursor uint64, maxEvents int) source.Frame {
+	return k.r.mark(k.Source.Pull(cursor, maxEvents))
+}
 
 func (r *recordingShown) wrap() source.Source {
 	if r.demo != nil {

@@ -65,8 +65,8 @@ func TestReplayRefusesBadFiles(t *testing.T) {
 	}
 }
 
-// While recording, the dashboard's title carries the REC mark and the
-// file's size, and the source keeps its controls (pause, step, faults).
+// While recording, the dashboard's top line starts with the REC mark and
+// the file's size, and the source keeps its controls (pause, step, faults).
 func TestRecordingMarkKeepsControls(t *testing.T) {
 	o := newOptions()
 	o.demo = true
@@ -87,8 +87,9 @@ func TestRecordingMarkKeepsControls(t *testing.T) {
 	defer w.Close()
 	shown.w = w
 	wrapped := shown.wrap()
-	if title := wrapped.Title(); !strings.HasPrefix(title, "demo · steady") || !strings.Contains(title, "● REC") || !strings.HasSuffix(title, "B") {
-		t.Errorf("title while recording: %q", title)
+	f := wrapped.Pull(0, 1)
+	if msg := f.Status.Sentence(f.Taken); !strings.HasPrefix(msg, "● REC ") || !strings.HasSuffix(msg, "B") || wrapped.Title() != "demo · steady" {
+		t.Errorf("status while recording: %q, title %q", msg, wrapped.Title())
 	}
 	if _, ok := wrapped.(source.Processing); !ok {
 		t.Error("the recording dashboard lost pause and step")
