@@ -2,12 +2,15 @@ package replay
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/recording"
+	"github.com/informtop/informtop/source/local"
 )
 
 // TestDemoReplaysTheSameTwice: a seeded demo recording, replayed twice as
@@ -130,5 +133,48 @@ func TestReplayWithoutAList(t *testing.T) {
 	err = s.Settled(wctx)
 	if err == nil || err.Error() != "early.rec.gz ends before the initial list of pods was complete, so the replay cannot sync it" {
 		t.Errorf("settled: %v", err)
+	}
+}
+
+// TestHandlersTakeTheRecordedTime: a replayed listener spends in each
+// callback the time the recorded one did (scaled by the speed), in order.
+func TestHandlersTakeTheRecordedTime(t *testing.T) {
+	pod := func(name string) json.RawMessage {
+		return json.RawMessage(`{"kind":"Pod","apiVersion":"v1","metadata":{"namespace":"ns","name":"` + name + `","resourceVersion":"3"}}`)
+	}
+	rec := &recording.Recording{Path: "slow.rec.gz",
+		Header: recording.Header{Informers: []recording.Informer{{Name: "pods", Resource: "pods", Queue: "RealFIFO",
+			Listeners: []recording.Listener{{Name: "slow"}}}}},
+		Records: []recording.Record{
+			{T: 1, Kind: recording.KindList, Informer: "pods", RV: "3", Items: []json.RawMessage{pod("a"), pod("b")}},
+			{T: 2, Kind: recording.KindCall, Informer: "pods", Listener: "slow", Callback: "OnAdd", Duration: int64(80 * time.Millisecond)},
+			{T: 3, Kind: recording.KindCall, Informer: "pods", Listener: "slow", Callback: "OnAdd", Duration: int64(time.Microsecond)},
+		},
+	}
+	s, err := New(rec, Options{Speed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var took []time.Duration
+	s.ObserveCalls(func(_, _ string, _ local.Call, d time.Duration) {
+		mu.Lock()
+		took = append(took, d)
+		mu.Unlock()
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { s.Run(ctx) })
+	defer wg.Wait()
+	defer cancel()
+	wctx, wcancel := context.WithTimeout(ctx, testTimeout)
+	defer wcancel()
+	if err := s.Settled(wctx); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(took) != 2 || took[0] < 40*time.Millisecond || took[1] >= 40*time.Millisecond {
+		t.Errorf("callbacks took %v, want the first 80ms/2 and the second next to nothing", took)
 	}
 }
