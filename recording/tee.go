@@ -76,7 +76,11 @@ func (t *tee) WatchWithContext(ctx context.Context, options metav1.ListOptions) 
 		return wi, err
 	}
 	t.w.add(e)
-	tw := &teeWatch{inner: wi, t: t, out: make(chan watch.Event), stop: make(chan struct{})}
+	// A small buffer spares the reflector a goroutine hand-off per event.
+	// Events buffered when the reflector stops the stream are recorded but
+	// never received; a replay offers them and the reflector stops first,
+	// just the same.
+	tw := &teeWatch{inner: wi, t: t, out: make(chan watch.Event, 64), stop: make(chan struct{})}
 	go tw.forward()
 	return tw, nil
 }

@@ -26,7 +26,7 @@ const FlushEvery = 200 * time.Millisecond
 
 // DefaultBuffer is how many records may wait for the disk before new ones
 // are dropped (and the drop marked in the file).
-const DefaultBuffer = 1 << 16
+const DefaultBuffer = 1 << 15
 
 // Writer writes a recording. Its methods never block on the disk: records
 // go through a bounded buffer to a goroutine that encodes and compresses
@@ -43,7 +43,7 @@ type Writer struct {
 
 	mu     sync.RWMutex // orders sends on in with Close
 	closed bool
-	in     chan entry
+	in     chan *entry
 	done   chan struct{}
 
 	pending atomic.Uint64 // dropped and not yet marked in the file
@@ -94,7 +94,7 @@ func create(path string, h Header, buffer int) (*Writer, error) {
 		h.Started = time.Now()
 	}
 	w := &Writer{path: path, started: h.Started, now: time.Now, f: f,
-		in: make(chan entry, buffer), done: make(chan struct{})}
+		in: make(chan *entry, buffer), done: make(chan struct{})}
 	w.size.w = f
 	w.gz, _ = gzip.NewWriterLevel(&w.size, gzip.BestSpeed)
 	w.bw = bufio.NewWriterSize(w.gz, 64<<10)
@@ -129,7 +129,7 @@ func (w *Writer) add(e entry) {
 	// next one, so the gap is marked where it happened.
 	e.gap = w.pending.Swap(0)
 	select {
-	case w.in <- e:
+	case w.in <- &e:
 		w.records.Add(1)
 	default:
 		w.pending.Add(e.gap + 1)
@@ -192,7 +192,7 @@ func (w *Writer) loop() {
 	}
 }
 
-func (w *Writer) write(e entry) {
+func (w *Writer) write(e *entry) {
 	if e.gap > 0 {
 		_ = w.line(Record{T: e.rec.T, Kind: KindGap, Dropped: e.gap})
 	}
