@@ -110,6 +110,9 @@ func TestReplaySaysWhatTheRecordingLacks(t *testing.T) {
 	if snap := s.Snapshots()[0]; !snap.Synced || snap.LastSyncResourceVersion != "5" || !snap.Reflector.WatchOpen {
 		t.Errorf("the replay of an empty list then a watch: %+v", snap.Reflector)
 	}
+	if notes := strings.Join(s.notes(), "\n"); !strings.Contains(notes, "has been served, as fast as possible: the last watch stays open and silent") {
+		t.Errorf("notes once served:\n%s", notes)
+	}
 }
 
 // TestReplayWithoutAList: a recording that ends before an informer's list

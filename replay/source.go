@@ -170,6 +170,18 @@ func (s *Source) Finished(ctx context.Context) error {
 	return nil
 }
 
+// served reports whether every recorded call and event has been served.
+func (s *Source) served() bool {
+	for _, lw := range s.lws {
+		select {
+		case <-lw.finished:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 func (s *Source) notes() []string {
 	h := s.rec.Header
 	out := []string{fmt.Sprintf("replay of %s: %s, recorded %s by informtop %s", filepath.Base(s.rec.Path), h.Source, h.Started.Format(time.DateTime), h.Informtop)}
@@ -180,16 +192,16 @@ func (s *Source) notes() []string {
 	if s.opts.Speed > 0 {
 		pace = fmt.Sprintf("%g× speed", s.opts.Speed)
 	}
-	if !started.IsZero() {
+	switch {
+	case started.IsZero():
+	case s.served():
+		out = append(out, fmt.Sprintf("the recording (%s) has been served, %s: the last watch stays open and silent", s.end.Round(time.Second), pace))
+	default:
 		at := time.Since(started)
 		if s.opts.Speed > 0 {
 			at = time.Duration(float64(at) * s.opts.Speed)
 		}
-		if at >= s.end || s.opts.Speed == 0 {
-			out = append(out, fmt.Sprintf("%s of recording, %s; the recording is over when every reflector has been served: the last watch then stays open", s.end.Round(time.Second), pace))
-		} else {
-			out = append(out, fmt.Sprintf("at %s of %s, %s", at.Round(time.Second), s.end.Round(time.Second), pace))
-		}
+		out = append(out, fmt.Sprintf("at %s of %s, %s", min(at, s.end).Round(time.Second), s.end.Round(time.Second), pace))
 	}
 	if st := s.rec.Stop; st != nil {
 		out = append(out, st.Sentence(filepath.Base(s.rec.Path)))
