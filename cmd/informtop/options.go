@@ -188,6 +188,7 @@ func (o *options) queueKind() (engine.QueueKind, error) {
 var shared = map[string]bool{
 	"demo": true, "scenario": true, "seed": true, "rate": true, "queue": true, "watch-list": true,
 	"once": true, "json": true, "timeout": true, "duration": true, "refresh": true, "log-file": true, "v": true, "help": true,
+	"output": true, "headless": true, // informtop record
 }
 
 // clusterFlagsSet names the cluster flags given on the command line.

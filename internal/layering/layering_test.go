@@ -19,7 +19,7 @@ func deps(t *testing.T, pkg string) []string {
 }
 
 func TestImportsRunOneWay(t *testing.T) {
-	noUI := []string{"engine", "source", "source/local", "source/sourcetest", "report", "redact", "demo", "demo/cluster", "kube", "agent", "agent/api", "attach", "verify"}
+	noUI := []string{"engine", "source", "source/local", "source/sourcetest", "report", "redact", "demo", "demo/cluster", "kube", "agent", "agent/api", "attach", "verify", "recording", "replay"}
 	for _, pkg := range noUI {
 		for _, d := range deps(t, pkg) {
 			if strings.HasPrefix(d, "charm.land/") || d == module+"/tui" {
@@ -28,7 +28,7 @@ func TestImportsRunOneWay(t *testing.T) {
 		}
 	}
 	for _, d := range deps(t, "tui") {
-		for _, src := range []string{"demo", "kube", "attach", "agent", "source/local", "cmd/informtop"} {
+		for _, src := range []string{"demo", "kube", "attach", "agent", "source/local", "cmd/informtop", "recording", "replay"} {
 			if d == module+"/"+src {
 				t.Errorf("tui depends on %s: the UI sees sources only through package source", src)
 			}

@@ -42,6 +42,14 @@ type Listener struct {
 	// initial-list OnAdd. RealFIFO waits until the row is processed.
 	lastAddMaySeeSync bool
 
+	// cost, when set, gives each callback's time instead of delay (a
+	// replay reproducing recorded durations); observe, when set, is told
+	// each callback and how long it took (a recorder). callStart is when
+	// the current callback began; only the callback goroutine uses it.
+	cost      func() time.Duration
+	observe   atomic.Pointer[CallObserver]
+	callStart time.Time
+
 	stallMu sync.Mutex
 	stalled bool
 	resume  chan struct{} // closed when the current stall ends
@@ -236,6 +244,9 @@ func (l *Listener) OnDelete(obj any) {
 
 // appendCall keeps the sequence when asked to; mu is held.
 func (l *Listener) appendCall(c Call) {
+	if o := l.observe.Load(); o != nil {
+		(*o)(c, time.Since(l.callStart))
+	}
 	if l.keepSeq.Load() {
 		l.rec.Calls = append(l.rec.Calls, c)
 	}
@@ -248,8 +259,13 @@ func (l *Listener) appendCall(c Call) {
 // paid in sleeps of at least minSleep: on average every callback takes
 // delay, whether that is 20ms or 20µs.
 func (l *Listener) work() {
-	if l.delay > 0 {
-		owed := l.owed + l.delay
+	l.callStart = time.Now()
+	delay := l.delay
+	if l.cost != nil {
+		delay = l.cost()
+	}
+	if delay > 0 {
+		owed := l.owed + delay
 		if owed >= minSleep {
 			began := time.Now()
 			t := time.NewTimer(owed)

@@ -18,6 +18,9 @@ type ListenerSpec struct {
 	// Resync, when set, is the period this registration asks for;
 	// otherwise it gets the informer's default.
 	Resync *time.Duration
+	// Cost, when set, is called at each callback for the time it takes,
+	// instead of Delay: a replay reproduces recorded durations with it.
+	Cost func() time.Duration
 }
 
 type listenerEntry struct {
@@ -56,6 +59,8 @@ func (s *Source) registerLocked(e *Informer, spec ListenerSpec) (*Listener, erro
 		return nil, fmt.Errorf("informer %s already has a listener named %q", e.name, spec.Name)
 	}
 	l := NewListener(spec.Name, spec.Delay, s.stop)
+	l.cost = spec.Cost
+	s.observeLocked(e, l)
 	l.lastAddMaySeeSync = e.queue == engine.DeltaFIFO
 	reg, err := e.inf.AddNamedEventHandler(spec.Name, l, cache.HandlerOptions{ResyncPeriod: spec.Resync})
 	if err != nil {

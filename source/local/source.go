@@ -64,6 +64,8 @@ type Source struct {
 
 	mu      sync.Mutex
 	running bool
+	// calls, when set, is told every simulated listener's callbacks.
+	calls func(informer, listener string, c Call, d time.Duration)
 
 	pauseMu  sync.Mutex // orders pauses and resumes with who made them
 	pausedBy source.Pauser

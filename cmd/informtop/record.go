@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
+	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/kube"
+	"github.com/informtop/informtop/recording"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
+)
+
+// recordProgressEvery is how often a headless recording reports on stderr.
+const recordProgressEvery = 5 * time.Second
+
+// newRecordCommand is `informtop record -o FILE`: the source the root
+// command would run (a cluster or the demo), its informers' streams
+// recorded to FILE for informtop replay.
+func newRecordCommand(stdout, stderr io.Writer) *cobra.Command {
+	o := newOptions()
+	var out string
+	var headless bool
+	cmd := &cobra.Command{
+		Use:   "record -o FILE [--duration D] [source flags]",
+		Short: "record what the informers receive, for informtop replay",
+		Long: `Runs the informers informtop itself would run (a cluster, or the demo with --demo) and records,
+for each, what its reflector received — LIST pages, watch opens and closes, every event with its
+object (bookmarks and errors included), failed calls — with timestamps, and how long each listener's
+callbacks took. Secrets' data is redacted and managedFields stripped. Ends on ctrl+c, after --duration,
+or when you quit the dashboard. Without a terminal on stdout, or with --headless, it records without the
+dashboard and reports progress on stderr.`,
+		Example: `  informtop record -o pods.rec.gz -A -r pods,configmaps --duration 10m
+  informtop record -o demo.rec.gz --demo --scenario stalled --seed 3 --headless --duration 1m
+  informtop replay pods.rec.gz`,
+		Args: noArgs("name the file with -o FILE"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runRecord(cmd.Flags(), o, out, headless || !isTerminal(stdout), stdout, stderr)
+		},
+	}
+	fs := cmd.Flags()
+	o.addFlags(fs)
+	fs.StringVarP(&out, "output", "o", "", "the recording file to write, e.g. pods.rec.gz (overwritten)")
+	fs.BoolVar(&headless, "headless", false, "record without the dashboard, progress on stderr (the default when stdout is not a terminal)")
+	fs.Lookup("duration").Usage = "stop recording after this long, e.g. 10m (default: until ctrl+c)"
+	for _, name := range []string{"once", "json", "verify", "timeout"} {
+		_ = fs.MarkHidden(name)
+	}
+	return cmd
+}
+
+func runRecord(fs *pflag.FlagSet, o *options, out string, headless bool, stdout, stderr io.Writer) error {
+	if o.once || o.verify {
+		return errors.New("record runs until ctrl+c or --duration: --once and --verify go with informtop itself; replay the recording with informtop replay FILE --once")
+	}
+	if out == "" {
+		return errors.New("record needs a file to write: add -o FILE, e.g. informtop record -o pods.rec.gz")
+	}
+	if err := o.validate(fs); err != nil {
+		return err
+	}
+	closeLog, err := routeClientLogs(o.logFile, o.verbosity)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	utilruntime.ReallyCrash = false
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if o.duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.duration)
+		defer cancel()
+	}
+	src, err := chooseSource(ctx, o, fs)
+	if err != nil {
+		return err
+	}
+	ls, shown := recordable(src)
+	if ls == nil {
+		return fmt.Errorf("the %s source cannot be recorded: only informers running in informtop can", src.Kind())
+	}
+	w, err := recording.Start(out, ls, o.recordingHeader(src))
+	if err != nil {
+		return err
+	}
+	started := time.Now()
+	if headless {
+		recordHeadless(ctx, src, w, stderr)
+	} else {
+		shown.w = w
+		if err := runDashboard(ctx, shown.wrap(), o); err != nil {
+			fmt.Fprintf(stderr, "informtop: %v\n", err)
+		}
+	}
+	cerr := w.Close()
+	st := w.Stats()
+	fmt.Fprintf(stderr, "informtop: recorded %s (%s) to %s in %s; replay it with informtop replay %s\n",
+		humanize.Plural(st.Records, "record"), humanize.Bytes(st.Bytes), out, time.Since(started).Round(time.Second), out)
+	if st.Dropped > 0 {
+		fmt.Fprintf(stderr, "informtop: the disk fell behind and %s were dropped (marked as gaps in the file); record fewer resources or to a faster disk\n", humanize.Plural(st.Dropped, "record"))
+	}
+	if cerr != nil {
+		fmt.Fprintf(stderr, "informtop: %v\n", cerr)
+		return exitError{1}
+	}
+	return nil
+}
+
+// recordHeadless runs src until ctx ends, a progress line on stderr every
+// recordProgressEvery.
+func recordHeadless(ctx context.Context, src source.Source, w *recording.Writer, stderr io.Writer) {
+	var wg sync.WaitGroup
+	wg.Go(func() { src.Run(ctx) })
+	defer wg.Wait()
+	fmt.Fprintf(stderr, "informtop: recording %s to %s; ctrl+c ends it\n", src.Title(), w.Path())
+	tick := time.NewTicker(recordProgressEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			st := w.Stats()
+			line := fmt.Sprintf("informtop: recording: %s, %s", humanize.Plural(st.Records, "record"), humanize.Bytes(st.Bytes))
+			if st.Dropped > 0 {
+				line += fmt.Sprintf(", %s dropped: the disk is falling behind", humanize.Plural(st.Dropped, "record"))
+			}
+			if st.Err != nil {
+				line += "; " + st.Err.Error()
+			}
+			fmt.Fprintln(stderr, line)
+		}
+	}
+}
+
+// recordingShown puts the REC mark and the file's size first on the
+// dashboard's top line (as the source's status, which every width shows),
+// keeping every capability of the source it wraps.
+type recordingShown struct {
+	demo *withNotes
+	kube *kube.Source
+	w    *recording.Writer
+}
+
+// mark puts "● REC 1.2 MB" before whatever the source has to say.
+func (r *recordingShown) mark(f source.Frame) source.Frame {
+	st := r.w.Stats()
+	m := "● REC " + humanize.Bytes(st.Bytes)
+	if st.Dropped > 0 {
+		m += fmt.Sprintf(" (%s dropped: the disk is falling behind)", humanize.Plural(st.Dropped, "record"))
+	}
+	if st.Err != nil {
+		m += " · " + st.Err.Error()
+	}
+	if why := f.Status.Sentence(f.Taken); why != "" {
+		m += " · " + why
+	}
+	f.Status.Message = m
+	return f
+}
+
+type recDemo struct {
+	withNotes
+	r *recordingShown
+}
+
+func (d recDemo) Pull(cursor uint64, maxEvents int) source.Frame {
+	return d.r.mark(d.withNotes.Pull(cursor, maxEvents))
+}
+
+type recKube struct {
+	*kube.Source
+	r *recordingShown
+}
+
+func (k recKube) Pull(cursor uint64, maxEvents int) source.Frame {
+	return k.r.mark(k.Source.Pull(cursor, maxEvents))
+}
+
+func (r *recordingShown) wrap() source.Source {
+	if r.demo != nil {
+		return recDemo{*r.demo, r}
+	}
+	return recKube{r.kube, r}
+}
+
+// recordable finds the in-process informers of src.
+func recordable(src source.Source) (*local.Source, *recordingShown) {
+	switch s := src.(type) {
+	case withNotes:
+		return s.Demo.Source, &recordingShown{demo: &s}
+	case *kube.Source:
+		return s.Source, &recordingShown{kube: s}
+	}
+	return nil, nil
+}
+
+// recordingHeader is what only the command line knows about the
+// informers: namespace, selectors and transforms (the demo has none).
+func (o *options) recordingHeader(src source.Source) recording.Header {
+	vs := currentVersions()
+	h := recording.Header{Informtop: vs.informtop, Source: src.Title()}
+	if _, ok := src.(withNotes); ok {
+		h.Source = fmt.Sprintf("%s (seed %d)", src.Title(), o.seed)
+		return h
+	}
+	ns := ""
+	if !o.allNamespaces {
+		ns, _, _ = o.kubeFlags.ToRawKubeConfigLoader().Namespace()
+	}
+	var transforms []string
+	if !o.keepManagedFields {
+		transforms = append(transforms, "strip-managed-fields")
+	}
+	if o.metadataOnly {
+		transforms = append(transforms, "metadata-only")
+	}
+	if o.stripLastApplied {
+		transforms = append(transforms, "strip-last-applied")
+	}
+	for _, snap := range src.Pull(0, 1).Snapshots {
+		h.Informers = append(h.Informers, recording.Informer{Name: snap.Name, Namespace: ns, Labels: o.selector, Fields: o.fieldSelector, Transforms: transforms})
+	}
+	return h
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/recording"
+	"github.com/informtop/informtop/replay"
+	"github.com/informtop/informtop/report"
+	"github.com/informtop/informtop/source"
+)
+
+// newReplayCommand is `informtop replay FILE`: a recording served again
+// through the engine, with the whole dashboard or one report.
+func newReplayCommand(stdout, stderr io.Writer) *cobra.Command {
+	o := newOptions()
+	var speed float64
+	var step bool
+	queue := ""
+	cmd := &cobra.Command{
+		Use:   "replay FILE [--speed N | --step] [--queue DeltaFIFO|RealFIFO] [--once --json]",
+		Short: "replay a recording made with informtop record, through the engine",
+		Long: `Serves a recording to informers built as recorded: the same LIST pages, watch events, errors and gaps at
+the recorded times (or N× faster), through the engine, with the whole dashboard, step mode and narration.
+Simulated listeners take the recorded time in each callback, so a slow or stalled handler is slow again.
+--queue replays through the other queue kind to compare them. --once waits until the whole recording has
+been served and processed, then prints one report: the same file always gives the same report.`,
+		Example: `  informtop replay pods.rec.gz
+  informtop replay pods.rec.gz --speed 10
+  informtop replay pods.rec.gz --step               start paused: press n to step one item at a time
+  informtop replay pods.rec.gz --queue DeltaFIFO --once --json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return fmt.Errorf("replay takes one recording, e.g. %s pods.rec.gz", cmd.CommandPath())
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReplay(args[0], o, speed, cmd.Flags().Changed("speed"), step, queue, stdout, stderr)
+		},
+	}
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	fs.Float64Var(&speed, "speed", 1, "pace: 1 as recorded, 10 ten times faster, 0 as fast as possible (the default with --once)")
+	fs.BoolVar(&step, "step", false, "start with processing paused, to step through the recording item by item")
+	fs.Var(&choiceValue{p: &queue, check: func(s string) error {
+		var k engine.QueueKind
+		return k.UnmarshalText([]byte(s))
+	}, choices: []string{"RealFIFO\treplay through client-go's default queue", "DeltaFIFO\treplay through the classic queue"}}, "queue", "replay through this queue kind instead of the recorded one: RealFIFO or DeltaFIFO")
+	fs.BoolVar(&o.once, "once", false, "replay the whole recording, print one report and exit")
+	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")
+	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "with --once: how long to wait for the sync, and for the processing once everything was served")
+	fs.DurationVar(&o.refresh, "refresh", 100*time.Millisecond, "dashboard refresh interval")
+	o.addLogFlags(fs, "write client-go's log to this file")
+	expect(fs, "speed", "a number: 1 as recorded, 10 ten times faster, 0 as fast as possible")
+	expect(fs, "queue", "RealFIFO or DeltaFIFO")
+	expect(fs, "timeout", "a duration such as 30s or 2m")
+	expect(fs, "refresh", "a duration such as 100ms or 1s")
+	expect(fs, "v", "a verbosity level from 0 to 10, e.g. 4")
+	return cmd
+}
+
+func runReplay(path string, o *options, speed float64, speedSet, step bool, queue string, stdout, stderr io.Writer) error {
+	if err := o.validateCommon(); err != nil {
+		return err
+	}
+	if speed < 0 {
+		return fmt.Errorf("--speed must not be negative, e.g. --speed 10 or --speed 0 for as fast as possible")
+	}
+	if step && o.once {
+		return errors.New("--step goes with the dashboard, --once replays to the end unattended: drop one")
+	}
+	if !o.once && !isTerminal(stdout) {
+		return fmt.Errorf("stdout is not a terminal, so the dashboard cannot start; use informtop replay %s --once for a table or --once --json for JSON", path)
+	}
+	if o.once && !speedSet {
+		speed = 0
+	}
+	opts := replay.Options{Speed: speed}
+	if queue != "" {
+		var k engine.QueueKind
+		if err := k.UnmarshalText([]byte(queue)); err != nil {
+			return err
+		}
+		opts.Queue = &k
+	}
+	rec, err := recording.Read(path)
+	if err != nil {
+		return err
+	}
+	if rec.Stop != nil {
+		fmt.Fprintf(stderr, "informtop: %s\n", rec.Stop.Sentence(path))
+	}
+	src, err := replay.New(rec, opts)
+	if err != nil {
+		return err
+	}
+	closeLog, err := routeClientLogs(o.logFile, o.verbosity)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	utilruntime.ReallyCrash = false
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if o.once {
+		if code := replayOnce(ctx, src, o, stdout, stderr); code != 0 {
+			return exitError{code}
+		}
+		return nil
+	}
+	if step {
+		src.SetPausedBy(true, source.PausedByYou)
+	}
+	return present(ctx, src, o, stdout, stderr)
+}
+
+// replayOnce replays to the end, waits until everything was processed,
+// and prints the replay's report. Exit 1 when it did not get there.
+func replayOnce(ctx context.Context, src *replay.Source, o *options, stdout, stderr io.Writer) int {
+	runCtx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { src.Run(runCtx) })
+	defer wg.Wait()
+	defer cancel()
+	// Serving takes the recording's length at its pace; processing what
+	// was served, at most --timeout more.
+	wait := o.timeout
+	if sp := src.Speed(); sp > 0 {
+		wait += time.Duration(float64(src.Length()) / sp)
+	}
+	wctx, wcancel := context.WithTimeout(runCtx, wait)
+	err := src.Settled(wctx)
+	wcancel()
+	r := src.Report()
+	write := report.WriteTable
+	if o.json {
+		write = report.WriteJSON
+	}
+	if werr := write(stdout, r); werr != nil {
+		fmt.Fprintf(stderr, "informtop: could not write the report: %v\n", werr)
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "informtop: %v; the report shows where it stopped\n", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,20 @@
+// Package recording is informtop's recording file: what each informer's
+// reflector received (LIST pages, watch opens and closes, every watch
+// event with its object, failed calls) and how long each listener's
+// callbacks took, timestamped, so that a replay can serve the same stream
+// to an engine somewhere else.
+//
+// A file is gzip-compressed JSON lines. The first line is the Header
+// (format name and version, the informtop that wrote it, every informer's
+// configuration); each further line is one Record. The writer flushes the
+// compressor every FlushEvery, so a recording cut short (a killed process,
+// a full disk) still decompresses up to its last flush; Read replays what
+// is complete and says where it stopped. Objects are stored as the source
+// shows them: managedFields stripped, Secrets' data and stringData
+// redacted (package redact).
+//
+// Tee wraps a ListerWatcher so that everything it returns is also handed
+// to a Writer, without ever blocking the reflector beyond the Writer's
+// bounded buffer: when the disk falls behind, records are dropped, counted
+// and marked in the file with a gap record.
+package recording

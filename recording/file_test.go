@@ -1,0 +1,219 @@
+package recording
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// sample writes a recording with a page, a watch and n events, a Secret
+// among the objects, and returns its bytes.
+func sample(t *testing.T, n int) (string, []byte) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "r.rec.gz")
+	w, err := Create(path, Header{Informtop: "test", Source: "unit", Informers: []Informer{{Name: "secrets", Resource: "secrets", Queue: "RealFIFO"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: "ns", ResourceVersion: "1",
+			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}},
+		Data:       map[string][]byte{"password": []byte("hunter2")},
+		StringData: map[string]string{"token": "abc"},
+	}
+	list := &corev1.SecretList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: []corev1.Secret{*secret}}
+	w.add(entry{rec: Record{T: 1, Kind: KindList, Informer: "secrets", Options: &metav1.ListOptions{ResourceVersion: "0"}, RV: "1"}, list: list})
+	w.add(entry{rec: Record{T: 2, Kind: KindWatch, Informer: "secrets", Options: &metav1.ListOptions{ResourceVersion: "1"}}})
+	for i := range n {
+		s := secret.DeepCopy()
+		s.ResourceVersion = fmt.Sprint(i + 2)
+		w.add(entry{rec: Record{T: int64(3 + i), Kind: KindEvent, Informer: "secrets", Type: "MODIFIED"}, obj: s})
+	}
+	w.Call("secrets", "slow", "OnUpdate", "ns/s", "2", 20*time.Millisecond)
+	w.add(entry{rec: Record{T: int64(n + 10), Kind: KindClose, Informer: "secrets", By: "server"}})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, b
+}
+
+// TestRoundTrip: what is written reads back in order, with Secret values
+// redacted and managedFields gone.
+func TestRoundTrip(t *testing.T) {
+	path, b := sample(t, 5)
+	rec, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Stop != nil || rec.Size != int64(len(b)) || rec.Header.Version != Version || rec.Header.Format != FormatName {
+		t.Fatalf("stop %+v, size %d of %d, header %+v", rec.Stop, rec.Size, len(b), rec.Header)
+	}
+	var kinds []string
+	for _, r := range rec.Records {
+		kinds = append(kinds, string(r.Kind))
+	}
+	if got := strings.Join(kinds, ","); got != "list,watch,event,event,event,event,event,call,close" {
+		t.Fatalf("records %s", got)
+	}
+	zr, _ := gzip.NewReader(bytes.NewReader(b))
+	var plain bytes.Buffer
+	_, _ = plain.ReadFrom(zr)
+	all := plain.String()
+	if strings.Contains(all, "hunter2") || strings.Contains(all, "aHVudGVyMg") || strings.Contains(all, `"abc"`) || strings.Contains(all, "managedFields") {
+		t.Errorf("secret data or managedFields reached the file:\n%s", all)
+	}
+	page := string(rec.Records[0].Items[0])
+	if !strings.Contains(page, `"kind":"Secret"`) || !strings.Contains(page, "redacted, 7 bytes") {
+		t.Errorf("page item %s", page)
+	}
+	if c := rec.Records[7]; c.Listener != "slow" || c.Callback != "OnUpdate" || time.Duration(c.Duration) != 20*time.Millisecond {
+		t.Errorf("call record %+v", c)
+	}
+}
+
+// TestTruncatedAnywhere: a file cut at any byte never panics; it replays
+// the records complete before the cut and says where it stopped, or is
+// refused when even the header is incomplete.
+func TestTruncatedAnywhere(t *testing.T) {
+	path, b := sample(t, 400)
+	full, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	cuts := []int{0, 1, 9, 10, len(b) - 1, len(b) - 8}
+	for range 300 {
+		cuts = append(cuts, rng.IntN(len(b)))
+	}
+	sawPartial := false
+	for _, n := range cuts {
+		rec, err := Decode(bytes.NewReader(b[:n]), "cut.rec.gz")
+		if err != nil {
+			var fe *FileError
+			if !errors.As(err, &fe) || !strings.HasPrefix(err.Error(), "cut.rec.gz ") || !strings.Contains(err.Error(), "at byte") {
+				t.Fatalf("cut at %d: %v, want a sentence naming the file and the byte", n, err)
+			}
+			continue
+		}
+		if rec.Stop == nil {
+			t.Fatalf("cut at %d of %d reads as complete", n, len(b))
+		}
+		if rec.Stop.Records != len(rec.Records) || rec.Stop.Offset > int64(n) || len(rec.Records) > len(full.Records) {
+			t.Fatalf("cut at %d: stop %+v with %d records", n, rec.Stop, len(rec.Records))
+		}
+		for i, r := range rec.Records {
+			if r.T != full.Records[i].T || r.Kind != full.Records[i].Kind {
+				t.Fatalf("cut at %d: record %d is %+v, want %+v", n, i, r, full.Records[i])
+			}
+		}
+		if len(rec.Records) > 0 && len(rec.Records) < len(full.Records) {
+			sawPartial = true
+		}
+		if s := rec.Stop.Sentence("cut.rec.gz"); !strings.Contains(s, fmt.Sprintf("byte %d", rec.Stop.Offset)) {
+			t.Fatalf("stop sentence %q", s)
+		}
+	}
+	if !sawPartial {
+		t.Error("no cut replayed part of the recording: the writer does not flush as it goes")
+	}
+}
+
+// TestRefusals: a foreign file, a corrupt one, another version, a path
+// that cannot be written: each one sentence naming the file.
+func TestRefusals(t *testing.T) {
+	_, b := sample(t, 50)
+	gz := func(s string) []byte {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write([]byte(s))
+		zw.Close()
+		return buf.Bytes()
+	}
+	corrupt := bytes.Clone(b)
+	for i := len(b) / 2; i < len(b)/2+16; i++ {
+		corrupt[i] ^= 0x5a
+	}
+	cases := []struct {
+		name string
+		data []byte
+		want []string
+	}{
+		{"text", []byte("apiVersion: v1\nkind: Pod\n"), []string{"f.rec.gz is not an informtop recording", "at byte 0"}},
+		{"other gzip", gz("{\"hello\":1}\n"), []string{"f.rec.gz is not an informtop recording", "at byte"}},
+		{"corrupt", corrupt, []string{"f.rec.gz is corrupt", "at byte"}},
+		{"newer", gz(`{"format":"informtop-recording","version":2,"informtop":"v9.0.0"}` + "\n"), []string{"f.rec.gz is a version 2 recording (written by informtop v9.0.0)", "reads version 1 only"}},
+		{"bad record", gz(`{"format":"informtop-recording","version":1,"informers":[{"name":"pods"}]}` + "\n" + `{"t":1,"k":"event","i":"nodes"}` + "\n"), []string{"f.rec.gz is corrupt: record 1 names informer \"nodes\"", "at byte"}},
+	}
+	for _, c := range cases {
+		_, err := Decode(bytes.NewReader(c.data), "f.rec.gz")
+		if err == nil {
+			t.Errorf("%s: accepted", c.name)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q does not say %q", c.name, err, w)
+			}
+		}
+	}
+	var fe *FileError
+	if _, err := Decode(bytes.NewReader(corrupt), "f"); !errors.As(err, &fe) || fe.Offset <= 0 {
+		t.Errorf("corrupt file: %v, want the byte offset where it turned bad", err)
+	}
+	dir := filepath.Join(t.TempDir(), "missing", "r.rec.gz")
+	if _, err := Create(dir, Header{}); err == nil || !strings.Contains(err.Error(), "cannot write the recording "+dir) || !strings.Contains(err.Error(), "-o") {
+		t.Errorf("unwritable path: %v", err)
+	}
+	if _, err := Read(filepath.Join(t.TempDir(), "none")); err == nil || !strings.Contains(err.Error(), "cannot read the recording") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestFallingBehindIsMarked: when the disk falls behind, records are
+// dropped rather than holding up the reflector, counted, and marked in the
+// file with a gap record where they were lost.
+func TestFallingBehindIsMarked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "slow.rec.gz")
+	w, err := create(path, Header{Informers: []Informer{{Name: "pods"}}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The writer's goroutine is not started yet: the disk is "stuck".
+	for i := range 3 {
+		w.add(entry{rec: Record{T: int64(i), Kind: KindClose, Informer: "pods", By: "server"}})
+	}
+	if st := w.Stats(); st.Dropped != 2 || st.Records != 1 {
+		t.Fatalf("stats %+v, want 1 buffered and 2 dropped", st)
+	}
+	w.write(<-w.in) // the disk catches up with one
+	w.add(entry{rec: Record{T: 9, Kind: KindClose, Informer: "pods", By: "server"}})
+	go w.loop()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, r := range rec.Records {
+		kinds = append(kinds, fmt.Sprintf("%s@%d/%d", r.Kind, r.T, r.Dropped))
+	}
+	if got := strings.Join(kinds, " "); got != "close@0/0 gap@9/2 close@9/0" {
+		t.Errorf("records %s, want the gap of 2 marked before the next record", got)
+	}
+}

@@ -1,0 +1,139 @@
+package recording
+
+import (
+	"context"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Tee returns a ListerWatcher that serves what lw serves and hands a copy
+// of every call, page, watch event and close to w, as the named informer's.
+// Objects are deep-copied before they leave (the reflector and transforms
+// may change them in place); encoding happens on w's goroutine.
+func Tee(lw cache.ListerWatcher, informer string, w *Writer) cache.ListerWatcher {
+	return &tee{orig: lw, inner: cache.ToListerWatcherWithContext(lw), informer: informer, w: w}
+}
+
+// WatchListAllowed reports whether lw lets the reflector stream initial
+// lists, as client-go asks it; a replay must answer the same.
+func WatchListAllowed(lw cache.ListerWatcher) bool {
+	s, ok := lw.(interface{ IsWatchListSemanticsUnSupported() bool })
+	return !ok || !s.IsWatchListSemanticsUnSupported()
+}
+
+type tee struct {
+	orig     cache.ListerWatcher
+	inner    cache.ListerWatcherWithContext
+	informer string
+	w        *Writer
+}
+
+var _ cache.ListerWatcherWithContext = (*tee)(nil)
+
+// IsWatchListSemanticsUnSupported answers as the wrapped ListerWatcher.
+func (t *tee) IsWatchListSemanticsUnSupported() bool { return !WatchListAllowed(t.orig) }
+
+func (t *tee) List(options metav1.ListOptions) (runtime.Object, error) {
+	return t.ListWithContext(context.Background(), options)
+}
+
+func (t *tee) Watch(options metav1.ListOptions) (watch.Interface, error) {
+	return t.WatchWithContext(context.Background(), options)
+}
+
+func (t *tee) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	list, err := t.inner.ListWithContext(ctx, options)
+	e := entry{rec: Record{T: t.w.Since(), Kind: KindList, Informer: t.informer, Options: &options}}
+	if err != nil {
+		if ctx.Err() != nil {
+			return list, err // shutting down: not part of what happened
+		}
+		e.rec.Err = failureOf(err)
+	} else {
+		if acc, aerr := meta.ListAccessor(list); aerr == nil {
+			e.rec.RV, e.rec.Continue = acc.GetResourceVersion(), acc.GetContinue()
+		}
+		e.list = list.DeepCopyObject()
+	}
+	t.w.add(e)
+	return list, err
+}
+
+func (t *tee) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+	wi, err := t.inner.WatchWithContext(ctx, options)
+	e := entry{rec: Record{T: t.w.Since(), Kind: KindWatch, Informer: t.informer, Options: &options}}
+	if err != nil {
+		if ctx.Err() != nil {
+			return wi, err
+		}
+		e.rec.Err = failureOf(err)
+		t.w.add(e)
+		return wi, err
+	}
+	t.w.add(e)
+	// A small buffer spares the reflector a goroutine hand-off per event.
+	// Events buffered when the reflector stops the stream are recorded but
+	// never received; a replay offers them and the reflector stops first,
+	// just the same.
+	tw := &teeWatch{inner: wi, t: t, out: make(chan watch.Event, 64), stop: make(chan struct{})}
+	go tw.forward()
+	return tw, nil
+}
+
+// teeWatch forwards a stream event by event, copying each to the writer
+// first, so the file's order is the reflector's.
+type teeWatch struct {
+	inner     watch.Interface
+	t         *tee
+	out       chan watch.Event
+	stop      chan struct{}
+	stopOnce  sync.Once
+	closeOnce sync.Once
+}
+
+func (tw *teeWatch) ResultChan() <-chan watch.Event { return tw.out }
+
+func (tw *teeWatch) forward() {
+	defer close(tw.out)
+	in := tw.inner.ResultChan()
+	for {
+		select {
+		case <-tw.stop:
+			return
+		case ev, ok := <-in:
+			if !ok {
+				tw.closed("server")
+				return
+			}
+			e := entry{rec: Record{T: tw.t.w.Since(), Kind: KindEvent, Informer: tw.t.informer, Type: string(ev.Type)}}
+			if ev.Object != nil {
+				e.obj = ev.Object.DeepCopyObject()
+			}
+			tw.t.w.add(e)
+			select {
+			case tw.out <- ev:
+			case <-tw.stop:
+				return
+			}
+		}
+	}
+}
+
+func (tw *teeWatch) closed(by string) {
+	tw.closeOnce.Do(func() {
+		tw.t.w.add(entry{rec: Record{T: tw.t.w.Since(), Kind: KindClose, Informer: tw.t.informer, By: by}})
+	})
+}
+
+func (tw *teeWatch) Stop() {
+	tw.stopOnce.Do(func() {
+		tw.closed("client")
+		close(tw.stop)
+		tw.inner.Stop()
+	})
+}

@@ -1,0 +1,317 @@
+package recording
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
+
+	"github.com/informtop/informtop/redact"
+)
+
+// FlushEvery is how often the writer flushes the compressor to the file:
+// at most this much of a recording is lost when the process is killed.
+const FlushEvery = 200 * time.Millisecond
+
+// DefaultBuffer is how many records may wait for the disk before new ones
+// are dropped (and the drop marked in the file).
+const DefaultBuffer = 1 << 15
+
+// Writer writes a recording. Its methods never block on the disk: records
+// go through a bounded buffer to a goroutine that encodes and compresses
+// them. Safe for concurrent use.
+type Writer struct {
+	path    string
+	started time.Time
+	now     func() time.Time
+
+	f    *os.File
+	size countingWriter
+	gz   *gzip.Writer
+	bw   *bufio.Writer
+
+	mu     sync.RWMutex // orders sends on in with Close
+	closed bool
+	in     chan *entry
+	done   chan struct{}
+
+	pending atomic.Uint64 // dropped and not yet marked in the file
+	dropped atomic.Uint64
+	records atomic.Uint64
+
+	errMu sync.Mutex
+	err   error // the first write error; nothing is written after it
+}
+
+// entry is a record whose objects are still Go objects: the writer's
+// goroutine redacts and encodes them, off the reflector's path.
+type entry struct {
+	rec  Record
+	obj  runtime.Object // an event's object
+	list runtime.Object // a page, deep-copied
+	// gap is how many records were dropped just before this one.
+	gap uint64
+}
+
+// Stats is what a Writer has done so far.
+type Stats struct {
+	Records uint64 // written or waiting to be
+	Dropped uint64 // lost because the disk fell behind
+	Bytes   int64  // compressed bytes in the file so far
+	Err     error  // the write error that stopped the recording, if any
+}
+
+// Create starts a recording at path with its header; the header's Format,
+// Version and Started are filled in. The error is a sentence naming path.
+func Create(path string, h Header) (*Writer, error) {
+	w, err := create(path, h, DefaultBuffer)
+	if err != nil {
+		return nil, err
+	}
+	go w.loop()
+	return w, nil
+}
+
+// create opens the file and writes the header; the caller starts loop.
+func create(path string, h Header, buffer int) (*Writer, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot write the recording %s: %v; pick a path in a writable directory with -o", path, unwrapPath(err))
+	}
+	h.Format, h.Version = FormatName, Version
+	if h.Started.IsZero() {
+		h.Started = time.Now()
+	}
+	w := &Writer{path: path, started: h.Started, now: time.Now, f: f,
+		in: make(chan *entry, buffer), done: make(chan struct{})}
+	w.size.w = f
+	w.gz, _ = gzip.NewWriterLevel(&w.size, gzip.BestSpeed)
+	w.bw = bufio.NewWriterSize(w.gz, 64<<10)
+	if w.line(h) == nil {
+		_ = w.flush()
+	}
+	if err := w.Err(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Path is the file being written.
+func (w *Writer) Path() string { return w.path }
+
+// Since is the time since the recording began, as a record's T.
+func (w *Writer) Since() int64 { return int64(w.now().Sub(w.started)) }
+
+// Call records one listener callback and how long it took.
+func (w *Writer) Call(informer, listener, callback, key, rv string, d time.Duration) {
+	w.add(entry{rec: Record{T: w.Since(), Kind: KindCall, Informer: informer, Listener: listener, Callback: callback, Key: key, RV: rv, Duration: int64(d)}})
+}
+
+func (w *Writer) add(e entry) {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.closed {
+		return
+	}
+	// The drops since the last record that got through travel with the
+	// next one, so the gap is marked where it happened.
+	e.gap = w.pending.Swap(0)
+	select {
+	case w.in <- &e:
+		w.records.Add(1)
+	default:
+		w.pending.Add(e.gap + 1)
+		w.dropped.Add(1)
+	}
+}
+
+// Stats says how far the recording got.
+func (w *Writer) Stats() Stats {
+	return Stats{Records: w.records.Load(), Dropped: w.dropped.Load(), Bytes: w.size.n.Load(), Err: w.Err()}
+}
+
+// Err is the write error that stopped the recording, nil if none.
+func (w *Writer) Err() error {
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
+	return w.err
+}
+
+// Close writes what is buffered, ends the compressed stream and closes
+// the file. It returns the first write error.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	if !w.closed {
+		w.closed = true
+		close(w.in)
+	}
+	w.mu.Unlock()
+	<-w.done
+	if w.Err() == nil {
+		if err := w.bw.Flush(); err != nil {
+			w.fail(err)
+		} else if err := w.gz.Close(); err != nil {
+			w.fail(err)
+		}
+	}
+	if err := w.f.Close(); err != nil {
+		w.fail(err)
+	}
+	return w.Err()
+}
+
+func (w *Writer) loop() {
+	defer close(w.done)
+	tick := time.NewTicker(FlushEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case e, ok := <-w.in:
+			if !ok {
+				if n := w.pending.Swap(0); n > 0 {
+					_ = w.line(Record{T: w.Since(), Kind: KindGap, Dropped: n})
+				}
+				return
+			}
+			w.write(e)
+		case <-tick.C:
+			_ = w.flush()
+		}
+	}
+}
+
+func (w *Writer) write(e *entry) {
+	if e.gap > 0 {
+		_ = w.line(Record{T: e.rec.T, Kind: KindGap, Dropped: e.gap})
+	}
+	if e.obj != nil {
+		e.rec.Object = encodeObject(e.obj)
+	}
+	if e.list != nil {
+		items, _ := meta.ExtractList(e.list)
+		e.rec.Items = make([]json.RawMessage, len(items))
+		// ExtractList's items point into the list, which is the writer's copy.
+		for i, it := range items {
+			e.rec.Items[i] = encodeObject(it)
+		}
+	}
+	_ = w.line(e.rec)
+}
+
+// line writes v as one JSON line, unless an earlier write failed.
+func (w *Writer) line(v any) error {
+	if err := w.Err(); err != nil {
+		return err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only an object json cannot encode gets here; keep going.
+		return nil
+	}
+	b = append(b, '\n')
+	if _, err := w.bw.Write(b); err != nil {
+		w.fail(err)
+		return err
+	}
+	return nil
+}
+
+func (w *Writer) flush() error {
+	if err := w.Err(); err != nil {
+		return err
+	}
+	if err := w.bw.Flush(); err != nil {
+		w.fail(err)
+		return err
+	}
+	if err := w.gz.Flush(); err != nil {
+		w.fail(err)
+		return err
+	}
+	return nil
+}
+
+func (w *Writer) fail(err error) {
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
+	if w.err == nil {
+		w.err = fmt.Errorf("cannot write the recording %s: %v; what was written before replays", w.path, unwrapPath(err))
+	}
+}
+
+// encodeObject is obj as the source shows it: managedFields stripped,
+// Secret values redacted, and its kind named even when the informer's
+// typed objects dropped their TypeMeta (a replay needs the kind). obj is
+// the writer's own copy, so it may be changed: that spares all but
+// Secrets a round trip through a generic map.
+func encodeObject(obj runtime.Object) json.RawMessage {
+	kind := redact.Kind(obj)
+	if acc, err := meta.Accessor(obj); err == nil && kind != "Secret" {
+		acc.SetManagedFields(nil)
+		if gvk := obj.GetObjectKind().GroupVersionKind(); gvk.Kind == "" {
+			gvk.Kind = kind
+			obj.GetObjectKind().SetGroupVersionKind(gvk)
+		}
+		if b, err := json.Marshal(obj); err == nil {
+			return b
+		}
+	}
+	m, raw, err := redact.Map(obj)
+	if err != nil {
+		b, _ := json.Marshal(map[string]string{"error": err.Error()})
+		return b
+	}
+	if m == nil {
+		return raw
+	}
+	if k, _ := m["kind"].(string); k == "" {
+		m["kind"] = kind
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// failureOf keeps an error's message and, when the server sent one, its status.
+func failureOf(err error) *Failure {
+	f := &Failure{Message: err.Error(), Refused: utilnet.IsConnectionRefused(err)}
+	var st apierrors.APIStatus
+	if errors.As(err, &st) {
+		s := st.Status()
+		f.Status = &s
+	}
+	return f
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+type countingWriter struct {
+	w io.Writer
+	n atomic.Int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n.Add(int64(n))
+	return n, err
+}

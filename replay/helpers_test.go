@@ -1,0 +1,164 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/informtop/informtop/demo"
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/recording"
+	"github.com/informtop/informtop/report"
+	"github.com/informtop/informtop/source/local"
+)
+
+const testTimeout = 60 * time.Second
+
+// recordDemo records a seeded steady demo until it has handed its
+// listeners at least calls callbacks, and returns the file and what each
+// live listener was called with, in order.
+func recordDemo(t *testing.T, calls uint64) (string, map[string][]string) {
+	t.Helper()
+	d, err := demo.New(demo.Config{Scenario: "steady", Seed: 7, TimeScale: 0.01, Rate: 300, Objects: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "demo.rec.gz")
+	w, err := recording.Start(path, d.Source, recording.Header{Source: "demo · steady (seed 7)", Informtop: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, inf := range d.Informers() {
+		for _, l := range d.Listeners(inf.Name()) {
+			l.KeepSequence(true)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { d.Run(ctx) })
+	deadline := time.Now().Add(testTimeout)
+	for callsIn(d.Source) < calls {
+		if time.Now().After(deadline) {
+			t.Fatalf("the demo made %d callbacks, want %d", callsIn(d.Source), calls)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	wg.Wait()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st := w.Stats(); st.Dropped != 0 {
+		t.Fatalf("the recorder dropped %d records", st.Dropped)
+	}
+	live := map[string][]string{}
+	for _, inf := range d.Informers() {
+		for _, l := range d.Listeners(inf.Name()) {
+			for _, c := range l.Record().Calls {
+				live[inf.Name()+"/"+l.Name()] = append(live[inf.Name()+"/"+l.Name()], callLine(c))
+			}
+		}
+	}
+	return path, live
+}
+
+func callLine(c local.Call) string {
+	return fmt.Sprintf("%s %s@%s initial=%t tomb=%t", c.Callback, c.Key, c.ResourceVersion, c.InInitialList, c.Tombstone)
+}
+
+func callsIn(s *local.Source) uint64 {
+	var n uint64
+	for _, snap := range s.Snapshots() {
+		for _, l := range snap.Listeners {
+			n += l.Delivered.Total()
+		}
+	}
+	return n
+}
+
+// outcome is what a settled replay shows: its report as JSON, every
+// informer's store (key@resourceVersion) and every listener's callbacks
+// grouped by key.
+type outcome struct {
+	report string
+	stores map[string][]string
+	perKey map[string]map[string][]string // informer/listener → key → callbacks
+	calls  map[string][]string            // informer/listener → callbacks in order
+}
+
+// replayOnce replays path to its end and returns what it shows.
+func replayOnce(t *testing.T, path string, o Options) outcome {
+	t.Helper()
+	rec, err := recording.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(rec, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, inf := range s.Informers() {
+		for _, l := range s.Listeners(inf.Name()) {
+			l.KeepSequence(true)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { s.Run(ctx) })
+	defer wg.Wait()
+	defer cancel()
+	wctx, wcancel := context.WithTimeout(ctx, testTimeout)
+	defer wcancel()
+	if err := s.WaitSynced(wctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Settled(wctx); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := report.WriteJSON(&buf, s.Report()); err != nil {
+		t.Fatal(err)
+	}
+	out := outcome{report: buf.String(), stores: map[string][]string{}, perKey: map[string]map[string][]string{}, calls: map[string][]string{}}
+	for _, inf := range s.Informers() {
+		out.stores[inf.Name()] = storeOf(inf.Engine())
+		for _, l := range s.Listeners(inf.Name()) {
+			id := inf.Name() + "/" + l.Name()
+			out.perKey[id] = map[string][]string{}
+			for _, c := range l.Record().Calls {
+				line := callLine(c)
+				out.calls[id] = append(out.calls[id], line)
+				out.perKey[id][c.Key] = append(out.perKey[id][c.Key], line)
+			}
+		}
+	}
+	return out
+}
+
+func storeOf(inf *engine.Informer) []string {
+	var out []string
+	for _, obj := range inf.GetStore().List() {
+		k, rv := local.KeyAndVersion(obj)
+		out = append(out, k+"@"+rv)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// diff names the first difference between two string lists.
+func diff(a, b []string) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return fmt.Sprintf("at %d: %q vs %q", i, a[i], b[i])
+		}
+	}
+	if len(a) != len(b) {
+		return fmt.Sprintf("lengths %d vs %d", len(a), len(b))
+	}
+	return ""
+}

@@ -1,0 +1,298 @@
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"syscall"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/recording"
+)
+
+// call is one recorded List or Watch call and, for a watch that opened,
+// the stream it got.
+type call struct {
+	rec    recording.Record
+	events []recording.Record
+	// closedBy is "server" when the server ended the stream (the replay
+	// ends it too), "client" or "" when the reflector stopped it or the
+	// recording ended with it open.
+	closedBy string
+	closedAt int64
+}
+
+// calls groups one informer's records into calls, in order.
+func calls(recs []recording.Record, informer string) []*call {
+	var out []*call
+	var open *call
+	for _, r := range recs {
+		if r.Informer != informer {
+			continue
+		}
+		switch r.Kind {
+		case recording.KindList:
+			open = nil
+			out = append(out, &call{rec: r})
+		case recording.KindWatch:
+			c := &call{rec: r}
+			out = append(out, c)
+			open = nil
+			if r.Err == nil {
+				open = c
+			}
+		case recording.KindEvent:
+			if open != nil {
+				open.events = append(open.events, r)
+			}
+		case recording.KindClose:
+			if open != nil {
+				open.closedBy, open.closedAt = r.By, r.T
+				open = nil
+			}
+		}
+	}
+	return out
+}
+
+// listerWatcher serves one informer's recorded calls to its reflector.
+type listerWatcher struct {
+	informer  string
+	clock     *clock
+	watchList bool
+
+	mu       sync.Mutex
+	calls    []*call
+	next     int
+	skipped  int          // recorded calls the reflector did not make
+	diverged func(string) // told when calls are skipped
+	// listed: the recording holds a complete list for this informer, so
+	// its replay can sync.
+	listed   bool
+	streams  int           // watch streams still being served
+	finished chan struct{} // closed once everything recorded was served
+	done     bool
+}
+
+func newListerWatcher(informer string, cs []*call, c *clock, watchList bool) *listerWatcher {
+	lw := &listerWatcher{informer: informer, clock: c, calls: cs, watchList: watchList, finished: make(chan struct{}), listed: listed(cs)}
+	lw.checkDoneLocked()
+	return lw
+}
+
+var _ cache.ListerWatcherWithContext = (*listerWatcher)(nil)
+
+// IsWatchListSemanticsUnSupported answers as the recorded ListerWatcher did.
+func (lw *listerWatcher) IsWatchListSemanticsUnSupported() bool { return !lw.watchList }
+
+// take returns the next recorded call of the kind asked for. When the
+// reflector asks for another kind than was recorded next (the replay
+// went another way), the calls before the next one of its kind are
+// skipped and that is logged; nil when no call of that kind is left.
+func (lw *listerWatcher) take(kind recording.Kind) *call {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	for j := lw.next; j < len(lw.calls); j++ {
+		c := lw.calls[j]
+		if c.rec.Kind != kind {
+			continue
+		}
+		if skipped := j - lw.next; skipped > 0 {
+			lw.skipped += skipped
+			if lw.diverged != nil {
+				lw.diverged(fmt.Sprintf("replay of %s: the reflector asked for a %s where the recording has a %s next; skipped %d recorded calls", lw.informer, kind, lw.calls[lw.next].rec.Kind, skipped))
+			}
+		}
+		lw.next = j + 1
+		if kind == recording.KindWatch && c.rec.Err == nil {
+			lw.streams++
+		}
+		lw.checkDoneLocked()
+		return c
+	}
+	return nil
+}
+
+func (lw *listerWatcher) streamDone() {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	lw.streams--
+	lw.checkDoneLocked()
+}
+
+func (lw *listerWatcher) checkDoneLocked() {
+	if !lw.done && lw.next >= len(lw.calls) && lw.streams == 0 {
+		lw.done = true
+		close(lw.finished)
+	}
+}
+
+func (lw *listerWatcher) List(options metav1.ListOptions) (runtime.Object, error) {
+	return lw.ListWithContext(context.Background(), options)
+}
+
+func (lw *listerWatcher) Watch(options metav1.ListOptions) (watch.Interface, error) {
+	return lw.WatchWithContext(context.Background(), options)
+}
+
+func (lw *listerWatcher) ListWithContext(ctx context.Context, _ metav1.ListOptions) (runtime.Object, error) {
+	c := lw.take(recording.KindList)
+	if c == nil {
+		// The recording is over: the reflector waits here until it stops.
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	if !lw.clock.wait(ctx, nil, c.rec.T) {
+		return nil, ctx.Err()
+	}
+	if c.rec.Err != nil {
+		return nil, failure(c.rec.Err)
+	}
+	list := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "v1", "kind": "List"}}
+	list.SetResourceVersion(c.rec.RV)
+	list.SetContinue(c.rec.Continue)
+	list.Items = make([]unstructured.Unstructured, 0, len(c.rec.Items))
+	for _, raw := range c.rec.Items {
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			continue
+		}
+		list.Items = append(list.Items, unstructured.Unstructured{Object: m})
+	}
+	return list, nil
+}
+
+func (lw *listerWatcher) WatchWithContext(ctx context.Context, _ metav1.ListOptions) (watch.Interface, error) {
+	c := lw.take(recording.KindWatch)
+	if c == nil {
+		return newStream(lw, nil), nil // used up: an open, silent watch
+	}
+	if !lw.clock.wait(ctx, nil, c.rec.T) {
+		if c.rec.Err == nil {
+			lw.streamDone()
+		}
+		return nil, ctx.Err()
+	}
+	if c.rec.Err != nil {
+		return nil, failure(c.rec.Err)
+	}
+	return newStream(lw, c), nil
+}
+
+// failure rebuilds a recorded error: the server's status when there was one.
+func failure(f *recording.Failure) error {
+	if f.Status != nil {
+		return &apierrors.StatusError{ErrStatus: *f.Status}
+	}
+	if f.Refused {
+		return refused{f.Message}
+	}
+	return errors.New(f.Message)
+}
+
+// refused is a recorded refused connection: it reads as recorded and is
+// recognised as ECONNREFUSED, as the reflector checks.
+type refused struct{ msg string }
+
+func (r refused) Error() string { return r.msg }
+func (r refused) Unwrap() error { return syscall.ECONNREFUSED }
+
+// stream serves one recorded watch stream.
+type stream struct {
+	lw   *listerWatcher
+	c    *call
+	out  chan watch.Event
+	stop chan struct{}
+	once sync.Once
+}
+
+func newStream(lw *listerWatcher, c *call) *stream {
+	s := &stream{lw: lw, c: c, out: make(chan watch.Event), stop: make(chan struct{})}
+	if c != nil {
+		go s.serve()
+	}
+	return s
+}
+
+func (s *stream) ResultChan() <-chan watch.Event { return s.out }
+
+func (s *stream) Stop() { s.once.Do(func() { close(s.stop) }) }
+
+func (s *stream) serve() {
+	ctx := context.Background()
+	served := false
+	defer func() {
+		if !served {
+			s.lw.streamDone()
+		}
+	}()
+	for _, ev := range s.c.events {
+		if !s.lw.clock.wait(ctx, s.stop, ev.T) {
+			return
+		}
+		obj := decodeEventObject(ev)
+		select {
+		case s.out <- watch.Event{Type: watch.EventType(ev.Type), Object: obj}:
+		case <-s.stop:
+			return
+		}
+	}
+	if s.c.closedBy != "server" {
+		// The reflector stopped this stream (or the recording ended with it
+		// open): everything is served; wait for the reflector's Stop.
+		served = true
+		s.lw.streamDone()
+		<-s.stop
+		return
+	}
+	if s.lw.clock.wait(ctx, s.stop, s.c.closedAt) {
+		close(s.out)
+	}
+}
+
+func decodeEventObject(ev recording.Record) runtime.Object {
+	if ev.Type == string(watch.Error) {
+		st := &metav1.Status{}
+		if err := json.Unmarshal(ev.Object, st); err == nil {
+			return st
+		}
+	}
+	var m map[string]any
+	if err := json.Unmarshal(ev.Object, &m); err != nil || m == nil {
+		m = map[string]any{}
+	}
+	return &unstructured.Unstructured{Object: m}
+}
+
+// listed reports whether cs hold a complete list: a last LIST page, or a
+// streamed initial list that reached its closing bookmark.
+func listed(cs []*call) bool {
+	for _, c := range cs {
+		if c.rec.Err != nil {
+			continue
+		}
+		switch c.rec.Kind {
+		case recording.KindList:
+			if c.rec.Continue == "" {
+				return true
+			}
+		case recording.KindWatch:
+			if o := c.rec.Options; o != nil && o.SendInitialEvents != nil && *o.SendInitialEvents {
+				for _, ev := range c.events {
+					if ev.Type == string(watch.Bookmark) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
