@@ -12,6 +12,7 @@ import (
 
 	"github.com/informtop/informtop/demo"
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source/local"
@@ -89,6 +90,7 @@ type outcome struct {
 	stores map[string][]string
 	perKey map[string]map[string][]string // informer/listener → key → callbacks
 	calls  map[string][]string            // informer/listener → callbacks in order
+	errors []string                       // errors in the replay's event log
 }
 
 // replayOnce replays path to its end and returns what it shows.
@@ -124,7 +126,13 @@ func replayOnce(t *testing.T, path string, o Options) outcome {
 	if err := report.WriteJSON(&buf, s.Report()); err != nil {
 		t.Fatal(err)
 	}
-	out := outcome{report: buf.String(), stores: map[string][]string{}, perKey: map[string]map[string][]string{}, calls: map[string][]string{}}
+	var logged []string
+	for _, ev := range s.Pull(0, 0).Events {
+		if ev.Type == instr.EventError || ev.Type == instr.EventWatchError {
+			logged = append(logged, ev.Informer+": "+ev.Detail)
+		}
+	}
+	out := outcome{errors: logged, report: buf.String(), stores: map[string][]string{}, perKey: map[string]map[string][]string{}, calls: map[string][]string{}}
 	for _, inf := range s.Informers() {
 		out.stores[inf.Name()] = storeOf(inf.Engine())
 		for _, l := range s.Listeners(inf.Name()) {

@@ -167,6 +167,20 @@ func TestRecordAClusterReplayIt(t *testing.T) {
 			}
 		}
 	}
+	if t.Failed() {
+		t.Logf("the replay's log: %s", strings.Join(got.errors, "\n"))
+		if rec, err := recording.Read(path); err == nil {
+			for _, r := range rec.Records {
+				if r.Kind != recording.KindCall && r.Kind != recording.KindEvent {
+					opts := ""
+					if r.Options != nil {
+						opts = fmt.Sprintf("rv=%q sie=%v", r.Options.ResourceVersion, r.Options.SendInitialEvents != nil && *r.Options.SendInitialEvents)
+					}
+					t.Logf("recorded %s %s %s %s by=%s err=%+v", time.Duration(r.T), r.Informer, r.Kind, opts, r.By, r.Err)
+				}
+			}
+		}
+	}
 	if tombstones == 0 {
 		t.Error("the live run saw no tombstone: the restart did not exercise a relist with deletes")
 	}

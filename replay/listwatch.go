@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -76,7 +77,10 @@ type listerWatcher struct {
 	diverged func(string) // told when calls are skipped
 	// listed: the recording holds a complete list for this informer, so
 	// its replay can sync.
-	listed   bool
+	listed bool
+	// sentRV is the resourceVersion of the last page or event the
+	// reflector took: once the informer stands there, it has all of it.
+	sentRV   string
 	streams  int           // watch streams still being served
 	finished chan struct{} // closed once everything recorded was served
 	done     bool
@@ -121,6 +125,22 @@ func (lw *listerWatcher) take(kind recording.Kind) *call {
 	return nil
 }
 
+func (lw *listerWatcher) sent(rv string) {
+	if rv == "" {
+		return
+	}
+	lw.mu.Lock()
+	lw.sentRV = rv
+	lw.mu.Unlock()
+}
+
+// lastSent is the resourceVersion of the last page or event taken.
+func (lw *listerWatcher) lastSent() string {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return lw.sentRV
+}
+
 func (lw *listerWatcher) streamDone() {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
@@ -156,6 +176,7 @@ func (lw *listerWatcher) ListWithContext(ctx context.Context, _ metav1.ListOptio
 	if c.rec.Err != nil {
 		return nil, failure(c.rec.Err)
 	}
+	lw.sent(c.rec.RV)
 	list := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "v1", "kind": "List"}}
 	list.SetResourceVersion(c.rec.RV)
 	list.SetContinue(c.rec.Continue)
@@ -241,6 +262,9 @@ func (s *stream) serve() {
 		obj := decodeEventObject(ev)
 		select {
 		case s.out <- watch.Event{Type: watch.EventType(ev.Type), Object: obj}:
+			if acc, err := meta.Accessor(obj); err == nil && ev.Type != string(watch.Error) {
+				s.lw.sent(acc.GetResourceVersion())
+			}
 		case <-s.stop:
 			return
 		}

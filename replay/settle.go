@@ -15,8 +15,10 @@ import (
 const settlePoll = 10 * time.Millisecond
 
 // Settled returns nil once the whole recording has been served and every
-// informer has processed it: synced, queues empty, every listener idle
-// with nothing pending. A replay report is taken then. An informer whose
+// informer has processed it: synced, standing at the resourceVersion of
+// the last page or event its reflector took (so nothing is still on its
+// way to the queue), queues empty, every listener idle with nothing
+// pending. A replay report is taken then. An informer whose
 // recording holds no complete list can never sync: that is an error
 // saying so, once the rest has settled.
 func (s *Source) Settled(ctx context.Context) error {
@@ -34,7 +36,13 @@ func (s *Source) Settled(ctx context.Context) error {
 	t := time.NewTicker(settlePoll)
 	defer t.Stop()
 	for {
-		if idle(s.Snapshots(), canSync) {
+		at := map[string]string{}
+		for _, lw := range s.lws {
+			if lw.listed {
+				at[lw.informer] = lw.lastSent()
+			}
+		}
+		if idle(s.Snapshots(), canSync, at) {
 			if len(never) > 0 {
 				return fmt.Errorf("%s ends before the initial list of %s was complete, so the replay cannot sync it", s.rec.Path, strings.Join(never, ", "))
 			}
@@ -48,9 +56,12 @@ func (s *Source) Settled(ctx context.Context) error {
 	}
 }
 
-func idle(snaps []engine.Snapshot, canSync map[string]bool) bool {
+func idle(snaps []engine.Snapshot, canSync map[string]bool, at map[string]string) bool {
 	for _, s := range snaps {
 		if (!s.Synced && canSync[s.Name]) || s.Queue.Depth > 0 {
+			return false
+		}
+		if rv, ok := at[s.Name]; ok && s.LastSyncResourceVersion != rv {
 			return false
 		}
 		for _, l := range s.Listeners {
