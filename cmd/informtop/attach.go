@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -41,17 +37,15 @@ change a local pipeline (pause, step, stall, faults) are not offered.`,
 			if !o.once && !isTerminal(stdout) {
 				return errors.New("stdout is not a terminal, so the dashboard cannot start; use informtop attach ADDR --once for a table or --once --json for JSON")
 			}
-			closeLog, err := routeClientLogs(o.logFile, o.verbosity)
-			if err != nil {
-				return err
-			}
-			defer closeLog()
 			src, err := attach.New(args[0], attach.Options{Token: token})
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
+			ctx, end, err := startSession(o)
+			if err != nil {
+				return err
+			}
+			defer end()
 			if !o.verify {
 				return present(ctx, src, o, stdout, stderr)
 			}

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/informtop/informtop/source"
 	"github.com/spf13/cobra"
@@ -100,17 +98,14 @@ func runRoot(cmd *cobra.Command, o *options, stdout, stderr io.Writer) error {
 	if err := o.validate(cmd.Flags()); err != nil {
 		return err
 	}
-	closeLog, err := routeClientLogs(o.logFile, o.verbosity)
+	ctx, end, err := startSession(o)
 	if err != nil {
 		return err
 	}
-	defer closeLog()
+	defer end()
 	// informtop's own informers survive a panicking handler and show it
 	// (SPEC §3 rule 14); a drop-in use elsewhere keeps client-go's default.
 	utilruntime.ReallyCrash = false
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	if !o.once && !isTerminal(stdout) {
 		return errors.New("stdout is not a terminal, so the dashboard cannot start; use informtop --once for a table or informtop --once --json for JSON")
 	}

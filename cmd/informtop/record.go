@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -70,15 +67,12 @@ func runRecord(fs *pflag.FlagSet, o *options, out string, headless bool, stdout,
 	if err := o.validate(fs); err != nil {
 		return err
 	}
-	closeLog, err := routeClientLogs(o.logFile, o.verbosity)
+	ctx, end, err := startSession(o)
 	if err != nil {
 		return err
 	}
-	defer closeLog()
-	utilruntime.ReallyCrash = false
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	defer end()
+	utilruntime.ReallyCrash = false // as for informtop's own informers
 	if o.duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.duration)

@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -106,14 +103,12 @@ func runReplay(path string, o *options, speed float64, speedSet, step bool, queu
 	if err != nil {
 		return err
 	}
-	closeLog, err := routeClientLogs(o.logFile, o.verbosity)
+	ctx, end, err := startSession(o)
 	if err != nil {
 		return err
 	}
-	defer closeLog()
-	utilruntime.ReallyCrash = false
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	defer end()
+	utilruntime.ReallyCrash = false // as for informtop's own informers
 	if o.once {
 		if code := replayOnce(ctx, src, o, stdout, stderr); code != 0 {
 			return exitError{code}

@@ -1,0 +1,24 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// startSession is what every command that runs a source sets up: client-go's
+// log routed as --log-file and -v ask, and a context that ends on ctrl+c
+// or SIGTERM. end undoes both; defer it so it runs once the source has
+// stopped.
+func startSession(o *options) (ctx context.Context, end func(), err error) {
+	closeLog, err := routeClientLogs(o.logFile, o.verbosity)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	return ctx, func() {
+		stop()
+		closeLog()
+	}, nil
+}
