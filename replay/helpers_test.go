@@ -109,13 +109,8 @@ func replayOnce(t *testing.T, path string, o Options) outcome {
 			l.KeepSequence(true)
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { s.Run(ctx) })
-	defer wg.Wait()
-	defer cancel()
-	wctx, wcancel := context.WithTimeout(ctx, testTimeout)
-	defer wcancel()
+	wctx, stop := run(s)
+	defer stop()
 	if err := s.WaitSynced(wctx); err != nil {
 		t.Fatal(err)
 	}
@@ -169,4 +164,18 @@ func diff(a, b []string) string {
 		return fmt.Sprintf("lengths %d vs %d", len(a), len(b))
 	}
 	return ""
+}
+
+// run runs s and returns a context for waiting on it, bounded by
+// testTimeout; stop ends the wait and the source and waits for it.
+func run(s *Source) (wait context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { s.Run(ctx) })
+	wctx, wcancel := context.WithTimeout(ctx, testTimeout)
+	return wctx, func() {
+		wcancel()
+		cancel()
+		wg.Wait()
+	}
 }

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"sync"
@@ -97,13 +96,8 @@ func TestReplaySaysWhatTheRecordingLacks(t *testing.T) {
 			t.Errorf("notes lack %q:\n%s", want, notes)
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { s.Run(ctx) })
-	defer wg.Wait()
-	defer cancel()
-	wctx, wcancel := context.WithTimeout(ctx, testTimeout)
-	defer wcancel()
+	wctx, stop := run(s)
+	defer stop()
 	if err := s.Settled(wctx); err != nil {
 		t.Fatal(err)
 	}
@@ -126,13 +120,8 @@ func TestReplayWithoutAList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { s.Run(ctx) })
-	defer wg.Wait()
-	defer cancel()
-	wctx, wcancel := context.WithTimeout(ctx, testTimeout)
-	defer wcancel()
+	wctx, stop := run(s)
+	defer stop()
 	err = s.Settled(wctx)
 	if err == nil || err.Error() != "early.rec.gz ends before the initial list of pods was complete, so the replay cannot sync it" {
 		t.Errorf("settled: %v", err)
@@ -165,13 +154,8 @@ func TestHandlersTakeTheRecordedTime(t *testing.T) {
 		took = append(took, d)
 		mu.Unlock()
 	})
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { s.Run(ctx) })
-	defer wg.Wait()
-	defer cancel()
-	wctx, wcancel := context.WithTimeout(ctx, testTimeout)
-	defer wcancel()
+	wctx, stop := run(s)
+	defer stop()
 	if err := s.Settled(wctx); err != nil {
 		t.Fatal(err)
 	}
