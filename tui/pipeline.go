@@ -218,18 +218,7 @@ func indexSummary(idx map[string]int) string {
 
 func (v *pipelineView) processorLine(s *engine.Snapshot, p *point) string {
 	st := v.c.styles
-	synced := 0
-	total := 0.0
-	for _, l := range s.Listeners {
-		if l.Synced {
-			synced++
-		}
-		total += p.listenerRate[l.Name]
-	}
-	sync := fmt.Sprintf("%d/%d synced", synced, len(s.Listeners))
-	if synced < len(s.Listeners) {
-		sync = st.warn.Render(sync)
-	}
+	sync, total := v.listenersSynced(s, p)
 	return v.join(plural(len(s.Listeners), "listener"), sync, "delivering "+rate(total)) +
 		st.dim.Render(" · each: pending, rate, state")
 }
@@ -493,4 +482,21 @@ func (v *pipelineView) serverLine(s *engine.Snapshot) string {
 		return v.label("") + v.c.styles.dim.Render(text)
 	}
 	return v.label("") + text
+}
+
+// listenersSynced is "2/3 synced" (flagged while any is not) and the
+// listeners' summed delivery rate, for the processor stage.
+func (v *pipelineView) listenersSynced(s *engine.Snapshot, p *point) (string, float64) {
+	synced, total := 0, 0.0
+	for _, l := range s.Listeners {
+		if l.Synced {
+			synced++
+		}
+		total += p.listenerRate[l.Name]
+	}
+	sync := fmt.Sprintf("%d/%d synced", synced, len(s.Listeners))
+	if synced < len(s.Listeners) {
+		sync = v.c.styles.warn.Render(sync)
+	}
+	return sync, total
 }

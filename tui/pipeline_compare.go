@@ -114,17 +114,7 @@ func (v *pipelineView) compareQueue(s *engine.Snapshot, p *point, now time.Time)
 }
 
 func (v *pipelineView) compareProcessor(s *engine.Snapshot, p *point) string {
-	synced, total := 0, 0.0
-	for _, l := range s.Listeners {
-		if l.Synced {
-			synced++
-		}
-		total += p.listenerRate[l.Name]
-	}
-	sync := fmt.Sprintf("%d/%d synced", synced, len(s.Listeners))
-	if synced < len(s.Listeners) {
-		sync = v.c.styles.warn.Render(sync)
-	}
+	sync, total := v.listenersSynced(s, p)
 	return v.join(plural(len(s.Listeners), "listener"), sync, "delivering "+rate(total))
 }
 

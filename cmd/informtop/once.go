@@ -37,12 +37,7 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	if o.verify && syncErr == nil {
 		verifyAll(ctx, src, &r, o.timeout)
 	}
-	write := report.WriteTable
-	if o.json {
-		write = report.WriteJSON
-	}
-	if err := write(stdout, r); err != nil {
-		fmt.Fprintf(stderr, "informtop: could not write the report: %v\n", err)
+	if !writeReport(r, o, stdout, stderr) {
 		return 1
 	}
 	switch {
@@ -83,4 +78,18 @@ func verifyAll(ctx context.Context, src source.Source, r *report.Report, timeout
 		cancel()
 		r.SetVerify(inf.Name, res, err)
 	}
+}
+
+// writeReport prints r as --json asks, a table otherwise; false (with the
+// sentence on stderr) when it could not be written.
+func writeReport(r report.Report, o *options, stdout, stderr io.Writer) bool {
+	write := report.WriteTable
+	if o.json {
+		write = report.WriteJSON
+	}
+	if err := write(stdout, r); err != nil {
+		fmt.Fprintf(stderr, "informtop: could not write the report: %v\n", err)
+		return false
+	}
+	return true
 }

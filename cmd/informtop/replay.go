@@ -14,7 +14,6 @@ import (
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/replay"
-	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source"
 )
 
@@ -138,13 +137,7 @@ func replayOnce(ctx context.Context, src *replay.Source, o *options, stdout, std
 	wctx, wcancel := context.WithTimeout(runCtx, wait)
 	err := src.Settled(wctx)
 	wcancel()
-	r := src.Report()
-	write := report.WriteTable
-	if o.json {
-		write = report.WriteJSON
-	}
-	if werr := write(stdout, r); werr != nil {
-		fmt.Fprintf(stderr, "informtop: could not write the report: %v\n", werr)
+	if !writeReport(src.Report(), o, stdout, stderr) {
 		return 1
 	}
 	if err != nil {
