@@ -81,7 +81,7 @@ func (d *Demo) touch(i int, target bool) {
 		d.Log("scenario: no pod to change")
 		return
 	}
-	obj, err := d.cluster.Touch(cluster.Pods, keys[i])
+	obj, err := d.cluster.Update(cluster.Pods, keys[i])
 	if err != nil {
 		d.Log("scenario: " + err.Error())
 		return

@@ -228,19 +228,3 @@ func (c *Cluster) incoming(resource string, obj runtime.Object) (*store, runtime
 	}
 	return st, obj, m, nil
 }
-
-// Touch applies the kind's realistic update to the object at key, as a
-// client's write would, and returns a copy of the new state. Scripts use it
-// to make one change they can follow through the pipeline.
-func (c *Cluster) Touch(resource, key string) (runtime.Object, error) {
-	st, err := c.store(resource)
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := st.objects[key]; !ok {
-		return nil, apierrors.NewNotFound(st.kind.gr, key)
-	}
-	return c.updateLocked(st, key).DeepCopyObject(), nil
-}
