@@ -9,6 +9,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -63,6 +64,9 @@ func TestInformerPauseAndStep(t *testing.T) {
 				Notifications: []StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/a"}},
 				Summary:       []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
 				Batch:         1,
+				// The popped object's own version, which the demo uses to
+				// tell its path through the server.
+				ResourceVersions: []string{storedRV(t, inf, "default/a")},
 			}
 			if !reflect.DeepEqual(res, want) {
 				t.Fatalf("step:\n got %+v\nwant %+v", res, want)
@@ -380,4 +384,19 @@ func TestDrainedWaitsForThePoppedItemsProcessing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// storedRV is the resourceVersion of the object at key in the informer's
+// store, once it is there.
+func storedRV(t *testing.T, inf *Informer, key string) string {
+	t.Helper()
+	var rv string
+	waitFor(t, key+" in the store", func() bool {
+		obj, ok, _ := inf.GetIndexer().GetByKey(key)
+		if ok {
+			rv = obj.(metav1.Object).GetResourceVersion()
+		}
+		return ok && rv != ""
+	})
+	return rv
 }

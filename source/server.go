@@ -38,6 +38,74 @@ type ServerStats struct {
 	DispatchLatencyMeanSeconds float64 `json:"dispatchLatencyMeanSeconds"`
 	// Taken is when the figures were read.
 	Taken time.Time `json:"taken"`
+	// Path is the server's watch path for this resource, stage by stage:
+	// only a source that runs the server itself (the demo) knows it; nil
+	// for a real cluster, whose API server exports no such figures.
+	Path *WatchPath `json:"path,omitempty"`
+}
+
+// WatchPath is one resource's watch path inside the API server, in the
+// order an event travels it: etcd → storage watcher → watch cache → one
+// buffer per watcher → the stream to the client.
+type WatchPath struct {
+	// EtcdRevision is the store's newest revision (all resources).
+	// EtcdPending are revisions of this resource etcd has committed that
+	// the storage watcher has not taken in yet: they wait on etcd's side
+	// while the storage watcher's incoming buffer is full.
+	EtcdRevision uint64 `json:"etcdRevision"`
+	EtcdPending  int    `json:"etcdPending"`
+	// Incoming and Outgoing are the storage watcher's two buffers: etcd's
+	// events wait in Incoming to be decoded, decoded events wait in
+	// Outgoing for the watch cache. Decoded counts events through it.
+	Incoming Buffer `json:"incoming"`
+	Outgoing Buffer `json:"outgoing"`
+	Decoded  uint64 `json:"decoded"`
+	// Cache is the watch cache's window of recent events.
+	Cache WatchCache `json:"cache"`
+	// Watchers are the open watches of this resource, oldest first, each
+	// with its own buffer.
+	Watchers []WatcherBuffer `json:"watchers"`
+	// BookmarksSent counts bookmarks the watch cache sent to watchers.
+	BookmarksSent uint64 `json:"bookmarksSent"`
+}
+
+// Buffer is one bounded buffer's fill: Len of Cap now, and the most it
+// has held (HighWater).
+type Buffer struct {
+	Len       int `json:"len"`
+	Cap       int `json:"cap"`
+	HighWater int `json:"highWater"`
+}
+
+// WatchCache is the watch cache's window: it holds Len of at most
+// Capacity recent events. A watch can start from any resourceVersion from
+// OldestRV on (an older one is answered 410 Expired); NewestRV is the
+// newest event it has received.
+type WatchCache struct {
+	Len      int    `json:"len"`
+	Capacity int    `json:"capacity"`
+	OldestRV uint64 `json:"oldestRV"`
+	NewestRV uint64 `json:"newestRV"`
+}
+
+// WatcherBuffer is one open watch as the server sees it.
+type WatcherBuffer struct {
+	// ID numbers watches in the order they opened, from 1.
+	ID int `json:"id"`
+	// Client says whose watch it is when the source knows, e.g. the
+	// informer's name; "" otherwise.
+	Client string `json:"client,omitempty"`
+	// Buffer holds events dispatched to the watcher and not yet written
+	// to its client.
+	Buffer Buffer `json:"buffer"`
+	// Sent counts events written to the client; Bookmarks is whether the
+	// watch asked for bookmarks.
+	Sent      uint64 `json:"sent"`
+	Bookmarks bool   `json:"bookmarks"`
+	// Blocked is true while the watch cache waits for room in this
+	// watcher's full buffer; if none frees up in time, the watcher is
+	// terminated.
+	Blocked bool `json:"blocked"`
 }
 
 // Sentence is the figures in one line, or why there are none.
