@@ -15,8 +15,9 @@ type Options struct {
 	// same order produce the same objects.
 	Seed int64
 	// HistorySize is how many events per resource are kept for watch
-	// resumption and exact-resourceVersion lists. Default 1000; negative
-	// keeps none (a watch resumed from before the newest event gets 410).
+	// resumption (the watch cache's window) and for exact-resourceVersion
+	// lists (etcd's history). Default 1000; negative keeps none (a watch
+	// resumed from before the newest event gets 410).
 	HistorySize int
 	// WatchList serves streaming lists (sendInitialEvents). When false the
 	// server rejects them as an API server without the WatchList feature
@@ -29,8 +30,19 @@ type Options struct {
 	// Default 1s; negative disables periodic bookmarks.
 	BookmarkInterval time.Duration
 	// WatchBuffer is how many events a watch stream may hold for a client
-	// that is not reading; one more closes the stream. Default 1024.
+	// that is not reading. When it is full the watch cache waits at most
+	// DispatchBudget for room, then closes the stream. Default 1024.
 	WatchBuffer int
+	// StorageBuffer is the capacity of each of the storage watcher's two
+	// buffers, incoming and outgoing. Default 100, as kube-apiserver's.
+	StorageBuffer int
+	// DispatchBudget is how long the watch cache waits for a watcher with
+	// a full buffer before terminating it. Default 100ms.
+	DispatchBudget time.Duration
+	// DecodeDelay is how long the storage watcher takes per event; 0 is
+	// as fast as it goes. A teaching knob: a slow decode fills the
+	// incoming buffer.
+	DecodeDelay time.Duration
 	// Namespaces generated objects are spread over. Default: default,
 	// kube-system, monitoring, payments, checkout, search.
 	Namespaces []string
@@ -55,6 +67,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.WatchBuffer <= 0 {
 		o.WatchBuffer = 1024
+	}
+	if o.StorageBuffer <= 0 {
+		o.StorageBuffer = 100
+	}
+	if o.DispatchBudget <= 0 {
+		o.DispatchBudget = 100 * time.Millisecond
 	}
 	if len(o.Namespaces) == 0 {
 		o.Namespaces = DefaultNamespaces
@@ -92,6 +110,7 @@ func New(opts Options) *Cluster {
 	for _, k := range kinds {
 		st := newStore(k, opts.HistorySize)
 		st.hist.compacted = c.rv
+		st.path.cache.compacted = c.rv
 		c.stores[k] = st
 	}
 	return c

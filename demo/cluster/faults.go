@@ -20,6 +20,7 @@ func (c *Cluster) ExpireHistory() {
 	c.rv++
 	for _, st := range c.stores {
 		st.hist.compactTo(c.rv)
+		st.path.cache.compactTo(c.rv)
 		st.snaps.clear()
 	}
 	c.dropAllLocked()

@@ -64,6 +64,15 @@ func (h *history) since(after uint64) []event {
 	return out
 }
 
+// newest is the newest held event's resourceVersion, or compacted when
+// none is held.
+func (h *history) newest() uint64 {
+	if h.n == 0 {
+		return h.compacted
+	}
+	return h.at(h.n - 1).rv
+}
+
 // compactTo forgets every event: only resourceVersions >= rv stay servable.
 func (h *history) compactTo(rv uint64) {
 	clear(h.buf)

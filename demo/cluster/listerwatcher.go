@@ -18,6 +18,7 @@ type ListerWatcher struct {
 	kind   *kind
 	sel    Selector
 	filter filter
+	client string
 }
 
 var (
@@ -39,6 +40,10 @@ func (c *Cluster) ListerWatcher(resource string, sel Selector) (cache.ListerWatc
 	}
 	return &ListerWatcher{c: c, kind: k, sel: sel, filter: f}, nil
 }
+
+// SetClient names the client whose watches these are (an informer's name),
+// for the server's view of its watchers. Call it before the first watch.
+func (lw *ListerWatcher) SetClient(name string) { lw.client = name }
 
 // Resource is the canonical name of the listed resource.
 func (lw *ListerWatcher) Resource() string { return lw.kind.resource }

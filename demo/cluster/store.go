@@ -15,7 +15,8 @@ type store struct {
 	order []string
 	pos   map[string]int
 
-	hist     history
+	hist     history // etcd's: exact-resourceVersion lists and continue tokens
+	path     watchPath
 	watchers map[*watcher]struct{}
 	snaps    snapshotCache
 }
@@ -26,6 +27,7 @@ func newStore(k *kind, historySize int) *store {
 		objects:  make(map[string]runtime.Object),
 		pos:      make(map[string]int),
 		hist:     newHistory(historySize),
+		path:     newWatchPath(historySize),
 		watchers: make(map[*watcher]struct{}),
 	}
 }

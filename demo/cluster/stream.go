@@ -20,6 +20,7 @@ func (w *watcher) run(ctx context.Context) {
 	defer func() {
 		c.mu.Lock()
 		delete(w.st.watchers, w)
+		c.stopIdlePathLocked(w.st)
 		c.mu.Unlock()
 		c.stats.watchesOpen.Add(-1)
 		close(w.result)
@@ -63,10 +64,24 @@ func (w *watcher) run(ctx context.Context) {
 }
 
 // deliver hands one event to the client, giving up when the stream ends.
+// A slow client (SetClientDelay) takes that long to read each event.
 func (w *watcher) deliver(ctx context.Context, timer *time.Timer, it item) bool {
 	ev := w.materialize(it)
+	if d := time.Duration(w.st.path.clientDelay.Load()); d > 0 {
+		slow := time.NewTimer(d)
+		select {
+		case <-slow.C:
+		case <-w.stop:
+			slow.Stop()
+			return false
+		case <-ctx.Done():
+			slow.Stop()
+			return false
+		}
+	}
 	select {
 	case w.result <- ev:
+		w.sent.Add(1)
 		if ev.Type == watch.Bookmark {
 			w.c.stats.bookmarksSent.Add(1)
 		} else {

@@ -51,9 +51,8 @@ func TestSlowWatcherIsClosedAndMissesNothingItWasSent(t *testing.T) {
 		}
 		want = append(want, change{watch.Modified, keyOf(obj), rvOf(obj)})
 	}
-	if s := c.Stats(); s.WatchesSlow != 1 {
-		t.Fatalf("%d slow watchers closed, want 1", s.WatchesSlow)
-	}
+	// The watch cache waits its dispatch budget for room, then gives up.
+	waitFor(t, "the slow watcher to be terminated", func() bool { return c.Stats().WatchesSlow == 1 })
 	var got []change
 	for _, ev := range untilClosed(t, w) {
 		got = append(got, changeOf(ev))

@@ -31,6 +31,7 @@ func (c *Cluster) watch(ctx context.Context, lw *ListerWatcher, opts metav1.List
 	}
 	st := c.stores[lw.kind]
 	w := c.newWatcher(st, lw.filter.and(req), opts)
+	w.client = lw.client
 
 	c.mu.Lock()
 	if !c.available {
@@ -52,6 +53,7 @@ func (c *Cluster) watch(ctx context.Context, lw *ListerWatcher, opts metav1.List
 			}
 		}
 		w.toSort = len(w.initial)
+		w.startRV = c.rv
 		if streaming && w.bookmarks {
 			w.initial = append(w.initial, item{typ: watch.Bookmark, rv: c.rv, initialEnd: true})
 		}
@@ -60,17 +62,25 @@ func (c *Cluster) watch(ctx context.Context, lw *ListerWatcher, opts metav1.List
 		}
 	case from == 0:
 		// sendInitialEvents=false from "now": nothing to replay.
-	case from < st.hist.compacted:
-		w.fail(errTooOld(from, st.hist.compacted))
+		w.startRV = c.rv
+	case from < st.path.cache.compacted:
+		w.fail(errTooOld(from, st.path.cache.compacted))
 	default:
-		for _, e := range st.hist.since(from) {
+		// What the watch cache holds after from; newer events are on
+		// their way through the path and will be dispatched.
+		for _, e := range st.path.cache.since(from) {
 			if it, ok := w.translate(e); ok {
 				w.initial = append(w.initial, it)
 			}
+			w.startRV = e.rv
 		}
+		w.startRV = max(w.startRV, from)
 	}
 	if !w.finish {
+		st.path.watcherIDs++
+		w.id = st.path.watcherIDs
 		st.watchers[w] = struct{}{}
+		c.startPathLocked(st)
 	}
 	c.mu.Unlock()
 

@@ -24,17 +24,25 @@ type item struct {
 // watcher is one WATCH stream; it implements watch.Interface.
 //
 // Its goroutine (run) first delivers initial, a private slice fixed when the
-// stream opened (synthetic ADDED events, replayed history, or one ERROR),
-// then whatever writers queue in in. Writers send to in only with c.mu held
-// and never block: a full buffer closes the stream. Bookmarks are queued
-// through in too, under c.mu, so a bookmark never overtakes an event with a
-// lower resourceVersion.
+// stream opened (synthetic ADDED events, replayed from the watch cache, or
+// one ERROR), then whatever the watch cache dispatches to in: only events
+// newer than startRV, which initial already covers. Bookmarks are queued
+// through in too, under c.mu, and never while the dispatcher waits to send
+// to a full in, so a bookmark never overtakes an event with a lower
+// resourceVersion.
 type watcher struct {
 	c         *Cluster
 	st        *store
 	filter    filter
 	bookmarks bool
 	timeout   time.Duration
+	id        int
+	client    string
+	startRV   uint64 // events up to it are in initial or not for this stream
+
+	blocked bool          // the dispatcher waits for room in in; guarded by c.mu
+	sent    atomic.Uint64 // events written to the client
+	high    atomic.Int64  // the most in has held
 
 	initial []item
 	toSort  int  // leading initial items that are synthetic ADDED events, sent in key order
@@ -97,19 +105,17 @@ func (w *watcher) translate(e event) (item, bool) {
 	return item{}, false
 }
 
-// offerLocked queues a committed event for w, closing w if it is too far
-// behind. c.mu is held.
-func (c *Cluster) offerLocked(w *watcher, e event) {
-	it, ok := w.translate(e)
-	if !ok {
-		return
+// accepts says whether a dispatched event is for this stream, and how it
+// looks through the stream's selector.
+func (w *watcher) accepts(e event) (item, bool) {
+	if e.rv <= w.startRV {
+		return item{}, false
 	}
-	select {
-	case w.in <- it:
-	default:
-		c.closeLocked(w, &c.stats.watchesSlow)
-	}
+	return w.translate(e)
 }
+
+// noteFill records in's fill after a send, for its high-water mark.
+func (w *watcher) noteFill() { high(&w.high, len(w.in)) }
 
 // closeLocked is the server ending a stream. c.mu is held.
 func (c *Cluster) closeLocked(w *watcher, reason *atomic.Uint64) {
@@ -118,19 +124,26 @@ func (c *Cluster) closeLocked(w *watcher, reason *atomic.Uint64) {
 		reason.Add(1)
 	}
 	w.Stop()
+	c.stopIdlePathLocked(w.st)
 }
 
-// queueBookmark queues a bookmark at the current resourceVersion: every
-// event up to it has already been queued, so it cannot overtake one. A full
-// buffer just skips it.
+// queueBookmark queues a bookmark at the newest resourceVersion up to which
+// every event of the resource has been dispatched, so it cannot overtake
+// one. A full buffer, or one the dispatcher is waiting on, skips it.
 func (c *Cluster) queueBookmark(w *watcher) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, open := w.st.watchers[w]; !open {
+	if _, open := w.st.watchers[w]; !open || w.blocked {
 		return
 	}
+	rv := c.rv
+	if w.st.path.inflight > 0 {
+		rv = w.st.path.cache.newest()
+	}
 	select {
-	case w.in <- item{typ: watch.Bookmark, rv: c.rv}:
+	case w.in <- item{typ: watch.Bookmark, rv: max(rv, w.startRV)}:
+		w.noteFill()
+		w.st.path.bookmarks.Add(1)
 	default:
 	}
 }

@@ -189,8 +189,8 @@ func (c *Cluster) deleteLocked(st *store, key string) runtime.Object {
 }
 
 // commitLocked assigns the next resourceVersion to obj (a fresh object the
-// store now owns), applies the change, records it in history and hands it
-// to every watcher of the resource. c.mu is held.
+// store now owns), applies the change, records it in etcd's history and
+// hands it to the watch path. c.mu is held.
 func (c *Cluster) commitLocked(st *store, typ watch.EventType, key string, obj, prev runtime.Object) {
 	c.rv++
 	m, _ := meta.Accessor(obj)
@@ -203,9 +203,7 @@ func (c *Cluster) commitLocked(st *store, typ watch.EventType, key string, obj, 
 	e := event{typ: typ, rv: c.rv, key: key, obj: obj, prev: prev}
 	st.hist.add(e)
 	c.stats.writes.Add(1)
-	for w := range st.watchers {
-		c.offerLocked(w, e)
-	}
+	c.enqueueLocked(st, e)
 }
 
 // incoming checks a written object against its resource and returns a copy

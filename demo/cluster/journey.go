@@ -1,0 +1,124 @@
+package cluster
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// traceKeep is how many recent events per resource remember their way
+// through the server, for step narration.
+const traceKeep = 4096
+
+// trace is what the stages saw of one event. Guarded by Cluster.mu.
+type trace struct {
+	rv  uint64
+	typ watch.EventType
+	key string
+
+	decoded  bool
+	incoming int // events in the incoming buffer when it was taken, itself included
+
+	appended                   bool
+	windowOldest, windowNewest uint64
+	windowLen, windowCap       int
+
+	watchers, blocked, terminated int
+}
+
+// traceRing keeps the newest traces of one resource, found by
+// resourceVersion. Guarded by Cluster.mu.
+type traceRing struct {
+	buf  []*trace
+	next int
+	byRV map[uint64]*trace
+}
+
+func newTraceRing(n int) traceRing {
+	return traceRing{buf: make([]*trace, n), byRV: make(map[uint64]*trace, n)}
+}
+
+func (r *traceRing) add(e event) *trace {
+	if old := r.buf[r.next]; old != nil {
+		delete(r.byRV, old.rv)
+	}
+	t := &trace{rv: e.rv, typ: e.typ, key: e.key}
+	r.buf[r.next] = t
+	r.next = (r.next + 1) % len(r.buf)
+	r.byRV[e.rv] = t
+	return t
+}
+
+// Journey is what the simulated API server's stages did with one event,
+// from etcd to the watchers' buffers.
+type Journey struct {
+	Resource string
+	RV       uint64
+	Type     watch.EventType
+	Key      string
+	// Decoded: the storage watcher took it with Incoming events waiting
+	// in its buffer of IncomingCap (itself included). False when nobody
+	// watched, so it went straight into the watch cache.
+	Decoded     bool
+	Incoming    int
+	IncomingCap int
+	// Appended: the watch cache added it; its window then held WindowLen
+	// of WindowCap events, servable from WindowOldest to WindowNewest.
+	Appended                   bool
+	WindowOldest, WindowNewest uint64
+	WindowLen, WindowCap       int
+	// Watchers it was dispatched to; Blocked of them had a full buffer,
+	// and Terminated of those did not make room in time.
+	Watchers, Blocked, Terminated int
+}
+
+// Journey returns the way one event of the resource took through the
+// server, while the server still remembers it (its newest few thousand).
+func (c *Cluster) Journey(resource string, rv uint64) (Journey, bool) {
+	st, err := c.store(resource)
+	if err != nil {
+		return Journey{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := st.path.traces.byRV[rv]
+	if !ok {
+		return Journey{}, false
+	}
+	return Journey{
+		Resource: st.kind.resource, RV: t.rv, Type: t.typ, Key: t.key,
+		Decoded: t.decoded, Incoming: t.incoming, IncomingCap: c.opts.StorageBuffer,
+		Appended: t.appended, WindowOldest: t.windowOldest, WindowNewest: t.windowNewest,
+		WindowLen: t.windowLen, WindowCap: t.windowCap,
+		Watchers: t.watchers, Blocked: t.blocked, Terminated: t.terminated,
+	}, true
+}
+
+// Lines tells the journey one stage per line, as far as it got.
+func (j Journey) Lines() []string {
+	out := []string{fmt.Sprintf("etcd revision %d: %s %s", j.RV, j.Type, j.Key)}
+	if j.Decoded {
+		out = append(out, fmt.Sprintf("storage watcher decoded it (incoming %d/%d)", j.Incoming, j.IncomingCap))
+	} else {
+		out = append(out, "no watch open: straight into the watch cache")
+	}
+	if !j.Appended {
+		return append(out, "still on its way to the watch cache")
+	}
+	out = append(out, fmt.Sprintf("watch cache appended it (window %d–%d, %d/%d events)", j.WindowOldest, j.WindowNewest, j.WindowLen, j.WindowCap))
+	line := "dispatched to " + plural(j.Watchers, "watcher")
+	if j.Blocked > 0 {
+		line += fmt.Sprintf(", %d with a full buffer", j.Blocked)
+	}
+	if j.Terminated > 0 {
+		line += fmt.Sprintf(", %d terminated for not keeping up", j.Terminated)
+	}
+	return append(out, line)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

@@ -1,0 +1,93 @@
+package cluster
+
+import (
+	"cmp"
+	"slices"
+	"time"
+)
+
+// PathStats is one resource's watch path inside the simulated server, stage
+// by stage, as an event travels it.
+type PathStats struct {
+	EtcdRevision uint64 // newest resourceVersion of the whole store
+	EtcdPending  int    // events committed that the storage watcher has not taken in
+	Incoming     BufferStats
+	Outgoing     BufferStats
+	Decoded      uint64 // events through the storage watcher
+	Cache        CacheStats
+	Received     uint64 // events the watch cache appended
+	Dispatched   uint64 // event copies handed to watchers' buffers
+	Bookmarks    uint64 // bookmarks queued to watchers
+	Watchers     []WatcherStats
+}
+
+// BufferStats is a bounded buffer's fill now and its high-water mark.
+type BufferStats struct{ Len, Cap, HighWater int }
+
+// CacheStats is the watch cache's window: Len of Capacity events held; a
+// watch may start from OldestRV on, NewestRV is the newest event held.
+type CacheStats struct {
+	Len, Capacity      int
+	OldestRV, NewestRV uint64
+}
+
+// WatcherStats is one open watch as the server sees it.
+type WatcherStats struct {
+	ID        int
+	Client    string // as set with ListerWatcher.SetClient
+	Buffer    BufferStats
+	Sent      uint64
+	Bookmarks bool
+	Blocked   bool // the watch cache is waiting for room in its buffer
+}
+
+// WatchPath reports the resource's watch path; ok is false for an unknown
+// resource.
+func (c *Cluster) WatchPath(resource string) (PathStats, bool) {
+	st, err := c.store(resource)
+	if err != nil {
+		return PathStats{}, false
+	}
+	p := &st.path
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := PathStats{
+		EtcdRevision: c.rv,
+		EtcdPending:  len(p.pending),
+		Incoming:     BufferStats{Cap: c.opts.StorageBuffer, HighWater: int(p.inHigh.Load())},
+		Outgoing:     BufferStats{Cap: c.opts.StorageBuffer, HighWater: int(p.outHigh.Load())},
+		Decoded:      p.decoded.Load(),
+		Cache: CacheStats{
+			Len: p.cache.n, Capacity: len(p.cache.buf),
+			OldestRV: p.cache.compacted, NewestRV: p.cache.newest(),
+		},
+		Received:   p.received.Load(),
+		Dispatched: p.dispatched.Load(),
+		Bookmarks:  p.bookmarks.Load(),
+	}
+	if r := p.run; r != nil {
+		s.Incoming.Len, s.Outgoing.Len = len(r.incoming), len(r.outgoing)
+	}
+	for w := range st.watchers {
+		s.Watchers = append(s.Watchers, WatcherStats{
+			ID: w.id, Client: w.client,
+			Buffer:    BufferStats{Len: len(w.in), Cap: cap(w.in), HighWater: int(w.high.Load())},
+			Sent:      w.sent.Load(),
+			Bookmarks: w.bookmarks,
+			Blocked:   w.blocked,
+		})
+	}
+	slices.SortFunc(s.Watchers, func(a, b WatcherStats) int { return cmp.Compare(a.ID, b.ID) })
+	return s, true
+}
+
+// SetClientDelay makes every client watching the resource slow: each event
+// takes d to be read, as over a slow link. 0 restores full speed.
+func (c *Cluster) SetClientDelay(resource string, d time.Duration) error {
+	st, err := c.store(resource)
+	if err != nil {
+		return err
+	}
+	st.path.clientDelay.Store(int64(d))
+	return nil
+}

@@ -1,0 +1,270 @@
+package cluster
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// watchPath is one resource's way from etcd to its watchers, staged like
+// kube-apiserver's: etcd holds committed events until the storage watcher
+// takes them into its incoming buffer, the storage watcher decodes them into
+// its outgoing buffer, and the watch cache appends each to its window and
+// dispatches it to every watcher's own buffer.
+//
+// The stages run as three goroutines (a run) only while the resource has
+// watchers or events on the way; otherwise a write goes straight into the
+// watch cache, as there is nobody to dispatch to. Fields without a note are
+// guarded by Cluster.mu; the counters are atomics read by stats.
+type watchPath struct {
+	run      *pathRun // nil when no goroutines run
+	pending  []pathEvent
+	inflight int // committed events not yet appended to the watch cache
+
+	cache  history // the watch cache's window
+	traces traceRing
+
+	decoded, received, dispatched, bookmarks atomic.Uint64
+	inHigh, outHigh                          atomic.Int64
+	watcherIDs                               int
+	clientDelay                              atomic.Int64 // a slow client's delay per event, in ns
+}
+
+// pathRun is one start of the path's goroutines, with its own channels so a
+// run that is stopping never takes events meant for the next one.
+type pathRun struct {
+	wake     chan struct{} // cap 1: pending has events
+	incoming chan pathEvent
+	outgoing chan pathEvent
+	stop     chan struct{}
+}
+
+// pathEvent is an event on its way, with what its stages saw of it.
+type pathEvent struct {
+	event
+	trace *trace
+}
+
+func newWatchPath(cacheSize int) watchPath {
+	return watchPath{cache: newHistory(cacheSize), traces: newTraceRing(traceKeep)}
+}
+
+// enqueueLocked hands a committed event to the watch path. c.mu is held.
+func (c *Cluster) enqueueLocked(st *store, e event) {
+	p := &st.path
+	t := p.traces.add(e)
+	if p.run == nil {
+		// Nobody watches: the watch cache keeps it for later watchers.
+		p.appendLocked(e, t)
+		return
+	}
+	p.pending = append(p.pending, pathEvent{event: e, trace: t})
+	p.inflight++
+	select {
+	case p.run.wake <- struct{}{}:
+	default:
+	}
+}
+
+// appendLocked adds e to the watch cache's window. c.mu is held.
+func (p *watchPath) appendLocked(e event, t *trace) {
+	if e.rv <= p.cache.compacted {
+		return // compacted away while on its way (ExpireHistory)
+	}
+	p.cache.add(e)
+	p.received.Add(1)
+	if t != nil {
+		t.appended = true
+		t.windowOldest, t.windowNewest = p.cache.compacted, e.rv
+		t.windowLen, t.windowCap = p.cache.n, len(p.cache.buf)
+	}
+}
+
+// startLocked starts the path's goroutines if they are not running. c.mu is held.
+func (c *Cluster) startPathLocked(st *store) {
+	if st.path.run != nil {
+		return
+	}
+	r := &pathRun{
+		wake:     make(chan struct{}, 1),
+		incoming: make(chan pathEvent, c.opts.StorageBuffer),
+		outgoing: make(chan pathEvent, c.opts.StorageBuffer),
+		stop:     make(chan struct{}),
+	}
+	st.path.run = r
+	go c.feed(st, r)
+	go c.decode(st, r)
+	go c.dispatch(st, r)
+}
+
+// stopIdlePathLocked stops the goroutines once nobody watches and nothing
+// is on its way. c.mu is held.
+func (c *Cluster) stopIdlePathLocked(st *store) {
+	p := &st.path
+	if p.run == nil || len(st.watchers) > 0 || p.inflight > 0 {
+		return
+	}
+	close(p.run.stop)
+	p.run = nil
+}
+
+// feed is etcd's side of the storage watcher's watch: it moves committed
+// events into the incoming buffer, waiting while it is full.
+func (c *Cluster) feed(st *store, r *pathRun) {
+	p := &st.path
+	for {
+		select {
+		case <-r.wake:
+		case <-r.stop:
+			return
+		}
+		for {
+			// One at a time, so what waits on etcd's side stays counted
+			// there while incoming is full.
+			c.mu.Lock()
+			if len(p.pending) == 0 {
+				p.pending = nil
+				c.mu.Unlock()
+				break
+			}
+			pe := p.pending[0]
+			c.mu.Unlock()
+			select {
+			case r.incoming <- pe:
+				high(&p.inHigh, len(r.incoming))
+			case <-r.stop:
+				return
+			}
+			c.mu.Lock()
+			p.pending[0] = pathEvent{}
+			p.pending = p.pending[1:]
+			c.mu.Unlock()
+		}
+	}
+}
+
+// decode is the storage watcher: it takes events from incoming, decodes
+// them (a configurable delay stands in for the work), and passes them on
+// through outgoing, waiting while that is full.
+func (c *Cluster) decode(st *store, r *pathRun) {
+	p := &st.path
+	for {
+		var pe pathEvent
+		select {
+		case pe = <-r.incoming:
+		case <-r.stop:
+			return
+		}
+		in := len(r.incoming) + 1 // itself included, as it was waiting there
+		if d := c.opts.DecodeDelay; d > 0 {
+			t := time.NewTimer(d)
+			select {
+			case <-t.C:
+			case <-r.stop:
+				t.Stop()
+				return
+			}
+		}
+		p.decoded.Add(1)
+		c.mu.Lock()
+		pe.trace.decoded, pe.trace.incoming = true, in
+		c.mu.Unlock()
+		select {
+		case r.outgoing <- pe:
+			high(&p.outHigh, len(r.outgoing))
+		case <-r.stop:
+			return
+		}
+	}
+}
+
+// dispatch is the watch cache: it appends each event to its window and
+// hands it to every watcher. A watcher whose buffer is full holds up the
+// whole dispatch for at most DispatchBudget; if it has not made room by
+// then it is terminated, so one slow client cannot stall the others.
+func (c *Cluster) dispatch(st *store, r *pathRun) {
+	p := &st.path
+	for {
+		var pe pathEvent
+		select {
+		case pe = <-r.outgoing:
+		case <-r.stop:
+			return
+		}
+		c.mu.Lock()
+		p.appendLocked(pe.event, pe.trace)
+		var full []*watcher
+		var items []item
+		for w := range st.watchers {
+			it, ok := w.accepts(pe.event)
+			if !ok {
+				continue
+			}
+			pe.trace.watchers++
+			select {
+			case w.in <- it:
+				w.noteFill()
+				p.dispatched.Add(1)
+			default:
+				w.blocked = true
+				full = append(full, w)
+				items = append(items, it)
+			}
+		}
+		pe.trace.blocked = len(full)
+		c.mu.Unlock()
+
+		if len(full) > 0 {
+			c.waitForRoom(st, r, full, items, pe.trace)
+		}
+
+		c.mu.Lock()
+		p.inflight--
+		c.stopIdlePathLocked(st)
+		c.mu.Unlock()
+	}
+}
+
+// waitForRoom gives watchers with full buffers DispatchBudget, shared, to
+// take the event, and terminates those that do not.
+func (c *Cluster) waitForRoom(st *store, r *pathRun, full []*watcher, items []item, t *trace) {
+	budget := time.NewTimer(c.opts.DispatchBudget)
+	defer budget.Stop()
+	expired := false
+	for i, w := range full {
+		sent := false
+		if !expired {
+			select {
+			case w.in <- items[i]:
+				sent = true
+			case <-w.stop:
+			case <-budget.C:
+				expired = true
+			case <-r.stop:
+				expired = true
+			}
+		}
+		c.mu.Lock()
+		w.blocked = false
+		switch {
+		case sent:
+			w.noteFill()
+			st.path.dispatched.Add(1)
+		case expired:
+			if _, open := st.watchers[w]; open {
+				t.terminated++
+				c.closeLocked(w, &c.stats.watchesSlow)
+			}
+		}
+		c.mu.Unlock()
+	}
+}
+
+// high raises a high-water mark to n.
+func high(mark *atomic.Int64, n int) {
+	for {
+		old := mark.Load()
+		if int64(n) <= old || mark.CompareAndSwap(old, int64(n)) {
+			return
+		}
+	}
+}

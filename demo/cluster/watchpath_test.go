@@ -1,0 +1,188 @@
+package cluster
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// Tests of the server's watch path: etcd → storage watcher → watch cache →
+// watcher buffers.
+
+// A client that stops reading fills its buffer; the watch cache then waits
+// for it, and the wait backs up through the storage watcher's buffers to
+// etcd. Once the client reads again everything drains, in order, and
+// nothing is lost.
+func TestBackpressureReachesEtcdAndDrainsWithoutLoss(t *testing.T) {
+	c := New(Options{Seed: 3, WatchBuffer: 2, StorageBuffer: 10, DispatchBudget: time.Hour})
+	if err := c.Populate(Pods, 5); err != nil {
+		t.Fatal(err)
+	}
+	lw := mustLW(t, c, Pods, Selector{})
+	lw.SetClient("pods informer")
+	w := mustWatch(t, lw, metav1.ListOptions{ResourceVersion: rvString(c.ResourceVersion())})
+	var want []change
+	for i := range 60 {
+		obj, err := c.Update(Pods, c.Keys(Pods)[i%5])
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, change{watch.Modified, keyOf(obj), rvOf(obj)})
+	}
+	var p PathStats
+	waitFor(t, "buffers to fill up to etcd", func() bool {
+		p, _ = c.WatchPath(Pods)
+		return p.Outgoing.Len == 10 && p.Incoming.Len == 10 && p.EtcdPending > 0
+	})
+	if p.Outgoing.HighWater != 10 || p.Incoming.HighWater != 10 {
+		t.Fatalf("high-water marks %d/%d, want both 10", p.Incoming.HighWater, p.Outgoing.HighWater)
+	}
+	if len(p.Watchers) != 1 || !p.Watchers[0].Blocked || p.Watchers[0].Buffer.Len != 2 || p.Watchers[0].Client != "pods informer" {
+		t.Fatalf("watchers = %+v, want one blocked with a full buffer of 2", p.Watchers)
+	}
+	var got []change
+	for len(got) < len(want) {
+		got = append(got, changeOf(nextNonBookmark(t, w)))
+	}
+	sameChanges(t, got, want)
+	w.Stop()
+	untilClosed(t, w)
+	if s := c.Stats(); s.WatchesSlow != 0 {
+		t.Fatalf("%d watchers terminated while the watch cache could wait", s.WatchesSlow)
+	}
+	p, _ = c.WatchPath(Pods)
+	if p.Decoded != 60 || p.Received != 65 || p.EtcdPending != 0 || p.Incoming.Len != 0 || p.Outgoing.Len != 0 {
+		t.Fatalf("after draining: %+v", p)
+	}
+}
+
+// A watcher that does not make room within the dispatch budget is
+// terminated; another watcher of the same resource keeps receiving every
+// event, and the terminated one resumes from its last resourceVersion out of
+// the watch cache's window.
+func TestSlowWatcherIsTerminatedOthersGoOn(t *testing.T) {
+	c := New(Options{Seed: 4, WatchBuffer: 3, DispatchBudget: 20 * time.Millisecond})
+	if err := c.Populate(Pods, 3); err != nil {
+		t.Fatal(err)
+	}
+	lw := mustLW(t, c, Pods, Selector{})
+	from := c.ResourceVersion()
+	slow := mustWatch(t, lw, metav1.ListOptions{ResourceVersion: rvString(from)})
+	fast := mustWatch(t, lw, metav1.ListOptions{ResourceVersion: rvString(from)})
+	var want []change
+	var got []change
+	for i := range 30 {
+		obj, err := c.Update(Pods, c.Keys(Pods)[i%3])
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, change{watch.Modified, keyOf(obj), rvOf(obj)})
+		got = append(got, changeOf(nextNonBookmark(t, fast)))
+	}
+	sameChanges(t, got, want)
+	waitFor(t, "the slow watcher to be terminated", func() bool { return c.Stats().WatchesSlow == 1 })
+	var seen []change
+	for _, ev := range untilClosed(t, slow) {
+		seen = append(seen, changeOf(ev))
+	}
+	sameChanges(t, seen, want[:len(seen)])
+	last := from
+	if len(seen) > 0 {
+		last = parseUint(t, seen[len(seen)-1].RV)
+	}
+	resumed := mustWatch(t, lw, metav1.ListOptions{ResourceVersion: rvString(last)})
+	var rest []change
+	for len(seen)+len(rest) < len(want) {
+		rest = append(rest, changeOf(nextNonBookmark(t, resumed)))
+	}
+	sameChanges(t, rest, want[len(seen):])
+	resumed.Stop()
+	fast.Stop()
+	untilClosed(t, resumed)
+	untilClosed(t, fast)
+}
+
+// The journey of an event says what each stage did with it.
+func TestJourneyFollowsAnEventThroughTheStages(t *testing.T) {
+	c := New(Options{Seed: 5, HistorySize: 50})
+	if err := c.Populate(Pods, 2); err != nil {
+		t.Fatal(err)
+	}
+	before := c.ResourceVersion()
+	j, ok := c.Journey(Pods, before)
+	if !ok || j.Decoded || !j.Appended || j.Watchers != 0 {
+		t.Fatalf("unwatched write: %+v", j)
+	}
+	lw := mustLW(t, c, Pods, Selector{})
+	a := mustWatch(t, lw, metav1.ListOptions{ResourceVersion: rvString(before)})
+	b := mustWatch(t, lw, metav1.ListOptions{ResourceVersion: rvString(before)})
+	obj, err := c.Update(Pods, c.Keys(Pods)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	nextNonBookmark(t, a)
+	nextNonBookmark(t, b)
+	rv := parseUint(t, rvOf(obj))
+	j, ok = c.Journey(Pods, rv)
+	if !ok {
+		t.Fatal("no journey for the update")
+	}
+	lines := strings.Join(j.Lines(), "\n")
+	for _, want := range []string{
+		"etcd revision " + rvOf(obj) + ": MODIFIED " + keyOf(obj),
+		"storage watcher decoded it (incoming 1/100)",
+		"watch cache appended it (window 1–" + rvOf(obj) + ", 3/50 events)",
+		"dispatched to 2 watchers",
+	} {
+		if !strings.Contains(lines, want) {
+			t.Fatalf("journey lacks %q:\n%s", want, lines)
+		}
+	}
+	if _, ok := c.Journey(Pods, rv+100); ok {
+		t.Fatal("a journey for a revision never written")
+	}
+	a.Stop()
+	b.Stop()
+	untilClosed(t, a)
+	untilClosed(t, b)
+}
+
+// The path's goroutines run only while someone watches or events are on
+// their way.
+func TestWatchPathStopsWhenIdle(t *testing.T) {
+	c := New(Options{})
+	lw := mustLW(t, c, Pods, Selector{})
+	w := mustWatch(t, lw, metav1.ListOptions{ResourceVersion: "1"})
+	running := func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.stores[kindPods()].path.run != nil
+	}
+	if !running() {
+		t.Fatal("no path running for an open watch")
+	}
+	w.Stop()
+	untilClosed(t, w)
+	waitFor(t, "the path to stop", func() bool { return !running() })
+}
+
+func kindPods() *kind {
+	k, err := lookupKind(Pods)
+	if err != nil {
+		panic(err)
+	}
+	return k
+}
+
+func parseUint(t testing.TB, s string) uint64 {
+	t.Helper()
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
