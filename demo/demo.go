@@ -81,7 +81,9 @@ func New(cfg Config) (*Demo, error) {
 		return nil, err
 	}
 	p := sc.build(rc)
-	c := cluster.New(cluster.Options{Seed: rc.Seed, WatchList: rc.WatchList})
+	opts := p.server
+	opts.Seed, opts.WatchList = rc.Seed, rc.WatchList
+	c := cluster.New(opts)
 	for _, pop := range p.populate {
 		if err := c.Populate(pop.resource, pop.count); err != nil {
 			return nil, fmt.Errorf("demo %s: %w", sc.name, err)
@@ -123,9 +125,13 @@ func demoIndexers() cache.Indexers {
 }
 
 func (d *Demo) newInformer(ip informerPlan) error {
-	lwc, err := d.cluster.ListerWatcher(ip.resource, cluster.Selector{})
+	lwc, err := d.cluster.ListerWatcher(ip.resource, ip.selector)
 	if err != nil {
 		return err
+	}
+	if clw, ok := lwc.(*cluster.ListerWatcher); ok {
+		clw.SetClient(ip.name)
+		clw.SetBookmarks(!ip.noBookmarks)
 	}
 	// The cluster's ListerWatcher has both method sets; the engine takes
 	// the classic one and finds the context variants itself.

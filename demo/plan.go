@@ -19,6 +19,10 @@ type plan struct {
 	loopFrom int
 	// status adds live lines under the current note; may be nil.
 	status func(d *Demo) []string
+	// server tunes the simulated API server for the scenario: its watch
+	// cache's window, watcher buffers, bookmarks, dispatch budget. Seed
+	// and WatchList come from the demo's configuration.
+	server cluster.Options
 }
 
 type population struct {
@@ -32,6 +36,11 @@ type informerPlan struct {
 	queue     engine.QueueKind
 	resync    time.Duration // the informer's default handler resync period
 	listeners []listenerPlan
+	// selector narrows what the informer lists and watches.
+	selector cluster.Selector
+	// noBookmarks makes the informer's watches go without bookmarks, as a
+	// client that does not ask for them (client-go always asks).
+	noBookmarks bool
 	// noUpkeep turns off the informer's once-a-second upkeep, whose memory
 	// sampling reads cached objects on a goroutine of its own: a scenario
 	// whose handler really writes to cached objects would race with it.

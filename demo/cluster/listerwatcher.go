@@ -19,6 +19,8 @@ type ListerWatcher struct {
 	sel    Selector
 	filter filter
 	client string
+	// noBookmarks drops allowWatchBookmarks from this client's watches.
+	noBookmarks bool
 }
 
 var (
@@ -45,6 +47,12 @@ func (c *Cluster) ListerWatcher(resource string, sel Selector) (cache.ListerWatc
 // for the server's view of its watchers. Call it before the first watch.
 func (lw *ListerWatcher) SetClient(name string) { lw.client = name }
 
+// SetBookmarks(false) makes this client's watches go without bookmarks
+// even when they ask for them, as a client that never asks: a teaching
+// knob, since client-go's reflector always asks. Call it before the first
+// watch.
+func (lw *ListerWatcher) SetBookmarks(on bool) { lw.noBookmarks = !on }
+
 // Resource is the canonical name of the listed resource.
 func (lw *ListerWatcher) Resource() string { return lw.kind.resource }
 
@@ -68,11 +76,14 @@ func (lw *ListerWatcher) ListWithContext(ctx context.Context, options metav1.Lis
 //
 // Deprecated: kept for cache.ListerWatcher; use WatchWithContext.
 func (lw *ListerWatcher) Watch(options metav1.ListOptions) (watch.Interface, error) {
-	return lw.c.watch(context.Background(), lw, options)
+	return lw.WatchWithContext(context.Background(), options)
 }
 
 // WatchWithContext opens a WATCH stream that also ends with ctx.
 func (lw *ListerWatcher) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+	if lw.noBookmarks {
+		options.AllowWatchBookmarks = false
+	}
 	return lw.c.watch(ctx, lw, options)
 }
 

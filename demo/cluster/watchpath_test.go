@@ -186,3 +186,28 @@ func parseUint(t testing.TB, s string) uint64 {
 	}
 	return n
 }
+
+// A client set to go without bookmarks gets none even though it asks, and
+// one that keeps them gets them.
+func TestClientWithoutBookmarks(t *testing.T) {
+	c := New(Options{BookmarkInterval: 5 * time.Millisecond})
+	quiet, with := mustLW(t, c, Pods, Selector{}), mustLW(t, c, Pods, Selector{})
+	quiet.SetBookmarks(false)
+	opts := metav1.ListOptions{ResourceVersion: "1", AllowWatchBookmarks: true}
+	wq, ww := mustWatch(t, quiet, opts), mustWatch(t, with, opts)
+	if ev := next(t, ww); ev.Type != watch.Bookmark {
+		t.Fatalf("first event with bookmarks on = %s, want BOOKMARK", ev.Type)
+	}
+	time.Sleep(50 * time.Millisecond) // ten bookmark intervals
+	obj, err := c.CreateRandom(Pods, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev := next(t, wq); ev.Type != watch.Added || keyOf(ev.Object) != keyOf(obj) {
+		t.Fatalf("first event without bookmarks = %s %s, want the ADDED pod", ev.Type, keyOf(ev.Object))
+	}
+	wq.Stop()
+	ww.Stop()
+	untilClosed(t, wq)
+	untilClosed(t, ww)
+}
