@@ -72,6 +72,15 @@ func TestControlsPauseAndStep(t *testing.T) {
 	if step.Key != key || !slices.Equal(step.Deltas, []cache.DeltaType{cache.Updated}) || !slices.Equal(step.Store, []string{"Update " + key}) {
 		t.Errorf("step: key %s deltas %v store %v; want %s [Updated] [Update %s]", step.Key, step.Deltas, step.Store, key, key)
 	}
+	// The narration follows the write from etcd to the reflector, stage
+	// by stage, before the engine's own part.
+	assertJourney(t, step.Journey, []string{
+		"etcd revision " + want + ": MODIFIED " + key,
+		"storage watcher decoded it (incoming ",
+		"watch cache appended it (window ",
+		"dispatched to 1 watcher",
+		"reflector received MODIFIED " + key + " and queued it as Updated",
+	})
 	var told []string
 	for _, n := range step.Notifications {
 		told = append(told, n.Listener+" "+n.Callback+" "+n.Key)
@@ -352,5 +361,20 @@ func TestControlsResyncLeavesRelistSyncs(t *testing.T) {
 	}
 	if forced == nil {
 		t.Error("r on an informer without a resync period was accepted")
+	}
+}
+
+// assertJourney checks that a step's journey has a line starting with each
+// of want, in that order.
+func assertJourney(t *testing.T, journey, want []string) {
+	t.Helper()
+	i := 0
+	for _, line := range journey {
+		if i < len(want) && strings.HasPrefix(line, want[i]) {
+			i++
+		}
+	}
+	if i < len(want) {
+		t.Errorf("journey lacks %q in order:\n%s", want[i], strings.Join(journey, "\n"))
 	}
 }

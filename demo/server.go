@@ -4,29 +4,52 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/source"
 )
 
 // serverStats is the simulated API server's side of every informer's
-// watch, in the form a real cluster's /metrics gives it. The simulated
-// server counts for all its resources together, so every informer gets the
-// same figures, and says so in From.
+// watch: what a real cluster's /metrics would say about the resource, and
+// the stages of its watch path, which no real server exports.
 func (d *Demo) serverStats() map[string]source.ServerStats {
-	st := d.cluster.Stats()
-	s := source.ServerStats{
-		Available:                 true,
-		From:                      "the demo's simulated API server, all resources",
-		WatchCacheResourceVersion: strconv.FormatUint(st.ResourceVersion, 10),
-		WatchCacheCapacity:        float64(d.cluster.HistorySize()),
-		EventsReceived:            st.Writes,
-		EventsDispatched:          st.EventsSent,
-		WatchEventsSent:           st.EventsSent + st.BookmarksSent,
-		TerminatedWatchers:        st.WatchesSlow,
-		Taken:                     time.Now(),
-	}
+	now := time.Now()
 	out := map[string]source.ServerStats{}
 	for _, inf := range d.Informers() {
-		out[inf.Name()] = s
+		p, ok := d.cluster.WatchPath(inf.Resource())
+		if !ok {
+			continue
+		}
+		out[inf.Name()] = source.ServerStats{
+			Available:                 true,
+			From:                      "the demo's simulated API server",
+			WatchCacheResourceVersion: strconv.FormatUint(p.ResourceVersion, 10),
+			WatchCacheCapacity:        float64(p.Cache.Capacity),
+			EventsReceived:            p.Received,
+			EventsDispatched:          p.Dispatched,
+			WatchEventsSent:           p.Sent,
+			TerminatedWatchers:        p.Terminated,
+			Taken:                     now,
+			Path:                      watchPath(p),
+		}
+	}
+	return out
+}
+
+func watchPath(p cluster.PathStats) *source.WatchPath {
+	out := &source.WatchPath{
+		EtcdRevision:  p.EtcdRevision,
+		EtcdPending:   p.EtcdPending,
+		Incoming:      source.Buffer(p.Incoming),
+		Outgoing:      source.Buffer(p.Outgoing),
+		Decoded:       p.Decoded,
+		Cache:         source.WatchCache(p.Cache),
+		BookmarksSent: p.Bookmarks,
+	}
+	for _, w := range p.Watchers {
+		out.Watchers = append(out.Watchers, source.WatcherBuffer{
+			ID: w.ID, Client: w.Client, Buffer: source.Buffer(w.Buffer),
+			Sent: w.Sent, Bookmarks: w.Bookmarks, Blocked: w.Blocked,
+		})
 	}
 	return out
 }

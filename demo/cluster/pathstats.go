@@ -10,6 +10,9 @@ import (
 // by stage, as an event travels it.
 type PathStats struct {
 	EtcdRevision uint64 // newest resourceVersion of the whole store
+	// ResourceVersion is how far the watch cache is up to date for this
+	// resource: every event up to it has reached the cache.
+	ResourceVersion uint64
 	EtcdPending  int    // events committed that the storage watcher has not taken in
 	Incoming     BufferStats
 	Outgoing     BufferStats
@@ -18,6 +21,8 @@ type PathStats struct {
 	Received     uint64 // events the watch cache appended
 	Dispatched   uint64 // event copies handed to watchers' buffers
 	Bookmarks    uint64 // bookmarks queued to watchers
+	Sent         uint64 // events and bookmarks written to clients
+	Terminated   uint64 // watchers closed for not making room in time
 	Watchers     []WatcherStats
 }
 
@@ -64,6 +69,12 @@ func (c *Cluster) WatchPath(resource string) (PathStats, bool) {
 		Received:   p.received.Load(),
 		Dispatched: p.dispatched.Load(),
 		Bookmarks:  p.bookmarks.Load(),
+		Sent:       p.sent.Load(),
+		Terminated: p.terminated.Load(),
+	}
+	s.ResourceVersion = c.rv
+	if p.inflight > 0 {
+		s.ResourceVersion = p.cache.newest()
 	}
 	if r := p.run; r != nil {
 		s.Incoming.Len, s.Outgoing.Len = len(r.incoming), len(r.outgoing)

@@ -82,6 +82,7 @@ func (w *watcher) deliver(ctx context.Context, timer *time.Timer, it item) bool 
 	select {
 	case w.result <- ev:
 		w.sent.Add(1)
+		w.st.path.sent.Add(1)
 		if ev.Type == watch.Bookmark {
 			w.c.stats.bookmarksSent.Add(1)
 		} else {

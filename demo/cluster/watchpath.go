@@ -24,6 +24,7 @@ type watchPath struct {
 	traces traceRing
 
 	decoded, received, dispatched, bookmarks atomic.Uint64
+	sent, terminated                         atomic.Uint64
 	inHigh, outHigh                          atomic.Int64
 	watcherIDs                               int
 	clientDelay                              atomic.Int64 // a slow client's delay per event, in ns
@@ -252,6 +253,7 @@ func (c *Cluster) waitForRoom(st *store, r *pathRun, full []*watcher, items []it
 		case expired:
 			if _, open := st.watchers[w]; open {
 				t.terminated++
+				st.path.terminated.Add(1)
 				c.closeLocked(w, &c.stats.watchesSlow)
 			}
 		}
