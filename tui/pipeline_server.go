@@ -150,18 +150,22 @@ func (v *pipelineView) etcdLine(p *source.WatchPath) string {
 func (v *pipelineView) storageLine(p *source.WatchPath, w int) string {
 	decoded := count(p.Decoded) + " decoded"
 	return firstFitting(w,
-		"watcher: "+v.join(v.buffer("incoming", p.Incoming, ", high-water "), v.buffer("outgoing", p.Outgoing, ", high-water "), decoded),
-		"watcher: "+v.join(v.buffer("in", p.Incoming, " high "), v.buffer("out", p.Outgoing, " high "), decoded),
+		"watcher: "+v.join(v.buffer("incoming", p.Incoming, true), v.buffer("outgoing", p.Outgoing, true), decoded),
+		"watcher: "+v.join(v.buffer("in", p.Incoming, false), v.buffer("out", p.Outgoing, false), decoded),
 	)
 }
 
-// buffer is "incoming 3/100, high-water 41", flagged when full.
-func (v *pipelineView) buffer(name string, b source.Buffer, high string) string {
-	fill := fmt.Sprintf("%s %s/%s", name, count(b.Len), count(b.Cap))
+// buffer is "incoming 3/100, high-water 41" (long) or "in 3/100 (high
+// 41)", flagged when full.
+func (v *pipelineView) buffer(name string, b source.Buffer, long bool) string {
+	fill := fmt.Sprintf("%s %s", name, bufferFill(b))
 	if full(b) {
 		fill = v.c.styles.warn.Render("⚠ " + fill + " full")
 	}
-	return fill + high + count(b.HighWater)
+	if long {
+		return fill + ", high-water " + count(b.HighWater)
+	}
+	return fill + " (high " + count(b.HighWater) + ")"
 }
 
 func full(b source.Buffer) bool { return b.Cap > 0 && b.Len >= b.Cap }
@@ -245,8 +249,12 @@ func (v *pipelineView) watcherLines(ws []source.WatcherBuffer, rows int) []strin
 		}
 		out = append(out, st.dim.Render(branch)+line)
 	}
-	if show < len(ranked) {
-		out = append(out, st.dim.Render(fmt.Sprintf("     └── … %d more watchers", len(ranked)-show)))
+	if rest := len(ranked) - show; rest > 0 {
+		more := fmt.Sprintf("     └── … %d more watchers", rest)
+		if show == 0 {
+			more = "     └── … " + plural(rest, "watcher")
+		}
+		out = append(out, st.dim.Render(more))
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/informtop/informtop/source"
 )
@@ -204,5 +205,55 @@ func TestServerSentenceWithoutPath(t *testing.T) {
 		if strings.Contains(got, not) {
 			t.Errorf("without a watch path the pipeline shows %q:\n%s", not, got)
 		}
+	}
+}
+
+// What is in trouble stands out in the warn style, as a stalled listener
+// does: a watcher the dispatch is blocked on, terminated watchers, a full
+// buffer and revisions waiting in etcd; the same figures at rest do not.
+func TestServerSideTroubleInWarnStyle(t *testing.T) {
+	src := newFixtureSource()
+	h := newHarness(t, src)
+	h.size(160, 48)
+	st := fixtureWatchPath(9)
+	src.SetServer(map[string]source.ServerStats{"pods": st})
+	h.frames(fixtureFrames)
+	warn := h.m.c.styles.warn.Render
+	has := func(s string) bool { return strings.Contains(h.m.View().Content, s) }
+	for _, want := range []string{
+		warn("⚠ #5 slow-client 100/100  full, terminating unless it drains"),
+		warn("1 terminated (too slow)"),
+	} {
+		if !has(want) {
+			t.Errorf("not in the warn style: %q", ansi.Strip(want))
+		}
+	}
+	if has(warn("⚠ incoming 3/100 full")) || has(warn("none pending")) {
+		t.Errorf("a buffer with room is flagged:\n%s", h.screen())
+	}
+
+	// The storage watcher falls behind: its incoming buffer is full and
+	// revisions wait in etcd; the watchers are all well, none terminated.
+	p := *st.Path
+	p.EtcdPending, p.Incoming = 7, source.Buffer{Len: 100, Cap: 100, HighWater: 100}
+	p.Watchers = p.Watchers[:1]
+	st.Path, st.TerminatedWatchers = &p, 0
+	src.SetServer(map[string]source.ServerStats{"pods": st})
+	h.frames(1)
+	for _, want := range []string{
+		warn("⚠ incoming 100/100 full"),
+		warn("7 pending: the storage watcher's incoming buffer is full"),
+	} {
+		if !has(want) {
+			t.Errorf("not in the warn style: %q\n%s", ansi.Strip(want), h.screen())
+		}
+	}
+	if has(warn("0 terminated")) || !strings.Contains(h.screen(), "1 open · 0 terminated ·") {
+		t.Errorf("no terminated watcher, yet flagged or not said:\n%s", h.screen())
+	}
+	// Folded, the same trouble stays flagged on the one line.
+	h.keys("e")
+	if !has(warn(" (7 pending)")) || !has(warn("in 100/100 full")) {
+		t.Errorf("the folded line does not flag the full buffer and pending revisions:\n%s", h.screen())
 	}
 }
