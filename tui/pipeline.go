@@ -134,6 +134,11 @@ func (v *pipelineView) render() string {
 		}
 		lines = append(lines, v.chart(h, perSeries)...)
 	}
+	if len(lines) > height && height > 0 && lines[height-1] == v.connector() {
+		// Cut short (a step's narration takes the rows): no arrow into
+		// nothing.
+		lines[height-1] = ""
+	}
 	out := fit(strings.Join(lines, "\n"), v.c.width, height)
 	if hint != "" {
 		out += "\n" + truncate(hint, v.c.width)
