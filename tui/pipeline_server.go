@@ -312,13 +312,18 @@ func (v *pipelineView) serverFolded(st source.ServerStats, w int) string {
 	long := etcd + arrow + "storage watcher " + fill("in ", p.Incoming) + ", " + fill("out ", p.Outgoing) +
 		arrow + fmt.Sprintf("watch cache %s (%s/%s)", window, count(p.Cache.Len), count(p.Cache.Capacity)) +
 		arrow + watchers + term
-	return firstFitting(w,
-		long+v.c.styles.dim.Render(" · "+k+" expands"),
+	variants := []string{
+		long + v.c.styles.dim.Render(" · "+k+" expands"),
 		long,
-		etcd+arrow+fill("in ", p.Incoming)+" "+fill("out ", p.Outgoing)+arrow+"cache "+window+arrow+watchers+term,
-		etcd+arrow+storage(fill)+arrow+"cache "+window+arrow+watchers+term,
-		etcd+arrow+storage(func(_ string, b source.Buffer) string { return fill("", b) })+arrow+window+arrow+watchers+term,
-	)
+		etcd + arrow + fill("in ", p.Incoming) + " " + fill("out ", p.Outgoing) + arrow + "cache " + window + arrow + watchers + term,
+		etcd + arrow + storage(fill) + arrow + "cache " + window + arrow + watchers + term,
+	}
+	if !full(p.Incoming) && !full(p.Outgoing) {
+		// A storage watcher with room is the one stage worth leaving out.
+		variants = append(variants, etcd+arrow+"cache "+window+arrow+watchers+term)
+	}
+	return firstFitting(w, append(variants,
+		etcd+arrow+storage(func(_ string, b source.Buffer) string { return fill("", b) })+arrow+window+arrow+watchers+term)...)
 }
 
 // firstFitting is the first of variants (longest wording first) that fits
