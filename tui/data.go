@@ -293,3 +293,14 @@ func (d *dataState) snapTaken() time.Time {
 	}
 	return time.Time{}
 }
+
+// hasWatchPath reports that the source knows the API server's watch path
+// for some informer (only a source running the server does).
+func (d *dataState) hasWatchPath() bool {
+	for _, st := range d.server {
+		if st.Path != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -19,12 +19,17 @@ type helpGroup struct {
 // helpGroups lists the keys by group; a control key appears only when the
 // source can serve it, and the controls group says so when none can. The
 // title names the source kind whose controls these are: "controls (demo)".
-func helpGroups(k *keyMap, caps capabilities, kind string) []helpGroup {
+// The server-side key is listed when the source knows the API server's
+// watch path (serverPath).
+func helpGroups(k *keyMap, caps capabilities, kind string, serverPath bool) []helpGroup {
 	views := key.NewBinding(key.WithKeys("1"), key.WithHelp(viewKeysHelp(k), "go to view"))
 	inView := []key.Binding{k.Indexes, k.TypeFilter, k.AllInformers, k.Compare,
 		k.SortName, k.SortAge, k.SortPending, k.SortLatency}
 	if caps.stall != nil {
 		inView = append([]key.Binding{k.Stall}, inView...)
+	}
+	if serverPath {
+		inView = append(inView, k.ServerSide)
 	}
 	offered := map[*key.Binding]bool{}
 	for _, g := range k.controlGroups(caps) {
@@ -61,7 +66,7 @@ func helpLines(c *common, w int) []string {
 	st := c.styles
 	hm := help.New()
 	hm.Styles = st.help
-	groups := helpGroups(c.keys, c.caps, c.src.Kind())
+	groups := helpGroups(c.keys, c.caps, c.src.Kind(), c.data.hasWatchPath())
 	cols := make([]string, len(groups))
 	for i, g := range groups {
 		// A disabled binding is hidden by help; show its keys anyway, dimmed

@@ -34,6 +34,9 @@ type keyMap struct {
 
 	// Compare toggles the side-by-side of informers sharing a resource.
 	Compare key.Binding
+	// ServerSide folds or expands the API server's watch path in the
+	// Pipeline, where the source knows it (the demo).
+	ServerSide key.Binding
 }
 
 // action ties a config-file name to a binding of the key map.
@@ -57,7 +60,7 @@ func (k *keyMap) actions() []action {
 		{"top", &k.Top}, {"bottom", &k.Bottom}, {"open", &k.Open}, {"back", &k.Back},
 		{"filter", &k.Filter},
 		{"indexes", &k.Indexes}, {"type-filter", &k.TypeFilter}, {"all-informers", &k.AllInformers},
-		{"compare", &k.Compare},
+		{"compare", &k.Compare}, {"server-side", &k.ServerSide},
 		{"sort-name", &k.SortName}, {"sort-age", &k.SortAge},
 		{"sort-pending", &k.SortPending}, {"sort-latency", &k.SortLatency},
 		{"narration", &k.Notes}, {"commands", &k.Commands}, {"batch-step", &k.BatchStep},
@@ -124,7 +127,8 @@ func defaultKeyMap() *keyMap {
 		TypeFilter:   bind("event types", "t"),
 		AllInformers: bind("all informers", "a"),
 
-		Compare: bind("compare", "c"),
+		Compare:    bind("compare", "c"),
+		ServerSide: bind("server side: fold/expand", "e"),
 
 		SortName:    bind("sort by name", "O"),
 		SortAge:     bind("sort by age", "A"),

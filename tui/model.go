@@ -271,7 +271,14 @@ func (m *Model) layout() {
 	body := max(m.height-headerLines-1, 1)
 	body -= len(m.notePanel())
 	if m.narration != nil {
-		body -= m.narration.height(m.c, m.width, max(body/2, body-8))
+		// The view keeps 8 rows, 6 when the step also tells the item's
+		// journey through the API server: on a short terminal the step is
+		// what is being read.
+		keep := 8
+		if len(m.narration.msg.res.Journey) > 0 {
+			keep = 6
+		}
+		body -= m.narration.height(m.c, m.width, max(body/2, body-keep))
 	}
 	m.c.width, m.c.height = m.width, max(body, 1)
 	for _, v := range m.views {

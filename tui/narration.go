@@ -23,8 +23,55 @@ type narration struct {
 	steps int // steps taken since the panel opened
 }
 
-// lines is the panel's content, unframed.
-func (n *narration) lines(c *common, w int) []string {
+// lines is the panel's content, unframed, for at most room lines (0: any
+// number). The server's journey of the popped item, when the source knows
+// it, takes a line per stage where room allows, else runs on in a few
+// lines.
+func (n *narration) lines(c *common, w, room int) []string {
+	r := n.msg.res
+	if len(r.Journey) == 0 || n.msg.err != nil || r.Empty {
+		return n.body(c, w, nil)
+	}
+	out := n.body(c, w, journeyLines(c, r.Journey, w, 0))
+	if room <= 0 || len(out) <= room {
+		return out
+	}
+	// Run on, in the rows the rest leaves: two at least, a few at most.
+	rest := len(out) - len(r.Journey)
+	return n.body(c, w, journeyLines(c, r.Journey, w, min(max(room-rest, 2), journeyMaxLines)))
+}
+
+// journeyMaxLines bounds the journey run on in one text, so the store and
+// the listeners keep their lines.
+const journeyMaxLines = 3
+
+// journeyLines is how the popped item travelled the API server, under a
+// "server" label: one stage a line when rows is 0, else the stages joined
+// with arrows and wrapped to the panel, in at most rows lines.
+func journeyLines(c *common, journey []string, w, rows int) []string {
+	st := c.styles
+	text := max(w-4-9, 10) // the panel's border and padding, the label
+	lines := journey
+	if rows > 0 {
+		lines = wrapText(strings.Join(journey, " → "), text)
+		if len(lines) > rows {
+			lines = append(lines[:rows-1:rows-1], truncate(lines[rows-1]+" …", text))
+		}
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		label := "         "
+		if i == 0 {
+			label = "server   "
+		}
+		out[i] = st.dim.Render(label) + truncate(l, text)
+	}
+	return out
+}
+
+// body is the panel's content with journey (the server's part, already
+// laid out) before the popped item.
+func (n *narration) body(c *common, w int, journey []string) []string {
 	st := c.styles
 	r := n.msg.res
 	title := fmt.Sprintf("step %d", n.steps)
@@ -76,6 +123,7 @@ func (n *narration) lines(c *common, w int) []string {
 			// and how many.
 			store = fmt.Sprintf("%s → … → %s (%d changes)", r.Store[0], r.Store[len(r.Store)-1], len(r.Store))
 		}
+		out = append(out, journey...)
 		if len(r.Keys) <= 1 {
 			out = append(out, n.popLine(c, r)) // a batch's keys are in its headline
 		}
@@ -169,6 +217,10 @@ func (n *narration) popLine(c *common, r engine.StepResult) string {
 		runs = "no deltas"
 	}
 	line := c.styles.dim.Render("popped   ") + c.styles.bold.Render(r.Key) + " with " + runs
+	if len(r.Deltas) == 1 && len(r.ResourceVersions) == 1 && r.ResourceVersions[0] != "" {
+		// The resourceVersion ties the pop to the server's journey above.
+		line += " at RV " + r.ResourceVersions[0]
+	}
 	if len(r.Deltas) > 1 {
 		line += c.styles.dim.Render(fmt.Sprintf(" (%d deltas for one key, applied in order)", len(r.Deltas)))
 	}
@@ -183,8 +235,9 @@ func (n *narration) render(c *common, w, h int) string {
 	if h < 3 {
 		return fit("", w, h)
 	}
-	lines := n.lines(c, w)
-	if room := h - 2; len(lines) > room {
+	room := h - 2
+	lines := n.lines(c, w, room)
+	if len(lines) > room {
 		// Say what is cut: a hot key notifies every listener per delta.
 		more := len(lines) - room + 1
 		lines = append(lines[:room-1], c.styles.dim.Render(fmt.Sprintf("… %d more lines", more)))
@@ -195,7 +248,7 @@ func (n *narration) render(c *common, w, h int) string {
 
 // height is how many rows the panel wants, capped at limit.
 func (n *narration) height(c *common, w, limit int) int {
-	return min(len(n.lines(c, w))+2, limit)
+	return min(len(n.lines(c, w, limit-2))+2, limit)
 }
 
 func joinOr(parts []string, sep, empty string) string {

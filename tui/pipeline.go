@@ -23,29 +23,36 @@ import (
 // rates by type.
 type pipelineView struct {
 	c *common
+	// serverOpen is the user's choice to fold (false) or expand (true) the
+	// server side; nil leaves it to the terminal's height.
+	serverOpen *bool
 }
 
 func newPipelineView(c *common) *pipelineView { return &pipelineView{c: c} }
 
-func (v *pipelineView) name() string           { return "Pipeline" }
-func (v *pipelineView) capturing() bool        { return false }
-func (v *pipelineView) resize()                {}
-func (v *pipelineView) refresh() tea.Cmd       { return nil }
-func (v *pipelineView) update(tea.Msg) tea.Cmd { return nil }
-func (v *pipelineView) stageWidth() int        { return 12 }
-func (v *pipelineView) connector() string      { return v.c.styles.dim.Render("     ▼") }
+func (v *pipelineView) name() string      { return "Pipeline" }
+func (v *pipelineView) capturing() bool   { return false }
+func (v *pipelineView) resize()           {}
+func (v *pipelineView) refresh() tea.Cmd  { return nil }
+func (v *pipelineView) stageWidth() int   { return 12 }
+func (v *pipelineView) connector() string { return v.c.styles.dim.Render("     ▼") }
 func (v *pipelineView) label(name string) string {
 	return v.c.styles.stage.Render(pad(name, v.stageWidth(), false))
 }
 func (v *pipelineView) sep() string                 { return v.c.styles.dim.Render(" · ") }
 func (v *pipelineView) join(parts ...string) string { return joinNonEmpty(v.sep(), parts...) }
 
-// shortHelp offers the compare key when there is something to compare.
+// shortHelp offers the server-side key when the source knows the server's
+// watch path, and the compare key when there is something to compare.
 func (v *pipelineView) shortHelp() []key.Binding {
-	if v.c.peers() != nil {
-		return []key.Binding{v.c.keys.Compare}
+	var keys []key.Binding
+	if b, ok := v.serverKey(); ok && !v.c.comparing() {
+		keys = append(keys, b)
 	}
-	return nil
+	if v.c.peers() != nil {
+		keys = append(keys, v.c.keys.Compare)
+	}
+	return keys
 }
 
 func (v *pipelineView) render() string {
@@ -63,20 +70,29 @@ func (v *pipelineView) render() string {
 	}
 	h := v.c.data.history()
 	p := h.latest()
-	stages := []string{v.label("API server") + v.apiLine(s, p)}
-	if line := v.serverLine(s); line != "" {
+	// With the server's watch path, the stages start at etcd; the API
+	// server stage is then the stream to this informer.
+	var stages []string
+	dropConnectors := 0
+	st, withPath := v.watchPath(s)
+	if withPath {
+		stages, dropConnectors = v.serverRows(s, st)
+	}
+	stages = append(stages, v.label("API server")+v.apiLine(s, p))
+	if line := v.serverLine(s); line != "" && !withPath {
 		stages = append(stages, line)
 	}
-	stages = append(stages,
-		v.connector(),
-		v.label("Reflector")+v.reflectorLine(s),
-		v.connector(),
-		v.label("Queue")+v.queueLine(s, p),
-		v.connector(),
-		v.label("Indexer")+v.indexerLine(s),
-		v.connector(),
-		v.label("Processor")+v.processorLine(s, p),
-	)
+	for i, stage := range []string{
+		v.label("Reflector") + v.reflectorLine(s),
+		v.label("Queue") + v.queueLine(s, p),
+		v.label("Indexer") + v.indexerLine(s),
+		v.label("Processor") + v.processorLine(s, p),
+	} {
+		if i >= dropConnectors {
+			stages = append(stages, v.connector())
+		}
+		stages = append(stages, stage)
+	}
 	// The controller's workqueues, when the source sees them, are the last
 	// stage: they come before the chart and take at most half the rows
 	// left (at least their connector and a line), so a controller with
@@ -117,6 +133,11 @@ func (v *pipelineView) render() string {
 			lines = append(lines, "")
 		}
 		lines = append(lines, v.chart(h, perSeries)...)
+	}
+	if len(lines) > height && height > 0 && lines[height-1] == v.connector() {
+		// Cut short (a step's narration takes the rows): no arrow into
+		// nothing.
+		lines[height-1] = ""
 	}
 	out := fit(strings.Join(lines, "\n"), v.c.width, height)
 	if hint != "" {

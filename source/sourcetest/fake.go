@@ -164,6 +164,14 @@ func (f *Fake) SetWorkqueues(queues []source.Workqueue) {
 	f.cfg.Workqueues = queues
 }
 
+// SetServer makes server every later frame's API server figures, by
+// informer; the Fake keeps the map.
+func (f *Fake) SetServer(server map[string]source.ServerStats) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cfg.Server = server
+}
+
 // ReportPaused makes every later frame's Paused read p.Paused(), and its
 // PausedBy read p.PausedBy() when p has that method; NewCluster
 // and NewDemo call it with their Controls.

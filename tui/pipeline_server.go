@@ -1,0 +1,338 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
+)
+
+// The server side of a watch: when the source runs the API server itself
+// (the demo), the pipeline starts before the reflector, at etcd, and draws
+// the server's watch path as stages: etcd → storage watcher → watch cache
+// → one buffer per watcher; the "API server" stage under them is then the
+// stream to this informer. Folded, the whole path is one line.
+
+// watchPath is the current informer's server watch path, nil when the
+// source does not know it (a real cluster).
+func (v *pipelineView) watchPath(s *engine.Snapshot) (source.ServerStats, bool) {
+	st, ok := v.c.data.server[s.Name]
+	return st, ok && st.Path != nil
+}
+
+// baseStageRows is how many rows the stages from "API server" to
+// "Processor" take with their connectors.
+const baseStageRows = 9
+
+// serverExpanded is whether the server side is drawn as stages: as the
+// user last chose with the key, else when it fits beside every listener.
+func (v *pipelineView) serverExpanded(s *engine.Snapshot, st source.ServerStats) bool {
+	if v.serverOpen != nil {
+		return *v.serverOpen
+	}
+	return v.serverExcess(s, len(v.serverStages(st, 0, len(st.Path.Watchers)))) <= 0
+}
+
+// serverExcess is how many rows the pipeline lacks when the server side
+// takes rows lines, the other stages keep their connectors and every
+// listener is shown.
+func (v *pipelineView) serverExcess(s *engine.Snapshot, rows int) int {
+	need := rows + baseStageRows + len(s.Listeners)
+	if len(v.c.data.workqueues) > 0 {
+		need += 2 // their connector and a line
+	}
+	return need - v.c.height
+}
+
+// toggleServer folds or expands the server side; without a watch path it
+// says why the key does nothing.
+func (v *pipelineView) toggleServer() tea.Cmd {
+	s := v.c.snap()
+	st, ok := v.watchPath(s)
+	if !ok {
+		k := v.c.keys.ServerSide.Help().Key
+		return func() tea.Msg {
+			return controlMsg{err: fmt.Errorf("%s does nothing here: the API server's watch path (etcd, storage watcher, watch cache, watchers) is known only when informtop runs the server, as the demo does", k)}
+		}
+	}
+	open := !v.serverExpanded(s, st)
+	v.serverOpen = &open
+	return nil
+}
+
+// update handles the server-side key; the pipeline has no other keys of
+// its own.
+func (v *pipelineView) update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, v.c.keys.ServerSide) {
+		return v.toggleServer()
+	}
+	return nil
+}
+
+// serverKey is the server-side key as the footer offers it, saying what
+// pressing it will do; ok is false when there is no watch path to show.
+func (v *pipelineView) serverKey() (key.Binding, bool) {
+	s := v.c.snap()
+	st, ok := v.watchPath(s)
+	if !ok {
+		return key.Binding{}, false
+	}
+	b := v.c.keys.ServerSide
+	if v.serverExpanded(s, st) {
+		b.SetHelp(b.Help().Key, "fold server side")
+	} else {
+		b.SetHelp(b.Help().Key, "expand server side")
+	}
+	return b, true
+}
+
+// serverRows lays out the server side: the lines above the "API server"
+// stage, and how many of the other stages' connectors to leave out, from
+// the top. Expanded on a short terminal, connectors go first, from the top
+// down, then watchers beyond the first, so the listeners stay visible.
+func (v *pipelineView) serverRows(s *engine.Snapshot, st source.ServerStats) ([]string, int) {
+	if !v.serverExpanded(s, st) {
+		return []string{v.label("Server side") + v.serverFolded(st, v.c.width-v.stageWidth()), v.connector()}, 0
+	}
+	n := len(st.Path.Watchers)
+	excess := v.serverExcess(s, len(v.serverStages(st, 0, n)))
+	if excess <= 0 {
+		return v.serverStages(st, 0, n), 0
+	}
+	drop := min(excess, serverConnectors)
+	excess -= drop
+	dropBase := min(excess, baseConnectors)
+	excess -= dropBase
+	return v.serverStages(st, drop, max(n-excess, 1)), dropBase
+}
+
+const (
+	serverConnectors = 4 // between the server stages, and to the API server
+	baseConnectors   = 4 // from the API server to the processor
+)
+
+// serverStages are the expanded stages etcd, storage watcher, watch cache
+// and watchers, then the connector to the API server stage, leaving out
+// the first drop connectors; at most rows lines for the watchers' buffers.
+func (v *pipelineView) serverStages(st source.ServerStats, drop, rows int) []string {
+	p := st.Path
+	w := v.c.width - v.stageWidth()
+	groups := [][]string{
+		{v.label("etcd") + v.etcdLine(p)},
+		{v.label("Storage") + v.storageLine(p, w)},
+		{v.label("Watch cache") + v.cacheLine(st, w)},
+		append([]string{v.label("Watchers") + v.watchersLine(st)}, v.watcherLines(p.Watchers, rows)...),
+	}
+	var out []string
+	for i, g := range groups {
+		out = append(out, g...)
+		if i >= drop {
+			out = append(out, v.connector())
+		}
+	}
+	return out
+}
+
+func (v *pipelineView) etcdLine(p *source.WatchPath) string {
+	pending := "none pending"
+	if p.EtcdPending > 0 {
+		pending = v.c.styles.warn.Render(fmt.Sprintf("%s pending: the storage watcher's incoming buffer is full", count(p.EtcdPending)))
+	}
+	return v.join(fmt.Sprintf("revision %d", p.EtcdRevision), pending)
+}
+
+// storageLine is the storage watcher's two buffers: etcd's events wait in
+// incoming to be decoded, decoded ones in outgoing for the watch cache.
+func (v *pipelineView) storageLine(p *source.WatchPath, w int) string {
+	decoded := count(p.Decoded) + " decoded"
+	return firstFitting(w,
+		"watcher: "+v.join(v.buffer("incoming", p.Incoming, true), v.buffer("outgoing", p.Outgoing, true), decoded),
+		"watcher: "+v.join(v.buffer("in", p.Incoming, false), v.buffer("out", p.Outgoing, false), decoded),
+	)
+}
+
+// buffer is "incoming 3/100, high-water 41" (long) or "in 3/100 (high
+// 41)", flagged when full.
+func (v *pipelineView) buffer(name string, b source.Buffer, long bool) string {
+	fill := fmt.Sprintf("%s %s", name, bufferFill(b))
+	if full(b) {
+		fill = v.c.styles.warn.Render("⚠ " + fill + " full")
+	}
+	if long {
+		return fill + ", high-water " + count(b.HighWater)
+	}
+	return fill + " (high " + count(b.HighWater) + ")"
+}
+
+func full(b source.Buffer) bool { return b.Cap > 0 && b.Len >= b.Cap }
+
+// cacheLine is the watch cache's window and its traffic.
+func (v *pipelineView) cacheLine(st source.ServerStats, w int) string {
+	c := st.Path.Cache
+	window := fmt.Sprintf("RV %d–%d", c.OldestRV, c.NewestRV)
+	return firstFitting(w,
+		v.join("window "+window, fmt.Sprintf("%s/%s events", count(c.Len), count(c.Capacity)),
+			count(st.EventsReceived)+" received", count(st.EventsDispatched)+" dispatched",
+			plural(st.Path.BookmarksSent, "bookmark")+" sent"),
+		v.join(window, fmt.Sprintf("%s/%s", count(c.Len), count(c.Capacity)),
+			count(st.EventsReceived)+" in", count(st.EventsDispatched)+" out", plural(st.Path.BookmarksSent, "bookmark")),
+	)
+}
+
+// watchersLine heads the watchers: how many are open, how many the server
+// terminated for falling behind, and what each branch shows.
+func (v *pipelineView) watchersLine(st source.ServerStats) string {
+	n := len(st.Path.Watchers)
+	open := count(n) + " open"
+	if n == 0 {
+		open = "none open"
+	}
+	line := v.join(open, v.terminated(st.TerminatedWatchers), count(st.WatchEventsSent)+" events sent")
+	return firstFitting(v.c.width-v.stageWidth(), line+v.c.styles.dim.Render(" · each: buffer, high-water, sent, client"), line)
+}
+
+func (v *pipelineView) terminated(n uint64) string {
+	t := count(n) + " terminated"
+	if n > 0 {
+		t = v.c.styles.warn.Render(t + " (too slow)")
+	}
+	return t
+}
+
+// watcherLines draws one branch per watcher, blocked ones first, within
+// rows lines; the rest are counted on a last line.
+func (v *pipelineView) watcherLines(ws []source.WatcherBuffer, rows int) []string {
+	if len(ws) == 0 || rows <= 0 {
+		return nil
+	}
+	st := v.c.styles
+	ranked := append([]source.WatcherBuffer(nil), ws...)
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].Blocked && !ranked[j].Blocked })
+	show := len(ranked)
+	if show > rows {
+		show = rows - 1
+	}
+	nameW, idW, fillW := 4, 2, 3
+	for _, w := range ranked[:show] {
+		nameW = max(nameW, width(clientName(w)))
+		idW = max(idW, width(fmt.Sprintf("#%d", w.ID)))
+		fillW = max(fillW, width(bufferFill(w.Buffer)))
+	}
+	nameW = min(nameW, 20)
+	out := make([]string, 0, rows)
+	for i, w := range ranked[:show] {
+		branch := "     ├─▶ "
+		if i == len(ranked)-1 {
+			branch = "     └─▶ "
+		}
+		mark := "  "
+		if w.Blocked {
+			mark = "⚠ "
+		}
+		line := fmt.Sprintf("%s%s %s %s", mark, pad(fmt.Sprintf("#%d", w.ID), idW, false),
+			pad(clientName(w), nameW, false), pad(bufferFill(w.Buffer), fillW, true))
+		rest := v.join("high-water "+count(w.Buffer.HighWater), count(w.Sent)+" sent")
+		if w.Bookmarks {
+			rest = v.join(rest, "bookmarks")
+		}
+		switch {
+		case w.Blocked:
+			line = st.warn.Render(line+"  full, terminating unless it drains") + v.sep() + rest
+		case full(w.Buffer):
+			line += "  " + st.warn.Render("full") + v.sep() + rest
+		default:
+			line += v.sep() + rest
+		}
+		out = append(out, st.dim.Render(branch)+line)
+	}
+	if rest := len(ranked) - show; rest > 0 {
+		more := fmt.Sprintf("     └── … %d more watchers", rest)
+		if show == 0 {
+			more = "     └── … " + plural(rest, "watcher")
+		}
+		out = append(out, st.dim.Render(more))
+	}
+	return out
+}
+
+func clientName(w source.WatcherBuffer) string {
+	if w.Client == "" {
+		return "-"
+	}
+	return w.Client
+}
+
+func bufferFill(b source.Buffer) string { return count(b.Len) + "/" + count(b.Cap) }
+
+// serverFolded is the whole server side in one line of at most w cells:
+// "etcd 812 → in 3/100 out 0/100 → cache 700–812 → 2 watchers, 1
+// terminated", the longest wording that fits.
+func (v *pipelineView) serverFolded(st source.ServerStats, w int) string {
+	p := st.Path
+	warn := v.c.styles.warn
+	etcd := fmt.Sprintf("etcd %d", p.EtcdRevision)
+	if p.EtcdPending > 0 {
+		etcd += warn.Render(fmt.Sprintf(" (%s pending)", count(p.EtcdPending)))
+	}
+	fill := func(name string, b source.Buffer) string {
+		s := name + bufferFill(b)
+		if full(b) {
+			return warn.Render(s + " full")
+		}
+		return s
+	}
+	window := fmt.Sprintf("%d–%d", p.Cache.OldestRV, p.Cache.NewestRV)
+	watchers := plural(len(p.Watchers), "watcher")
+	blocked := 0
+	for _, w := range p.Watchers {
+		if w.Blocked {
+			blocked++
+		}
+	}
+	if blocked > 0 {
+		watchers += warn.Render(fmt.Sprintf(" (%d full)", blocked))
+	}
+	term := ""
+	if st.TerminatedWatchers > 0 {
+		term = ", " + warn.Render(count(st.TerminatedWatchers)+" terminated")
+	}
+	// Short of room, the storage watcher shows one buffer: the full one.
+	storage := func(fill func(string, source.Buffer) string) string {
+		if full(p.Outgoing) && !full(p.Incoming) {
+			return fill("out ", p.Outgoing)
+		}
+		return fill("in ", p.Incoming)
+	}
+	arrow := v.c.styles.dim.Render(" → ")
+	k := v.c.keys.ServerSide.Help().Key
+	long := etcd + arrow + "storage watcher " + fill("in ", p.Incoming) + ", " + fill("out ", p.Outgoing) +
+		arrow + fmt.Sprintf("watch cache %s (%s/%s)", window, count(p.Cache.Len), count(p.Cache.Capacity)) +
+		arrow + watchers + term
+	variants := []string{
+		long + v.c.styles.dim.Render(" · "+k+" expands"),
+		long,
+		etcd + arrow + fill("in ", p.Incoming) + " " + fill("out ", p.Outgoing) + arrow + "cache " + window + arrow + watchers + term,
+		etcd + arrow + storage(fill) + arrow + "cache " + window + arrow + watchers + term,
+	}
+	if !full(p.Incoming) && !full(p.Outgoing) {
+		// A storage watcher with room is the one stage worth leaving out.
+		variants = append(variants, etcd+arrow+"cache "+window+arrow+watchers+term)
+	}
+	return firstFitting(w, append(variants,
+		etcd+arrow+storage(func(_ string, b source.Buffer) string { return fill("", b) })+arrow+window+arrow+watchers+term)...)
+}
+
+// firstFitting is the first of variants (longest wording first) that fits
+// in w cells, else the last one cut to w.
+func firstFitting(w int, variants ...string) string {
+	for _, s := range variants {
+		if width(s) <= w {
+			return s
+		}
+	}
+	return truncate(variants[len(variants)-1], w)
+}
