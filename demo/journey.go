@@ -63,7 +63,7 @@ func (d *Demo) journey(informer string, r engine.StepResult) []string {
 		return []string{fmt.Sprintf("its delete never arrived: the relist no longer found %s, last seen at resourceVersion %d", r.Key, rv)}
 	}
 	out := j.Lines()
-	out = append(out, fmt.Sprintf("reflector received %s %s and queued it as %s", j.Type, r.Key, first))
+	out = append(out, fmt.Sprintf("reflector received %s %s", j.Type, r.Key))
 	if more := len(r.Deltas) - 1; more > 0 {
 		out = append(out, fmt.Sprintf("%s of this step took the same way", humanize.Plural(more, "more event")))
 	}

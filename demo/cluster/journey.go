@@ -96,7 +96,7 @@ func (c *Cluster) Journey(resource string, rv uint64) (Journey, bool) {
 
 // Lines tells the journey one stage per line, as far as it got.
 func (j Journey) Lines() []string {
-	out := []string{fmt.Sprintf("etcd revision %d: %s %s", j.RV, j.Type, j.Key)}
+	out := []string{fmt.Sprintf("etcd revision %d: %s", j.RV, j.Type)}
 	if j.Decoded {
 		out = append(out, fmt.Sprintf("storage watcher decoded it (incoming %d/%d)", j.Incoming, j.IncomingCap))
 	} else {
@@ -105,7 +105,7 @@ func (j Journey) Lines() []string {
 	if !j.Appended {
 		return append(out, "still on its way to the watch cache")
 	}
-	out = append(out, fmt.Sprintf("watch cache appended it (window %d–%d, %d/%d events)", j.WindowOldest, j.WindowNewest, j.WindowLen, j.WindowCap))
+	out = append(out, fmt.Sprintf("watch cache appended it (window %d–%d)", j.WindowOldest, j.WindowNewest))
 	line := "dispatched to " + plural(j.Watchers, "watcher")
 	if j.Blocked > 0 {
 		line += fmt.Sprintf(", %d with a full buffer", j.Blocked)
