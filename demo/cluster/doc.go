@@ -28,8 +28,8 @@
 //     client-go's pager fall back to a full list.
 //
 // WATCH behaves like the API server's watch cache: a bounded per-resource
-// event history (Options.HistorySize) serves watches from resourceVersion N
-// with exactly the events after N; an N older than the history is answered,
+// window of events (Options.HistorySize) serves watches from resourceVersion N
+// with exactly the events after N; an N older than the window is answered,
 // as the API server does, by a stream holding one ERROR event with a 410
 // Expired status (one newer than the server, with a 504 "Too large resource
 // version" status). resourceVersion "" or "0" without sendInitialEvents start
@@ -45,12 +45,55 @@
 // IsWatchListSemanticsUnSupported, so a reflector built directly on it never
 // tries to stream and goes straight to LIST.
 //
-// # Slow watchers
+// # The watch path
 //
-// Writers never block on a watcher: each stream has a bounded buffer
-// (Options.WatchBuffer). When it is full the server closes that stream, as
-// the API server terminates unresponsive watchers; the client re-watches from
-// the last resourceVersion it saw and loses nothing.
+// An event reaches a watcher through the stages of kube-apiserver v1.37's
+// watch path, each with its own goroutine and bounded buffers, so that a
+// slow stage backs up the ones before it:
+//
+//  1. etcd: a write commits at the next revision and waits on etcd's side
+//     (PathStats.EtcdPending) until the storage watcher takes it.
+//  2. The storage watcher (etcd3's watchChan): an incoming buffer, the
+//     decode step, an outgoing buffer, each buffer Options.StorageBuffer
+//     (100) long, with high-water marks.
+//  3. The watch cache (the cacher): appends the event to its window of
+//     Options.HistorySize events, then dispatches it to every watcher
+//     whose selector it passes.
+//  4. One buffer per watcher (Options.WatchBuffer). When a watcher's buffer
+//     is full the dispatch waits for it, holding up every other watcher of
+//     the resource, for at most Options.DispatchBudget; a watcher that has
+//     not made room by then is terminated. Its client re-watches from the
+//     last resourceVersion it saw and loses nothing, or gets 410 Expired if
+//     the window has moved past it.
+//  5. The stream goroutine writes the buffer to the client; SetClientDelay
+//     makes a client slow to read.
+//
+// What the demo simplifies, compared with kube-apiserver:
+//   - One process, no network: "etcd" is the store's map plus a history of
+//     events, and its watch is a slice the storage watcher drains, not a
+//     gRPC stream; etcd itself never falls behind or cancels a watch.
+//   - Decoding copies nothing: the stored object is already a Go object;
+//     Options.DecodeDelay stands in for the work.
+//   - The cacher's own reflector, its store and its incoming channel are
+//     one stage: the watch cache appends and dispatches in one goroutine.
+//   - The dispatch budget is fixed per event, not kube-apiserver's budget
+//     that refills over time and is shared by all blocked watchers.
+//   - Bookmarks are queued by each stream every Options.BookmarkInterval at
+//     the newest revision up to which its resource's events have all been
+//     dispatched, not sent by the cacher as a watcher's deadline nears; a
+//     watcher the dispatch is waiting on gets none.
+//   - The watch cache's window counts events, never time, and never
+//     resizes itself; etcd's history for exact-resourceVersion lists has
+//     the same length. There is no progress-notify: the cache's
+//     resourceVersion for a resource is the store's while nothing of that
+//     resource is on its way.
+//   - LISTs never come from the watch cache (see above); a WatchList stream
+//     takes its initial events from the store at the current revision.
+//   - Each resource has one path; kube-apiserver also has one cacher per
+//     resource, but shares etcd's watch across resources.
+//   - The path's goroutines run only while the resource has watchers or
+//     events on their way; without watchers a write goes straight into the
+//     window.
 //
 // # Faults
 //
@@ -62,10 +105,13 @@
 //
 // # Locking
 //
-// One mutex (Cluster.mu) guards all server state. Writers hold it while they
-// hand events to watcher buffers with non-blocking sends; stream goroutines
-// take it only to enqueue bookmarks and to deregister, and never while
-// sending to a client. The Cluster owns no background goroutines: each watch
-// stream runs one goroutine that ends when the client stops the watch, its
-// context ends, its timeout fires or the server closes it.
+// One mutex (Cluster.mu) guards all server state. Writers hold it only to
+// commit and hand the event to etcd's side of the path; no goroutine holds
+// it while it waits on a buffer: the dispatch waits for a full watcher with
+// the mutex released. Stream goroutines take it only to enqueue bookmarks
+// and to deregister, never while sending to a client. Each watch stream
+// runs one goroutine that ends when the client stops the watch, its context
+// ends, its timeout fires or the server closes it; each resource's path runs
+// three goroutines while it has watchers or events on their way, and stops
+// once it has neither.
 package cluster

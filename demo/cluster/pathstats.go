@@ -13,17 +13,17 @@ type PathStats struct {
 	// ResourceVersion is how far the watch cache is up to date for this
 	// resource: every event up to it has reached the cache.
 	ResourceVersion uint64
-	EtcdPending  int    // events committed that the storage watcher has not taken in
-	Incoming     BufferStats
-	Outgoing     BufferStats
-	Decoded      uint64 // events through the storage watcher
-	Cache        CacheStats
-	Received     uint64 // events the watch cache appended
-	Dispatched   uint64 // event copies handed to watchers' buffers
-	Bookmarks    uint64 // bookmarks queued to watchers
-	Sent         uint64 // events and bookmarks written to clients
-	Terminated   uint64 // watchers closed for not making room in time
-	Watchers     []WatcherStats
+	EtcdPending     int // events committed that the storage watcher has not taken in
+	Incoming        BufferStats
+	Outgoing        BufferStats
+	Decoded         uint64 // events through the storage watcher
+	Cache           CacheStats
+	Received        uint64 // events the watch cache appended
+	Dispatched      uint64 // event copies handed to watchers' buffers
+	Bookmarks       uint64 // bookmarks queued to watchers
+	Sent            uint64 // events and bookmarks written to clients
+	Terminated      uint64 // watchers closed for not making room in time
+	Watchers        []WatcherStats
 }
 
 // BufferStats is a bounded buffer's fill now and its high-water mark.
