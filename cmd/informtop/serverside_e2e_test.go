@@ -1,0 +1,78 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestServerSideInTmux looks at the demo's API server side as a learner
+// does: at 160×48 the watch path's stages above the reflector with live
+// figures; at 80×24 folded into one line that e expands; and a step that
+// tells the popped event's way from etcd to the handler.
+func TestServerSideInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("this test drives the dashboard in tmux: install it (apt-get install tmux); .ci/run does")
+	}
+	dir := t.TempDir()
+	bin := buildInformtop(t, dir)
+	socket := filepath.Join(dir, "tmux.sock")
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", socket, "kill-server").Run() })
+	demo := func(session string, w, h int) *tmux {
+		tm := &tmux{t: t, socket: socket, session: session}
+		tm.run("new-session", "-d", "-s", session, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h),
+			fmt.Sprintf("env XDG_CONFIG_HOME=%s KUBECONFIG=%s %s --demo --seed 7", t.TempDir(), filepath.Join(dir, "no-kubeconfig"), bin))
+		return tm
+	}
+
+	large := demo("large", 160, 48)
+	screen := large.waitFor("the server's stages with a watcher", func(s string) bool {
+		return strings.Contains(s, "#1 pods") && strings.Contains(s, "decoded")
+	})
+	order := []string{"etcd        revision", "Storage     watcher: incoming", "Watch cache window RV", "Watchers    1 open", "API server", "Reflector", "Queue"}
+	if !inOrder(screen, order) {
+		t.Fatalf("the stages are not drawn in the order an event travels them (%q):\n%s", order, screen)
+	}
+
+	small := demo("small", 80, 24)
+	folded := small.waitFor("the folded server side", func(s string) bool { return strings.Contains(s, "Server side etcd") })
+	if strings.Contains(folded, "Watch cache") || !strings.Contains(folded, "e expand server side") {
+		t.Fatalf("at 80×24 the server side should be one line that e expands:\n%s", folded)
+	}
+	small.keys("e")
+	expanded := small.waitFor("the expanded server side", func(s string) bool { return strings.Contains(s, "Watch cache") })
+	if !inOrder(expanded, []string{"etcd", "Storage", "Watch cache", "Watchers", "API server", "Reflector"}) || !strings.Contains(expanded, "slow ") {
+		t.Fatalf("expanded at 80×24, the stages or the listeners are missing:\n%s", expanded)
+	}
+	small.keys("e")
+	small.waitFor("folded again", func(s string) bool { return strings.Contains(s, "Server side etcd") })
+
+	// Pause, then step until a watched event (not a listed one) is popped.
+	small.keys("Space")
+	small.waitFor("paused", func(s string) bool { return strings.Contains(s, "you paused") })
+	for range 20 {
+		small.keys("n")
+		s := small.capture()
+		if strings.Contains(s, "etcd revision") && strings.Contains(s, "storage watcher decoded it") {
+			if !inOrder(s, []string{"server", "etcd revision", "storage watcher decoded it", "watch cache appended it", "popped", "notified"}) {
+				t.Fatalf("the step narration does not follow the event from etcd to the listeners:\n%s", s)
+			}
+			return
+		}
+	}
+	t.Fatalf("twenty steps and none narrated a watched event's way through the server:\n%s", small.capture())
+}
+
+// inOrder reports whether each of parts occurs in s after the one before.
+func inOrder(s string, parts []string) bool {
+	for _, p := range parts {
+		i := strings.Index(s, p)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(p):]
+	}
+	return true
+}
