@@ -248,6 +248,8 @@ func TestStepNarratesOnlyItsOwnItem(t *testing.T) {
 				Notifications: []StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/b"}},
 				Summary:       []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
 				Batch:         1,
+				// This test's pods were queued directly, without a version.
+				ResourceVersions: []string{""},
 			}
 			if got.err != nil || !reflect.DeepEqual(got.res, want) {
 				t.Fatalf("step = %+v, %v\nwant %+v", got.res, got.err, want)
@@ -335,9 +337,12 @@ func TestStepNarratesSyncForDueListenersOnly(t *testing.T) {
 				Key:    "default/a",
 				Deltas: []cache.DeltaType{cache.Sync},
 				Store:  []string{"Update default/a"},
+				// A resync hands out the cached object, at its version.
+				ResourceVersions: []string{storedRV(t, inf, "default/a")},
 			}
 			if kind == RealFIFO {
-				want = StepResult{Key: "(resync of every object)", Deltas: []cache.DeltaType{cache.SyncAll}, Batching: true}
+				// One delta for the whole cache carries no version.
+				want = StepResult{Key: "(resync of every object)", Deltas: []cache.DeltaType{cache.SyncAll}, Batching: true, ResourceVersions: []string{""}}
 			}
 			want.Informer, want.Kind, want.QueueKind, want.Keys, want.Batch = "pods", StepSingle, kind, []string{want.Key}, 1
 			want.Notifications = []StepNotification{{Listener: "syncing", Callback: "OnUpdate (sync)", Key: "default/a", Detail: "only listeners due for resync"}}

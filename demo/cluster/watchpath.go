@@ -122,6 +122,12 @@ func (c *Cluster) feed(st *store, r *pathRun) {
 			// One at a time, so what waits on etcd's side stays counted
 			// there while incoming is full.
 			c.mu.Lock()
+			if p.run != r {
+				// Stopped, and perhaps restarted: pending belongs to the
+				// next run now.
+				c.mu.Unlock()
+				return
+			}
 			if len(p.pending) == 0 {
 				p.pending = nil
 				c.mu.Unlock()
