@@ -29,15 +29,18 @@ const serverMetricsEvery = 5 * time.Second
 // resources (its watch cache, dispatch, terminated watchers) from its
 // /metrics, when the user may get that URL. It only reads.
 //
-// Locking: mu guards last; the rest is fixed after newServerMetrics.
+// Locking: mu guards last and started; the rest is fixed after
+// newServerMetrics.
 type serverMetrics struct {
 	get       func(ctx context.Context) ([]byte, error)
+	hosts     func(ctx context.Context) []string // the cluster's API servers, nil when unknown
 	from      string
 	resources map[string]schema.GroupResource // informer name → what it watches
 	denied    string                          // why the user may not read /metrics; "" when allowed
 
-	mu   sync.Mutex
-	last map[string]source.ServerStats
+	mu      sync.Mutex
+	last    map[string]source.ServerStats
+	started time.Time // when the API server that answered the last scrape started
 }
 
 // metricsDenied asks, as for the resources, whether the user may get the
@@ -62,6 +65,7 @@ func newServerMetrics(c kubernetes.Interface, from, denied string) *serverMetric
 	m.get = func(ctx context.Context) ([]byte, error) {
 		return c.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
 	}
+	m.hosts = func(ctx context.Context) []string { return apiServerHosts(ctx, c) }
 	return m
 }
 
@@ -98,12 +102,26 @@ func (m *serverMetrics) scrape(ctx context.Context) {
 	} else {
 		parser := expfmt.NewTextParser(model.UTF8Validation)
 		families, perr := parser.TextToMetricFamilies(bytes.NewReader(raw))
+		started := startedAt(families)
+		hosts := m.hosts(sctx)
+		m.mu.Lock()
+		before := m.started
+		if perr == nil {
+			m.started = started
+		}
+		m.mu.Unlock()
+		from := answeredBy(m.from, started, before, hosts)
 		for name, gr := range m.resources {
 			if perr != nil {
 				out[name] = source.ServerStats{Reason: "the API server's /metrics could not be parsed: " + perr.Error(), Taken: now}
 				continue
 			}
-			out[name] = statsOf(families, gr, m.from, now)
+			s := statsOf(families, gr, from, now)
+			if !started.IsZero() {
+				s.ServerStarted = &started
+			}
+			s.APIServers = len(hosts)
+			out[name] = s
 		}
 	}
 	m.mu.Lock()

@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/informtop/informtop/internal/kubetest"
 )
@@ -32,8 +35,41 @@ func TestServerFiguresBesideTheInformer(t *testing.T) {
 	informerRV, _ := strconv.ParseUint(f.Snapshots[0].LastSyncResourceVersion, 10, 64)
 	cacheRV, err := strconv.ParseUint(st.WatchCacheResourceVersion, 10, 64)
 	if !st.Available || err != nil || cacheRV < informerRV || st.WatchCacheCapacity <= 0 ||
-		st.EventsReceived < 3 || st.EventsDispatched == 0 || st.From != c.Server() {
+		st.EventsReceived < 3 || st.EventsDispatched == 0 || !strings.HasPrefix(st.From, c.Server()+", the kube-apiserver started ") {
 		t.Fatalf("server figures %+v (informer at RV %d)", st, informerRV)
 	}
 	t.Log(st.Sentence())
+}
+
+// TestServerFiguresSayWhichAPIServerAnswered: behind several API servers
+// each scrape may reach another one; the figures say which answered (its
+// start time) and, when it changed since the last read, that the counters
+// are that server's own.
+func TestServerFiguresSayWhichAPIServerAnswered(t *testing.T) {
+	c := kubetest.Shared(t)
+	first := testClients(t, c)
+	second := kubernetes.NewForConfigOrDie(c.StartSecondAPIServer(t))
+	m := newServerMetrics(first, "https://api.example:6443", "")
+	m.resources["configmaps"] = schema.GroupResource{Resource: "configmaps"}
+	ctx := context.Background()
+	m.scrape(ctx)
+	a := m.stats()["configmaps"]
+	m.get = func(ctx context.Context) ([]byte, error) {
+		return second.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	}
+	m.scrape(ctx)
+	b := m.stats()["configmaps"]
+	if a.ServerStarted == nil || b.ServerStarted == nil || a.ServerStarted.Equal(*b.ServerStarted) {
+		t.Fatalf("start times of the two API servers: %v and %v, want two different ones", a.ServerStarted, b.ServerStarted)
+	}
+	if !strings.HasPrefix(a.From, "https://api.example:6443, the kube-apiserver started ") || strings.Contains(a.From, "another API server") {
+		t.Fatalf("first read from %q", a.From)
+	}
+	if !strings.Contains(b.From, "another API server than at the last read") {
+		t.Fatalf("a read answered by another API server does not say so: %q", b.From)
+	}
+	// The admin may list the identity leases: at least this host's.
+	if a.APIServers < 1 {
+		t.Fatalf("API servers counted from identity leases: %d", a.APIServers)
+	}
 }

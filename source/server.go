@@ -16,9 +16,17 @@ type ServerStats struct {
 	// figures; Reason then says why and what would show them.
 	Available bool   `json:"available"`
 	Reason    string `json:"reason,omitempty"`
-	// From names where the figures come from (behind a load balancer, the
-	// one API server that answered the scrape).
+	// From names where the figures come from: the address asked and,
+	// behind a load balancer, which API server answered.
 	From string `json:"from,omitempty"`
+	// ServerStarted is when the API server that answered started (its
+	// process_start_time_seconds): behind a load balancer it tells the
+	// API servers apart, and a change means another one answered, whose
+	// counters are its own. APIServers counts the API servers of the
+	// cluster (their identity leases) when the user may list them; 0 when
+	// unknown.
+	ServerStarted *time.Time `json:"serverStarted,omitempty"`
+	APIServers    int        `json:"apiServers,omitempty"`
 	// WatchCacheResourceVersion is the newest resourceVersion the watch
 	// cache holds; WatchCacheCapacity how many events its window keeps.
 	WatchCacheResourceVersion string  `json:"watchCacheResourceVersion,omitempty"`
