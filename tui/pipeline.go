@@ -265,10 +265,7 @@ func (v *pipelineView) listenerLines(s *engine.Snapshot, h *history, now time.Ti
 	nameW = min(nameW, 20)
 	out := make([]string, 0, rows)
 	for i, r := range ranked[:show] {
-		branch := "     ├─▶ "
-		if i == len(ranked)-1 {
-			branch = "     └─▶ "
-		}
+		branch := treeBranch(i, len(ranked))
 		l := r.stats
 		mark := "  "
 		if r.stall.stalled {
@@ -520,4 +517,13 @@ func (v *pipelineView) listenersSynced(s *engine.Snapshot, p *point) (string, fl
 		sync = v.c.styles.warn.Render(sync)
 	}
 	return sync, total
+}
+
+// treeBranch draws the i-th of n branches under a stage: the last one
+// closes the tree.
+func treeBranch(i, n int) string {
+	if i == n-1 {
+		return "     └─▶ "
+	}
+	return "     ├─▶ "
 }

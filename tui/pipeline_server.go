@@ -225,10 +225,7 @@ func (v *pipelineView) watcherLines(ws []source.WatcherBuffer, rows int) []strin
 	nameW = min(nameW, 20)
 	out := make([]string, 0, rows)
 	for i, w := range ranked[:show] {
-		branch := "     ├─▶ "
-		if i == len(ranked)-1 {
-			branch = "     └─▶ "
-		}
+		branch := treeBranch(i, len(ranked))
 		mark := "  "
 		if w.Blocked {
 			mark = "⚠ "
