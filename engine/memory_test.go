@@ -123,15 +123,21 @@ func TestMemoryEstimate(t *testing.T) {
 	if m.Objects != n || m.Sampled != 20*memorySampleSize {
 		t.Fatalf("%d objects, %d sampled; want %d and %d", m.Objects, m.Sampled, n, 20*memorySampleSize)
 	}
-	if !within(m.EstimatedBytes, want["total"], 0.15) || !within(m.BytesPerObject, want["total"]/n, 0.15) {
+	// Half the objects are eight times the size of the others, the worst
+	// case for a sample: the moving average weighs about seven rounds of
+	// 32, so one standard deviation of the estimate is about 5 %; 20 %
+	// keeps a correct estimator from failing by chance (it did at 15 %)
+	// and still fails one that is off.
+	const tolerance = 0.2
+	if !within(m.EstimatedBytes, want["total"], tolerance) || !within(m.BytesPerObject, want["total"]/n, tolerance) {
 		t.Errorf("estimated %v bytes (%v per object), serialized %v", m.EstimatedBytes, m.BytesPerObject, want["total"])
 	}
 	for _, f := range []string{FieldData, FieldLastApplied, FieldAnnotations} {
-		if !within(m.ByField[f], want[f], 0.15) {
+		if !within(m.ByField[f], want[f], tolerance) {
 			t.Errorf("%s: estimated %v bytes, serialized %v", f, m.ByField[f], want[f])
 		}
 	}
-	if s, ok := m.WouldSaveByTransforms[TransformStripLastApplied]; !ok || !within(s, want[FieldLastApplied], 0.15) {
+	if s, ok := m.WouldSaveByTransforms[TransformStripLastApplied]; !ok || !within(s, want[FieldLastApplied], tolerance) {
 		t.Errorf("stripping last-applied would save %v bytes (listed: %t), want about %v", s, ok, want[FieldLastApplied])
 	}
 	if s, ok := m.SavedByTransforms[TransformStripManagedFields]; !ok || s != 1000*n {
