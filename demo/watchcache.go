@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime"
+
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source/local"
@@ -135,4 +137,22 @@ func bookmarkRows(s engine.Snapshot) string {
 		return fmt.Sprintf("its RealFIFO queued each as a Bookmark delta (%d so far, Queue view 2)", s.Queue.Added.Bookmark)
 	}
 	return "a DeltaFIFO has no Bookmark delta, so nothing was queued: the reflector just remembers the resourceVersion"
+}
+
+// serverTruth is what the server holds of the informer's resource as its
+// selector sees it: what its cache should equal once caught up.
+func (d *Demo) serverTruth(e *local.Informer) map[string]runtime.Object {
+	for _, ip := range d.plan.informers {
+		if ip.name != e.Name() || ip.selector == (cluster.Selector{}) {
+			continue
+		}
+		objs, err := d.cluster.SnapshotOf(e.Resource(), ip.selector)
+		if err != nil {
+			// New built this informer with the same selector, so the
+			// cluster accepted it then.
+			panic(fmt.Sprintf("demo: informer %s: %v", e.Name(), err))
+		}
+		return objs
+	}
+	return d.cluster.Snapshot(e.Resource())
 }
