@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source/local"
 )
 
@@ -127,16 +126,6 @@ func clientStatus(d *Demo) []string {
 			e.Name(), clientRV(e), state, r.Lists, r.Relists, r.Watches, r.WatchAdded+r.WatchModified+r.WatchDeleted, r.WatchBookmarks))
 	}
 	return lines
-}
-
-// bookmarkRows says where the informer's bookmarks went: a RealFIFO queues
-// each as a Bookmark delta, a DeltaFIFO has no such delta and the reflector
-// keeps the resourceVersion itself.
-func bookmarkRows(s engine.Snapshot) string {
-	if s.QueueKind == engine.RealFIFO {
-		return fmt.Sprintf("its RealFIFO queued each as a Bookmark delta (%d so far, Queue view 2)", s.Queue.Added.Bookmark)
-	}
-	return "a DeltaFIFO has no Bookmark delta, so nothing was queued: the reflector just remembers the resourceVersion"
 }
 
 // serverTruth is what the server holds of the informer's resource as its
