@@ -18,7 +18,7 @@ const (
 
 var bookmarksScenario = &scenario{
 	name:    "bookmarks",
-	summary: "A BOOKMARK carries only a resourceVersion: a quiet informer's moves on with no object events, and its dropped watch resumes from there, without the relist an informer without bookmarks needs.",
+	summary: "BOOKMARKs move a quiet informer's resourceVersion with no object events, so its dropped watch resumes without the relist a client without them needs.",
 	objects: 300,
 	rate:    defaultRate,
 	build:   buildBookmarks,

@@ -38,7 +38,7 @@ const (
 
 var slowWatcherScenario = &scenario{
 	name:    "slow-watcher",
-	summary: "The client stops reading; its watch buffer fills and the watch cache terminates the watch. It re-watches from its last resourceVersion without a relist, until the window moves past it: 410 and a relist.",
+	summary: "A client that stops reading loses its watch; it re-watches without a relist while the watch cache's window still covers it, else 410 and a relist.",
 	objects: 300,
 	rate:    defaultRate,
 	build:   buildSlowWatcher,
@@ -104,7 +104,7 @@ func buildSlowWatcher(cfg resolved) plan {
 		}), then: f.terminated, note: []string{
 			fmt.Sprintf("The client stopped reading (%s per event) and %d updates arrived. Its buffer filled (%d/%d), the watch cache waited its budget of %s for room, then terminated the watch: see terminated watchers in the Pipeline view (1).",
 				seconds(slowStall), slowFirstBurst, slowWatchBuffer, slowWatchBuffer, seconds(slowBudget)),
-			"kube-apiserver does the same (with a budget of about 0.1s) so that one slow client cannot hold up every other watcher of the resource.",
+			"kube-apiserver does the same so that one slow client cannot hold up every other watcher of the resource; its budget is about 0.1s, the demo's longer so you can see the full buffer.",
 		}},
 		{name: "recovered", do: do(func(d *Demo) { stallClient(d, false) }), then: func(d *Demo) bool {
 			return rewatched(d) && informerSettled(d, "pods", d.relistsBefore("pods")) && caughtUp(d)
@@ -133,7 +133,8 @@ func buildSlowWatcher(cfg resolved) plan {
 		}, do: do(func(d *Demo) {
 			w := d.watchWindow(cluster.Pods)
 			d.setNote([]string{
-				fmt.Sprintf("The watch cache terminated the stalled watch again, and every re-watch since, while the burst went on. Its window now starts at RV %d, past RV %d where the client stands: the events it missed are gone from the server.", w.OldestRV, informerRV(d, "pods")),
+				fmt.Sprintf("The watch cache terminated the stalled watch again while the burst went on (terminated watchers: %d). Its window now starts at RV %d, past RV %d where the client stands: the events it missed are gone from the watch cache.",
+					d.cluster.Stats().WatchesSlow, w.OldestRV, informerRV(d, "pods")),
 			})
 		})},
 		// The workload stays held until the relist: anything deleted before

@@ -21,7 +21,7 @@ const (
 
 var watchCacheWindowScenario = &scenario{
 	name:    "watch-cache-window",
-	summary: "The watch cache keeps a window of recent events. A client away longer than the window returns to 410 and a relist; a quiet client stays inside it through bookmarks, one without bookmarks does not.",
+	summary: "A small watch cache window: clients away longer than it get 410 and relist; a quiet informer stays inside it through bookmarks, one without them relists.",
 	objects: 300,
 	rate:    defaultRate,
 	build:   buildWatchCacheWindow,

@@ -3,6 +3,7 @@ package demo
 import (
 	"fmt"
 	"maps"
+	"strings"
 	"testing"
 
 	"github.com/informtop/informtop/demo/cluster"
@@ -45,6 +46,11 @@ func TestWatchCacheWindow(t *testing.T) {
 				"back note": claimAll(relists(map[string]uint64{"pods": 1, "quiet": 1, "quiet-no-bookmarks": 1}), func(d *Demo) (bool, string) {
 					if cs := d.cluster.Stats(); cs.Expired < 3 {
 						return false, fmt.Sprintf("the server answered 410 %d times, want one per informer", cs.Expired)
+					}
+					for _, n := range names {
+						if r := snapshotOf(t, d, n).Reflector; r.WatchErrors == 0 || !strings.Contains(r.LastError, "410") {
+							return false, fmt.Sprintf("%s saw no 410: %d watch errors, last %q", n, r.WatchErrors, r.LastError)
+						}
 					}
 					for _, ls := range snapshotOf(t, d, "pods").Listeners {
 						if ls.Delivered.Tombstones != windowDeletes {
