@@ -145,3 +145,17 @@ func (d *Demo) serverTruth(e *local.Informer) map[string]runtime.Object {
 	}
 	return d.cluster.Snapshot(e.Resource())
 }
+
+// rewatchedOne: the informer has opened a new watch since markWatches and
+// has it open.
+func rewatchedOne(d *Demo, name string) bool {
+	e := d.Informer(name)
+	if e == nil {
+		return false
+	}
+	d.mu.Lock()
+	before := d.facts.watchesBefore[name]
+	d.mu.Unlock()
+	r := e.Engine().Snapshot().Reflector
+	return r.WatchOpen && r.Watches > before
+}

@@ -73,11 +73,12 @@ func TestWatchCacheWindow(t *testing.T) {
 					}
 					return true, ""
 				},
-				"drop": relists(map[string]uint64{"pods": 1, "quiet": 1, "quiet-no-bookmarks": 2}),
+				"drop":     relists(map[string]uint64{"pods": 1, "quiet": 1}),
+				"relisted": relists(map[string]uint64{"pods": 1, "quiet": 1, "quiet-no-bookmarks": 2}),
 			})
 			start(t, d)
 			g.await(t, "done")
-			notes.check(t, "intro", "quiesce", "away", "gap", "gap note", "back", "back note", "quiet churn", "quiet note", "drop")
+			notes.check(t, "intro", "quiesce", "away", "gap", "gap note", "back", "back note", "quiet churn", "quiet note", "drop", "relisted")
 			quiesce(t, d)
 			assertConsistent(t, d)
 
