@@ -11,10 +11,20 @@ import (
 
 func TestBookmarks(t *testing.T) {
 	t.Parallel()
-	for _, q := range []engine.QueueKind{engine.RealFIFO, engine.DeltaFIFO} {
-		t.Run(q.String(), func(t *testing.T) {
+	// With --watch-list the informers stream their lists, except the one
+	// without bookmarks, which could not see such a list end.
+	for _, tc := range []struct {
+		q         engine.QueueKind
+		watchList bool
+	}{{engine.RealFIFO, false}, {engine.DeltaFIFO, false}, {engine.RealFIFO, true}} {
+		q := tc.q
+		name := q.String()
+		if tc.watchList {
+			name += "/watch-list"
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			d := newDemo(t, Config{Scenario: "bookmarks", Seed: 8, Queue: q, Objects: 40, Rate: 100, TimeScale: 0.01})
+			d := newDemo(t, Config{Scenario: "bookmarks", Seed: 8, Queue: q, Objects: 40, Rate: 100, TimeScale: 0.01, WatchList: tc.watchList})
 			g := holdSteps(d, "done")
 			var quietListRV uint64
 			notes := watchNotes(d, map[string]claim{
@@ -83,6 +93,9 @@ func TestBookmarks(t *testing.T) {
 			}
 			if nobm.Relists != 1 || nobm.WatchErrors == 0 || !strings.Contains(nobm.LastError, "410") {
 				t.Errorf("quiet-no-bookmarks: %d relists, %d watch errors, last %q; want a 410 and one relist", nobm.Relists, nobm.WatchErrors, nobm.LastError)
+			}
+			if quiet.ListStreamed != tc.watchList || nobm.ListStreamed {
+				t.Errorf("lists streamed: quiet %v, quiet-no-bookmarks %v; with --watch-list %v only quiet streams", quiet.ListStreamed, nobm.ListStreamed, tc.watchList)
 			}
 			if p := snapshotOf(t, d, "pods").Reflector; p.Relists != 0 {
 				t.Errorf("pods relisted %d times; it follows every event and should re-watch", p.Relists)

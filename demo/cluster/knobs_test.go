@@ -53,3 +53,18 @@ func TestSnapshotOfMatchesANarrowedList(t *testing.T) {
 		t.Error("an unknown resource was accepted")
 	}
 }
+
+// A client without bookmarks would wait forever for the bookmark that ends
+// a streamed list, so it says it cannot stream and its reflector LISTs.
+func TestNoBookmarksClientLists(t *testing.T) {
+	t.Parallel()
+	c := New(Options{WatchList: true})
+	lw := mustLW(t, c, Pods, Selector{})
+	if lw.IsWatchListSemanticsUnSupported() {
+		t.Fatal("a client with bookmarks on a WatchList server says it cannot stream lists")
+	}
+	lw.SetBookmarks(false)
+	if !lw.IsWatchListSemanticsUnSupported() {
+		t.Error("a client without bookmarks says it can stream lists, whose end it would never see")
+	}
+}
