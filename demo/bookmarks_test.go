@@ -81,7 +81,7 @@ func TestBookmarks(t *testing.T) {
 				},
 			})
 			start(t, d)
-			g.await(t, "done")
+			awaitStep(t, d, g, notes, "done")
 			notes.check(t, "intro", "bookmarked", "burst", "burst note", "drop", "relisted")
 			quiesce(t, d)
 			assertConsistent(t, d)

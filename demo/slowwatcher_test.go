@@ -77,7 +77,7 @@ func TestSlowWatcher(t *testing.T) {
 				}),
 			})
 			start(t, d)
-			g.await(t, "stall again")
+			awaitStep(t, d, g, notes, "stall again")
 			// Phase one: terminated, re-watched, no relist.
 			cs := d.cluster.Stats()
 			r := snapshotOf(t, d, "pods").Reflector
@@ -89,7 +89,7 @@ func TestSlowWatcher(t *testing.T) {
 				t.Errorf("%d watches opened, want a re-watch after the termination", r.Watches)
 			}
 			g.let("stall again")
-			g.await(t, "done")
+			awaitStep(t, d, g, notes, "done")
 			notes.check(t, "intro", "quiesce", "stall", "recovered", "recovered note", "stall again", "window moved", "relisted", "relisted note")
 			quiesce(t, d)
 			assertConsistent(t, d)
