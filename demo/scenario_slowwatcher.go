@@ -155,10 +155,3 @@ func buildSlowWatcher(cfg resolved) plan {
 	}
 	return p
 }
-
-// relistsBefore is the informer's relist count recorded by markRelists.
-func (d *Demo) relistsBefore(name string) uint64 {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.facts.relistsBefore[name]
-}

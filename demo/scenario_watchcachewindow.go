@@ -145,10 +145,3 @@ func tombstonedMissed(d *Demo, informer string) bool {
 	}
 	return true
 }
-
-// burstRV is the server's resourceVersion after the last burst.
-func (d *Demo) burstRV() uint64 {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.facts.burstRV
-}

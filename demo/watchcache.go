@@ -159,3 +159,17 @@ func rewatchedOne(d *Demo, name string) bool {
 	r := e.Engine().Snapshot().Reflector
 	return r.WatchOpen && r.Watches > before
 }
+
+// relistsBefore is the informer's relist count recorded by markRelists.
+func (d *Demo) relistsBefore(name string) uint64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.facts.relistsBefore[name]
+}
+
+// burstRV is the server's resourceVersion after the last burst.
+func (d *Demo) burstRV() uint64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.facts.burstRV
+}
