@@ -215,7 +215,7 @@ func listStarted(d *Demo) bool {
 // resourceVersion by resourceVersion; "" when they are equal, otherwise a
 // short description of the first differences.
 func (d *Demo) storeDiff(e *local.Informer) string {
-	server := d.cluster.Snapshot(e.Resource())
+	server := d.serverTruth(e)
 	cached := e.Engine().GetStore().List()
 	var diffs []string
 	seen := make(map[string]bool, len(cached))

@@ -33,6 +33,9 @@ func catalogue() []*scenario {
 		initialSyncScenario,
 		fifoCompareScenario,
 		mutatingHandlerScenario,
+		slowWatcherScenario,
+		watchCacheWindowScenario,
+		bookmarksScenario,
 	}
 }
 

@@ -21,7 +21,7 @@ func TestScenariosCatalogue(t *testing.T) {
 			t.Errorf("%s has no summary", s.Name)
 		}
 	}
-	want := []string{"steady", "burst", "stalled-listener", "watch-drop", "expired", "resync", "initial-sync", "fifo-compare", "mutating-handler"}
+	want := []string{"steady", "burst", "stalled-listener", "watch-drop", "expired", "resync", "initial-sync", "fifo-compare", "mutating-handler", "slow-watcher", "watch-cache-window", "bookmarks"}
 	if !slices.Equal(names, want) {
 		t.Errorf("Scenarios() = %v, want %v", names, want)
 	}

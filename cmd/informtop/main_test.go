@@ -163,7 +163,7 @@ func TestScenariosList(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, name := range []string{"steady", "burst", "stalled-listener", "watch-drop", "expired", "resync", "initial-sync", "fifo-compare"} {
+	for _, name := range []string{"steady", "burst", "stalled-listener", "watch-drop", "expired", "resync", "initial-sync", "fifo-compare", "mutating-handler", "slow-watcher", "watch-cache-window", "bookmarks"} {
 		if !strings.Contains(stdout, name) {
 			t.Errorf("scenarios lacks %s:\n%s", name, stdout)
 		}

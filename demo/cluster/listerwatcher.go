@@ -50,7 +50,9 @@ func (lw *ListerWatcher) SetClient(name string) { lw.client = name }
 // SetBookmarks(false) makes this client's watches go without bookmarks
 // even when they ask for them, as a client that never asks: a teaching
 // knob, since client-go's reflector always asks. Call it before the first
-// watch.
+// watch. Such a client cannot stream its lists either (the stream ends
+// with a bookmark), so it always LISTs: call it before the reflector is
+// built.
 func (lw *ListerWatcher) SetBookmarks(on bool) { lw.noBookmarks = !on }
 
 // Resource is the canonical name of the listed resource.
@@ -94,4 +96,6 @@ func (lw *ListerWatcher) WatchWithContext(ctx context.Context, options metav1.Li
 // reflector with WatchListClient on first sends a streaming watch, which a
 // server without WatchList rejects with 422 before the reflector falls back
 // to LIST.
-func (lw *ListerWatcher) IsWatchListSemanticsUnSupported() bool { return !lw.c.opts.WatchList }
+func (lw *ListerWatcher) IsWatchListSemanticsUnSupported() bool {
+	return !lw.c.opts.WatchList || lw.noBookmarks
+}
