@@ -20,12 +20,22 @@ func TestServerSideInTmux(t *testing.T) {
 	bin := buildInformtop(t, dir)
 	socket := filepath.Join(dir, "tmux.sock")
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", socket, "kill-server").Run() })
-	demo := func(session string, w, h int) *tmux {
+	demo := func(session string, w, h int, args ...string) *tmux {
 		tm := &tmux{t: t, socket: socket, session: session}
 		tm.run("new-session", "-d", "-s", session, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h),
-			fmt.Sprintf("env XDG_CONFIG_HOME=%s KUBECONFIG=%s %s --demo --seed 7", t.TempDir(), filepath.Join(dir, "no-kubeconfig"), bin))
+			fmt.Sprintf("env XDG_CONFIG_HOME=%s KUBECONFIG=%s %s --demo --seed 7 %s", t.TempDir(), filepath.Join(dir, "no-kubeconfig"), bin, strings.Join(args, " ")))
 		return tm
 	}
+
+	// Why a slow client loses its watch: the watch cache waits on its full
+	// buffer, then terminates it.
+	slow := demo("slow", 160, 48, "--scenario", "slow-watcher")
+	blocked := slow.waitFor("a watcher with a full buffer", func(s string) bool { return strings.Contains(s, "full, terminating unless it drains") })
+	if !strings.Contains(blocked, "⚠ #1 pods") {
+		t.Fatalf("the blocked watcher is not flagged with its client:\n%s", blocked)
+	}
+	slow.waitFor("the terminated watcher counted", func(s string) bool { return strings.Contains(s, "1 terminated (too slow)") })
+	slow.run("kill-session", "-t", "slow")
 
 	large := demo("large", 160, 48)
 	screen := large.waitFor("the server's stages with a watcher", func(s string) bool {

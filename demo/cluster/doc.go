@@ -77,7 +77,12 @@
 //   - The cacher's own reflector, its store and its incoming channel are
 //     one stage: the watch cache appends and dispatches in one goroutine.
 //   - The dispatch budget is fixed per event, not kube-apiserver's budget
-//     that refills over time and is shared by all blocked watchers.
+//     that refills over time and is shared by all blocked watchers. The
+//     slow-watcher scenario sets it to 1.5 s, not about 0.1 s: client-go
+//     treats a watch that ends within a second without an event as failed
+//     and relists, which would hide the re-watch the scenario shows.
+//   - A slow client is a fixed delay per event (SetClientDelay), not a
+//     congested connection.
 //   - Bookmarks are queued by each stream every Options.BookmarkInterval at
 //     the newest revision up to which its resource's events have all been
 //     dispatched, not sent by the cacher as a watcher's deadline nears; a
