@@ -187,6 +187,15 @@ func statsOf(families map[string]*dto.MetricFamily, gr schema.GroupResource, fro
 	s.EventsDispatched = counter(sum("apiserver_watch_cache_events_dispatched_total", nil))
 	s.WatchEventsSent = counter(sum("apiserver_watch_events_total", nil))
 	s.TerminatedWatchers = counter(sum("apiserver_terminated_watchers_total", nil))
+	s.ListsFromCache = counter(sum("apiserver_storage_list_total", map[string]string{"storage": "watchcache"}))
+	s.ListsFromStorage = counter(sum("apiserver_storage_list_total", map[string]string{"storage": "etcd"}))
+	if f, ok := families["apiserver_watch_list_duration_seconds"]; ok {
+		for _, m := range f.GetMetric() {
+			if h := m.GetHistogram(); h != nil && labelsMatch(m.GetLabel(), match) {
+				s.WatchLists += h.GetSampleCount()
+			}
+		}
+	}
 	if f, ok := families["apiserver_watch_events_dispatch_duration_seconds"]; ok {
 		var total float64
 		var n uint64

@@ -38,6 +38,11 @@ func TestServerFiguresBesideTheInformer(t *testing.T) {
 		st.EventsReceived < 3 || st.EventsDispatched == 0 || !strings.HasPrefix(st.From, c.Server()+", the kube-apiserver started ") {
 		t.Fatalf("server figures %+v (informer at RV %d)", st, informerRV)
 	}
+	// The informer's own initial list was served one way or another:
+	// from the watch cache, from etcd, or streamed.
+	if st.ListsFromCache+st.ListsFromStorage+st.WatchLists == 0 {
+		t.Fatalf("no list of configmaps counted by the server: %+v", st)
+	}
 	t.Log(st.Sentence())
 }
 

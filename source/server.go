@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/informtop/informtop/internal/humanize"
@@ -44,6 +45,12 @@ type ServerStats struct {
 	// DispatchLatencyMeanSeconds is the mean time from storage to a
 	// watcher, over the server's life.
 	DispatchLatencyMeanSeconds float64 `json:"dispatchLatencyMeanSeconds"`
+	// ListsFromCache and ListsFromStorage count the LIST requests of the
+	// resource the server answered from its watch cache and from etcd;
+	// WatchLists the lists it streamed (sendInitialEvents).
+	ListsFromCache   uint64 `json:"listsFromCache"`
+	ListsFromStorage uint64 `json:"listsFromStorage"`
+	WatchLists       uint64 `json:"watchLists"`
 	// Taken is when the figures were read.
 	Taken time.Time `json:"taken"`
 	// Path is the server's watch path for this resource, stage by stage:
@@ -117,13 +124,29 @@ type WatcherBuffer struct {
 }
 
 // Sentence is the figures in one line, or why there are none.
-func (s ServerStats) Sentence() string {
+func (s ServerStats) Sentence() string { return s.SentenceSince(nil) }
+
+// SentenceSince is Sentence with the rates of events received and
+// dispatched since prev, an earlier reading of the same server.
+func (s ServerStats) SentenceSince(prev *ServerStats) string {
 	if !s.Available {
 		return s.Reason
 	}
-	out := fmt.Sprintf("watch cache at RV %s, window %s events · %s received, %s dispatched · %s sent to watch clients · %s",
-		s.WatchCacheResourceVersion, humanize.Count(int64(s.WatchCacheCapacity)), humanize.Count(s.EventsReceived),
-		humanize.Count(s.EventsDispatched), humanize.Count(s.WatchEventsSent), humanize.Plural(s.TerminatedWatchers, "terminated watcher"))
+	received, dispatched := humanize.Count(s.EventsReceived)+" received", humanize.Count(s.EventsDispatched)+" dispatched"
+	if prev != nil && prev.Available && s.Taken.After(prev.Taken) && s.EventsReceived >= prev.EventsReceived && s.EventsDispatched >= prev.EventsDispatched {
+		secs := s.Taken.Sub(prev.Taken).Seconds()
+		received += fmt.Sprintf(" (%s/s)", humanize.Count(int64(math.Round(float64(s.EventsReceived-prev.EventsReceived)/secs))))
+		dispatched += fmt.Sprintf(" (%s/s)", humanize.Count(int64(math.Round(float64(s.EventsDispatched-prev.EventsDispatched)/secs))))
+	}
+	out := fmt.Sprintf("watch cache at RV %s, window %s events · %s, %s · %s sent to watch clients · %s",
+		s.WatchCacheResourceVersion, humanize.Count(int64(s.WatchCacheCapacity)), received,
+		dispatched, humanize.Count(s.WatchEventsSent), humanize.Plural(s.TerminatedWatchers, "terminated watcher"))
+	if s.ListsFromCache+s.ListsFromStorage > 0 {
+		out += fmt.Sprintf(" · lists: %s from the watch cache, %s from etcd", humanize.Count(s.ListsFromCache), humanize.Count(s.ListsFromStorage))
+	}
+	if s.WatchLists > 0 {
+		out += " · " + humanize.Plural(s.WatchLists, "streamed list")
+	}
 	if s.DispatchLatencyMeanSeconds > 0 {
 		out += fmt.Sprintf(" · dispatch %s mean", time.Duration(s.DispatchLatencyMeanSeconds*float64(time.Second)).Round(time.Microsecond))
 	}

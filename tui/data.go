@@ -85,12 +85,14 @@ type dataState struct {
 	// few seconds of each, by name, for its add rate and depth trend.
 	workqueues []source.Workqueue
 	wqHist     map[string]*queueHistory
-	// server is what the API server says about each informer's resource.
-	server   map[string]source.ServerStats
-	paused   bool
-	pausedBy source.Pauser // who paused: the user or the scenario
-	updated  time.Time     // when the newest dataMsg arrived
-	ticks    uint64        // dataMsgs applied, a cheap clock for transient messages
+	// server is what the API server says about each informer's resource;
+	// serverBefore the reading before it (an older Taken), for rates.
+	server       map[string]source.ServerStats
+	serverBefore map[string]source.ServerStats
+	paused       bool
+	pausedBy     source.Pauser // who paused: the user or the scenario
+	updated      time.Time     // when the newest dataMsg arrived
+	ticks        uint64        // dataMsgs applied, a cheap clock for transient messages
 
 	// selectedListener is the listener under the cursor of the Listeners
 	// view; the global stall key acts on it.
@@ -110,6 +112,7 @@ func (d *dataState) apply(msg dataMsg) {
 	d.eventStats = msg.eventStats
 	d.status = msg.status
 	d.reasons = msg.reasons
+	d.keepServerReadings(msg.server)
 	d.server = msg.server
 	d.applyWorkqueues(msg)
 	noteAt := msg.at
@@ -303,4 +306,18 @@ func (d *dataState) hasWatchPath() bool {
 		}
 	}
 	return false
+}
+
+// keepServerReadings remembers, per informer, the last reading older than
+// the new one: a source reads the server less often than the dashboard
+// pulls, so most frames repeat a reading.
+func (d *dataState) keepServerReadings(next map[string]source.ServerStats) {
+	for name, cur := range d.server {
+		if n, ok := next[name]; ok && n.Taken.After(cur.Taken) {
+			if d.serverBefore == nil {
+				d.serverBefore = map[string]source.ServerStats{}
+			}
+			d.serverBefore[name] = cur
+		}
+	}
 }

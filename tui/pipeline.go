@@ -495,7 +495,11 @@ func (v *pipelineView) serverLine(s *engine.Snapshot) string {
 	if !ok {
 		return ""
 	}
-	text := st.Sentence()
+	var before *source.ServerStats
+	if b, ok := v.c.data.serverBefore[s.Name]; ok {
+		before = &b
+	}
+	text := st.SentenceSince(before)
 	if !st.Available {
 		return v.label("") + v.c.styles.dim.Render(text)
 	}

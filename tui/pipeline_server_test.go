@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
@@ -255,5 +256,29 @@ func TestServerSideTroubleInWarnStyle(t *testing.T) {
 	h.keys("e")
 	if !has(warn(" (7 pending)")) || !has(warn("in 100/100 full")) {
 		t.Errorf("the folded line does not flag the full buffer and pending revisions:\n%s", h.screen())
+	}
+}
+
+// A real cluster's reading comes every few seconds; once there are two,
+// the API server's line gives the rates of events received and
+// dispatched between them.
+func TestServerLineRatesFromTwoReadings(t *testing.T) {
+	src := newFixtureSource()
+	first := fixtureWatchPath(1)
+	first.Path, first.Taken = nil, t0
+	src.SetServer(map[string]source.ServerStats{"pods": first})
+	h := newHarness(t, src)
+	h.size(200, 48)
+	h.frames(2)
+	if got := h.screen(); strings.Contains(got, "/s) ") || !strings.Contains(got, "6,937 received, 12,300 dispatched") {
+		t.Fatalf("one reading: want totals without rates:\n%s", got)
+	}
+	second := fixtureWatchPath(11)
+	second.Path, second.Taken = nil, t0.Add(5*time.Second)
+	src.SetServer(map[string]source.ServerStats{"pods": second})
+	h.frames(2)
+	// 1,370 more received and 2,000 more dispatched in 5 s.
+	if got := h.screen(); !strings.Contains(got, "8,307 received (274/s), 14,300 dispatched (400/s)") {
+		t.Fatalf("two readings: want the rates between them:\n%s", got)
 	}
 }
