@@ -20,16 +20,17 @@ func (d *Demo) serverStats() map[string]source.ServerStats {
 			continue
 		}
 		out[inf.Name()] = source.ServerStats{
-			Available:                 true,
-			From:                      "the demo's simulated API server",
-			WatchCacheResourceVersion: strconv.FormatUint(p.ResourceVersion, 10),
-			WatchCacheCapacity:        float64(p.Cache.Capacity),
-			EventsReceived:            p.Received,
-			EventsDispatched:          p.Dispatched,
-			WatchEventsSent:           p.Sent,
-			TerminatedWatchers:        p.Terminated,
-			Taken:                     now,
-			Path:                      watchPath(p),
+			Available:                  true,
+			From:                       "the demo's simulated API server",
+			WatchCacheResourceVersion:  strconv.FormatUint(p.ResourceVersion, 10),
+			WatchCacheCapacity:         float64(p.Cache.Capacity),
+			EventsReceived:             p.Received,
+			EventsDispatched:           p.Dispatched,
+			WatchEventsSent:            p.Sent,
+			TerminatedWatchers:         p.Terminated,
+			DispatchLatencyMeanSeconds: p.DispatchMean.Seconds(),
+			Taken:                      now,
+			Path:                       watchPath(p),
 		}
 	}
 	return out

@@ -35,8 +35,8 @@ func TestFramesCarryTheServersSide(t *testing.T) {
 			if p == nil || len(p.Watchers) != 1 || p.Watchers[0].Client != snap.Name || p.Watchers[0].Sent == 0 {
 				return false, snap.Name + " has no watcher that received events"
 			}
-			if p.Decoded == 0 || f.Server[snap.Name].EventsDispatched == 0 {
-				return false, snap.Name + ": nothing went through the storage watcher to a watcher"
+			if p.Decoded == 0 || f.Server[snap.Name].EventsDispatched == 0 || f.Server[snap.Name].DispatchLatencyMeanSeconds <= 0 {
+				return false, snap.Name + ": nothing went through the storage watcher to a watcher, or its dispatch was not timed"
 			}
 		}
 		return true, ""

@@ -23,7 +23,10 @@ type PathStats struct {
 	Bookmarks       uint64 // bookmarks queued to watchers
 	Sent            uint64 // events and bookmarks written to clients
 	Terminated      uint64 // watchers closed for not making room in time
-	Watchers        []WatcherStats
+	// DispatchMean is the mean time from a commit to the event being in
+	// every watcher's buffer, over the events that went through the path.
+	DispatchMean time.Duration
+	Watchers     []WatcherStats
 }
 
 // BufferStats is a bounded buffer's fill now and its high-water mark.
@@ -71,6 +74,9 @@ func (c *Cluster) WatchPath(resource string) (PathStats, bool) {
 		Bookmarks:  p.bookmarks.Load(),
 		Sent:       p.sent.Load(),
 		Terminated: p.terminated.Load(),
+	}
+	if n := p.dispatchCount.Load(); n > 0 {
+		s.DispatchMean = time.Duration(p.dispatchNanos.Load() / n)
 	}
 	s.ResourceVersion = c.rv
 	if p.inflight > 0 {

@@ -25,6 +25,7 @@ type watchPath struct {
 
 	decoded, received, dispatched, bookmarks atomic.Uint64
 	sent, terminated                         atomic.Uint64
+	dispatchNanos, dispatchCount             atomic.Uint64 // commit to every watcher's buffer
 	inHigh, outHigh                          atomic.Int64
 	watcherIDs                               int
 	clientDelay                              atomic.Int64 // a slow client's delay per event, in ns
@@ -42,7 +43,8 @@ type pathRun struct {
 // pathEvent is an event on its way, with what its stages saw of it.
 type pathEvent struct {
 	event
-	trace *trace
+	trace     *trace
+	committed time.Time
 }
 
 func newWatchPath(cacheSize int) watchPath {
@@ -58,7 +60,7 @@ func (c *Cluster) enqueueLocked(st *store, e event) {
 		p.appendLocked(e, t)
 		return
 	}
-	p.pending = append(p.pending, pathEvent{event: e, trace: t})
+	p.pending = append(p.pending, pathEvent{event: e, trace: t, committed: time.Now()})
 	p.inflight++
 	select {
 	case p.run.wake <- struct{}{}:
@@ -223,6 +225,8 @@ func (c *Cluster) dispatch(st *store, r *pathRun) {
 		if len(full) > 0 {
 			c.waitForRoom(st, r, full, items, pe.trace)
 		}
+		p.dispatchNanos.Add(uint64(time.Since(pe.committed)))
+		p.dispatchCount.Add(1)
 
 		c.mu.Lock()
 		p.inflight--
