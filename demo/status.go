@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/internal/humanize"
 )
@@ -52,15 +53,22 @@ func reflectorStatus(d *Demo) []string {
 	var lines []string
 	for _, e := range d.Informers() {
 		r := e.Engine().Snapshot().Reflector
-		state := "watch down"
-		switch {
-		case r.ListInProgress:
-			state = "listing"
-		case r.WatchOpen:
-			state = "watch open " + seconds(time.Since(r.WatchSince))
-		}
 		lines = append(lines, fmt.Sprintf("%s: %s · LISTs %d (relists %d) · WATCHes %d · errors %d",
-			e.Name(), state, r.Lists, r.Relists, r.Watches, r.Errors))
+			e.Name(), watchState(r, true), r.Lists, r.Relists, r.Watches, r.Errors))
 	}
 	return lines
+}
+
+// watchState is where a reflector stands: listing, watch open (with its
+// age when withAge) or watch down.
+func watchState(r engine.ReflectorStats, withAge bool) string {
+	switch {
+	case r.ListInProgress:
+		return "listing"
+	case r.WatchOpen && withAge:
+		return "watch open " + seconds(time.Since(r.WatchSince))
+	case r.WatchOpen:
+		return "watch open"
+	}
+	return "watch down"
 }

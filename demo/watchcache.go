@@ -115,15 +115,8 @@ func clientStatus(d *Demo) []string {
 	var lines []string
 	for _, e := range d.Informers() {
 		r := e.Engine().Snapshot().Reflector
-		state := "watch down"
-		switch {
-		case r.ListInProgress:
-			state = "listing"
-		case r.WatchOpen:
-			state = "watch open"
-		}
 		lines = append(lines, fmt.Sprintf("%s: at RV %d · %s · LISTs %d (relists %d) · WATCHes %d · object events %d · bookmarks %d",
-			e.Name(), clientRV(e), state, r.Lists, r.Relists, r.Watches, r.WatchAdded+r.WatchModified+r.WatchDeleted, r.WatchBookmarks))
+			e.Name(), clientRV(e), watchState(r, false), r.Lists, r.Relists, r.Watches, r.WatchAdded+r.WatchModified+r.WatchDeleted, r.WatchBookmarks))
 	}
 	return lines
 }
