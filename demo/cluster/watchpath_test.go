@@ -34,9 +34,12 @@ func TestBackpressureReachesEtcdAndDrainsWithoutLoss(t *testing.T) {
 		want = append(want, change{watch.Modified, keyOf(obj), rvOf(obj)})
 	}
 	var p PathStats
+	// Settled: the dispatch waits on the full watcher, and everything
+	// behind it is full up to etcd.
 	waitFor(t, "buffers to fill up to etcd", func() bool {
 		p, _ = c.WatchPath(Pods)
-		return p.Outgoing.Len == 10 && p.Incoming.Len == 10 && p.EtcdPending > 0
+		return p.Outgoing.Len == 10 && p.Incoming.Len == 10 && p.EtcdPending > 0 &&
+			len(p.Watchers) == 1 && p.Watchers[0].Blocked
 	})
 	if p.Outgoing.HighWater != 10 || p.Incoming.HighWater != 10 {
 		t.Fatalf("high-water marks %d/%d, want both 10", p.Incoming.HighWater, p.Outgoing.HighWater)
