@@ -21,7 +21,6 @@ type trace struct {
 
 	appended                   bool
 	windowOldest, windowNewest uint64
-	windowLen, windowCap       int
 
 	watchers, blocked, terminated int
 }
@@ -62,11 +61,10 @@ type Journey struct {
 	Decoded     bool
 	Incoming    int
 	IncomingCap int
-	// Appended: the watch cache added it; its window then held WindowLen
-	// of WindowCap events, servable from WindowOldest to WindowNewest.
+	// Appended: the watch cache added it; its window was then servable
+	// from WindowOldest to WindowNewest.
 	Appended                   bool
 	WindowOldest, WindowNewest uint64
-	WindowLen, WindowCap       int
 	// Watchers it was dispatched to; Blocked of them had a full buffer,
 	// and Terminated of those did not make room in time.
 	Watchers, Blocked, Terminated int
@@ -89,7 +87,6 @@ func (c *Cluster) Journey(resource string, rv uint64) (Journey, bool) {
 		Resource: st.kind.resource, RV: t.rv, Type: t.typ, Key: t.key,
 		Decoded: t.decoded, Incoming: t.incoming, IncomingCap: c.opts.StorageBuffer,
 		Appended: t.appended, WindowOldest: t.windowOldest, WindowNewest: t.windowNewest,
-		WindowLen: t.windowLen, WindowCap: t.windowCap,
 		Watchers: t.watchers, Blocked: t.blocked, Terminated: t.terminated,
 	}, true
 }

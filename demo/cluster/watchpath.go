@@ -78,7 +78,6 @@ func (p *watchPath) appendLocked(e event, t *trace) {
 	if t != nil {
 		t.appended = true
 		t.windowOldest, t.windowNewest = p.cache.compacted, e.rv
-		t.windowLen, t.windowCap = p.cache.n, len(p.cache.buf)
 	}
 }
 
