@@ -1,16 +1,13 @@
 package recording
 
 import (
-	"context"
 	"path/filepath"
-	"sync"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/benchlw"
+	"github.com/informtop/informtop/internal/benchrun"
 )
 
 // BenchmarkRecordingCost: watch events through an engine informer until
@@ -40,19 +37,7 @@ func BenchmarkRecordingCost(b *testing.B) {
 					src = Tee(lw, "pods", w)
 				}
 				b.StartTimer()
-				inf := engine.NewSharedIndexInformerWithOptions(src, &corev1.Pod{}, engine.Options{Name: "pods",
-					Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}})
-				h := benchlw.NewCounter(initial + events)
-				if _, err := inf.AddEventHandler(h); err != nil {
-					b.Fatal(err)
-				}
-				ctx, cancel := context.WithCancel(context.Background())
-				var wg sync.WaitGroup
-				wg.Go(func() { inf.RunWithContext(ctx) })
-				go lw.Push(events)
-				<-h.Done()
-				cancel()
-				wg.Wait()
+				benchrun.Live(b, src, lw, initial, events)
 				b.StopTimer()
 				if w != nil {
 					if err := w.Close(); err != nil {

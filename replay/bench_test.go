@@ -6,11 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/client-go/tools/cache"
-
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/benchlw"
+	"github.com/informtop/informtop/internal/benchrun"
 	"github.com/informtop/informtop/recording"
 )
 
@@ -28,7 +25,7 @@ func BenchmarkReplayThroughput(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		live(b, recording.Tee(lw, "pods", w), lw, initial, events)
+		benchrun.Live(b, recording.Tee(lw, "pods", w), lw, initial, events)
 		if err := w.Close(); err != nil {
 			b.Fatal(err)
 		}
@@ -40,7 +37,7 @@ func BenchmarkReplayThroughput(b *testing.B) {
 	b.Run("live", func(b *testing.B) {
 		for b.Loop() {
 			lw := benchlw.New(initial)
-			live(b, lw, lw, initial, events)
+			benchrun.Live(b, lw, lw, initial, events)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*events), "ns/event")
 	})
@@ -61,22 +58,4 @@ func BenchmarkReplayThroughput(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*events), "ns/event")
 	})
-}
-
-// live runs an engine informer over src until its one handler has seen
-// the list and every pushed event.
-func live(b *testing.B, src cache.ListerWatcher, lw *benchlw.PodLW, initial, events int) {
-	inf := engine.NewSharedIndexInformerWithOptions(src, &corev1.Pod{}, engine.Options{Name: "pods",
-		Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}})
-	h := benchlw.NewCounter(initial + events)
-	if _, err := inf.AddEventHandler(h); err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { inf.RunWithContext(ctx) })
-	go lw.Push(events)
-	<-h.Done()
-	cancel()
-	wg.Wait()
 }
