@@ -8,6 +8,7 @@ import (
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/fake"
 )
 
@@ -32,5 +33,24 @@ func TestAnsweredByNamesTheAPIServers(t *testing.T) {
 	}
 	if got := answeredBy("https://lb:6443", time.Time{}, time.Time{}, nil); got != "https://lb:6443" {
 		t.Fatalf("without a start time or leases: %s", got)
+	}
+}
+
+// The identity leases are listed once a minute, not on every scrape.
+func TestAPIServersListedOncePerMinute(t *testing.T) {
+	lists := 0
+	m := &serverMetrics{
+		get:       func(context.Context) ([]byte, error) { return []byte("process_start_time_seconds 1.7e9\n"), nil },
+		hosts:     func(context.Context) []string { lists++; return []string{"cp-1", "cp-2"} },
+		resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
+	}
+	for range 3 {
+		m.scrape(context.Background())
+	}
+	if lists != 1 || m.stats()["configmaps"].APIServers != 2 {
+		t.Fatalf("three scrapes listed the leases %d times (want 1), API servers %d", lists, m.stats()["configmaps"].APIServers)
+	}
+	if hosts := m.apiServers(context.Background(), time.Now().Add(apiServersEvery+time.Second)); lists != 2 || len(hosts) != 2 {
+		t.Fatalf("a minute later the leases were listed %d times in all, want 2", lists)
 	}
 }

@@ -25,12 +25,16 @@ import (
 // hundred KB of text.
 const serverMetricsEvery = 5 * time.Second
 
+// apiServersEvery is how often the API servers' identity leases are listed
+// again: servers join and leave far more rarely than counters move.
+const apiServersEvery = time.Minute
+
 // serverMetrics reads what the API server says about the watched
 // resources (its watch cache, dispatch, terminated watchers) from its
 // /metrics, when the user may get that URL. It only reads.
 //
-// Locking: mu guards last and started; the rest is fixed after
-// newServerMetrics.
+// Locking: mu guards last, started, hostList and hostsAt; the rest is
+// fixed after newServerMetrics.
 type serverMetrics struct {
 	get       func(ctx context.Context) ([]byte, error)
 	hosts     func(ctx context.Context) []string // the cluster's API servers, nil when unknown
@@ -41,6 +45,9 @@ type serverMetrics struct {
 	mu      sync.Mutex
 	last    map[string]source.ServerStats
 	started time.Time // when the API server that answered the last scrape started
+
+	hostList []string  // the API servers' hosts as last listed
+	hostsAt  time.Time // when they were listed; zero before the first time
 }
 
 // metricsDenied asks, as for the resources, whether the user may get the
@@ -103,7 +110,7 @@ func (m *serverMetrics) scrape(ctx context.Context) {
 		parser := expfmt.NewTextParser(model.UTF8Validation)
 		families, perr := parser.TextToMetricFamilies(bytes.NewReader(raw))
 		started := startedAt(families)
-		hosts := m.hosts(sctx)
+		hosts := m.apiServers(sctx, now)
 		m.mu.Lock()
 		before := m.started
 		if perr == nil {
@@ -232,4 +239,20 @@ func labelsMatch(have []*dto.LabelPair, want map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// apiServers is the cluster's API servers' hosts, listed again once
+// apiServersEvery has passed.
+func (m *serverMetrics) apiServers(ctx context.Context, now time.Time) []string {
+	m.mu.Lock()
+	if !m.hostsAt.IsZero() && now.Sub(m.hostsAt) < apiServersEvery {
+		defer m.mu.Unlock()
+		return m.hostList
+	}
+	m.mu.Unlock()
+	hosts := m.hosts(ctx)
+	m.mu.Lock()
+	m.hostList, m.hostsAt = hosts, now
+	m.mu.Unlock()
+	return hosts
 }
