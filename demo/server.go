@@ -14,12 +14,17 @@ import (
 func (d *Demo) serverStats() map[string]source.ServerStats {
 	now := time.Now()
 	out := map[string]source.ServerStats{}
+	byResource := map[string]source.ServerStats{} // informers of one resource share its figures
 	for _, inf := range d.Informers() {
+		if st, ok := byResource[inf.Resource()]; ok {
+			out[inf.Name()] = st
+			continue
+		}
 		p, ok := d.cluster.WatchPath(inf.Resource())
 		if !ok {
 			continue
 		}
-		out[inf.Name()] = source.ServerStats{
+		st := source.ServerStats{
 			Available:                  true,
 			From:                       "the demo's simulated API server",
 			WatchCacheResourceVersion:  strconv.FormatUint(p.ResourceVersion, 10),
@@ -32,6 +37,7 @@ func (d *Demo) serverStats() map[string]source.ServerStats {
 			Taken:                      now,
 			Path:                       watchPath(p),
 		}
+		byResource[inf.Resource()], out[inf.Name()] = st, st
 	}
 	return out
 }
