@@ -40,6 +40,12 @@ func TestAgentCarriesCacheMutations(t *testing.T) {
 	}
 	startInformer(t, inf)
 	waitFor(t, "the handler to sync", reg.HasSynced)
+	// The change is compared after the callback returns, which may be just
+	// after the registration counts as synced.
+	waitFor(t, "the change to be found", func() bool {
+		ls := inf.Snapshot().Listeners
+		return len(ls) == 1 && ls[0].CacheMutations > 0
+	})
 	srv := server(t, Options{Name: "my-controller"}, inf)
 	const name = "github.com/informtop/informtop/agent.(*relabeler)"
 	const field = `metadata.labels.touched: "" → "yes"`

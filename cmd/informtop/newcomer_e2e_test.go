@@ -57,7 +57,8 @@ func TestNewcomerInTmux(t *testing.T) {
 	tm.keys("/")
 	tm.literal("-l app=cart")
 	filtered := tm.waitFor("the label selector applied", func(s string) bool {
-		return strings.Contains(s, "label selector") && strings.Contains(s, "cart-")
+		// The whole selector typed, not a prefix such as "-l app".
+		return strings.Contains(s, "/-l app=cart ") && strings.Contains(s, "label selector") && strings.Contains(s, "cart-")
 	})
 	for _, r := range tableRows(filtered) {
 		if !strings.Contains(r, "app=cart") {
