@@ -75,6 +75,18 @@ func Kind(obj any) string {
 	return name
 }
 
+// IsSecret reports whether obj is a Secret, typed or unstructured.
+func IsSecret(obj any) bool { return isSecret(obj, nil) }
+
+// SecretPath reports whether a field at path (dotted, as
+// "data.password" or "metadata.annotations.<key>") of a Secret can hold
+// secret data, so its values must not be shown.
+func SecretPath(path string) bool {
+	return path == "data" || path == "stringData" ||
+		strings.HasPrefix(path, "data.") || strings.HasPrefix(path, "stringData.") ||
+		path == "metadata.annotations."+lastApplied
+}
+
 func isSecret(obj any, m map[string]any) bool {
 	switch o := obj.(type) {
 	case *corev1.Secret, corev1.Secret:

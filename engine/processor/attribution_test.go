@@ -156,3 +156,37 @@ func TestFieldChangesAreJSONPaths(t *testing.T) {
 		t.Fatalf("FieldChanges = %q, want %q", got, want)
 	}
 }
+
+// A handler that writes into a cached Secret is reported without the
+// secret's values: these reports reach the dashboard, events and the agent.
+func TestFieldChangesOfASecretShowSizesNotValues(t *testing.T) {
+	before := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: "s", Annotations: map[string]string{
+			"kubectl.kubernetes.io/last-applied-configuration": `{"data":{"password":"aHVudGVyMg=="}}`}},
+		Data: map[string][]byte{"password": []byte("hunter2")},
+	}
+	after := before.DeepCopy()
+	after.Data["password"] = []byte("swordfish")
+	after.Data["token"] = []byte("abc")
+	after.StringData = map[string]string{"extra": "plain-secret"}
+	after.Annotations["kubectl.kubernetes.io/last-applied-configuration"] = `{"data":{"password":"c3dvcmRmaXNo"}}`
+	after.Labels = map[string]string{"touched": "yes"}
+	got := FieldChanges(before, after)
+	want := []string{
+		`data.password: <redacted, 7 bytes> → <redacted, 9 bytes>`,
+		`data.token: "" → <redacted, 3 bytes>`,
+		`metadata.annotations.kubectl.kubernetes.io/last-applied-configuration: <redacted, 36 bytes> → <redacted, 36 bytes>`,
+		`metadata.labels.touched: "" → "yes"`,
+		`stringData.extra: "" → <redacted, 12 bytes>`,
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("FieldChanges = %q, want %q", got, want)
+	}
+	for _, c := range got {
+		for _, secret := range []string{"hunter2", "swordfish", "aHVudGVyMg", "c3dvcmRmaXNo", "plain-secret", "abc\""} {
+			if strings.Contains(c, secret) {
+				t.Fatalf("a field change shows secret data %q: %s", secret, c)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package processor
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/informtop/informtop/redact"
 )
 
 // maxFieldChanges bounds how many changed fields one report lists.
@@ -25,7 +28,7 @@ func FieldChanges(before, after any) []string {
 	if errB != nil || errA != nil {
 		return []string{"(the object cannot be converted to JSON to compare fields)"}
 	}
-	var r pathReporter
+	r := pathReporter{secret: redact.IsSecret(after) || redact.IsSecret(before)}
 	cmp.Equal(bx, ax, cmp.Reporter(&r))
 	if len(r.changes) > maxFieldChanges {
 		more := len(r.changes) - maxFieldChanges
@@ -41,8 +44,11 @@ func toJSONTree(obj any) (map[string]any, error) {
 	return nil, fmt.Errorf("%T is not a runtime.Object", obj)
 }
 
-// pathReporter records the path and values of every difference go-cmp finds.
+// pathReporter records the path and values of every difference go-cmp
+// finds. For a Secret, values that can hold secret data are shown by size:
+// these reports reach the dashboard, events and the agent.
 type pathReporter struct {
+	secret  bool
 	path    cmp.Path
 	changes []string
 }
@@ -72,6 +78,10 @@ func (r *pathReporter) report(path string, vx, vy reflect.Value) {
 		for _, k := range sortedKeys(m) {
 			r.report(path+"."+k, reflect.ValueOf(m[k]), reflect.Value{})
 		}
+		return
+	}
+	if r.secret && redact.SecretPath(path) {
+		r.changes = append(r.changes, path+": "+redactedValue(vx)+" → "+redactedValue(vy))
 		return
 	}
 	r.changes = append(r.changes, path+": "+jsonValue(vx)+" → "+jsonValue(vy))
@@ -122,6 +132,24 @@ func jsonPath(p cmp.Path) string {
 		return "(object)"
 	}
 	return b.String()
+}
+
+// redactedValue shows one side of a secret field's difference by its size.
+func redactedValue(v reflect.Value) string {
+	if !present(v) {
+		return `""`
+	}
+	for v.Kind() == reflect.Interface {
+		v = v.Elem()
+	}
+	if v.Kind() == reflect.String {
+		n := v.Len()
+		if b, err := base64.StdEncoding.DecodeString(v.String()); err == nil {
+			n = len(b)
+		}
+		return redact.Value(n)
+	}
+	return "<redacted>"
 }
 
 // jsonValue shows one side of a difference; an absent one as "".
