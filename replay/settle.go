@@ -88,7 +88,8 @@ func (s *Source) Report() report.Report {
 		inf.Memory = report.Memory{Objects: inf.Memory.Objects}
 		inf.Queue.OldestAgeSeconds = 0
 		for j := range inf.Listeners {
-			inf.Listeners[j].InCallbackSeconds, inf.Listeners[j].OldestPendingSeconds = 0, 0
+			l := &inf.Listeners[j]
+			l.InCallbackSeconds, l.OldestPendingSeconds, l.InCallback, l.InCallbackKey = 0, 0, "", ""
 		}
 	}
 	return r

@@ -91,6 +91,10 @@ type Listener struct {
 	Synced            bool    `json:"synced"`
 	Panics            uint64  `json:"panics"`
 	InCallbackSeconds float64 `json:"inCallbackSeconds"`
+	// InCallback and InCallbackKey say which callback (OnAdd, OnUpdate,
+	// OnDelete) the handler is inside, on which object; empty when idle.
+	InCallback    string `json:"inCallback,omitempty"`
+	InCallbackKey string `json:"inCallbackKey,omitempty"`
 	// OldestPendingSeconds is how far behind the handler is: the age of the
 	// oldest notification it has not finished (the one in progress
 	// included), to within a second; 0 when it has none.
@@ -164,6 +168,7 @@ func Build(src string, snaps []engine.Snapshot, reasons map[string]string, event
 			}
 			if l.InCallback != "" && !l.InCallbackSince.IsZero() {
 				lr.InCallbackSeconds = seconds(now.Sub(l.InCallbackSince))
+				lr.InCallback, lr.InCallbackKey = l.InCallback, l.InCallbackKey
 			}
 			r.Synced = r.Synced && l.Synced
 			ir.Listeners = append(ir.Listeners, lr)

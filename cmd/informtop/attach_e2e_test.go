@@ -37,6 +37,8 @@ type attachJSON struct {
 			Pending           int     `json:"pending"`
 			Synced            bool    `json:"synced"`
 			InCallbackSeconds float64 `json:"inCallbackSeconds"`
+			InCallback        string  `json:"inCallback"`
+			InCallbackKey     string  `json:"inCallbackKey"`
 		} `json:"listeners"`
 	} `json:"informers"`
 	Workqueues []struct {
@@ -182,6 +184,11 @@ func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 	name, before, inCallback := listener(doc)
 	if code != 1 || doc.Source != "attach" || name != "main.(*Controller)" || inCallback <= 0 || before < 9 {
 		t.Fatalf("blocked: exit %d, %+v; want exit 1, the listener main.(*Controller) in a callback with ≥9 pending", code, doc)
+	}
+	// Which callback it is stuck in, on which object: the example's
+	// addDeployment blocks on the first deployment it is given.
+	if l := doc.Informers[0].Listeners[0]; l.InCallback != "OnAdd" || !strings.HasPrefix(l.InCallbackKey, ns+"/web-") {
+		t.Fatalf("blocked: in callback %q on %q, want OnAdd on one of %s/web-*", l.InCallback, l.InCallbackKey, ns)
 	}
 	// Behind the stuck handler the workqueue starves: no key was added.
 	if len(doc.Workqueues) != 1 || doc.Workqueues[0].Name != "deployments" || doc.Workqueues[0].Adds != 0 {
