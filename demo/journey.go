@@ -42,6 +42,11 @@ func (d *Demo) journey(informer string, r engine.StepResult) []string {
 	first := r.Deltas[0]
 	switch first {
 	case cache.Replaced, cache.ReplacedAll:
+		// A streamed list ends in the same Replace as a LIST; the
+		// reflector's newest list says which it was.
+		if inf.Engine().Snapshot().Reflector.ListStreamed {
+			return []string{"streamed from the watch cache as an initial event of a WatchList (a watch with sendInitialEvents=true), which a bookmark ended: no LIST"}
+		}
 		return []string{"listed by the reflector's LIST, which reads etcd directly: no watch event, no watch cache"}
 	case cache.Sync, cache.SyncAll:
 		return []string{"a resync: the informer hands out again what its store holds; nothing came from the server"}
@@ -53,7 +58,8 @@ func (d *Demo) journey(informer string, r engine.StepResult) []string {
 	if err != nil {
 		return nil
 	}
-	j, ok := d.cluster.Journey(inf.Resource(), rv)
+	// The cluster knows the informer's watches by its name (SetClient).
+	j, ok := d.cluster.Journey(inf.Resource(), informer, rv)
 	if !ok {
 		return nil
 	}

@@ -2,8 +2,14 @@ package demo
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
 )
 
@@ -30,4 +36,96 @@ func TestStepOfAListedItemSaysItWasListed(t *testing.T) {
 		t.Errorf("a listed item's journey has %d lines: %q", len(step.Journey), step.Journey)
 	}
 	mustOK(t, d.SetPaused(false))
+}
+
+// With --watch-list the reflector streams its initial list: the items
+// came from the watch cache as a watch's initial events, not from a LIST.
+func TestStepOfAStreamedItemSaysItWasStreamed(t *testing.T) {
+	t.Parallel()
+	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 11, Queue: engine.DeltaFIFO, Objects: 5, Rate: -1, TimeScale: 0.01, WatchList: true})
+	mustOK(t, d.SetPaused(true))
+	start(t, d)
+	eventually(t, "the streamed pods queued", func() (bool, string) {
+		s := snapshotOf(t, d, "pods")
+		return s.Queue.Depth >= 4, fmt.Sprintf("depth %d", s.Queue.Depth)
+	})
+	if r := snapshotOf(t, d, "pods").Reflector; !r.ListStreamed || d.cluster.Stats().WatchListStreams == 0 {
+		t.Fatalf("the list was not streamed: reflector %+v, server %+v", r, d.cluster.Stats())
+	}
+	step, err := d.Step("pods")
+	mustOK(t, err)
+	if step.Empty {
+		step, err = d.Step("pods")
+		mustOK(t, err)
+	}
+	assertJourney(t, step.Journey, []string{"streamed from the watch cache as an initial event of a WatchList"})
+	if len(step.Journey) != 1 {
+		t.Errorf("a streamed item's journey has %d lines: %q", len(step.Journey), step.Journey)
+	}
+	mustOK(t, d.SetPaused(false))
+}
+
+// An update written while the server refused every connection waited in
+// the watch cache's window, nobody to dispatch it to, and reached the
+// reflector when its new watch replayed the window; the step says so.
+func TestStepOfAReplayedEventSaysItWaitedInTheWindow(t *testing.T) {
+	t.Parallel()
+	d := quietDemo(t, engine.DeltaFIFO)
+	mustOK(t, d.SetPaused(true))
+	key := d.cluster.Keys(cluster.Pods)[0]
+	// The pop already waiting when the pause came takes this one.
+	_, err := d.cluster.Update(cluster.Pods, key)
+	mustOK(t, err)
+	eventually(t, "the waiting pop", func() (bool, string) {
+		s := snapshotOf(t, d, "pods")
+		return s.Queue.Popped.Updated == 1, fmt.Sprintf("%d updates popped", s.Queue.Popped.Updated)
+	})
+	settle(t, d)
+	d.cluster.SetAvailable(false)
+	eventually(t, "the watch down", func() (bool, string) { return watchesDown(d), "a watch is open" })
+	obj, err := d.cluster.Update(cluster.Pods, key)
+	mustOK(t, err)
+	rv := resourceVersion(obj)
+	d.cluster.SetAvailable(true)
+	eventually(t, "the update replayed to the new watch", func() (bool, string) {
+		s := snapshotOf(t, d, "pods")
+		return s.Queue.Depth == 1, fmt.Sprintf("depth %d", s.Queue.Depth)
+	})
+	if r := snapshotOf(t, d, "pods").Reflector; r.Relists != 0 {
+		t.Fatalf("the reflector relisted (%d): the update came by a list, not a replay", r.Relists)
+	}
+	step, err := d.Step("pods")
+	mustOK(t, err)
+	if step.Key != key || !slices.Equal(step.Deltas, []cache.DeltaType{cache.Updated}) {
+		t.Fatalf("step: key %s deltas %v; want %s [Updated]", step.Key, step.Deltas, key)
+	}
+	const replayed = "replayed from the window to the new watch from resourceVersion "
+	assertJourney(t, step.Journey, []string{
+		"etcd revision " + rv + ": MODIFIED",
+		"no watch open: straight into the watch cache",
+		"watch cache appended it (window ",
+		"no watcher to dispatch it to: it waited in the window",
+		replayed,
+		"reflector received MODIFIED " + key,
+	})
+	for _, line := range step.Journey {
+		if strings.HasPrefix(line, "dispatched to") {
+			t.Errorf("a replayed event is narrated as dispatched: %q", step.Journey)
+		}
+		if from, ok := strings.CutPrefix(line, replayed); ok {
+			if f, err := strconv.ParseUint(from, 10, 64); err != nil || f >= mustUint(t, rv) {
+				t.Errorf("replayed to a watch from %q, not from before the update at %s", from, rv)
+			}
+		}
+	}
+	mustOK(t, d.SetPaused(false))
+}
+
+func mustUint(t *testing.T, s string) uint64 {
+	t.Helper()
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -39,10 +39,6 @@ type Options struct {
 	// DispatchBudget is how long the watch cache waits for a watcher with
 	// a full buffer before terminating it. Default 100ms.
 	DispatchBudget time.Duration
-	// DecodeDelay is how long the storage watcher takes per event; 0 is
-	// as fast as it goes. A teaching knob: a slow decode fills the
-	// incoming buffer.
-	DecodeDelay time.Duration
 	// Namespaces generated objects are spread over. Default: default,
 	// kube-system, monitoring, payments, checkout, search.
 	Namespaces []string

@@ -72,33 +72,62 @@
 //   - One process, no network: "etcd" is the store's map plus a history of
 //     events, and its watch is a slice the storage watcher drains, not a
 //     gRPC stream; etcd itself never falls behind or cancels a watch.
-//   - Decoding copies nothing: the stored object is already a Go object;
-//     Options.DecodeDelay stands in for the work.
+//   - The storage watcher only counts its decode: the stored object is
+//     already a Go object. It has no transform step (etcd3's watchChan
+//     runs each value through the storage transformer, which decrypts
+//     data encrypted at rest, before decoding it) and no filter step (it
+//     applies a watch's selector there only for watches served from etcd
+//     itself; the cacher's own watch takes everything, as here).
 //   - The cacher's own reflector, its store and its incoming channel are
 //     one stage: the watch cache appends and dispatches in one goroutine.
+//   - The dispatch looks at every watcher of the resource and applies each
+//     one's selector; kube-apiserver's cacher first narrows the watchers by
+//     the resource's indexed trigger when it has one (pods: spec.nodeName).
+//   - A watcher has one buffer of Options.WatchBuffer events, 1024 unless
+//     set (the slow-watcher scenario sets 20). kube-apiserver gives each
+//     watcher two channels (input and result) sized by a heuristic
+//     (watch_cache_history.go, suggestedWatchChannelSize): the window's
+//     capacity over its event-fresh duration (75 s), at least 10 and at
+//     most 10 for a watch whose selector uses the indexed trigger, 1000
+//     for another watch of a resource that has one, 100 for a resource
+//     without; with the window's starting capacity of 100 events, 10.
 //   - The dispatch budget is fixed per event, not kube-apiserver's budget
 //     that refills over time and is shared by all blocked watchers. The
 //     slow-watcher scenario sets it to 1.5 s, not about 0.1 s: client-go
 //     treats a watch that ends within a second without an event as failed
 //     and relists, which would hide the re-watch the scenario shows.
+//   - A terminated watcher's buffered events are dropped; kube-apiserver
+//     delivers them first when they hold the bookmark that ends a
+//     WatchList's initial events (a graceful close).
+//   - Each watcher's events are deep-copied and handed over as Go values;
+//     kube-apiserver encodes an event once per format for all watchers
+//     (cachingObject) and writes it to each HTTP stream.
 //   - A slow client is a fixed delay per event (SetClientDelay), not a
 //     congested connection.
 //   - Bookmarks are queued by each stream every Options.BookmarkInterval at
 //     the newest revision up to which its resource's events have all been
 //     dispatched, not sent by the cacher as a watcher's deadline nears; a
 //     watcher the dispatch is waiting on gets none.
+//   - A client without bookmarks (ListerWatcher.SetBookmarks(false)) is a
+//     teaching knob: client-go's reflector always asks for them, so the
+//     demo's ListerWatcher strips allowWatchBookmarks from the request
+//     before the server sees it, and reports the WatchList semantics as
+//     unsupported so that the reflector LISTs.
 //   - The watch cache's window counts events, never time, and never
 //     resizes itself; etcd's history for exact-resourceVersion lists has
 //     the same length. There is no progress-notify: the cache's
 //     resourceVersion for a resource is the store's while nothing of that
 //     resource is on its way.
-//   - LISTs never come from the watch cache (see above); a WatchList stream
-//     takes its initial events from the store at the current revision.
+//   - LISTs never come from the watch cache (see above); a WatchList
+//     stream, and the synthetic ADDED events of a watch from "" or "0",
+//     take their initial events from the store at the current revision,
+//     not from the watch cache at its own resourceVersion.
 //   - Each resource has one path; kube-apiserver also has one cacher per
 //     resource, but shares etcd's watch across resources.
 //   - The path's goroutines run only while the resource has watchers or
 //     events on their way; without watchers a write goes straight into the
-//     window.
+//     window. It still counts as dispatched (PathStats.Dispatched), as
+//     kube-apiserver's cacher counts an event dispatched to no watcher.
 //
 // # Faults
 //

@@ -23,6 +23,29 @@ type trace struct {
 	windowOldest, windowNewest uint64
 
 	watchers, blocked, terminated int
+
+	// replays are the clients whose new watch got the event from the
+	// window, each with the resourceVersion it watched from; a client's
+	// latest replay is how the event reached it, as a re-watch only
+	// replays what the client has not seen.
+	replays []replay
+}
+
+type replay struct {
+	client string
+	from   uint64
+}
+
+// replayed notes that a watch of client from resourceVersion from got the
+// event out of the window.
+func (t *trace) replayed(client string, from uint64) {
+	for i := range t.replays {
+		if t.replays[i].client == client {
+			t.replays[i].from = from
+			return
+		}
+	}
+	t.replays = append(t.replays, replay{client, from})
 }
 
 // traceRing keeps the newest traces of one resource, found by
@@ -68,11 +91,18 @@ type Journey struct {
 	// Watchers it was dispatched to; Blocked of them had a full buffer,
 	// and Terminated of those did not make room in time.
 	Watchers, Blocked, Terminated int
+	// Replayed: the client asked about missed the dispatch (its watch was
+	// down, or had not started) and its new watch, from resourceVersion
+	// ReplayedFrom, got the event out of the window.
+	Replayed     bool
+	ReplayedFrom uint64
 }
 
 // Journey returns the way one event of the resource took through the
-// server, while the server still remembers it (its newest few thousand).
-func (c *Cluster) Journey(resource string, rv uint64) (Journey, bool) {
+// server to client (as set with ListerWatcher.SetClient; "" for none in
+// particular), while the server still remembers it (its newest few
+// thousand).
+func (c *Cluster) Journey(resource, client string, rv uint64) (Journey, bool) {
 	st, err := c.store(resource)
 	if err != nil {
 		return Journey{}, false
@@ -83,12 +113,18 @@ func (c *Cluster) Journey(resource string, rv uint64) (Journey, bool) {
 	if !ok {
 		return Journey{}, false
 	}
-	return Journey{
+	j := Journey{
 		Resource: st.kind.resource, RV: t.rv, Type: t.typ, Key: t.key,
 		Decoded: t.decoded, Incoming: t.incoming, IncomingCap: c.opts.StorageBuffer,
 		Appended: t.appended, WindowOldest: t.windowOldest, WindowNewest: t.windowNewest,
 		Watchers: t.watchers, Blocked: t.blocked, Terminated: t.terminated,
-	}, true
+	}
+	for _, r := range t.replays {
+		if client != "" && r.client == client {
+			j.Replayed, j.ReplayedFrom = true, r.from
+		}
+	}
+	return j, true
 }
 
 // Lines tells the journey one stage per line, as far as it got.
@@ -103,14 +139,22 @@ func (j Journey) Lines() []string {
 		return append(out, "still on its way to the watch cache")
 	}
 	out = append(out, fmt.Sprintf("watch cache appended it (window %d–%d)", j.WindowOldest, j.WindowNewest))
-	line := "dispatched to " + plural(j.Watchers, "watcher")
-	if j.Blocked > 0 {
-		line += fmt.Sprintf(", %d with a full buffer", j.Blocked)
+	if j.Watchers == 0 {
+		out = append(out, "no watcher to dispatch it to: it waited in the window")
+	} else {
+		line := "dispatched to " + plural(j.Watchers, "watcher")
+		if j.Blocked > 0 {
+			line += fmt.Sprintf(", %d with a full buffer", j.Blocked)
+		}
+		if j.Terminated > 0 {
+			line += fmt.Sprintf(", %d terminated for not keeping up", j.Terminated)
+		}
+		out = append(out, line)
 	}
-	if j.Terminated > 0 {
-		line += fmt.Sprintf(", %d terminated for not keeping up", j.Terminated)
+	if j.Replayed {
+		out = append(out, fmt.Sprintf("replayed from the window to the new watch from resourceVersion %d", j.ReplayedFrom))
 	}
-	return append(out, line)
+	return out
 }
 
 func plural(n int, what string) string {

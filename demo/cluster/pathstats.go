@@ -19,10 +19,14 @@ type PathStats struct {
 	Decoded         uint64 // events through the storage watcher
 	Cache           CacheStats
 	Received        uint64 // events the watch cache appended
-	Dispatched      uint64 // event copies handed to watchers' buffers
-	Bookmarks       uint64 // bookmarks queued to watchers
-	Sent            uint64 // events and bookmarks written to clients
-	Terminated      uint64 // watchers closed for not making room in time
+	// Dispatched counts the events the watch cache has finished
+	// dispatching, each once however many watchers it went to (none,
+	// too), as kube-apiserver's apiserver_watch_cache_events_dispatched_total
+	// does; what each watcher got is its WatcherStats.Sent.
+	Dispatched uint64
+	Bookmarks  uint64 // bookmarks queued to watchers
+	Sent       uint64 // events and bookmarks written to clients, all watchers together
+	Terminated uint64 // watchers closed for not making room in time
 	// DispatchMean is the mean time from a commit to the event being in
 	// every watcher's buffer, over the events that went through the path.
 	DispatchMean time.Duration

@@ -71,6 +71,9 @@ func (c *Cluster) watch(ctx context.Context, lw *ListerWatcher, opts metav1.List
 		for _, e := range st.path.cache.since(from) {
 			if it, ok := w.translate(e); ok {
 				w.initial = append(w.initial, it)
+				if t := st.path.traces.byRV[e.rv]; t != nil && w.client != "" {
+					t.replayed(w.client, from)
+				}
 			}
 			w.startRV = e.rv
 		}

@@ -57,7 +57,11 @@ func (c *Cluster) enqueueLocked(st *store, e event) {
 	t := p.traces.add(e)
 	if p.run == nil {
 		// Nobody watches: the watch cache keeps it for later watchers.
-		p.appendLocked(e, t)
+		// kube-apiserver's cacher would dispatch it to no one, and count
+		// it as dispatched all the same.
+		if p.appendLocked(e, t) {
+			p.dispatched.Add(1)
+		}
 		return
 	}
 	p.pending = append(p.pending, pathEvent{event: e, trace: t, committed: time.Now()})
@@ -68,10 +72,11 @@ func (c *Cluster) enqueueLocked(st *store, e event) {
 	}
 }
 
-// appendLocked adds e to the watch cache's window. c.mu is held.
-func (p *watchPath) appendLocked(e event, t *trace) {
+// appendLocked adds e to the watch cache's window, unless it was compacted
+// away while on its way (ExpireHistory). c.mu is held.
+func (p *watchPath) appendLocked(e event, t *trace) bool {
 	if e.rv <= p.cache.compacted {
-		return // compacted away while on its way (ExpireHistory)
+		return false
 	}
 	p.cache.add(e)
 	p.received.Add(1)
@@ -79,6 +84,7 @@ func (p *watchPath) appendLocked(e event, t *trace) {
 		t.appended = true
 		t.windowOldest, t.windowNewest = p.cache.compacted, e.rv
 	}
+	return true
 }
 
 // startLocked starts the path's goroutines if they are not running. c.mu is held.
@@ -151,8 +157,8 @@ func (c *Cluster) feed(st *store, r *pathRun) {
 }
 
 // decode is the storage watcher: it takes events from incoming, decodes
-// them (a configurable delay stands in for the work), and passes them on
-// through outgoing, waiting while that is full.
+// them (the stored objects are Go values already, so that is only a count),
+// and passes them on through outgoing, waiting while that is full.
 func (c *Cluster) decode(st *store, r *pathRun) {
 	p := &st.path
 	for {
@@ -163,15 +169,6 @@ func (c *Cluster) decode(st *store, r *pathRun) {
 			return
 		}
 		in := len(r.incoming) + 1 // itself included, as it was waiting there
-		if d := c.opts.DecodeDelay; d > 0 {
-			t := time.NewTimer(d)
-			select {
-			case <-t.C:
-			case <-r.stop:
-				t.Stop()
-				return
-			}
-		}
 		p.decoded.Add(1)
 		c.mu.Lock()
 		pe.trace.decoded, pe.trace.incoming = true, in
@@ -199,7 +196,7 @@ func (c *Cluster) dispatch(st *store, r *pathRun) {
 			return
 		}
 		c.mu.Lock()
-		p.appendLocked(pe.event, pe.trace)
+		appended := p.appendLocked(pe.event, pe.trace)
 		var full []*watcher
 		var items []item
 		for w := range st.watchers {
@@ -211,7 +208,6 @@ func (c *Cluster) dispatch(st *store, r *pathRun) {
 			select {
 			case w.in <- it:
 				w.noteFill()
-				p.dispatched.Add(1)
 			default:
 				w.blocked = true
 				full = append(full, w)
@@ -223,6 +219,11 @@ func (c *Cluster) dispatch(st *store, r *pathRun) {
 
 		if len(full) > 0 {
 			c.waitForRoom(st, r, full, items, pe.trace)
+		}
+		if appended {
+			// Once per event, however many watchers took it, as
+			// apiserver_watch_cache_events_dispatched_total counts.
+			p.dispatched.Add(1)
 		}
 		p.dispatchNanos.Add(uint64(time.Since(pe.committed)))
 		p.dispatchCount.Add(1)
@@ -258,7 +259,6 @@ func (c *Cluster) waitForRoom(st *store, r *pathRun, full []*watcher, items []it
 		switch {
 		case sent:
 			w.noteFill()
-			st.path.dispatched.Add(1)
 		case expired:
 			if _, open := st.watchers[w]; open {
 				t.terminated++

@@ -58,7 +58,7 @@ func TestBackpressureReachesEtcdAndDrainsWithoutLoss(t *testing.T) {
 		t.Fatalf("%d watchers terminated while the watch cache could wait", s.WatchesSlow)
 	}
 	p, _ = c.WatchPath(Pods)
-	if p.Decoded != 60 || p.Received != 65 || p.EtcdPending != 0 || p.Incoming.Len != 0 || p.Outgoing.Len != 0 {
+	if p.Decoded != 60 || p.Received != 65 || p.Dispatched != 65 || p.EtcdPending != 0 || p.Incoming.Len != 0 || p.Outgoing.Len != 0 {
 		t.Fatalf("after draining: %+v", p)
 	}
 }
@@ -116,7 +116,7 @@ func TestJourneyFollowsAnEventThroughTheStages(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := c.ResourceVersion()
-	j, ok := c.Journey(Pods, before)
+	j, ok := c.Journey(Pods, "", before)
 	if !ok || j.Decoded || !j.Appended || j.Watchers != 0 {
 		t.Fatalf("unwatched write: %+v", j)
 	}
@@ -130,7 +130,7 @@ func TestJourneyFollowsAnEventThroughTheStages(t *testing.T) {
 	nextNonBookmark(t, a)
 	nextNonBookmark(t, b)
 	rv := parseUint(t, rvOf(obj))
-	j, ok = c.Journey(Pods, rv)
+	j, ok = c.Journey(Pods, "", rv)
 	if !ok {
 		t.Fatal("no journey for the update")
 	}
@@ -145,13 +145,125 @@ func TestJourneyFollowsAnEventThroughTheStages(t *testing.T) {
 			t.Fatalf("journey lacks %q:\n%s", want, lines)
 		}
 	}
-	if _, ok := c.Journey(Pods, rv+100); ok {
+	if _, ok := c.Journey(Pods, "", rv+100); ok {
 		t.Fatal("a journey for a revision never written")
 	}
 	a.Stop()
 	b.Stop()
 	untilClosed(t, a)
 	untilClosed(t, b)
+}
+
+// The watch cache counts an event dispatched once, however many watchers
+// it goes to (none, too), as kube-apiserver's
+// apiserver_watch_cache_events_dispatched_total does; the copies are each
+// watcher's sent.
+func TestDispatchedCountsEventsNotCopies(t *testing.T) {
+	c := New(Options{Seed: 6})
+	if err := c.Populate(Pods, 3); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := c.WatchPath(Pods); p.Received != 3 || p.Dispatched != 3 {
+		t.Fatalf("3 writes with nobody watching: received %d, dispatched %d; want 3 and 3", p.Received, p.Dispatched)
+	}
+	lw := mustLW(t, c, Pods, Selector{})
+	from := rvString(c.ResourceVersion())
+	a := mustWatch(t, lw, metav1.ListOptions{ResourceVersion: from})
+	b := mustWatch(t, lw, metav1.ListOptions{ResourceVersion: from})
+	const updates = 10
+	for i := range updates {
+		if _, err := c.Update(Pods, c.Keys(Pods)[i%3]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range updates {
+		nextNonBookmark(t, a)
+		nextNonBookmark(t, b)
+	}
+	var p PathStats
+	waitFor(t, "every copy counted as sent", func() bool {
+		p, _ = c.WatchPath(Pods)
+		return p.Sent == 2*updates
+	})
+	if p.Received != 3+updates || p.Dispatched != 3+updates {
+		t.Fatalf("%d updates to 2 watchers: received %d, dispatched %d; want %d each", updates, p.Received, p.Dispatched, 3+updates)
+	}
+	if len(p.Watchers) != 2 || p.Watchers[0].Sent != updates || p.Watchers[1].Sent != updates {
+		t.Fatalf("watchers %+v, want 2 that were each sent %d", p.Watchers, updates)
+	}
+}
+
+// A client whose watch was down gets what it missed out of the window when
+// it watches again, and the journey it asks for says so; another client's
+// journey of the same event does not.
+func TestJourneyOfAnEventReplayedFromTheWindow(t *testing.T) {
+	c := New(Options{Seed: 7, HistorySize: 50})
+	if err := c.Populate(Pods, 2); err != nil {
+		t.Fatal(err)
+	}
+	key := c.Keys(Pods)[0]
+	pods, other := mustLW(t, c, Pods, Selector{}), mustLW(t, c, Pods, Selector{})
+	pods.SetClient("pods")
+	other.SetClient("other")
+	lines := func(j Journey) string { return strings.Join(j.Lines(), "\n") }
+	contains := func(what string, j Journey, want ...string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(lines(j), w) {
+				t.Errorf("%s: the journey lacks %q:\n%s", what, w, lines(j))
+			}
+		}
+	}
+
+	// Written while nobody watched: it waits in the window until the
+	// client watches from before it.
+	before := c.ResourceVersion()
+	obj, err := c.Update(Pods, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv := parseUint(t, rvOf(obj))
+	if j, _ := c.Journey(Pods, "pods", rv); j.Replayed || strings.Contains(lines(j), "dispatched to") {
+		t.Fatalf("not yet watched: %+v\n%s", j, lines(j))
+	}
+	w := mustWatch(t, pods, metav1.ListOptions{ResourceVersion: rvString(before)})
+	if ev := nextNonBookmark(t, w); rvOf(ev.Object) != rvOf(obj) {
+		t.Fatalf("the new watch got %s, want the update at %s", changeOf(ev), rvOf(obj))
+	}
+	j, _ := c.Journey(Pods, "pods", rv)
+	if !j.Replayed || j.ReplayedFrom != before {
+		t.Fatalf("journey %+v, want replayed from %d", j, before)
+	}
+	contains("written with no watch open", j, "no watch open: straight into the watch cache",
+		"no watcher to dispatch it to: it waited in the window",
+		"replayed from the window to the new watch from resourceVersion "+rvString(before))
+	if j, _ := c.Journey(Pods, "other", rv); j.Replayed {
+		t.Errorf("other never watched, yet its journey is replayed: %+v", j)
+	}
+	w.Stop()
+	untilClosed(t, w)
+
+	// Dispatched to other's watch while pods was away: pods gets it from
+	// the window, other got it dispatched.
+	ow := mustWatch(t, other, metav1.ListOptions{ResourceVersion: rvOf(obj)})
+	obj, err = c.Update(Pods, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nextNonBookmark(t, ow)
+	rv = parseUint(t, rvOf(obj))
+	w = mustWatch(t, pods, metav1.ListOptions{ResourceVersion: rvString(rv - 1)})
+	nextNonBookmark(t, w)
+	j, _ = c.Journey(Pods, "pods", rv)
+	contains("dispatched to another client", j, "storage watcher decoded it", "dispatched to 1 watcher",
+		"replayed from the window to the new watch from resourceVersion "+rvString(rv-1))
+	if j, _ := c.Journey(Pods, "other", rv); j.Replayed || strings.Contains(lines(j), "replayed") {
+		t.Errorf("other got the event dispatched, yet its journey says replayed:\n%s", lines(j))
+	}
+	w.Stop()
+	ow.Stop()
+	untilClosed(t, w)
+	untilClosed(t, ow)
 }
 
 // The path's goroutines run only while someone watches or events are on
