@@ -69,16 +69,16 @@ func TestBookmarks(t *testing.T) {
 					return quiet >= w.OldestRV && nobm < w.OldestRV,
 						fmt.Sprintf("quiet at RV %d, quiet-no-bookmarks at RV %d, window %d–%d", quiet, nobm, w.OldestRV, w.NewestRV)
 				},
-				"drop": func(d *Demo) (bool, string) {
+				"drop": claimAll(func(d *Demo) (bool, string) {
 					quiet := snapshotOf(t, d, "quiet").Reflector
 					return quiet.Relists == 0 && quiet.Watches >= 2 && quiet.WatchOpen,
 						fmt.Sprintf("quiet: %d relists, %d watches, open %v", quiet.Relists, quiet.Watches, quiet.WatchOpen)
-				},
-				"relisted": func(d *Demo) (bool, string) {
+				}, claimRewatchedFromLastBookmark("quiet")),
+				"relisted": claimAll(func(d *Demo) (bool, string) {
 					quiet, nobm := snapshotOf(t, d, "quiet").Reflector, snapshotOf(t, d, "quiet-no-bookmarks").Reflector
 					return quiet.Lists == 1 && nobm.Relists == 1 && strings.Contains(nobm.LastError, "410"),
 						fmt.Sprintf("quiet: %d lists; quiet-no-bookmarks: %d relists, last error %q", quiet.Lists, nobm.Relists, nobm.LastError)
-				},
+				}, claimGoneThenRelisted("quiet-no-bookmarks")),
 			})
 			start(t, d)
 			awaitStep(t, d, g, notes, "done")

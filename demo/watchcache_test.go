@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/informtop/informtop/engine/instr"
 )
 
 // faultedScenarioTimeout bounds the wait for the end of a scenario that
@@ -32,4 +34,54 @@ func awaitStep(t *testing.T, d *Demo, g *gate, notes *noteLog, name string) {
 			s.Name, s.LastSyncResourceVersion, r.Lists, r.Relists, r.Watches, r.WatchOpen, r.LastError))
 	}
 	t.Fatalf("the script did not reach step %q within %v; it ran %q; %s", name, faultedScenarioTimeout, ran, strings.Join(states, "; "))
+}
+
+// informerEvents are the informer's events the Events view (5) still
+// holds, oldest first.
+func informerEvents(d *Demo, informer string) []instr.Event {
+	all, _, _ := d.Events().Since(0, 0)
+	var out []instr.Event
+	for _, ev := range all {
+		if ev.Informer == informer {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// claimGoneThenRelisted: the informer's watch stream got a 410 Gone, and
+// its relist came after it.
+func claimGoneThenRelisted(informer string) claim {
+	return func(d *Demo) (bool, string) {
+		gone := false
+		for _, ev := range informerEvents(d, informer) {
+			switch {
+			case ev.Type == instr.EventWatchError && strings.Contains(ev.Detail, "410"):
+				gone = true
+			case ev.Type == instr.EventRelist && gone:
+				return true, ""
+			}
+		}
+		if gone {
+			return false, informer + " got a 410 but has not relisted since"
+		}
+		return false, informer + " got no 410 before relisting"
+	}
+}
+
+// claimRewatchedFromLastBookmark: the informer's newest watch asked for the
+// resourceVersion of the last bookmark its reflector took before it.
+func claimRewatchedFromLastBookmark(informer string) claim {
+	return func(d *Demo) (bool, string) {
+		var bookmark, before, from string
+		for _, ev := range informerEvents(d, informer) {
+			switch ev.Type {
+			case instr.EventBookmark:
+				bookmark = ev.Detail
+			case instr.EventWatchOpen:
+				before, from = bookmark, ev.Detail
+			}
+		}
+		return from != "" && from == before, fmt.Sprintf("%s re-watched from RV %q, its last bookmark before was at RV %q", informer, from, before)
+	}
 }

@@ -30,9 +30,18 @@ func TestWatchCacheWindow(t *testing.T) {
 					return true, ""
 				}
 			}
+			var writesAtQuiesce uint64
 			notes := watchNotes(d, map[string]claim{
 				"intro": claimSynced,
+				"quiesce": func(d *Demo) (bool, string) {
+					writesAtQuiesce = d.cluster.Stats().Writes
+					return d.work.held(), "the workload runs"
+				},
 				"away": func(d *Demo) (bool, string) {
+					// Nothing was written since the workload paused.
+					if w := d.cluster.Stats().Writes; w != writesAtQuiesce {
+						return false, fmt.Sprintf("%d writes since the workload paused", w-writesAtQuiesce)
+					}
 					expiredBefore = d.cluster.Stats().Expired
 					for _, n := range names {
 						watchErrorsBefore[n] = snapshotOf(t, d, n).Reflector.WatchErrors
@@ -79,8 +88,9 @@ func TestWatchCacheWindow(t *testing.T) {
 					}
 					return true, ""
 				},
-				"drop":     relists(map[string]uint64{"pods": 0, "quiet": 0}),
-				"relisted": relists(map[string]uint64{"pods": 0, "quiet": 0, "quiet-no-bookmarks": 1}),
+				"drop": relists(map[string]uint64{"pods": 0, "quiet": 0}),
+				"relisted": claimAll(relists(map[string]uint64{"pods": 0, "quiet": 0, "quiet-no-bookmarks": 1}),
+					claimGoneThenRelisted("quiet-no-bookmarks")),
 			})
 			start(t, d)
 			awaitStep(t, d, g, notes, "done")
