@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -190,6 +194,9 @@ func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 	if l := doc.Informers[0].Listeners[0]; l.InCallback != "OnAdd" || !strings.HasPrefix(l.InCallbackKey, ns+"/web-") {
 		t.Fatalf("blocked: in callback %q on %q, want OnAdd on one of %s/web-*", l.InCallback, l.InCallbackKey, ns)
 	}
+	// The controller's /metrics, as Prometheus would scrape it: informtop's
+	// series and client-go's own informer metrics, with upstream's labels.
+	checkControllerMetrics(t, ctl.addr)
 	// Behind the stuck handler the workqueue starves: no key was added.
 	if len(doc.Workqueues) != 1 || doc.Workqueues[0].Name != "deployments" || doc.Workqueues[0].Adds != 0 {
 		t.Fatalf("blocked: workqueues %+v, want the queue deployments with no adds", doc.Workqueues)
@@ -375,5 +382,44 @@ func TestAttachVerifiesTheControllersCache(t *testing.T) {
 	v := doc.Informers[0].Verify
 	if code != 3 || v.Equal || len(v.Missing) != 0 || !slices.Equal(v.Stale, []string{ns + "/changed"}) || !slices.Equal(v.Extra, []string{ns + "/deleted"}) {
 		t.Fatalf("after two lost events: exit %d, verify %+v, stderr %s", code, v, stderr)
+	}
+}
+
+// checkControllerMetrics scrapes the example controller's agent and
+// parses the text with Prometheus's parser: the stuck listener's series
+// and client-go's informer_* series carry the informer's name, group,
+// version and resource as client-go's informer metrics label them.
+func checkControllerMetrics(t *testing.T, addr string) {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("the controller's /metrics does not parse: %v", err)
+	}
+	want := map[string]map[string]string{
+		"informtop_listener_pending_notifications": {"name": "deployments", "group": "apps", "version": "v1", "resource": "deployments", "listener": "main.(*Controller)"},
+		"informer_queued_items":                    {"name": "client-go-controller", "group": "apps", "version": "v1", "resource": "deployments"},
+		"informer_store_resource_version":          {"name": "client-go-controller", "group": "apps", "version": "v1", "resource": "deployments"},
+	}
+	for family, labels := range want {
+		mf := families[family]
+		if mf == nil || len(mf.GetMetric()) != 1 {
+			t.Fatalf("/metrics has %v for %s, want one series", mf, family)
+		}
+		got := map[string]string{}
+		for _, lp := range mf.GetMetric()[0].GetLabel() {
+			got[lp.GetName()] = lp.GetValue()
+		}
+		if !maps.Equal(got, labels) {
+			t.Errorf("%s labels %v, want %v", family, got, labels)
+		}
+	}
+	if v := families["informtop_listener_pending_notifications"].GetMetric()[0].GetGauge().GetValue(); v < 9 {
+		t.Errorf("informtop_listener_pending_notifications = %v while the handler is blocked with ≥9 deployments behind it", v)
 	}
 }

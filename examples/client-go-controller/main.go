@@ -11,6 +11,7 @@
 // lister. The only informtop-specific lines are the factory.InformerFor
 // call that builds the informer with engine.NewSharedIndexInformerWithOptions,
 // the agent's workqueue metrics given to the workqueue as its
+// MetricsProvider, client-go's informer metrics fed by the agent's
 // MetricsProvider, and the agent.Serve call.
 //
 // To see a slow or stuck handler in informtop, --handler-delay makes every
@@ -45,6 +46,8 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/informtop/informtop/agent"
 	"github.com/informtop/informtop/engine"
@@ -103,7 +106,21 @@ func run(ctx context.Context, cfg config) error {
 		return err
 	}
 
-	factory := informers.NewSharedInformerFactoryWithOptions(client, cfg.resync, informers.WithNamespace(cfg.namespace))
+	// client-go's own informer metrics (informer_queued_items, …) need a
+	// name for the factory and a registry; the agent serves both on
+	// /metrics, and its labels group, version and resource then come from
+	// the informer's identifier.
+	informerName, err := cache.NewInformerName(name)
+	if err != nil {
+		return err
+	}
+	registry := prometheus.NewRegistry()
+	informerMetrics, err := agent.NewMetricsProvider(registry)
+	if err != nil {
+		return err
+	}
+	factory := informers.NewSharedInformerFactoryWithOptions(client, cfg.resync,
+		informers.WithNamespace(cfg.namespace), informers.WithInformerName(informerName))
 	// Register informtop's engine for Deployments before anything asks the
 	// factory for the Deployment informer: the factory keeps the first
 	// informer built per type, and the typed informer and lister below then
@@ -119,10 +136,12 @@ func run(ctx context.Context, cfg config) error {
 			},
 		}
 		deployments = engine.NewSharedIndexInformerWithOptions(cache.ToListWatcherWithWatchListSemantics(lw, c), &appsv1.Deployment{}, engine.Options{
-			Name:         "deployments",
-			Resource:     "deployments.apps",
-			ResyncPeriod: resync,
-			Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+			Name:            "deployments",
+			Resource:        "deployments.apps",
+			ResyncPeriod:    resync,
+			Identifier:      factory.InformerName().WithResource(appsv1.SchemeGroupVersion.WithResource("deployments")),
+			MetricsProvider: informerMetrics,
+			Indexers:        cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		})
 		return deployments
 	})
@@ -153,6 +172,7 @@ func run(ctx context.Context, cfg config) error {
 			agentDone <- agent.Serve(ctx, cfg.agentAddr, agent.Options{
 				Token:      cfg.agentToken,
 				Name:       name,
+				Registry:   registry,
 				Workqueues: queues,
 				Listening:  func(a net.Addr) { listening <- a },
 			}, deployments)
