@@ -118,10 +118,11 @@
 //     the same length. There is no progress-notify: the cache's
 //     resourceVersion for a resource is the store's while nothing of that
 //     resource is on its way.
-//   - LISTs never come from the watch cache (see above); a WatchList
-//     stream, and the synthetic ADDED events of a watch from "" or "0",
-//     take their initial events from the store at the current revision,
-//     not from the watch cache at its own resourceVersion.
+//   - LISTs never come from the watch cache (see above). The initial
+//     events of a WatchList stream or of a watch from "" or "0" come from
+//     the store at the current revision; kube-apiserver takes them from
+//     the watch cache, at the cache's own resourceVersion for "0" (and
+//     from etcd for "" when the WatchList feature is off).
 //   - Each resource has one path; kube-apiserver also has one cacher per
 //     resource, but shares etcd's watch across resources.
 //   - The path's goroutines run only while the resource has watchers or
