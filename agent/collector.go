@@ -59,22 +59,13 @@ var (
 // collector reads every informer's snapshot at scrape time: the engine
 // does no work for Prometheus between scrapes.
 type collector struct {
-	informers []*engine.Informer
+	informers func() []*engine.Informer // the informers served at this scrape
 	resources map[string]schema.GroupVersionResource
 	queues    *WorkqueueMetrics // nil: no workqueue series
 }
 
-func newCollector(informers []*engine.Informer, resources map[string]schema.GroupVersionResource, queues *WorkqueueMetrics) *collector {
-	// Options.Resources first; else what the informer was given as its
-	// client-go identity (engine.Options.Identifier), when it has one.
-	gvrs := make(map[string]schema.GroupVersionResource, len(informers))
-	for _, inf := range informers {
-		if gvr := inf.Identifier().GroupVersionResource(); !gvr.Empty() {
-			gvrs[inf.Name()] = gvr
-		}
-	}
-	maps.Copy(gvrs, resources)
-	return &collector{informers: informers, resources: gvrs, queues: queues}
+func newCollector(informers func() []*engine.Informer, resources map[string]schema.GroupVersionResource, queues *WorkqueueMetrics) *collector {
+	return &collector{informers: informers, resources: maps.Clone(resources), queues: queues}
 }
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
@@ -96,8 +87,8 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (c *collector) Collect(ch chan<- prometheus.Metric) {
-	for _, inf := range c.informers {
-		c.collect(ch, inf.Snapshot())
+	for _, inf := range c.informers() {
+		c.collect(ch, inf, inf.Snapshot())
 	}
 	if c.queues != nil {
 		collectWorkqueues(ch, c.queues.Snapshot())
@@ -122,16 +113,24 @@ func collectWorkqueues(ch chan<- prometheus.Metric, queues []source.Workqueue) {
 	}
 }
 
-// labels are an informer's name, group, version and resource.
-func (c *collector) labels(s engine.Snapshot) []string {
-	if gvr, ok := c.resources[s.Name]; ok {
+// labels are an informer's name, group, version and resource:
+// Options.Resources first, else what the informer was given as its
+// client-go identity (engine.Options.Identifier) when it has a resource.
+// Read at scrape time, as informers may join after the handler is built.
+func (c *collector) labels(inf *engine.Informer, s engine.Snapshot) []string {
+	gvr, ok := c.resources[s.Name]
+	if !ok {
+		gvr = inf.Identifier().GroupVersionResource()
+		ok = !gvr.Empty()
+	}
+	if ok {
 		return []string{s.Name, gvr.Group, gvr.Version, gvr.Resource}
 	}
 	return []string{s.Name, "", "", s.Resource}
 }
 
-func (c *collector) collect(ch chan<- prometheus.Metric, s engine.Snapshot) {
-	lv := c.labels(s)
+func (c *collector) collect(ch chan<- prometheus.Metric, inf *engine.Informer, s engine.Snapshot) {
+	lv := c.labels(inf, s)
 	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
 	}

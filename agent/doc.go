@@ -3,9 +3,12 @@
 // given, and their Prometheus metrics, over HTTP as package agent/api
 // describes, for `informtop attach` and for scrapers. It imports no UI.
 //
-// Use NewHandler to mount the endpoint on a server you already run (for
-// example controller-runtime's metrics server, through ExtraHandlers), or
-// Serve to run a server of its own until a context ends.
+// Use NewHandler to mount the endpoint on a server you already run, or
+// Serve to run a server of its own until a context ends. Informers built
+// later than the handler (controller-runtime builds its cache's informers
+// on first use, after its metrics server and ExtraHandlers are fixed) go
+// in a Set given as Options.Informers: the handler serves them from the
+// moment they are added.
 //
 // A controller's workqueues, the stage after the handlers, are seen
 // through NewWorkqueueMetrics: give it to the queue as its
@@ -21,9 +24,9 @@
 //     certificates).
 //   - With a Token, every request must carry "Authorization: Bearer
 //     <token>"; the comparison takes constant time. Others get 401.
-//   - Only the informers given are reachable; Secrets' data is replaced
-//     by its size in every answer (package redact), and events carry keys,
-//     never objects.
+//   - Only the informers given (or added to Options.Informers) are
+//     reachable; Secrets' data is replaced by its size in every answer
+//     (package redact), and events carry keys, never objects.
 //   - Reading is lossy and never blocks an informer: events come from the
 //     engine's bounded event ring, a slow client misses events (Frame.Missed)
 //     instead of slowing anything, and metrics are read from snapshots at

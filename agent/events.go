@@ -11,59 +11,77 @@ import (
 // eventFeed reads the informers' events for frames.
 //
 // When every informer writes to one ring (engine's
-// Instrumentation.Events, the usual set-up), frames read that ring
-// directly: cursors are its sequence numbers and Missed is what the ring
-// overwrote before this client asked. Informers with rings of their own
+// Instrumentation.Events, the usual set-up) and no more can come, frames
+// read that ring directly: cursors are its sequence numbers and Missed is
+// what the ring overwrote before this client asked. Otherwise (informers
+// with rings of their own, or a Set that may bring new ones) the rings
 // are merged into a ring owned by the agent, filled on each frame request
 // (never by the informers, so nothing is added to their path): cursors
-// are then the merged ring's sequence numbers. Events a source ring
-// overwrote before any frame request drained it are counted in
-// EventStats.Dropped, not in a client's Missed.
+// are then the merged ring's sequence numbers, which stay valid however
+// many rings join. A ring that joins is read from its oldest held event.
+// Events a source ring overwrote before any frame request drained it are
+// counted in EventStats.Dropped, not in a client's Missed.
 type eventFeed struct {
 	single *instr.Ring // the one ring all informers share; nil when merging
-	known  map[string]bool
 
 	mu      sync.Mutex // guards the merge below
+	learned int        // how many of the view's informers (a growing list) were looked at for rings
 	rings   []*instr.Ring
-	cursors []uint64
+	cursors []uint64 // per ring: the next sequence number to drain
 	merged  *instr.Ring
 }
 
-func newEventFeed(informers []*engine.Informer, mergedSize int) *eventFeed {
-	f := &eventFeed{known: make(map[string]bool, len(informers))}
-	for _, inf := range informers {
-		f.known[inf.Name()] = true
-		if r := inf.Events(); r != nil && !slices.Contains(f.rings, r) {
-			f.rings = append(f.rings, r)
-		}
-	}
-	switch len(f.rings) {
-	case 0:
+// newEventFeed reads the rings of informers; growing says that more
+// informers may come (Options.Informers), so the feed must merge.
+func newEventFeed(informers []*engine.Informer, growing bool, mergedSize int) *eventFeed {
+	f := &eventFeed{}
+	f.learn(informers)
+	switch {
+	case !growing && len(f.rings) == 0:
 		f.single = instr.NewRing(1)
-	case 1:
+	case !growing && len(f.rings) == 1:
 		f.single = f.rings[0]
 	default:
 		if mergedSize <= 0 {
-			mergedSize = instr.DefaultRingSize * len(f.rings)
+			mergedSize = instr.DefaultRingSize * max(len(f.rings), 1)
 		}
 		f.merged = instr.NewRing(mergedSize)
-		f.cursors = make([]uint64, len(f.rings))
 	}
 	return f
 }
 
+// learn adds the rings of the informers not looked at yet; the caller
+// holds mu or owns f. A request may come with an older, shorter list
+// than the last one learned: it has nothing new.
+func (f *eventFeed) learn(informers []*engine.Informer) {
+	if len(informers) <= f.learned {
+		return
+	}
+	for _, inf := range informers[f.learned:] {
+		if r := inf.Events(); r != nil && !slices.Contains(f.rings, r) {
+			f.rings = append(f.rings, r)
+			f.cursors = append(f.cursors, 0)
+		}
+	}
+	f.learned = len(informers)
+}
+
 // since returns at most max events with sequence >= cursor (0: the oldest
 // held) of the informers served, each with its Key set and no object.
-func (f *eventFeed) since(cursor uint64, max int) (events []engine.Event, next, missed uint64) {
+// current is the handler's view; it is read again after the merged ring
+// is, so that events another request drained from a ring that just
+// joined are not filtered out by an older view (the view only grows).
+func (f *eventFeed) since(current func() *view, cursor uint64, max int) (events []engine.Event, next, missed uint64) {
 	ring := f.single
 	if ring == nil {
-		f.drain()
+		f.drain(current().informers)
 		ring = f.merged
 	}
 	events, next, missed = ring.Since(cursor, max)
+	v := current()
 	out := events[:0]
 	for _, e := range events {
-		if e.Informer != "" && !f.known[e.Informer] {
+		if _, served := v.byName[e.Informer]; e.Informer != "" && !served {
 			continue // another informer sharing the ring: not served here
 		}
 		e.Key, e.Obj = e.ObjectKey(), nil
@@ -73,10 +91,12 @@ func (f *eventFeed) since(cursor uint64, max int) (events []engine.Event, next, 
 }
 
 // drain moves the events the source rings got since the last drain into
-// the merged ring, ordered by time.
-func (f *eventFeed) drain() {
+// the merged ring, ordered by time, after learning the rings of
+// informers new to the feed.
+func (f *eventFeed) drain(informers []*engine.Informer) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.learn(informers)
 	var batch []engine.Event
 	for i, r := range f.rings {
 		evs, next, _ := r.Since(f.cursors[i], 0)
@@ -97,6 +117,8 @@ func (f *eventFeed) stats() instr.RingStats {
 	if f.merged == nil {
 		return f.single.Stats()
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	var s instr.RingStats
 	for _, r := range f.rings {
 		rs := r.Stats()

@@ -52,3 +52,22 @@ func Example() {
 	}
 	http.Handle("/informtop/", h)
 }
+
+// Informers built after the handler, as controller-runtime's cache builds
+// them (on first use, after its metrics server's ExtraHandlers are
+// fixed), are served from the moment they are added to the handler's Set.
+func ExampleSet() {
+	informers := agent.NewSet()
+	h, err := agent.NewHandler(agent.Options{Informers: informers})
+	if err != nil {
+		log.Fatal(err)
+	}
+	http.Handle("/debug/informtop/", h) // or metricsserver.Options.ExtraHandlers
+
+	// Later, wherever informers are built (cache.Options.NewInformer):
+	var lw cache.ListerWatcher
+	cms := engine.NewSharedIndexInformerWithOptions(lw, &corev1.ConfigMap{}, engine.Options{Name: "configmaps"})
+	if err := informers.Add(cms); err != nil {
+		log.Print(err) // a nil informer, or a name already served
+	}
+}

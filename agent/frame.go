@@ -40,13 +40,14 @@ func (h *handler) serveFrame(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) frame(cursor uint64, limit int) api.Frame {
 	now := time.Now()
+	v := h.current()
 	f := api.Frame{
 		Version:   api.Version,
 		Source:    h.source,
-		Snapshots: make([]engine.Snapshot, 0, len(h.informers)),
+		Snapshots: make([]engine.Snapshot, 0, len(v.informers)),
 		Taken:     now,
 	}
-	for _, inf := range h.informers {
+	for _, inf := range v.informers {
 		s := inf.Snapshot()
 		f.Snapshots = append(f.Snapshots, s)
 		if reason := source.NotSyncedReason(s, now); reason != "" {
@@ -56,7 +57,7 @@ func (h *handler) frame(cursor uint64, limit int) api.Frame {
 			f.Reasons[s.Name] = reason
 		}
 	}
-	f.Events, f.Next, f.Missed = h.events.since(cursor, limit)
+	f.Events, f.Next, f.Missed = h.events.since(h.current, cursor, limit)
 	f.EventStats = h.events.stats()
 	if h.queues != nil {
 		f.Workqueues = h.queues.Snapshot()

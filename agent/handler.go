@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -16,18 +17,61 @@ import (
 	"github.com/informtop/informtop/engine"
 )
 
-// handler serves agent/api for a fixed set of informers.
+// handler serves agent/api for the informers given to NewHandler and
+// those in Options.Informers.
 type handler struct {
 	hasToken  bool
 	tokenHash [sha256.Size]byte
 	source    string
-	informers []*engine.Informer
-	byName    map[string]*engine.Informer
-	names     []string // sorted, for error sentences
+	fixed     []*engine.Informer // given to NewHandler
+	set       *Set               // nil: the fixed informers only
+	served    atomic.Pointer[view]
 	events    *eventFeed
 	queues    *WorkqueueMetrics // nil: frames carry no workqueues
 	metrics   http.Handler
 	routes    []route
+}
+
+// view is what the handler serves at one moment: its fixed informers,
+// then the set's in the order added. Views are never changed once built,
+// and a newer view extends an older one, so the event feed can learn the
+// informers it has not seen by position.
+type view struct {
+	informers []*engine.Informer
+	byName    map[string]*engine.Informer
+	names     []string // sorted, for error sentences
+	fromSet   int      // how many of the set's informers it holds
+}
+
+func newView(fixed, added []*engine.Informer) *view {
+	v := &view{
+		informers: append(slices.Clip(fixed), added...),
+		byName:    make(map[string]*engine.Informer, len(fixed)+len(added)),
+		fromSet:   len(added),
+	}
+	for _, inf := range v.informers {
+		v.byName[inf.Name()] = inf
+		v.names = append(v.names, inf.Name())
+	}
+	slices.Sort(v.names)
+	return v
+}
+
+// current returns the view to serve now, rebuilding it only when the set
+// has grown since the last one (the set only grows, so its length tells).
+func (h *handler) current() *view {
+	v := h.served.Load()
+	if h.set == nil {
+		return v
+	}
+	added := h.set.informers()
+	if len(added) == v.fromSet {
+		return v
+	}
+	nv := newView(h.fixed, added)
+	// A concurrent request may have stored a newer view: keep it then.
+	h.served.CompareAndSwap(v, nv)
+	return nv
 }
 
 type route struct {
@@ -35,45 +79,55 @@ type route struct {
 	serve func(http.ResponseWriter, *http.Request)
 }
 
-// NewHandler returns the agent's HTTP handler for the given informers:
-// the paths of package agent/api, read-only, behind opts.Token when set.
-// Paths match relative to the mount point (a request path ending in an
-// api path is served), so the handler may be mounted under any prefix.
-// It registers a Prometheus collector in opts.Registry (or a registry of
-// its own); an error says why the informers or the registry are unusable.
+// NewHandler returns the agent's HTTP handler for the given informers
+// and, when opts.Informers is set, for those in that set, added before or
+// after: the paths of package agent/api, read-only, behind opts.Token
+// when set. Paths match relative to the mount point (a request path
+// ending in an api path is served), so the handler may be mounted under
+// any prefix. It registers a Prometheus collector in opts.Registry (or a
+// registry of its own); an error says why the informers or the registry
+// are unusable.
 func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, error) {
 	h := &handler{
-		source:    opts.name(),
-		informers: slices.Clone(informers),
-		byName:    make(map[string]*engine.Informer, len(informers)),
-		queues:    opts.Workqueues,
+		source: opts.name(),
+		fixed:  slices.Clone(informers),
+		set:    opts.Informers,
+		queues: opts.Workqueues,
 	}
+	seen := make(map[string]bool, len(informers))
 	for i, inf := range informers {
 		if inf == nil {
 			return nil, fmt.Errorf("agent: informer %d of %d is nil", i+1, len(informers))
 		}
-		if _, dup := h.byName[inf.Name()]; dup {
+		if seen[inf.Name()] {
 			return nil, fmt.Errorf("agent: two informers are named %q; give each a distinct engine.Options.Name so clients can tell them apart", inf.Name())
 		}
-		h.byName[inf.Name()] = inf
-		h.names = append(h.names, inf.Name())
+		seen[inf.Name()] = true
 	}
-	slices.Sort(h.names)
 	if opts.Token != "" {
 		h.hasToken, h.tokenHash = true, sha256.Sum256([]byte(opts.Token))
 	}
-	h.events = newEventFeed(h.informers, opts.MergedEventRingSize)
+	h.events = newEventFeed(h.fixed, h.set != nil, opts.MergedEventRingSize)
+	h.served.Store(newView(h.fixed, nil)) // before the collector can be scraped
 
 	reg := opts.Registry
 	if reg == nil {
 		reg = prometheus.NewRegistry()
 	}
-	if err := reg.Register(newCollector(h.informers, opts.Resources, opts.Workqueues)); err != nil {
+	c := newCollector(func() []*engine.Informer { return h.current().informers }, opts.Resources, opts.Workqueues)
+	if err := reg.Register(c); err != nil {
 		var are prometheus.AlreadyRegisteredError
 		if errors.As(err, &are) {
 			return nil, fmt.Errorf("agent: the registry already holds informtop's collector for these informers; give each handler its own Options.Registry or create the handler once")
 		}
 		return nil, fmt.Errorf("agent: cannot register informtop's metrics: %w", err)
+	}
+	// Reserved last, so that a handler that is not built claims no names.
+	if h.set != nil {
+		if err := h.set.reserve(h.fixed); err != nil {
+			reg.Unregister(c)
+			return nil, err
+		}
 	}
 	h.metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
 
@@ -128,20 +182,22 @@ func (h *handler) authorized(r *http.Request) bool {
 func (h *handler) informer(w http.ResponseWriter, r *http.Request) *engine.Informer {
 	name := r.URL.Query().Get("informer")
 	if name == "" {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("the query parameter informer is required; this agent serves %s", h.served()))
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("the query parameter informer is required; this agent serves %s", h.current().list()))
 		return nil
 	}
-	inf, ok := h.byName[name]
+	v := h.current()
+	inf, ok := v.byName[name]
 	if !ok {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("this agent serves no informer named %q; it serves %s", name, h.served()))
+		writeError(w, http.StatusNotFound, fmt.Sprintf("this agent serves no informer named %q; it serves %s", name, v.list()))
 		return nil
 	}
 	return inf
 }
 
-func (h *handler) served() string {
-	if len(h.names) == 0 {
+// list names the informers served, for error sentences.
+func (v *view) list() string {
+	if len(v.names) == 0 {
 		return "no informers"
 	}
-	return strings.Join(h.names, ", ")
+	return strings.Join(v.names, ", ")
 }

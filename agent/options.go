@@ -38,8 +38,15 @@ type Options struct {
 	// on, before serving (useful with port 0).
 	Listening func(net.Addr)
 	// MergedEventRingSize is the size of the ring that merges the events
-	// of informers that do not share one ring; default 4096 per ring.
+	// of informers that do not share one ring, and of every informer when
+	// Informers is set; default 4096 per ring known when the handler is
+	// built (at least one).
 	MergedEventRingSize int
+	// Informers, when set, holds informers served besides those passed to
+	// NewHandler or Serve, including ones added after the handler was
+	// built: the way to serve informers created lazily, such as
+	// controller-runtime's (see Set).
+	Informers *Set
 	// Workqueues, when set, is the MetricsProvider of the controller's
 	// workqueues: every frame carries its queues (Frame.Workqueues) and
 	// /metrics exports them as informtop_workqueue_* series labelled
