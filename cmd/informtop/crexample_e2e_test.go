@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -22,7 +23,7 @@ import (
 )
 
 // startCRExample builds examples/controller-runtime-manager and starts it,
-// returning once its agent listens. Its stderr is read through a pipe the
+// returning once its metrics server, with the agent mounted, listens. Its stderr is read through a pipe the
 // process does not own, so Wait returns only once every line is read.
 func startCRExample(t *testing.T, kubeconfig, ns string) (*controllerProcess, *io.PipeWriter) {
 	t.Helper()
@@ -76,8 +77,8 @@ func startCRExample(t *testing.T, kubeconfig, ns string) (*controllerProcess, *i
 }
 
 // The controller-runtime example: its cache's informers run on the engine,
-// informtop attach sees the ConfigMap informer synced with the
-// controller's handler on it, every ConfigMap is reconciled, and SIGTERM
+// informtop attach, through the manager's metrics server, sees the
+// ConfigMap informer synced with the controller's handler on it, every ConfigMap is reconciled, and SIGTERM
 // stops it cleanly.
 func TestControllerRuntimeExample(t *testing.T) {
 	c := kubetest.Shared(t)
@@ -94,8 +95,10 @@ func TestControllerRuntimeExample(t *testing.T) {
 	ctl, pw := startCRExample(t, c.Kubeconfig, ns)
 	bin := buildInformtop(t, t.TempDir())
 
-	// The agent starts once the cache has synced; the controller adds its
-	// handler when it starts, which may be a moment later.
+	// The agent is mounted in the metrics server before any informer
+	// exists: the ConfigMap informer is built when the controller starts,
+	// and served because the cache's hook adds it to the agent's Set. The
+	// address is a URL with the mount path, which attach accepts as is.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.addr, "--once", "--json", "--timeout", "30s")
@@ -115,6 +118,22 @@ func TestControllerRuntimeExample(t *testing.T) {
 			t.Fatalf("attach: %s: exit %d, %+v\nstderr: %s\nthe manager's log:\n%s", why, code, doc, stderr, strings.Join(ctl.log(), "\n"))
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+
+	// The agent's collector is in controller-runtime's registry: the
+	// manager's own /metrics, beside the agent, has informtop's series.
+	base, ok := strings.CutSuffix(ctl.addr, "/debug/informtop/")
+	if !ok {
+		t.Fatalf("the agent is at %s, not under the metrics server's /debug/informtop/", ctl.addr)
+	}
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `informtop_store_objects{group="",name="configmaps"`) {
+		t.Fatalf("the manager's /metrics: %s, %v, no informtop_store_objects for configmaps in:\n%s", resp.Status, err, body)
 	}
 
 	reconciledRE := regexp.MustCompile(`"reconciled ` + ns + `/([a-z]+)"`)

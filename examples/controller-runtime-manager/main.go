@@ -1,12 +1,17 @@
 // Command controller-runtime-manager is a controller-runtime manager with
 // one reconciler, for ConfigMaps, whose cache builds its informers with
-// informtop's engine, and informtop's debug agent serving them so
-// `informtop attach` can show their queue, cache and handlers live.
+// informtop's engine, and informtop's debug agent mounted in the
+// manager's metrics server so `informtop attach` can show their queue,
+// cache and handlers live.
 //
-// The only informtop-specific lines are the cache.Options.NewInformer hook,
-// which returns engine.NewSharedIndexInformerWithOptions and remembers the
-// informer, and the runnable that serves the remembered informers with
-// agent.Serve once the manager's cache has synced.
+// The only informtop-specific lines are the agent.Set, the
+// cache.Options.NewInformer hook, which returns
+// engine.NewSharedIndexInformerWithOptions and adds the informer to the
+// set, and the handler agent.NewHandler builds with that set, given to
+// the metrics server's ExtraHandlers. controller-runtime builds an
+// informer the first time something asks its cache for a type, long after
+// the metrics server's handlers are fixed; the set is what lets the agent
+// serve every informer, whenever it is built.
 package main
 
 import (
@@ -15,15 +20,17 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
-	"sync"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -32,15 +39,21 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/informtop/informtop/agent"
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
 )
 
 // name is what the agent calls this process in informtop attach.
 const name = "controller-runtime-manager"
+
+// agentPath is where the agent is mounted in the metrics server; attach
+// to http://ADDR/debug/informtop/.
+const agentPath = "/debug/informtop/"
 
 func main() {
 	// --kubeconfig is registered on flag.CommandLine by controller-runtime
@@ -48,7 +61,7 @@ func main() {
 	// ctrl.GetConfig: $KUBECONFIG, in-cluster, then ~/.kube/config.
 	var (
 		namespace  = flag.String("namespace", "", "namespace to watch; default: every namespace")
-		agentAddr  = flag.String("agent-addr", "127.0.0.1:0", "address of informtop's debug agent (port 0: a free port); empty: no agent")
+		agentAddr  = flag.String("agent-addr", "127.0.0.1:0", "address of the metrics server, which serves /metrics and informtop's debug agent under "+agentPath+" (port 0: a free port); empty: neither")
 		agentToken = flag.String("agent-token", "", "token informtop attach must present to the agent")
 	)
 	klog.InitFlags(nil)
@@ -65,25 +78,6 @@ func main() {
 	klog.Flush()
 }
 
-// informers remembers every informer the cache built with the engine, in
-// the order it built them.
-type informers struct {
-	mu   sync.Mutex
-	list []*engine.Informer
-}
-
-func (s *informers) add(i *engine.Informer) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.list = append(s.list, i)
-}
-
-func (s *informers) all() []*engine.Informer {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*engine.Informer(nil), s.list...)
-}
-
 func run(ctx context.Context, namespace, agentAddr, agentToken string) error {
 	restConfig, err := ctrl.GetConfig()
 	if err != nil {
@@ -91,34 +85,61 @@ func run(ctx context.Context, namespace, agentAddr, agentToken string) error {
 	}
 
 	var (
-		built informers
-		mgr   manager.Manager
+		served = agent.NewSet()
+		// One event ring for every informer, as informtop itself runs them.
+		events = instr.NewRing(0)
+		mgr    manager.Manager
 	)
 	cacheOpts := cache.Options{
 		// controller-runtime creates an informer per type the first time
 		// something asks its cache for that type; this hook makes each one
-		// an engine informer. It runs only after NewManager has returned,
-		// so mgr is set.
+		// an engine informer and has the agent serve it from then on. It
+		// runs only after NewManager has returned, so mgr is set.
 		NewInformer: func(lw toolscache.ListerWatcher, obj runtime.Object, resync time.Duration, indexers toolscache.Indexers) toolscache.SharedIndexInformer {
 			name, resource := informerName(mgr, obj)
 			inf := engine.NewSharedIndexInformerWithOptions(lw, obj, engine.Options{
-				Name:         name,
-				Resource:     resource,
-				ResyncPeriod: resync,
-				Indexers:     indexers,
+				Name:            name,
+				Resource:        resource,
+				ResyncPeriod:    resync,
+				Indexers:        indexers,
+				Instrumentation: engine.Instrumentation{Events: events},
 			})
-			built.add(inf)
+			if err := served.Add(inf); err != nil {
+				// The manager still gets its informer; only the agent
+				// cannot tell it from another of the same name.
+				klog.ErrorS(err, "informtop's agent does not serve this informer", "informer", name)
+			}
 			return inf
 		},
 	}
 	if namespace != "" {
 		cacheOpts.DefaultNamespaces = map[string]cache.Config{namespace: {}}
 	}
+	metricsOpts := metricsserver.Options{BindAddress: "0"} // no agent: no metrics server either
+	if agentAddr != "" {
+		if agentAddr, err = agentListenAddr(agentAddr, agentToken); err != nil {
+			return err
+		}
+		// The handler exists before any informer does: the set fills as
+		// the cache builds them. Its collector goes to controller-runtime's
+		// registry, so the manager's own /metrics has informtop's series.
+		h, err := agent.NewHandler(agent.Options{
+			Token:     agentToken,
+			Name:      name,
+			Registry:  ctrlmetrics.Registry,
+			Informers: served,
+		})
+		if err != nil {
+			return err
+		}
+		metricsOpts = metricsserver.Options{
+			BindAddress:   agentAddr,
+			ExtraHandlers: map[string]http.Handler{agentPath: h},
+		}
+	}
 	mgr, err = ctrl.NewManager(restConfig, ctrl.Options{
-		Cache: cacheOpts,
-		// No metrics server and no health probes: the agent serves the
-		// informers (and informtop's metrics) on an address of its own.
-		Metrics:                metricsserver.Options{BindAddress: "0"},
+		Cache:                  cacheOpts,
+		Metrics:                metricsOpts,
 		HealthProbeBindAddress: "0",
 		LeaderElection:         false,
 	})
@@ -135,16 +156,8 @@ func run(ctx context.Context, namespace, agentAddr, agentToken string) error {
 	}
 
 	if agentAddr != "" {
-		// The ConfigMap informer would be created when the controller
-		// starts; ask for it now so that it exists before the agent starts.
-		if _, err := mgr.GetCache().GetInformer(ctx, &corev1.ConfigMap{}); err != nil {
-			return err
-		}
-		if err := mgr.Add(agentRunnable(mgr, &built, agentAddr, agentToken)); err != nil {
-			return err
-		}
+		go announce(ctx, agentAddr)
 	}
-
 	klog.InfoS("starting manager", "namespace", namespace)
 	if err := mgr.Start(ctx); err != nil {
 		return err
@@ -153,39 +166,77 @@ func run(ctx context.Context, namespace, agentAddr, agentToken string) error {
 	return nil
 }
 
-// agentRunnable serves, once the manager's cache has synced, the engine
-// informers built so far with agent.Serve, until the manager stops.
-// agent.NewHandler takes its informers when it is built, and
-// controller-runtime builds informers lazily: an informer first asked for
-// after this point is not served.
-func agentRunnable(mgr manager.Manager, built *informers, addr, token string) manager.Runnable {
-	return manager.RunnableFunc(func(ctx context.Context) error {
-		if !mgr.GetCache().WaitForCacheSync(ctx) {
-			return nil // stopping before the cache synced
+// agentListenAddr applies agent.Serve's rules to the metrics server's
+// address, which serves the caches through the agent: no host means
+// 127.0.0.1, an address reachable from other machines needs a token, and
+// port 0 is resolved here to a free port, since controller-runtime does
+// not tell which port it bound.
+func agentListenAddr(addr, token string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("--agent-addr %q is not HOST:PORT or :PORT: %v", addr, err)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	ip := net.ParseIP(host)
+	loopback := strings.EqualFold(host, "localhost") || (ip != nil && ip.IsLoopback())
+	if !loopback && token == "" {
+		return "", fmt.Errorf("refusing to serve informtop's agent on %s without --agent-token: that address is reachable from other machines and the agent shows the manager's caches", addr)
+	}
+	if port == "0" {
+		ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+		if err != nil {
+			return "", fmt.Errorf("finding a free port on %s: %w", host, err)
 		}
-		return agent.Serve(ctx, addr, agent.Options{
-			Token: token,
-			Name:  name,
-			Listening: func(a net.Addr) {
-				fmt.Fprintf(os.Stderr, "agent listening on %s\n", a)
-			},
-		}, built.all()...)
-	})
+		_, port, _ = net.SplitHostPort(ln.Addr().String())
+		_ = ln.Close()
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+// announce prints the agent's URL on stderr once the metrics server
+// accepts connections, for people and tests to attach to.
+func announce(ctx context.Context, addr string) {
+	host, port, _ := net.SplitHostPort(addr)
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1" // a wildcard listener is reachable on loopback
+	}
+	var d net.Dialer
+	for ctx.Err() == nil {
+		if c, err := d.DialContext(ctx, "tcp", net.JoinHostPort(host, port)); err == nil {
+			_ = c.Close()
+			fmt.Fprintf(os.Stderr, "agent listening on http://%s%s\n", addr, agentPath)
+			return
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // informerName names an informer by the resource it watches
-// ("configmaps", "deployments.apps").
+// ("configmaps", "deployments.apps"). The cache keeps typed, unstructured
+// and metadata-only informers apart, so the latter two say which they are
+// and the agent can serve all three.
 func informerName(mgr manager.Manager, obj runtime.Object) (name, resource string) {
 	gvk, err := apiutil.GVKForObject(obj, mgr.GetScheme())
 	if err != nil {
 		return fmt.Sprintf("%T", obj), ""
 	}
-	mapping, err := mgr.GetRESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
-	if err != nil {
-		return gvk.Kind, ""
+	name = gvk.Kind
+	if mapping, err := mgr.GetRESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version); err == nil {
+		resource = mapping.Resource.GroupResource().String()
+		name = resource
 	}
-	resource = mapping.Resource.GroupResource().String()
-	return resource, resource
+	switch obj.(type) {
+	case *metav1.PartialObjectMetadata:
+		name += " (metadata)"
+	case runtime.Unstructured:
+		name += " (unstructured)"
+	}
+	return name, resource
 }
 
 // reconciler logs every ConfigMap it reconciles and counts them.
