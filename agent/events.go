@@ -19,8 +19,9 @@ import (
 // (never by the informers, so nothing is added to their path): cursors
 // are then the merged ring's sequence numbers, which stay valid however
 // many rings join. A ring that joins is read from its oldest held event.
-// Events a source ring overwrote before any frame request drained it are
-// counted in EventStats.Dropped, not in a client's Missed.
+// Events a source ring overwrote before a frame request drained them are
+// marked at the merged sequence number where they would have been, so a
+// client reading past that point is told it missed them.
 type eventFeed struct {
 	single *instr.Ring // the one ring all informers share; nil when merging
 
@@ -29,7 +30,19 @@ type eventFeed struct {
 	rings   []*instr.Ring
 	cursors []uint64 // per ring: the next sequence number to drain
 	merged  *instr.Ring
+	// mergedNext is the sequence number the merged ring gives the next
+	// event; losses marks, oldest first, where source events were lost.
+	mergedNext uint64
+	losses     []loss
 }
+
+// loss is a run of source events overwritten before they were drained;
+// they belong just before the merged event numbered at.
+type loss struct{ at, n uint64 }
+
+// maxLosses bounds the marks kept: a client further behind than that many
+// drains is told by the merged ring itself that it missed events.
+const maxLosses = 1024
 
 // newEventFeed reads the rings of informers; growing says that more
 // informers may come (Options.Informers), so the feed must merge.
@@ -46,6 +59,7 @@ func newEventFeed(informers []*engine.Informer, growing bool, mergedSize int) *e
 			mergedSize = instr.DefaultRingSize * max(len(f.rings), 1)
 		}
 		f.merged = instr.NewRing(mergedSize)
+		f.mergedNext = 1
 	}
 	return f
 }
@@ -78,6 +92,9 @@ func (f *eventFeed) since(current func() *view, cursor uint64, max int) (events 
 		ring = f.merged
 	}
 	events, next, missed = ring.Since(cursor, max)
+	if f.merged != nil {
+		missed += f.lostBetween(cursor, events, next)
+	}
 	v := current()
 	out := events[:0]
 	for _, e := range events {
@@ -98,18 +115,50 @@ func (f *eventFeed) drain(informers []*engine.Informer) {
 	defer f.mu.Unlock()
 	f.learn(informers)
 	var batch []engine.Event
+	var lost uint64
 	for i, r := range f.rings {
-		evs, next, _ := r.Since(f.cursors[i], 0)
+		evs, next, missed := r.Since(f.cursors[i], 0)
 		f.cursors[i] = next
+		lost += missed
 		for _, e := range evs {
 			e.Key, e.Obj = e.ObjectKey(), nil // the merged ring keeps no objects alive
 			batch = append(batch, e)
 		}
 	}
 	slices.SortStableFunc(batch, func(a, b engine.Event) int { return a.Time.Compare(b.Time) })
+	if lost > 0 {
+		f.losses = append(f.losses, loss{at: f.mergedNext, n: lost})
+		if len(f.losses) > maxLosses {
+			f.losses = slices.Delete(f.losses, 0, len(f.losses)-maxLosses)
+		}
+	}
 	for _, e := range batch {
 		f.merged.Emit(e)
+		f.mergedNext++
 	}
+}
+
+// lostBetween counts the source events lost where a client's read went:
+// from its cursor up to next. A client starting from the oldest held event
+// (cursor 0) is not told of losses before the first event it gets, as the
+// ring tells it of nothing before that either.
+func (f *eventFeed) lostBetween(cursor uint64, events []engine.Event, next uint64) uint64 {
+	from := cursor
+	if cursor == 0 {
+		if len(events) == 0 {
+			return 0
+		}
+		from = events[0].Seq + 1
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var n uint64
+	for _, l := range f.losses {
+		if l.at >= from && l.at < next {
+			n += l.n
+		}
+	}
+	return n
 }
 
 // stats are the totals of the rings the events come from.
