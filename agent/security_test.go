@@ -2,13 +2,18 @@ package agent
 
 import (
 	"bytes"
+	"encoding/base64"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/cache"
+
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/source"
 )
 
@@ -151,6 +156,51 @@ func TestStoreEndpoints(t *testing.T) {
 		body := getJSON(t, srv, path, &idx)
 		if got := strings.Join(idx.Items, ","); got != want || idx.Items == nil {
 			t.Errorf("%s = %s, want %q", path, body, want)
+		}
+	}
+}
+
+// A handler that writes into a cached Secret is reported by the engine's
+// cache-mutation attribution (listener figures, an event): neither the
+// secret it overwrote nor the one it wrote reaches any answer.
+func TestSecretDataNeverLeavesThroughCacheMutationReports(t *testing.T) {
+	const written = "swordfish-written-by-a-handler"
+	ring := instr.NewRing(1024)
+	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t, secret("db")), &corev1.Secret{}, engine.Options{
+		Name: "secrets", Resource: "secrets",
+		Instrumentation: engine.Instrumentation{Events: ring, MutationAttribution: true},
+	})
+	if _, err := inf.AddNamedEventHandler("scribbler", cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) { obj.(*corev1.Secret).Data["password"] = []byte(written) },
+	}, cache.HandlerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	startInformer(t, inf)
+	waitFor(t, "the handler's write into the cached Secret to be found", func() bool {
+		s := inf.Snapshot()
+		return len(s.Listeners) == 1 && s.Listeners[0].CacheMutations == 1
+	})
+	srv := server(t, Options{}, inf)
+	for _, path := range []string{
+		api.PathFrame,
+		api.PathFrame + "?cursor=1",
+		api.PathObject + "?informer=secrets&key=default/db",
+		api.PathEntries + "?informer=secrets",
+		api.PathGeneration + "?informer=secrets",
+		api.PathCut + "?informer=secrets&keys=true",
+		api.PathMetrics,
+	} {
+		status, body := get(t, srv, http.MethodGet, path, "")
+		if status != http.StatusOK {
+			t.Fatalf("%s: %d %s", path, status, body)
+		}
+		for _, s := range []string{secretValue, secretBase64, written, base64.StdEncoding.EncodeToString([]byte(written))} {
+			if bytes.Contains(body, []byte(s)) {
+				t.Errorf("%s carries the secret %q", path, s)
+			}
+		}
+		if path == api.PathFrame && !bytes.Contains(body, []byte(`data.password: \u003credacted, 29 bytes\u003e`)) {
+			t.Errorf("the frame does not report the write into data.password by size: %s", body)
 		}
 	}
 }
