@@ -118,6 +118,14 @@ func parseAddr(addr string) (string, error) {
 	if addr == "" {
 		return "", errors.New("no agent address: " + want)
 	}
+	if !strings.Contains(addr, "://") && strings.Contains(addr, "/") {
+		// host:port/path, as copied from a mount's URL without its scheme.
+		base, err := parseAddr("http://" + addr)
+		if err != nil {
+			return "", fmt.Errorf("%q is not an agent address: %s", addr, want)
+		}
+		return base, nil
+	}
 	if !strings.Contains(addr, "://") {
 		host, port, err := net.SplitHostPort(addr)
 		if err != nil {

@@ -20,13 +20,14 @@ import (
 
 func TestNewValidatesTheAddress(t *testing.T) {
 	for addr, base := range map[string]string{
-		"127.0.0.1:6060":                "http://127.0.0.1:6060",
-		" localhost:80 ":                "http://localhost:80",
-		":6060":                         "http://127.0.0.1:6060",
-		"[::1]:6060":                    "http://[::1]:6060",
-		"http://10.0.0.1:6060":          "http://10.0.0.1:6060",
-		"https://ctrl.example.com/":     "https://ctrl.example.com",
-		"https://ctrl.example.com/dbg/": "https://ctrl.example.com/dbg",
+		"127.0.0.1:6060":                  "http://127.0.0.1:6060",
+		" localhost:80 ":                  "http://localhost:80",
+		":6060":                           "http://127.0.0.1:6060",
+		"[::1]:6060":                      "http://[::1]:6060",
+		"http://10.0.0.1:6060":            "http://10.0.0.1:6060",
+		"https://ctrl.example.com/":       "https://ctrl.example.com",
+		"https://ctrl.example.com/dbg/":   "https://ctrl.example.com/dbg",
+		"127.0.0.1:8080/debug/informtop/": "http://127.0.0.1:8080/debug/informtop",
 	} {
 		s, err := New(addr, Options{})
 		if err != nil {
@@ -52,6 +53,7 @@ func TestNewValidatesTheAddress(t *testing.T) {
 		"http://h:0/":              "no valid port",
 		"http://bad host:1/":       "is not an agent address",
 		"host:port:and:more":       "is not an agent address",
+		"localhost:http/debug":     "is not an agent address",
 		"https://ctrl.example.com": "",
 	} {
 		_, err := New(addr, Options{})
