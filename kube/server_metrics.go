@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 	authorizationv1 "k8s.io/api/authorization/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
@@ -33,18 +34,20 @@ const apiServersEvery = time.Minute
 // resources (its watch cache, dispatch, terminated watchers) from its
 // /metrics, when the user may get that URL. It only reads.
 //
-// Locking: mu guards last, started, hostList and hostsAt; the rest is
-// fixed after newServerMetrics.
+// Locking: mu guards last, read, started, hostList and hostsAt; the rest
+// is fixed after newServerMetrics.
 type serverMetrics struct {
 	get       func(ctx context.Context) ([]byte, error)
 	hosts     func(ctx context.Context) []string // the cluster's API servers, nil when unknown
 	from      string
 	resources map[string]schema.GroupResource // informer name → what it watches
 	denied    string                          // why the user may not read /metrics; "" when allowed
+	forbidden string                          // the sentence for a scrape answered 403
 
 	mu      sync.Mutex
 	last    map[string]source.ServerStats
-	started time.Time // when the API server that answered the last scrape started
+	read    chan struct{} // closed when last is first set; made on demand
+	started time.Time     // when the API server that answered the last scrape started
 
 	hostList []string  // the API servers' hosts as last listed
 	hostsAt  time.Time // when they were listed; zero before the first time
@@ -60,6 +63,12 @@ func metricsDenied(ctx context.Context, c kubernetes.Interface, as string) strin
 	if err != nil || got.Status.Allowed {
 		return "" // a failed check: the scrape will say what the server answers
 	}
+	return metricsPermission(as)
+}
+
+// metricsPermission is the sentence for a user (as, or "you") who may not
+// get /metrics.
+func metricsPermission(as string) string {
 	who := "you"
 	if as != "" {
 		who = as
@@ -67,8 +76,8 @@ func metricsDenied(ctx context.Context, c kubernetes.Interface, as string) strin
 	return fmt.Sprintf("the API server's watch-cache figures need get on the non-resource URL /metrics, which %s may not (RBAC; the ClusterRole system:monitoring grants it)", who)
 }
 
-func newServerMetrics(c kubernetes.Interface, from, denied string) *serverMetrics {
-	m := &serverMetrics{from: from, denied: denied, resources: map[string]schema.GroupResource{}}
+func newServerMetrics(c kubernetes.Interface, from, as, denied string) *serverMetrics {
+	m := &serverMetrics{from: from, denied: denied, forbidden: metricsPermission(as), resources: map[string]schema.GroupResource{}}
 	m.get = func(ctx context.Context) ([]byte, error) {
 		return c.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
 	}
@@ -76,7 +85,8 @@ func newServerMetrics(c kubernetes.Interface, from, denied string) *serverMetric
 	return m
 }
 
-// run scrapes until ctx ends; a denied user is never scraped.
+// run scrapes until ctx ends; a denied user is never scraped, and one
+// the server answers 403 is not scraped again.
 func (m *serverMetrics) run(ctx context.Context) {
 	if m.denied != "" {
 		return
@@ -84,7 +94,9 @@ func (m *serverMetrics) run(ctx context.Context) {
 	t := time.NewTicker(serverMetricsEvery)
 	defer t.Stop()
 	for {
-		m.scrape(ctx)
+		if !m.scrape(ctx) {
+			return
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -93,20 +105,51 @@ func (m *serverMetrics) run(ctx context.Context) {
 	}
 }
 
-func (m *serverMetrics) scrape(ctx context.Context) {
+// waitRead returns once the first scrape has ended, read or not, or at
+// once for a denied user, or when ctx ends.
+func (m *serverMetrics) waitRead(ctx context.Context) {
+	if m.denied != "" {
+		return
+	}
+	m.mu.Lock()
+	if m.read == nil {
+		m.read = make(chan struct{})
+		if m.last != nil {
+			close(m.read)
+		}
+	}
+	read := m.read
+	m.mu.Unlock()
+	select {
+	case <-read:
+	case <-ctx.Done():
+	}
+}
+
+// scrape reads /metrics once; false when the server forbids it, since
+// asking again would only be forbidden again.
+func (m *serverMetrics) scrape(ctx context.Context) bool {
 	sctx, cancel := context.WithTimeout(ctx, serverMetricsEvery)
 	defer cancel()
 	raw, err := m.get(sctx)
 	now := time.Now()
 	out := make(map[string]source.ServerStats, len(m.resources))
-	if err != nil {
-		if ctx.Err() != nil {
-			return
+	again := true
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return false
+	case apierrors.IsForbidden(err):
+		// The access review failed, or the server's authorizer disagrees
+		// with it: the 403 is the same answer, so the same sentence.
+		again = false
+		for name := range m.resources {
+			out[name] = source.ServerStats{Reason: m.forbidden}
 		}
+	case err != nil:
 		for name := range m.resources {
 			out[name] = source.ServerStats{Reason: "the API server's /metrics could not be read: " + source.ErrorReason(err.Error(), "the request failed") + "; retrying every 5s", Taken: now}
 		}
-	} else {
+	default:
 		parser := expfmt.NewTextParser(model.UTF8Validation)
 		families, perr := parser.TextToMetricFamilies(bytes.NewReader(raw))
 		started := startedAt(families)
@@ -132,8 +175,12 @@ func (m *serverMetrics) scrape(ctx context.Context) {
 		}
 	}
 	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.last == nil && m.read != nil {
+		close(m.read)
+	}
 	m.last = out
-	m.mu.Unlock()
+	return again
 }
 
 // stats is the newest reading per informer; before the first, every

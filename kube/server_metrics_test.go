@@ -5,14 +5,19 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/informtop/informtop/internal/kubetest"
+	"github.com/informtop/informtop/source"
 )
 
 // TestServerFiguresBesideTheInformer: for an admin, the API server's own
@@ -29,10 +34,19 @@ func TestServerFiguresBesideTheInformer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s.metrics.scrape(context.Background()) // the 5 s ticker would make the test wait
-	f := s.Pull(0, 0)
-	st := f.Server["configmaps"]
-	informerRV, _ := strconv.ParseUint(f.Snapshots[0].LastSyncResourceVersion, 10, 64)
+	eventually(t, "the informer seeing the three configmaps", func() (bool, string) {
+		return len(cached(s, "configmaps")) == 3, fmt.Sprint(cached(s, "configmaps"))
+	})
+	// Through the source's own 5 s loop: a reading whose /metrics request
+	// began after the informer stood at informerRV (a request ends within
+	// serverMetricsEvery of its start), so the watch cache is at least there.
+	informerRV, _ := strconv.ParseUint(s.Pull(0, 0).Snapshots[0].LastSyncResourceVersion, 10, 64)
+	seen := time.Now()
+	var st source.ServerStats
+	eventually(t, "a reading of the server begun after the informer's", func() (bool, string) {
+		st = s.Pull(0, 0).Server["configmaps"]
+		return st.Taken.After(seen.Add(serverMetricsEvery)), fmt.Sprintf("%+v", st)
+	})
 	cacheRV, err := strconv.ParseUint(st.WatchCacheResourceVersion, 10, 64)
 	if !st.Available || err != nil || cacheRV < informerRV || st.WatchCacheCapacity <= 0 ||
 		st.EventsReceived < 3 || st.EventsDispatched == 0 || !strings.HasPrefix(st.From, c.Server()+", the kube-apiserver started ") {
@@ -54,7 +68,7 @@ func TestServerFiguresSayWhichAPIServerAnswered(t *testing.T) {
 	c := kubetest.Shared(t)
 	first := testClients(t, c)
 	second := kubernetes.NewForConfigOrDie(c.StartSecondAPIServer(t))
-	m := newServerMetrics(first, "https://api.example:6443", "")
+	m := newServerMetrics(first, "https://api.example:6443", "", "")
 	m.resources["configmaps"] = schema.GroupResource{Resource: "configmaps"}
 	ctx := context.Background()
 	m.scrape(ctx)
@@ -77,4 +91,92 @@ func TestServerFiguresSayWhichAPIServerAnswered(t *testing.T) {
 	if a.APIServers < 1 {
 		t.Fatalf("API servers counted from identity leases: %d", a.APIServers)
 	}
+}
+
+// TestForbiddenScrapeNamesThePermission: when the access review could not
+// be made (so the user was not known to be denied) and the real API
+// server then answers the scrape 403, the figures say which permission
+// would show them, as a denied review does, and the loop stops asking.
+func TestForbiddenScrapeNamesThePermission(t *testing.T) {
+	c := kubetest.Shared(t)
+	ns := namespace(t, testClients(t, c))
+	kc := c.RestrictedUser(t, ns, []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "watch"}}})
+	f := flags(t, kc, ns)
+	cfg, err := f.ToRESTConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newServerMetrics(kubernetes.NewForConfigOrDie(cfg), cfg.Host, "", "") // "": the review failed
+	m.resources["configmaps"] = schema.GroupResource{Resource: "configmaps"}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*serverMetricsEvery)
+	defer cancel()
+	done := make(chan struct{})
+	go func() { defer close(done); m.run(ctx) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		t.Fatalf("the scrape loop kept asking after a 403: %+v", m.stats())
+	}
+	st := m.stats()["configmaps"]
+	if st.Available || st.Reason != metricsPermission("") {
+		t.Fatalf("after a 403: %+v, want the permission sentence %q", st, metricsPermission(""))
+	}
+}
+
+// A failed read is not a denial: the loop goes on and says it retries.
+func TestFailedScrapeIsRetried(t *testing.T) {
+	m := &serverMetrics{
+		get:       func(context.Context) ([]byte, error) { return nil, apierrors.NewServiceUnavailable("etcd is down") },
+		resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
+		forbidden: metricsPermission(""),
+	}
+	if !m.scrape(context.Background()) {
+		t.Fatal("a 503 stopped the scrape loop")
+	}
+	if st := m.stats()["configmaps"]; st.Available || !strings.Contains(st.Reason, "could not be read") || !strings.Contains(st.Reason, "retrying") {
+		t.Fatalf("after a 503: %+v", st)
+	}
+}
+
+// waitRead, which --once uses, returns when the first scrape has ended,
+// not before; at once for a denied user; and when its context ends.
+func TestWaitReadWaitsForTheFirstScrape(t *testing.T) {
+	release := make(chan struct{})
+	m := &serverMetrics{
+		get: func(context.Context) ([]byte, error) {
+			<-release
+			return nil, apierrors.NewForbidden(schema.GroupResource{}, "", fmt.Errorf("no"))
+		},
+		hosts:     func(context.Context) []string { return nil },
+		resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
+		forbidden: metricsPermission("jane"),
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer stop() // before the wait: a loop that scrapes on must still end
+	wg.Go(func() { m.run(ctx) })
+	waited := make(chan struct{})
+	wg.Go(func() { defer close(waited); m.waitRead(context.Background()) })
+	select {
+	case <-waited:
+		t.Fatal("waitRead returned before the first scrape ended")
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	<-waited
+	if st := m.stats()["configmaps"]; !strings.Contains(st.Reason, "which jane may not") {
+		t.Fatalf("after waitRead: %+v", st)
+	}
+	atOnce, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	m.waitRead(atOnce) // after the first scrape
+	(&serverMetrics{denied: "denied", resources: m.resources}).waitRead(atOnce)
+	if atOnce.Err() != nil {
+		t.Fatal("waitRead waited after the first scrape, or for a denied user")
+	}
+
+	ended, cancelEnded := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancelEnded()
+	(&serverMetrics{resources: m.resources}).waitRead(ended) // never scraped: returns with ctx
 }

@@ -38,6 +38,10 @@ type Source struct {
 	metrics *serverMetrics
 }
 
+// serverMetricsOff is the reason the figures are missing with
+// --server-metrics=false.
+const serverMetricsOff = "the API server's watch-cache figures are not read: --server-metrics=false turned that off"
+
 type informerFacts struct {
 	denied    string // the access check's sentence, "" if allowed
 	unwatched string // discovery says list or watch is not served
@@ -46,10 +50,11 @@ type informerFacts struct {
 }
 
 var (
-	_ source.Source     = (*Source)(nil)
-	_ source.Processing = (*Source)(nil)
-	_ source.Stalling   = (*Source)(nil)
-	_ source.Verifier   = (*Source)(nil)
+	_ source.Source       = (*Source)(nil)
+	_ source.Processing   = (*Source)(nil)
+	_ source.Stalling     = (*Source)(nil)
+	_ source.Verifier     = (*Source)(nil)
+	_ source.ServerReader = (*Source)(nil)
 )
 
 // New connects: it loads the kubeconfig, resolves every resource through
@@ -141,8 +146,10 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	// Lifecycle events only (no per-item events), so a smaller ring than the
 	// demo's holds minutes of them and costs ~0.5 MB instead of 2 MB.
 	cfgLocal := local.Config{Kind: "kube", Title: title, Status: s.status, Reason: s.reason, EventRingSize: instr.DefaultRingSize}
-	if !o.NoServerMetrics {
-		s.metrics = newServerMetrics(review, cfg.Host, metricsWhy)
+	if o.NoServerMetrics {
+		cfgLocal.Server = s.serverOff
+	} else {
+		s.metrics = newServerMetrics(review, cfg.Host, as, metricsWhy)
 		cfgLocal.Server = s.metrics.stats
 	}
 	s.Source = local.New(cfgLocal)
@@ -243,6 +250,24 @@ func kubeconfigError(err error) error {
 // connectError explains a failed first contact with the API server.
 func connectError(host string, err error) error {
 	return fmt.Errorf("informtop could not start on the API server at %s: %s", host, source.ErrorReason(err.Error(), "discovery failed"))
+}
+
+// serverOff says, per informer, that the figures were turned off, so the
+// report tells so rather than leaving them out without a word.
+func (s *Source) serverOff() map[string]source.ServerStats {
+	out := make(map[string]source.ServerStats, len(s.facts))
+	for name := range s.facts {
+		out[name] = source.ServerStats{Reason: serverMetricsOff}
+	}
+	return out
+}
+
+// WaitServerRead returns once the first read of the API server's figures
+// has ended (at once when they are not read), or when ctx ends.
+func (s *Source) WaitServerRead(ctx context.Context) {
+	if s.metrics != nil {
+		s.metrics.waitRead(ctx)
+	}
 }
 
 // Run runs the informers and, alongside, reads the API server's figures

@@ -1,6 +1,8 @@
 package source
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"time"
@@ -11,7 +13,8 @@ import (
 // ServerStats is what the API server says about the resource an informer
 // watches: its watch cache beside the informer's own view. Sources that
 // cannot read it leave Frame.Server empty; a source that may not read it
-// sets Available false and Reason.
+// sets Available false and Reason. In JSON, figures are present only when
+// Available (see MarshalJSON).
 type ServerStats struct {
 	// Available is false when the source could not read the server's
 	// figures; Reason then says why and what would show them.
@@ -30,8 +33,10 @@ type ServerStats struct {
 	APIServers    int        `json:"apiServers,omitempty"`
 	// WatchCacheResourceVersion is the newest resourceVersion the watch
 	// cache holds; WatchCacheCapacity how many events its window keeps.
+	// A capacity of 0 means the server did not export it (a watch cache
+	// always holds some events), so it is left out.
 	WatchCacheResourceVersion string  `json:"watchCacheResourceVersion,omitempty"`
-	WatchCacheCapacity        float64 `json:"watchCacheCapacity"`
+	WatchCacheCapacity        float64 `json:"watchCacheCapacity,omitempty"`
 	// EventsReceived came into the watch cache from storage;
 	// EventsDispatched went out of it to watchers; WatchEventsSent were
 	// written to watch clients (all clients of this resource, not only
@@ -57,6 +62,15 @@ type ServerStats struct {
 	// only a source that runs the server itself (the demo) knows it; nil
 	// for a real cluster, whose API server exports no such figures.
 	Path *WatchPath `json:"path,omitempty"`
+}
+
+// ServerReader is a source that reads the API server's figures in the
+// background: --once waits for the first reading, so its report does not
+// say "reading…" where one more moment gives the figures or why not.
+type ServerReader interface {
+	// WaitServerRead returns when the first reading has ended, with
+	// figures or a reason, or when ctx ends.
+	WaitServerRead(ctx context.Context)
 }
 
 // WatchPath is one resource's watch path inside the API server, in the
@@ -121,6 +135,23 @@ type WatcherBuffer struct {
 	// watcher's full buffer; if none frees up in time, the watcher is
 	// terminated.
 	Blocked bool `json:"blocked"`
+}
+
+// MarshalJSON writes every figure of an available reading; an unavailable
+// one is only "available": false, the reason and, when a server answered,
+// which. Its figures are unknown, and zeros would read as measured.
+func (s ServerStats) MarshalJSON() ([]byte, error) {
+	if s.Available {
+		type figures ServerStats // without this method, so no recursion
+		return json.Marshal(figures(s))
+	}
+	return json.Marshal(struct {
+		Available     bool       `json:"available"`
+		Reason        string     `json:"reason,omitempty"`
+		From          string     `json:"from,omitempty"`
+		ServerStarted *time.Time `json:"serverStarted,omitempty"`
+		APIServers    int        `json:"apiServers,omitempty"`
+	}{Reason: s.Reason, From: s.From, ServerStarted: s.ServerStarted, APIServers: s.APIServers})
 }
 
 // Sentence is the figures in one line, or why there are none.

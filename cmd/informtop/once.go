@@ -12,9 +12,10 @@ import (
 	"github.com/informtop/informtop/verify"
 )
 
-// runOnce waits for the sync (bounded by --timeout), lets the workload run
-// for --duration, prints one report and stops the source. Exit code 1 when
-// something had not synced.
+// runOnce waits for the sync and for the first read of the API server's
+// figures (both within --timeout), lets the workload run for --duration,
+// prints one report and stops the source. Exit code 1 when something had
+// not synced.
 func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr io.Writer) int {
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -23,7 +24,12 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	defer cancel()
 
 	waitCtx, cancelWait := context.WithTimeout(runCtx, o.timeout)
+	defer cancelWait()
 	syncErr := o.progress.waitSynced(func() error { return src.WaitSynced(waitCtx) }, src, stderr)
+	if r, ok := src.(source.ServerReader); ok {
+		// The read started with Run, beside the sync: usually done already.
+		r.WaitServerRead(waitCtx)
+	}
 	cancelWait()
 	if syncErr == nil && o.duration > 0 {
 		select {
