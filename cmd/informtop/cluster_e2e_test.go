@@ -38,6 +38,8 @@ type clusterJSON struct {
 			Name   string `json:"name"`
 			Synced bool   `json:"synced"`
 		} `json:"listeners"`
+		// Server is kept key by key: which keys are there matters.
+		Server map[string]json.RawMessage `json:"server"`
 	} `json:"informers"`
 }
 
@@ -139,6 +141,15 @@ func TestOnceRestrictedUser(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "not every informer") || !strings.Contains(stderr, "informtop: pods: denied") {
 		t.Errorf("stderr does not explain the exit code and why: %s", stderr)
+	}
+	// Nor may this user read the API server's /metrics: its figures are
+	// only why not, naming the permission, with no zeros posing as counts.
+	for _, inf := range doc.Informers {
+		var reason string
+		if len(inf.Server) != 2 || string(inf.Server["available"]) != "false" || json.Unmarshal(inf.Server["reason"], &reason) != nil ||
+			!strings.Contains(reason, "get on the non-resource URL /metrics") || !strings.Contains(reason, "system:monitoring") {
+			t.Errorf("%s: server %s, want only available false and the permission", inf.Name, inf.Server)
+		}
 	}
 }
 

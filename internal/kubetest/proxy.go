@@ -19,8 +19,8 @@ import (
 // DropProxy stands between a client and the first API server and loses
 // chosen watch events on purpose, as a faulty network path or a buggy
 // intermediary would: the client's cache drifts from the server without
-// any error. Everything else passes through unchanged; watch streams are
-// asked for as JSON so the proxy can read them.
+// any error. Everything else passes through unchanged (and counted, see
+// Requests); watch streams are asked for as JSON so the proxy can read them.
 type DropProxy struct {
 	// Kubeconfig is an admin kubeconfig whose server is the proxy.
 	Kubeconfig string
@@ -28,9 +28,10 @@ type DropProxy struct {
 
 	watches atomic.Int64 // watch responses passed through
 
-	mu      sync.Mutex
-	rules   []dropRule // guarded by mu
-	dropped []string   // guarded by mu: "TYPE namespace/name", in order
+	mu       sync.Mutex
+	rules    []dropRule     // guarded by mu
+	dropped  []string       // guarded by mu: "TYPE namespace/name", in order
+	requests map[string]int // guarded by mu: "METHOD path" → requests passed on
 }
 
 type dropRule struct{ eventType, namespace, name string }
@@ -58,7 +59,15 @@ func (c *Cluster) DropProxy(t testing.TB) *DropProxy {
 		FlushInterval:  -1, // every watch event as it comes
 		ModifyResponse: p.filter,
 	}
-	p.srv = httptest.NewServer(rp)
+	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		if p.requests == nil {
+			p.requests = map[string]int{}
+		}
+		p.requests[r.Method+" "+r.URL.Path]++
+		p.mu.Unlock()
+		rp.ServeHTTP(w, r)
+	}))
 	t.Cleanup(p.srv.Close)
 	p.Kubeconfig = filepath.Join(t.TempDir(), "proxy.kubeconfig")
 	if err := writeKubeconfig(p.Kubeconfig, p.srv.URL, nil, "admin", c.sec.adminToken, ""); err != nil {
@@ -77,6 +86,15 @@ func (p *DropProxy) DropNext(eventType, namespace, name string) {
 
 // Watches counts the watch streams opened through the proxy.
 func (p *DropProxy) Watches() int64 { return p.watches.Load() }
+
+// Requests counts the requests with method for path passed through so
+// far, e.g. Requests("GET", "/metrics"): what a client asked, whatever the
+// answer.
+func (p *DropProxy) Requests(method, path string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.requests[method+" "+path]
+}
 
 // Dropped lists the events lost so far, as "TYPE namespace/name".
 func (p *DropProxy) Dropped() []string {
