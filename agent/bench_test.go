@@ -30,9 +30,14 @@ import (
 // and what one /metrics scrape costs with many informers and listeners.
 
 func benchInformer(lw cache.ListerWatcher, name string) *engine.Informer {
+	return benchInformerWith(lw, name, engine.Instrumentation{})
+}
+
+func benchInformerWith(lw cache.ListerWatcher, name string, in engine.Instrumentation) *engine.Informer {
 	return engine.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, engine.Options{
 		Name: name, Resource: "pods",
-		Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		Indexers:        cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		Instrumentation: in,
 	})
 }
 
@@ -42,7 +47,7 @@ func benchInformer(lw cache.ListerWatcher, name string) *engine.Informer {
 type slowClient struct {
 	frames, scrapes atomic.Int64
 	bytes           atomic.Int64
-	events          atomic.Int64
+	events, missed  atomic.Int64
 	errs            chan error
 	cancel          context.CancelFunc
 	wg              sync.WaitGroup
@@ -110,6 +115,7 @@ func startSlowClient(base string, client *http.Client) *slowClient {
 			var f struct {
 				Next   uint64            `json:"next"`
 				Events []json.RawMessage `json:"events"`
+				Missed uint64            `json:"missed"`
 			}
 			if err := json.Unmarshal(body, &f); err != nil {
 				report(err)
@@ -119,6 +125,7 @@ func startSlowClient(base string, client *http.Client) *slowClient {
 			c.frames.Add(1)
 			c.bytes.Add(int64(len(body)))
 			c.events.Add(int64(len(f.Events)))
+			c.missed.Add(int64(f.Missed))
 			if !sleepCtx(ctx, 50*time.Millisecond) {
 				return
 			}
@@ -141,7 +148,7 @@ func startSlowClient(base string, client *http.Client) *slowClient {
 
 // totals reads the client's counters.
 func (c *slowClient) totals() slowClientTotals {
-	return slowClientTotals{Frames: c.frames.Load(), Scrapes: c.scrapes.Load(), Bytes: c.bytes.Load(), Events: c.events.Load()}
+	return slowClientTotals{Frames: c.frames.Load(), Scrapes: c.scrapes.Load(), Bytes: c.bytes.Load(), Events: c.events.Load(), Missed: c.missed.Load()}
 }
 
 // stop ends the client's goroutines and returns the first error it met.
@@ -196,10 +203,10 @@ func (inProcessClient) serve(b *testing.B, h http.Handler) func(*slowClientTotal
 // slow client pulls frames and scrapes /metrics all along. It returns the
 // time from Run to the last callback and the CPU time this process used
 // meanwhile (an in-process client's included).
-func watchRun(b *testing.B, initial, events int, setup agentSetup, totals *slowClientTotals) (wall, cpu time.Duration) {
+func watchRun(b *testing.B, initial, events int, in engine.Instrumentation, setup agentSetup, totals *slowClientTotals) (wall, cpu time.Duration) {
 	b.Helper()
 	lw := benchlw.New(initial)
-	inf := benchInformer(lw, "pods")
+	inf := benchInformerWith(lw, "pods", in)
 	h := benchlw.NewCounter(initial + events)
 	if _, err := inf.AddNamedEventHandler("controller", h, cache.HandlerOptions{}); err != nil {
 		b.Fatal(err)
@@ -258,11 +265,11 @@ func cpuTime(b *testing.B) time.Duration {
 }
 
 type slowClientTotals struct {
-	Frames, Scrapes, Bytes, Events int64
+	Frames, Scrapes, Bytes, Events, Missed int64
 }
 
 func (t *slowClientTotals) add(o slowClientTotals) {
-	t.Frames, t.Scrapes, t.Bytes, t.Events = t.Frames+o.Frames, t.Scrapes+o.Scrapes, t.Bytes+o.Bytes, t.Events+o.Events
+	t.Frames, t.Scrapes, t.Bytes, t.Events, t.Missed = t.Frames+o.Frames, t.Scrapes+o.Scrapes, t.Bytes+o.Bytes, t.Events+o.Events, t.Missed+o.Missed
 }
 
 // BenchmarkWatchThroughputWithAgent: the engine's watch-throughput workload
@@ -286,6 +293,15 @@ func BenchmarkWatchThroughputWithAgent(b *testing.B) {
 		watchThroughputPairs(b, totalsSetup{inProcessClient{}, &t})
 		reportClient(b, t)
 	})
+	// Every item's way through the pipeline logged (both arms): the event
+	// stream then far outruns the slow client, which misses most of it and
+	// is told how many, while the informer goes on at its own pace.
+	b.Run("client-process-item-events", func(b *testing.B) {
+		p := startClientProcess(b)
+		watchThroughputPairsWith(b, p, engine.Instrumentation{ItemEvents: true})
+		t := p.stop(b)
+		reportClient(b, t)
+	})
 }
 
 // totalsSetup adds each run's client totals to t.
@@ -305,22 +321,28 @@ func reportClient(b *testing.B, t slowClientTotals) {
 	if t.Frames > 0 {
 		b.ReportMetric(float64(t.Bytes)/float64(t.Frames), "B/frame")
 	}
+	b.ReportMetric(float64(t.Events)/float64(b.N), "events-read/pair")
+	b.ReportMetric(float64(t.Missed)/float64(b.N), "events-missed/pair")
 }
 
 func watchThroughputPairs(b *testing.B, setup agentSetup) {
+	watchThroughputPairsWith(b, setup, engine.Instrumentation{})
+}
+
+func watchThroughputPairsWith(b *testing.B, setup agentSetup, in engine.Instrumentation) {
 	const initial, events = 1_000, 100_000
-	watchRun(b, initial, events, nil, nil) // warm the heap, not counted
+	watchRun(b, initial, events, in, nil, nil) // warm the heap, not counted
 	var without, with, withoutCPU, withCPU time.Duration
 	var ratios []float64
 	pairs := 0
 	for b.Loop() {
 		var a, w, ac, wc time.Duration
 		if pairs%2 == 0 {
-			a, ac = watchRun(b, initial, events, nil, nil)
-			w, wc = watchRun(b, initial, events, setup, nil)
+			a, ac = watchRun(b, initial, events, in, nil, nil)
+			w, wc = watchRun(b, initial, events, in, setup, nil)
 		} else {
-			w, wc = watchRun(b, initial, events, setup, nil)
-			a, ac = watchRun(b, initial, events, nil, nil)
+			w, wc = watchRun(b, initial, events, in, setup, nil)
+			a, ac = watchRun(b, initial, events, in, nil, nil)
 		}
 		without, with = without+a, with+w
 		withoutCPU, withCPU = withoutCPU+ac, withCPU+wc
