@@ -256,7 +256,7 @@ func TestDisconnectAndReconnect(t *testing.T) {
 	if st.LastError == "" || st.Message != "" || !st.NextRetry.After(time.Now().Add(-time.Second)) {
 		t.Errorf("disconnected status %+v", st)
 	}
-	contains(t, "header", st.Sentence(st.NextRetry.Add(-4*time.Second)), "disconnected: ", ", retrying in 4s")
+	contains(t, "header", st.Sentence(st.NextRetry.Add(-4*time.Second)), "disconnected, retrying in 4s: ")
 	if len(f.Snapshots) != 1 || !f.Snapshots[0].Synced {
 		t.Errorf("the last snapshots are gone: %+v", f.Snapshots)
 	}
@@ -472,7 +472,7 @@ func TestWaitSyncedSaysWhatHasNot(t *testing.T) {
 	if err == nil {
 		t.Fatal("synced without an agent")
 	}
-	contains(t, "error", err.Error(), "no frame from the agent at "+srv.addr+" yet", "connecting: ", "connection refused")
+	contains(t, "error", err.Error(), "no frame from the agent at "+srv.addr+" yet", "(connecting, retrying", "connection refused")
 }
 
 // TestPullNeverWaitsForTheNetwork: an agent that does not answer delays

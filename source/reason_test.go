@@ -59,7 +59,7 @@ func TestStatusSentence(t *testing.T) {
 		{Status{State: Live}, ""},
 		{Status{}, ""},
 		{Status{State: Disconnected, Message: "agent gone"}, "agent gone"},
-		{Status{State: Disconnected, LastError: "EOF", NextRetry: now.Add(4 * time.Second)}, "disconnected: EOF, retrying in 4s"},
+		{Status{State: Disconnected, LastError: "EOF", NextRetry: now.Add(4 * time.Second)}, "disconnected, retrying in 4s: EOF"},
 		{Status{State: Incompatible, LastError: "agent speaks v9"}, "incompatible: agent speaks v9"},
 	} {
 		if got := tc.s.Sentence(now); got != tc.want {

@@ -105,8 +105,9 @@ type Status struct {
 	NextRetry time.Time `json:"nextRetry,omitzero"`
 }
 
-// Sentence is the status as one line: the message, else the state with
-// the last error and the retry time measured from now.
+// Sentence is the status as one line: the message, else the state, the
+// retry time measured from now and the last error, in that order, so a
+// narrow header cut short still says when the next attempt comes.
 func (s Status) Sentence(now time.Time) string {
 	if s.Message != "" {
 		return s.Message
@@ -115,15 +116,15 @@ func (s Status) Sentence(now time.Time) string {
 		return ""
 	}
 	out := string(s.State)
-	if s.LastError != "" {
-		out += ": " + s.LastError
-	}
 	if !s.NextRetry.IsZero() {
-		if d := s.NextRetry.Sub(now); d > 0 {
-			out += ", retrying in " + d.Round(time.Second).String()
+		if d := s.NextRetry.Sub(now).Round(time.Second); d > 0 {
+			out += ", retrying in " + d.String()
 		} else {
 			out += ", retrying"
 		}
+	}
+	if s.LastError != "" {
+		out += ": " + s.LastError
 	}
 	return out
 }

@@ -152,7 +152,7 @@ func TestHeaderShowsTheSourceStatus(t *testing.T) {
 		NextRetry: t0.Add(4 * time.Second)})
 	h.frames(1)
 	first := strings.Split(h.screen(), "\n")[0]
-	if !strings.HasPrefix(first, "informtop · disconnected: dial tcp 10.0.0.1:6060: connection refused, retrying in 4s · pods RealFIFO") {
+	if !strings.HasPrefix(first, "informtop · disconnected, retrying in 4s: dial tcp 10.0.0.1:6060: connection refused · pods RealFIFO") {
 		t.Fatalf("the header does not lead with the status: %q", first)
 	}
 	f.SetStatus(source.Status{State: source.Incompatible, Message: "the agent speaks version 3; this informtop reads 2"})
