@@ -138,6 +138,7 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 		{api.PathObject, h.serveObject},
 		{api.PathIndex, h.serveIndex},
 		{api.PathCut, h.serveCut},
+		{api.PathReport, h.serveReport},
 		{api.PathMetrics, h.metrics.ServeHTTP},
 	}
 	return h, nil
@@ -162,8 +163,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	writeError(w, http.StatusNotFound, fmt.Sprintf("the informtop agent serves no %s; it serves %s, %s, %s, %s, %s, %s and %s",
-		r.URL.Path, api.PathFrame, api.PathEntries, api.PathGeneration, api.PathObject, api.PathIndex, api.PathCut, api.PathMetrics))
+	writeError(w, http.StatusNotFound, fmt.Sprintf("the informtop agent serves no %s; it serves %s, %s, %s, %s, %s, %s, %s and %s",
+		r.URL.Path, api.PathFrame, api.PathReport, api.PathEntries, api.PathGeneration, api.PathObject, api.PathIndex, api.PathCut, api.PathMetrics))
 }
 
 // authorized compares the bearer token in constant time (hashing both

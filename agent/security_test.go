@@ -109,6 +109,7 @@ func TestSecretDataNeverLeaves(t *testing.T) {
 		api.PathIndex + "?informer=secrets",
 		api.PathFrame,
 		api.PathFrame + "?cursor=1",
+		api.PathReport,
 		api.PathMetrics,
 	} {
 		status, body := get(t, srv, http.MethodGet, path, "")
@@ -188,6 +189,7 @@ func TestSecretDataNeverLeavesThroughCacheMutationReports(t *testing.T) {
 		api.PathEntries + "?informer=secrets",
 		api.PathGeneration + "?informer=secrets",
 		api.PathCut + "?informer=secrets&keys=true",
+		api.PathReport,
 		api.PathMetrics,
 	} {
 		status, body := get(t, srv, http.MethodGet, path, "")

@@ -43,6 +43,9 @@ const (
 	// stands at and a digest of its keys and versions; query: informer,
 	// keys=true for every key with its version too.
 	PathCut = "/informtop/v1/store/cut"
+	// PathReport answers the report informtop --once --json prints (SPEC
+	// §8, package report) with "source": "agent", for curl and scripts.
+	PathReport = "/informtop/v1/report"
 	// PathMetrics is the Prometheus exposition.
 	PathMetrics = "/metrics"
 )
