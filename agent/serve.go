@@ -29,11 +29,8 @@ const DefaultAddr = "127.0.0.1:0"
 // unless opts.Token is set, or opts.TLSConfig requires and verifies client
 // certificates. Errors are sentences saying what to do.
 func Serve(ctx context.Context, addr string, opts Options, informers ...*engine.Informer) error {
-	addr, err := listenAddr(addr)
+	addr, err := CheckAddr(addr, opts)
 	if err != nil {
-		return err
-	}
-	if err := checkExposure(addr, opts); err != nil {
 		return err
 	}
 	h, err := NewHandler(opts, informers...)
@@ -75,6 +72,22 @@ func Serve(ctx context.Context, addr string, opts Options, informers ...*engine.
 		return fmt.Errorf("agent: serving on %s stopped: %w", addr, err)
 	}
 	return nil
+}
+
+// CheckAddr applies Serve's rules to addr, for a server of your own that
+// mounts NewHandler: "" means DefaultAddr, an address without a host means
+// 127.0.0.1, and one that is not loopback is refused unless opts.Token is
+// set or opts.TLSConfig verifies client certificates. It returns the
+// address to listen on, or a sentence saying what to do.
+func CheckAddr(addr string, opts Options) (string, error) {
+	addr, err := listenAddr(addr)
+	if err != nil {
+		return "", err
+	}
+	if err := checkExposure(addr, opts); err != nil {
+		return "", err
+	}
+	return addr, nil
 }
 
 // listenAddr fills in the loopback defaults.

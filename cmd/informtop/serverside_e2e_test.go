@@ -76,7 +76,7 @@ func TestServerSideInTmux(t *testing.T) {
 			if !strings.Contains(flat, reached) {
 				reached = "replayed from the window"
 			}
-			if !inOrder(flat, []string{"server", "etcd revision", "storage watcher decoded it", "watch cache appended it", reached, "reflector received", "popped", "notified"}) {
+			if !inOrder(flat, []string{"server etcd revision", "storage watcher decoded it", "watch cache appended it", reached, "reflector received", "popped", "notified"}) {
 				t.Fatalf("the step narration does not follow the event from etcd through the watch cache and the reflector to the listeners:\n%s", s)
 			}
 			return

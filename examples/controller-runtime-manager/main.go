@@ -44,6 +44,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/informtop/informtop/agent"
+	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
 )
@@ -167,23 +168,15 @@ func run(ctx context.Context, namespace, agentAddr, agentToken string) error {
 }
 
 // agentListenAddr applies agent.Serve's rules to the metrics server's
-// address, which serves the caches through the agent: no host means
-// 127.0.0.1, an address reachable from other machines needs a token, and
-// port 0 is resolved here to a free port, since controller-runtime does
+// address, which serves the caches through the agent (agent.CheckAddr),
+// and resolves port 0 here to a free port, since controller-runtime does
 // not tell which port it bound.
 func agentListenAddr(addr, token string) (string, error) {
-	host, port, err := net.SplitHostPort(addr)
+	addr, err := agent.CheckAddr(addr, agent.Options{Token: token})
 	if err != nil {
-		return "", fmt.Errorf("--agent-addr %q is not HOST:PORT or :PORT: %v", addr, err)
+		return "", fmt.Errorf("--agent-addr %s (--agent-token sets the token)", strings.TrimPrefix(err.Error(), "agent: "))
 	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	ip := net.ParseIP(host)
-	loopback := strings.EqualFold(host, "localhost") || (ip != nil && ip.IsLoopback())
-	if !loopback && token == "" {
-		return "", fmt.Errorf("refusing to serve informtop's agent on %s without --agent-token: that address is reachable from other machines and the agent shows the manager's caches", addr)
-	}
+	host, port, _ := net.SplitHostPort(addr)
 	if port == "0" {
 		ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
 		if err != nil {
@@ -195,19 +188,30 @@ func agentListenAddr(addr, token string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-// announce prints the agent's URL on stderr once the metrics server
-// accepts connections, for people and tests to attach to.
+// announce prints the agent's URL on stderr once the agent answers there,
+// for people and tests to attach to. It asks for the agent's protocol
+// header, so a port that another process took between agentListenAddr
+// and the manager's bind is never announced (the manager then fails).
 func announce(ctx context.Context, addr string) {
 	host, port, _ := net.SplitHostPort(addr)
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
 		host = "127.0.0.1" // a wildcard listener is reachable on loopback
 	}
-	var d net.Dialer
+	probe := "http://" + net.JoinHostPort(host, port) + agentPath + strings.TrimPrefix(api.PathGeneration, "/")
+	client := &http.Client{Timeout: time.Second}
 	for ctx.Err() == nil {
-		if c, err := d.DialContext(ctx, "tcp", net.JoinHostPort(host, port)); err == nil {
-			_ = c.Close()
-			fmt.Fprintf(os.Stderr, "agent listening on http://%s%s\n", addr, agentPath)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, probe, nil)
+		if err != nil {
 			return
+		}
+		if resp, err := client.Do(req); err == nil {
+			resp.Body.Close()
+			// Any answer of the agent carries its version, a 401 or a 400
+			// for the missing informer parameter included.
+			if resp.Header.Get(api.VersionHeader) != "" {
+				fmt.Fprintf(os.Stderr, "agent listening on http://%s%s\n", addr, agentPath)
+				return
+			}
 		}
 		select {
 		case <-ctx.Done():
