@@ -103,16 +103,21 @@ func isSecret(obj any, m map[string]any) bool {
 	return false
 }
 
+// DataSize is the size of a Secret's data value as JSON carries it
+// (base64): the bytes it stands for.
+func DataSize(s string) int {
+	if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+		return len(b)
+	}
+	return len(s)
+}
+
 // secret replaces every value that can hold secret data by its size.
 func secret(m map[string]any) {
 	if data, ok := m["data"].(map[string]any); ok {
 		for k, v := range data {
 			s, _ := v.(string)
-			n := len(s)
-			if b, err := base64.StdEncoding.DecodeString(s); err == nil {
-				n = len(b)
-			}
-			data[k] = Value(n)
+			data[k] = Value(DataSize(s))
 		}
 	}
 	if data, ok := m["stringData"].(map[string]any); ok {

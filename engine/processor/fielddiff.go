@@ -1,7 +1,6 @@
 package processor
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -81,7 +80,10 @@ func (r *pathReporter) report(path string, vx, vy reflect.Value) {
 		return
 	}
 	if r.secret && redact.SecretPath(path) {
-		r.changes = append(r.changes, path+": "+redactedValue(vx)+" → "+redactedValue(vy))
+		// data's values are base64 in JSON, stringData's and the
+		// annotation's are not: sizes as redact.Map gives them.
+		b64 := strings.HasPrefix(path, "data.")
+		r.changes = append(r.changes, path+": "+redactedValue(vx, b64)+" → "+redactedValue(vy, b64))
 		return
 	}
 	r.changes = append(r.changes, path+": "+jsonValue(vx)+" → "+jsonValue(vy))
@@ -135,21 +137,20 @@ func jsonPath(p cmp.Path) string {
 }
 
 // redactedValue shows one side of a secret field's difference by its size.
-func redactedValue(v reflect.Value) string {
+func redactedValue(v reflect.Value, base64 bool) string {
 	if !present(v) {
 		return `""`
 	}
 	for v.Kind() == reflect.Interface {
 		v = v.Elem()
 	}
-	if v.Kind() == reflect.String {
-		n := v.Len()
-		if b, err := base64.StdEncoding.DecodeString(v.String()); err == nil {
-			n = len(b)
-		}
-		return redact.Value(n)
+	if v.Kind() != reflect.String {
+		return "<redacted>"
 	}
-	return "<redacted>"
+	if base64 {
+		return redact.Value(redact.DataSize(v.String()))
+	}
+	return redact.Value(v.Len())
 }
 
 // jsonValue shows one side of a difference; an absent one as "".
