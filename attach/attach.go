@@ -114,17 +114,17 @@ func cmp(d, def time.Duration) time.Duration {
 // wrong with it.
 func parseAddr(addr string) (string, error) {
 	addr = strings.TrimSpace(addr)
-	const want = `give host:port (e.g. 127.0.0.1:6060) or a URL (e.g. http://127.0.0.1:6060)`
+	const want = `give host:port (e.g. 127.0.0.1:6060), host:port/path or a URL (e.g. http://127.0.0.1:8080/debug/informtop/)`
 	if addr == "" {
 		return "", errors.New("no agent address: " + want)
 	}
-	if !strings.Contains(addr, "://") && strings.Contains(addr, "/") {
+	if hostPort, path, ok := strings.Cut(addr, "/"); ok && !strings.Contains(addr, "://") {
 		// host:port/path, as copied from a mount's URL without its scheme.
-		base, err := parseAddr("http://" + addr)
+		base, err := parseAddr(hostPort)
 		if err != nil {
-			return "", fmt.Errorf("%q is not an agent address: %s", addr, want)
+			return "", err
 		}
-		return base, nil
+		return parseAddr(base + "/" + path)
 	}
 	if !strings.Contains(addr, "://") {
 		host, port, err := net.SplitHostPort(addr)

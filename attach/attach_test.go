@@ -28,6 +28,7 @@ func TestNewValidatesTheAddress(t *testing.T) {
 		"https://ctrl.example.com/":       "https://ctrl.example.com",
 		"https://ctrl.example.com/dbg/":   "https://ctrl.example.com/dbg",
 		"127.0.0.1:8080/debug/informtop/": "http://127.0.0.1:8080/debug/informtop",
+		":8080/debug/informtop":           "http://127.0.0.1:8080/debug/informtop",
 	} {
 		s, err := New(addr, Options{})
 		if err != nil {
@@ -53,7 +54,8 @@ func TestNewValidatesTheAddress(t *testing.T) {
 		"http://h:0/":              "no valid port",
 		"http://bad host:1/":       "is not an agent address",
 		"host:port:and:more":       "is not an agent address",
-		"localhost:http/debug":     "is not an agent address",
+		"localhost:http/debug":     "no valid port",
+		"localhost:1/dbg?x=1":      "without user, query or fragment",
 		"https://ctrl.example.com": "",
 	} {
 		_, err := New(addr, Options{})
