@@ -85,23 +85,33 @@ func newServerMetrics(c kubernetes.Interface, from, as, denied string) *serverMe
 	return m
 }
 
+// forbiddenRetryEvery is how often a scrape the server answered 403 is
+// tried again: the answer is the same until someone changes RBAC (or an
+// authorizer webhook that failed closed recovers), so seldom.
+const forbiddenRetryEvery = time.Minute
+
 // run scrapes until ctx ends; a denied user is never scraped, and one
-// the server answers 403 is not scraped again.
+// the server answers 403 is asked again only every forbiddenRetryEvery.
 func (m *serverMetrics) run(ctx context.Context) {
 	if m.denied != "" {
 		return
 	}
-	t := time.NewTicker(serverMetricsEvery)
+	t := time.NewTimer(0)
 	defer t.Stop()
 	for {
-		if !m.scrape(ctx) {
-			return
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
+		next := serverMetricsEvery
+		if !m.scrape(ctx) {
+			if ctx.Err() != nil {
+				return
+			}
+			next = forbiddenRetryEvery
+		}
+		t.Reset(next)
 	}
 }
 
@@ -126,8 +136,8 @@ func (m *serverMetrics) waitRead(ctx context.Context) {
 	}
 }
 
-// scrape reads /metrics once; false when the server forbids it, since
-// asking again would only be forbidden again.
+// scrape reads /metrics once; false when the server forbids it (asking
+// again soon would only be forbidden again) or ctx ended.
 func (m *serverMetrics) scrape(ctx context.Context) bool {
 	sctx, cancel := context.WithTimeout(ctx, serverMetricsEvery)
 	defer cancel()

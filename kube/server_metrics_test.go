@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -96,7 +97,8 @@ func TestServerFiguresSayWhichAPIServerAnswered(t *testing.T) {
 // TestForbiddenScrapeNamesThePermission: when the access review could not
 // be made (so the user was not known to be denied) and the real API
 // server then answers the scrape 403, the figures say which permission
-// would show them, as a denied review does, and the loop stops asking.
+// would show them, as a denied review does, and the loop asks again only
+// after forbiddenRetryEvery, not every serverMetricsEvery.
 func TestForbiddenScrapeNamesThePermission(t *testing.T) {
 	c := kubetest.Shared(t)
 	ns := namespace(t, testClients(t, c))
@@ -108,14 +110,19 @@ func TestForbiddenScrapeNamesThePermission(t *testing.T) {
 	}
 	m := newServerMetrics(kubernetes.NewForConfigOrDie(cfg), cfg.Host, "", "") // "": the review failed
 	m.resources["configmaps"] = schema.GroupResource{Resource: "configmaps"}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*serverMetricsEvery)
+	var asked atomic.Int32
+	get := m.get
+	m.get = func(ctx context.Context) ([]byte, error) {
+		asked.Add(1)
+		return get(ctx)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), serverMetricsEvery+2*time.Second)
 	defer cancel()
 	done := make(chan struct{})
 	go func() { defer close(done); m.run(ctx) }()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		t.Fatalf("the scrape loop kept asking after a 403: %+v", m.stats())
+	<-done
+	if n := asked.Load(); n != 1 {
+		t.Fatalf("asked /metrics %d times within %s after a 403, want once (again after %s)", n, serverMetricsEvery+2*time.Second, forbiddenRetryEvery)
 	}
 	st := m.stats()["configmaps"]
 	if st.Available || st.Reason != metricsPermission("") {
