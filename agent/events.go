@@ -30,10 +30,8 @@ type eventFeed struct {
 	rings   []*instr.Ring
 	cursors []uint64 // per ring: the next sequence number to drain
 	merged  *instr.Ring
-	// mergedNext is the sequence number the merged ring gives the next
-	// event; losses marks, oldest first, where source events were lost.
-	mergedNext uint64
-	losses     []loss
+	// losses marks, oldest first, where source events were lost.
+	losses []loss
 }
 
 // loss is a run of source events overwritten before they were drained;
@@ -59,7 +57,6 @@ func newEventFeed(informers []*engine.Informer, growing bool, mergedSize int) *e
 			mergedSize = instr.DefaultRingSize * max(len(f.rings), 1)
 		}
 		f.merged = instr.NewRing(mergedSize)
-		f.mergedNext = 1
 	}
 	return f
 }
@@ -127,14 +124,16 @@ func (f *eventFeed) drain(informers []*engine.Informer) {
 	}
 	slices.SortStableFunc(batch, func(a, b engine.Event) int { return a.Time.Compare(b.Time) })
 	if lost > 0 {
-		f.losses = append(f.losses, loss{at: f.mergedNext, n: lost})
+		// Only drain emits to the merged ring, under mu: the next event
+		// it takes is numbered one past those emitted.
+		at := f.merged.Stats().Emitted + 1
+		f.losses = append(f.losses, loss{at: at, n: lost})
 		if len(f.losses) > maxLosses {
 			f.losses = slices.Delete(f.losses, 0, len(f.losses)-maxLosses)
 		}
 	}
 	for _, e := range batch {
 		f.merged.Emit(e)
-		f.mergedNext++
 	}
 }
 
