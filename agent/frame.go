@@ -40,27 +40,31 @@ func (h *handler) serveFrame(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) frame(cursor uint64, limit int) api.Frame {
 	now := time.Now()
-	v := h.current()
-	f := api.Frame{
-		Version:   api.Version,
-		Source:    h.source,
-		Snapshots: make([]engine.Snapshot, 0, len(v.informers)),
-		Taken:     now,
-	}
-	for _, inf := range v.informers {
-		s := inf.Snapshot()
-		f.Snapshots = append(f.Snapshots, s)
-		if reason := source.NotSyncedReason(s, now); reason != "" {
-			if f.Reasons == nil {
-				f.Reasons = source.Reasons{}
-			}
-			f.Reasons[s.Name] = reason
-		}
-	}
+	f := api.Frame{Version: api.Version, Source: h.source, Taken: now}
+	f.Snapshots, f.Reasons = h.snapshots(now)
 	f.Events, f.Next, f.Missed = h.events.since(h.current, cursor, limit)
 	f.EventStats = h.events.stats()
 	if h.queues != nil {
 		f.Workqueues = h.queues.Snapshot()
 	}
 	return f
+}
+
+// snapshots takes every served informer's snapshot, with why each one
+// that has not synced has not (nil when all have).
+func (h *handler) snapshots(now time.Time) ([]engine.Snapshot, source.Reasons) {
+	v := h.current()
+	snaps := make([]engine.Snapshot, 0, len(v.informers))
+	var reasons source.Reasons
+	for _, inf := range v.informers {
+		s := inf.Snapshot()
+		snaps = append(snaps, s)
+		if reason := source.NotSyncedReason(s, now); reason != "" {
+			if reasons == nil {
+				reasons = source.Reasons{}
+			}
+			reasons[s.Name] = reason
+		}
+	}
+	return snaps, reasons
 }

@@ -5,11 +5,18 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/report"
+	"github.com/informtop/informtop/source"
 )
 
 // serveReport answers api.PathReport: the same report informtop --once
-// --json prints, built from one frame, so a script needs only curl.
+// --json prints, from the snapshots a frame carries, so a script needs
+// only curl. It counts events but reads none.
 func (h *handler) serveReport(w http.ResponseWriter, _ *http.Request) {
-	f := h.frame(0, 1) // the report counts events; it lists none
-	writeJSON(w, report.Build("agent", f.Snapshots, f.Reasons, f.EventStats, f.Workqueues, time.Now()))
+	now := time.Now()
+	snaps, reasons := h.snapshots(now)
+	var queues []source.Workqueue
+	if h.queues != nil {
+		queues = h.queues.Snapshot()
+	}
+	writeJSON(w, report.Build("agent", snaps, reasons, h.events.stats(), queues, now))
 }
