@@ -50,14 +50,9 @@ func TestControlsPauseAndStep(t *testing.T) {
 	// waiting on the idle queue when the pause came still takes the first
 	// change (DeltaFIFO queues nothing else, so that is exactly this one).
 	key := d.cluster.Keys(cluster.Pods)[0]
-	_, err := d.cluster.Update(cluster.Pods, key)
-	mustOK(t, err)
-	eventually(t, "the waiting pop", func() (bool, string) {
-		s := snapshotOf(t, d, "pods")
-		return s.Queue.Popped.Updated == 1, fmt.Sprintf("%d updates popped", s.Queue.Popped.Updated)
-	})
+	feedWaitingPop(t, d, key)
 	// From now on changes stay queued until stepped.
-	_, err = d.cluster.Update(cluster.Pods, key)
+	_, err := d.cluster.Update(cluster.Pods, key)
 	mustOK(t, err)
 	eventually(t, "a queued update", func() (bool, string) {
 		s := snapshotOf(t, d, "pods")

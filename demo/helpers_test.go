@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source/local"
@@ -296,4 +297,17 @@ func checkPausedBurst(t *testing.T, d *Demo, informer string, before, s engine.S
 	default:
 		t.Fatalf("%s: unknown queue kind %q", informer, s.QueueKind)
 	}
+}
+
+// feedWaitingPop updates key on a quiet, just paused demo and waits until
+// the pop that was already waiting on the idle queue when the pause came
+// has taken that update: only then does the pause hold every change.
+func feedWaitingPop(t *testing.T, d *Demo, key string) {
+	t.Helper()
+	_, err := d.cluster.Update(cluster.Pods, key)
+	mustOK(t, err)
+	eventually(t, "the waiting pop", func() (bool, string) {
+		s := snapshotOf(t, d, "pods")
+		return s.Queue.Popped.Updated == 1, fmt.Sprintf("%d updates popped", s.Queue.Popped.Updated)
+	})
 }

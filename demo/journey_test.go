@@ -17,13 +17,39 @@ import (
 // the narration says so instead of inventing a journey.
 func TestStepOfAListedItemSaysItWasListed(t *testing.T) {
 	t.Parallel()
-	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 11, Queue: engine.DeltaFIFO, Objects: 5, Rate: -1, TimeScale: 0.01})
+	journey := stepFirstListedItem(t, false)
+	assertJourney(t, journey, []string{"listed by the reflector's LIST"})
+	if len(journey) != 1 {
+		t.Errorf("a listed item's journey has %d lines: %q", len(journey), journey)
+	}
+}
+
+// With --watch-list the reflector streams its initial list: the items
+// came from the watch cache as a watch's initial events, not from a LIST.
+func TestStepOfAStreamedItemSaysItWasStreamed(t *testing.T) {
+	t.Parallel()
+	journey := stepFirstListedItem(t, true)
+	assertJourney(t, journey, []string{"streamed from the watch cache as an initial event of a WatchList"})
+	if len(journey) != 1 {
+		t.Errorf("a streamed item's journey has %d lines: %q", len(journey), journey)
+	}
+}
+
+// stepFirstListedItem runs a paused demo whose pods are listed (or, with
+// watchList, streamed as a WatchList, which it checks) and steps the first
+// of them, returning the step's journey.
+func stepFirstListedItem(t *testing.T, watchList bool) []string {
+	t.Helper()
+	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 11, Queue: engine.DeltaFIFO, Objects: 5, Rate: -1, TimeScale: 0.01, WatchList: watchList})
 	mustOK(t, d.SetPaused(true))
 	start(t, d)
 	eventually(t, "the listed pods queued", func() (bool, string) {
 		s := snapshotOf(t, d, "pods")
 		return s.Queue.Depth >= 4, fmt.Sprintf("depth %d", s.Queue.Depth)
 	})
+	if r := snapshotOf(t, d, "pods").Reflector; watchList && (!r.ListStreamed || d.cluster.Stats().WatchListStreams == 0) {
+		t.Fatalf("the list was not streamed: reflector %+v, server %+v", r, d.cluster.Stats())
+	}
 	step, err := d.Step("pods")
 	mustOK(t, err)
 	if step.Empty {
@@ -31,38 +57,8 @@ func TestStepOfAListedItemSaysItWasListed(t *testing.T) {
 		step, err = d.Step("pods")
 		mustOK(t, err)
 	}
-	assertJourney(t, step.Journey, []string{"listed by the reflector's LIST"})
-	if len(step.Journey) != 1 {
-		t.Errorf("a listed item's journey has %d lines: %q", len(step.Journey), step.Journey)
-	}
 	mustOK(t, d.SetPaused(false))
-}
-
-// With --watch-list the reflector streams its initial list: the items
-// came from the watch cache as a watch's initial events, not from a LIST.
-func TestStepOfAStreamedItemSaysItWasStreamed(t *testing.T) {
-	t.Parallel()
-	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 11, Queue: engine.DeltaFIFO, Objects: 5, Rate: -1, TimeScale: 0.01, WatchList: true})
-	mustOK(t, d.SetPaused(true))
-	start(t, d)
-	eventually(t, "the streamed pods queued", func() (bool, string) {
-		s := snapshotOf(t, d, "pods")
-		return s.Queue.Depth >= 4, fmt.Sprintf("depth %d", s.Queue.Depth)
-	})
-	if r := snapshotOf(t, d, "pods").Reflector; !r.ListStreamed || d.cluster.Stats().WatchListStreams == 0 {
-		t.Fatalf("the list was not streamed: reflector %+v, server %+v", r, d.cluster.Stats())
-	}
-	step, err := d.Step("pods")
-	mustOK(t, err)
-	if step.Empty {
-		step, err = d.Step("pods")
-		mustOK(t, err)
-	}
-	assertJourney(t, step.Journey, []string{"streamed from the watch cache as an initial event of a WatchList"})
-	if len(step.Journey) != 1 {
-		t.Errorf("a streamed item's journey has %d lines: %q", len(step.Journey), step.Journey)
-	}
-	mustOK(t, d.SetPaused(false))
+	return step.Journey
 }
 
 // An update written while the server refused every connection waited in
@@ -73,13 +69,7 @@ func TestStepOfAReplayedEventSaysItWaitedInTheWindow(t *testing.T) {
 	d := quietDemo(t, engine.DeltaFIFO)
 	mustOK(t, d.SetPaused(true))
 	key := d.cluster.Keys(cluster.Pods)[0]
-	// The pop already waiting when the pause came takes this one.
-	_, err := d.cluster.Update(cluster.Pods, key)
-	mustOK(t, err)
-	eventually(t, "the waiting pop", func() (bool, string) {
-		s := snapshotOf(t, d, "pods")
-		return s.Queue.Popped.Updated == 1, fmt.Sprintf("%d updates popped", s.Queue.Popped.Updated)
-	})
+	feedWaitingPop(t, d, key)
 	settle(t, d)
 	d.cluster.SetAvailable(false)
 	eventually(t, "the watch down", func() (bool, string) { return watchesDown(d), "a watch is open" })
