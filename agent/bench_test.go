@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -23,6 +22,7 @@ import (
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/benchlw"
+	"github.com/informtop/informtop/internal/benchrun"
 )
 
 // The agent's benchmarks: what serving a slow client costs a controller's
@@ -223,7 +223,7 @@ func watchRun(b *testing.B, initial, events int, in engine.Instrumentation, setu
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	var done func(*slowClientTotals)
-	cpu0 := cpuTime(b)
+	cpu0 := benchrun.CPUTime(b)
 	start := time.Now()
 	if setup != nil {
 		done = setup.serve(b, handler) // from Run on, for the whole run
@@ -246,7 +246,7 @@ func watchRun(b *testing.B, initial, events int, in engine.Instrumentation, setu
 	})
 	<-h.Done()
 	wall = time.Since(start)
-	cpu = cpuTime(b) - cpu0
+	cpu = benchrun.CPUTime(b) - cpu0
 	cancel()
 	wg.Wait()
 	if done != nil {
@@ -256,14 +256,6 @@ func watchRun(b *testing.B, initial, events int, in engine.Instrumentation, setu
 }
 
 // cpuTime is the user and system CPU time the process used so far.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 type slowClientTotals struct {
 	Frames, Scrapes, Bytes, Events, Missed int64
 }

@@ -13,6 +13,8 @@ import (
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/internal/wirekeep"
 )
 
 // Decoding names how a resource's objects are read.
@@ -54,7 +56,8 @@ func newClients(cfg *rest.Config) (*clients, error) {
 
 // listWatch builds the list and watch of r in ns and the example object,
 // choosing the decoding; see the package doc.
-func (c *clients) listWatch(r resource, ns string, metadataOnly bool) (listFunc, watchFunc, runtime.Object, Decoding, error) {
+// keeper sees the typed client's objects decoded (see package wirekeep).
+func (c *clients) listWatch(r resource, ns string, metadataOnly bool, keeper *wirekeep.Keeper) (listFunc, watchFunc, runtime.Object, Decoding, error) {
 	gvr := r.mapping.Resource
 	if !r.namespaced() {
 		ns = ""
@@ -70,7 +73,7 @@ func (c *clients) listWatch(r resource, ns string, metadataOnly bool) (listFunc,
 		if err != nil {
 			return nil, nil, nil, "", err
 		}
-		rc, err := c.typedClient(gvk.GroupVersion())
+		rc, err := c.typedClient(gvk.GroupVersion(), keeper)
 		if err != nil {
 			return nil, nil, nil, "", err
 		}
@@ -89,8 +92,9 @@ func (c *clients) listWatch(r resource, ns string, metadataOnly bool) (listFunc,
 		ri.Watch, &unstructured.Unstructured{}, Unstructured, nil
 }
 
-// typedClient talks protobuf to one group version, as generated clientsets do.
-func (c *clients) typedClient(gv schema.GroupVersion) (*rest.RESTClient, error) {
+// typedClient talks protobuf to one group version, as generated clientsets
+// do; keeper, when not nil, sees what it decodes.
+func (c *clients) typedClient(gv schema.GroupVersion, keeper *wirekeep.Keeper) (*rest.RESTClient, error) {
 	cfg := rest.CopyConfig(c.config)
 	cfg.GroupVersion = &gv
 	cfg.APIPath = "/apis"
@@ -98,6 +102,9 @@ func (c *clients) typedClient(gv schema.GroupVersion) (*rest.RESTClient, error) 
 		cfg.APIPath = "/api"
 	}
 	cfg.NegotiatedSerializer = scheme.Codecs.WithoutConversion()
+	if keeper != nil {
+		cfg.NegotiatedSerializer = keeper.Serializer(cfg.NegotiatedSerializer)
+	}
 	cfg.ContentType = runtime.ContentTypeProtobuf
 	cfg.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
 	return rest.RESTClientFor(cfg)
@@ -112,7 +119,11 @@ type shaped struct {
 	field     string
 	pageSize  int64
 	watchList WatchList
+	keeper    *wirekeep.Keeper
 }
+
+// WireKeeper lets a recording store typed objects as they came.
+func (s *shaped) WireKeeper() *wirekeep.Keeper { return s.keeper }
 
 var _ cache.ListerWatcherWithContext = (*shaped)(nil)
 

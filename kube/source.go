@@ -14,6 +14,7 @@ import (
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/internal/wirekeep"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 	"github.com/informtop/informtop/verify"
@@ -162,11 +163,12 @@ func New(ctx context.Context, o Options) (*Source, error) {
 }
 
 func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) error {
-	list, watchFn, example, dec, err := cs.listWatch(r, ns, o.MetadataOnly)
+	keeper := &wirekeep.Keeper{}
+	list, watchFn, example, dec, err := cs.listWatch(r, ns, o.MetadataOnly, keeper)
 	if err != nil {
 		return fmt.Errorf("cannot build a client for %s: %w", r.name(), err)
 	}
-	lw := &shaped{list: list, watch: watchFn, label: o.LabelSelector, field: o.FieldSelector, pageSize: o.PageSize, watchList: o.WatchList}
+	lw := &shaped{list: list, watch: watchFn, label: o.LabelSelector, field: o.FieldSelector, pageSize: o.PageSize, watchList: o.WatchList, keeper: keeper}
 	name := r.name()
 	inf := engine.NewSharedIndexInformerWithOptions(lw, example, engine.Options{
 		Name:     name,

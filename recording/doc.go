@@ -4,14 +4,20 @@
 // callbacks took, timestamped, so that a replay can serve the same stream
 // to an engine somewhere else.
 //
-// A file is gzip-compressed JSON lines. The first line is the Header
+// A file is one zstd stream. It starts with the Header as a JSON line
 // (format name and version, the informtop that wrote it, every informer's
-// configuration); each further line is one Record. The writer flushes the
-// compressor every FlushEvery, so a recording cut short (a killed process,
-// a full disk) still decompresses up to its last flush; Read replays what
-// is complete and says where it stopped. Objects are stored as the source
-// shows them: managedFields stripped, Secrets' data and stringData
-// redacted (package redact).
+// configuration), so that any version can be told from its first line.
+// Each Record follows as a frame: a uvarint length and the record's JSON,
+// then, when the record's objects are in protobuf (ProtoCount of them), a
+// uvarint length and the bytes of each. Objects of the Kubernetes API's
+// own kinds are stored as Kubernetes protobuf, which costs a fifth of
+// JSON to encode; Secrets (redacted), unstructured objects and ERROR
+// events' Status as JSON inside the record. The writer flushes the
+// compressor every FlushEvery, so a recording cut short (a killed
+// process, a full disk) still decompresses up to its last flush; Read
+// replays what is complete and says where it stopped. Objects are stored
+// as the source shows them: managedFields stripped, Secrets' data and
+// stringData redacted (package redact).
 //
 // Tee wraps a ListerWatcher so that everything it returns is also handed
 // to a Writer, without ever blocking the reflector beyond the Writer's

@@ -3,6 +3,7 @@ package recording
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -20,7 +22,7 @@ import (
 // among the objects, and returns its bytes.
 func sample(t *testing.T, n int) (string, []byte) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "r.rec.gz")
+	path := filepath.Join(t.TempDir(), "r.rec.zst")
 	w, err := Create(path, Header{Informtop: "test", Source: "unit", Informers: []Informer{{Name: "secrets", Resource: "secrets", Queue: "RealFIFO"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -69,10 +71,7 @@ func TestRoundTrip(t *testing.T) {
 	if got := strings.Join(kinds, ","); got != "list,watch,event,event,event,event,event,call,close" {
 		t.Fatalf("records %s", got)
 	}
-	zr, _ := gzip.NewReader(bytes.NewReader(b))
-	var plain bytes.Buffer
-	_, _ = plain.ReadFrom(zr)
-	all := plain.String()
+	all := decompressed(t, path)
 	if strings.Contains(all, "hunter2") || strings.Contains(all, "aHVudGVyMg") || strings.Contains(all, `"abc"`) || strings.Contains(all, "managedFields") {
 		t.Errorf("secret data or managedFields reached the file:\n%s", all)
 	}
@@ -101,10 +100,10 @@ func TestTruncatedAnywhere(t *testing.T) {
 	}
 	sawPartial := false
 	for _, n := range cuts {
-		rec, err := Decode(bytes.NewReader(b[:n]), "cut.rec.gz")
+		rec, err := Decode(bytes.NewReader(b[:n]), "cut.rec.zst")
 		if err != nil {
 			var fe *FileError
-			if !errors.As(err, &fe) || !strings.HasPrefix(err.Error(), "cut.rec.gz ") || !strings.Contains(err.Error(), "at byte") {
+			if !errors.As(err, &fe) || !strings.HasPrefix(err.Error(), "cut.rec.zst ") || !strings.Contains(err.Error(), "at byte") {
 				t.Fatalf("cut at %d: %v, want a sentence naming the file and the byte", n, err)
 			}
 			continue
@@ -123,7 +122,7 @@ func TestTruncatedAnywhere(t *testing.T) {
 		if len(rec.Records) > 0 && len(rec.Records) < len(full.Records) {
 			sawPartial = true
 		}
-		if s := rec.Stop.Sentence("cut.rec.gz"); !strings.Contains(s, fmt.Sprintf("byte %d", rec.Stop.Offset)) {
+		if s := rec.Stop.Sentence("cut.rec.zst"); !strings.Contains(s, fmt.Sprintf("byte %d", rec.Stop.Offset)) {
 			t.Fatalf("stop sentence %q", s)
 		}
 	}
@@ -136,6 +135,13 @@ func TestTruncatedAnywhere(t *testing.T) {
 // that cannot be written: each one sentence naming the file.
 func TestRefusals(t *testing.T) {
 	_, b := sample(t, 50)
+	zst := func(s string) []byte {
+		var buf bytes.Buffer
+		zw, _ := zstd.NewWriter(&buf)
+		zw.Write([]byte(s))
+		zw.Close()
+		return buf.Bytes()
+	}
 	gz := func(s string) []byte {
 		var buf bytes.Buffer
 		zw := gzip.NewWriter(&buf)
@@ -143,6 +149,8 @@ func TestRefusals(t *testing.T) {
 		zw.Close()
 		return buf.Bytes()
 	}
+	const header = `{"format":"informtop-recording","version":2,"informers":[{"name":"pods"}]}` + "\n"
+	frame := func(s string) string { return string(binary.AppendUvarint(nil, uint64(len(s)))) + s }
 	corrupt := bytes.Clone(b)
 	for i := len(b) / 2; i < len(b)/2+16; i++ {
 		corrupt[i] ^= 0x5a
@@ -152,14 +160,20 @@ func TestRefusals(t *testing.T) {
 		data []byte
 		want []string
 	}{
-		{"text", []byte("apiVersion: v1\nkind: Pod\n"), []string{"f.rec.gz is not an informtop recording", "at byte 0"}},
-		{"other gzip", gz("{\"hello\":1}\n"), []string{"f.rec.gz is not an informtop recording", "at byte"}},
-		{"corrupt", corrupt, []string{"f.rec.gz is corrupt", "at byte"}},
-		{"newer", gz(`{"format":"informtop-recording","version":2,"informtop":"v9.0.0"}` + "\n"), []string{"f.rec.gz is a version 2 recording (written by informtop v9.0.0)", "reads version 1 only"}},
-		{"bad record", gz(`{"format":"informtop-recording","version":1,"informers":[{"name":"pods"}]}` + "\n" + `{"t":1,"k":"event","i":"nodes"}` + "\n"), []string{"f.rec.gz is corrupt: record 1 names informer \"nodes\"", "at byte"}},
+		{"text", []byte("apiVersion: v1\nkind: Pod\n"), []string{"f.rec.zst is not an informtop recording", "at byte 0"}},
+		{"gzip", gz("{\"hello\":1}\n"), []string{"f.rec.zst is not an informtop recording (it is gzip-compressed, and recordings are zstd-compressed)", "at byte 0"}},
+		{"version 1", gz(`{"format":"informtop-recording","version":1,"informtop":"v0.1.0"}` + "\n{}\n"), []string{"f.rec.zst is a version 1 recording (written by informtop v0.1.0)", "reads version 2 only"}},
+		{"plain text", []byte("hello\n"), []string{"f.rec.zst is not an informtop recording (it is not zstd-compressed)", "at byte 0"}},
+		{"other zstd", zst("{\"hello\":1}\n"), []string{"f.rec.zst is not an informtop recording", "at byte"}},
+		{"corrupt", corrupt, []string{"f.rec.zst is corrupt", "at byte"}},
+		{"newer", zst(`{"format":"informtop-recording","version":3,"informtop":"v9.0.0"}` + "\n"), []string{"f.rec.zst is a version 3 recording (written by informtop v9.0.0)", "reads version 2 only"}},
+		{"bad record", zst(header + frame(`{"t":1,"k":"event","i":"nodes"}`)), []string{"f.rec.zst is corrupt: record 1 names informer \"nodes\"", "at byte"}},
+		{"unknown kind", zst(header + frame(`{"t":1,"k":"event","i":"pods","pbk":"example.com/v1/Widget","pb":1}`) + frame("x")), []string{"f.rec.zst is corrupt: record 1 has objects of kind example.com/v1/Widget, which this informtop cannot decode", "at byte"}},
+		{"huge length", zst(header + "\xff\xff\xff\xff\xff\xff\x7f"), []string{"f.rec.zst is corrupt: record 1 has a length of", "at byte"}},
+		{"not JSON", zst(header + frame(`{"t":1,`)), []string{"f.rec.zst is corrupt: record 1 is not valid", "at byte"}},
 	}
 	for _, c := range cases {
-		_, err := Decode(bytes.NewReader(c.data), "f.rec.gz")
+		_, err := Decode(bytes.NewReader(c.data), "f.rec.zst")
 		if err == nil {
 			t.Errorf("%s: accepted", c.name)
 			continue
@@ -174,7 +188,7 @@ func TestRefusals(t *testing.T) {
 	if _, err := Decode(bytes.NewReader(corrupt), "f"); !errors.As(err, &fe) || fe.Offset <= 0 {
 		t.Errorf("corrupt file: %v, want the byte offset where it turned bad", err)
 	}
-	dir := filepath.Join(t.TempDir(), "missing", "r.rec.gz")
+	dir := filepath.Join(t.TempDir(), "missing", "r.rec.zst")
 	if _, err := Create(dir, Header{}); err == nil || !strings.Contains(err.Error(), "cannot write the recording "+dir) || !strings.Contains(err.Error(), "-o") {
 		t.Errorf("unwritable path: %v", err)
 	}
@@ -187,7 +201,7 @@ func TestRefusals(t *testing.T) {
 // dropped rather than holding up the reflector, counted, and marked in the
 // file with a gap record where they were lost.
 func TestFallingBehindIsMarked(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "slow.rec.gz")
+	path := filepath.Join(t.TempDir(), "slow.rec.zst")
 	w, err := create(path, Header{Informers: []Informer{{Name: "pods"}}}, 1)
 	if err != nil {
 		t.Fatal(err)

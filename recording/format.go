@@ -12,10 +12,10 @@ const FormatName = "informtop-recording"
 
 // Version is the format version this build writes; Reads lists the ones
 // it reads.
-const Version = 1
+const Version = 2
 
 // Reads are the format versions this build can replay.
-var Reads = []int{1}
+var Reads = []int{2}
 
 // Header is a recording's first line: enough to rebuild its informers.
 type Header struct {
@@ -93,6 +93,15 @@ type Record struct {
 	// Event: its type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) and object.
 	Type   string          `json:"type,omitempty"`
 	Object json.RawMessage `json:"obj,omitempty"`
+
+	// ProtoKind is set when the record's object (an event's) or items (a
+	// page's) are in Proto rather than in Object or Items: Kubernetes
+	// protobuf of this apiVersion and kind ("v1/Pod", "apps/v1/Deployment"),
+	// as the type's generated Marshal writes it. See Objects.
+	ProtoKind string `json:"pbk,omitempty"`
+	// ProtoCount is len(Proto), so a reader knows how many follow.
+	ProtoCount int      `json:"pb,omitempty"`
+	Proto      [][]byte `json:"-"`
 
 	// Close: "server" (the stream ended) or "client" (the reflector stopped it).
 	By string `json:"by,omitempty"`

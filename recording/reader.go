@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/klauspost/compress/zstd"
+	"k8s.io/client-go/kubernetes/scheme"
 )
 
 // Recording is a file read back: its header and its complete records.
@@ -93,18 +97,24 @@ func Read(path string) (*Recording, error) {
 // Decode reads a recording from r; name is how errors call it.
 func Decode(r io.Reader, name string) (*Recording, error) {
 	cr := &countingReader{r: bufio.NewReaderSize(r, 64<<10)}
-	zr, err := gzip.NewReader(cr)
-	if err != nil {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, &FileError{name, cr.n, "is empty or ends before its header: it is not a recording, or one that was cut short before it began"}
-		}
-		return nil, &FileError{name, 0, "is not an informtop recording (it is not gzip-compressed)"}
+	if magic, _ := cr.r.Peek(2); bytes.Equal(magic, gzipMagic) {
+		return nil, gzipped(cr, name)
 	}
+	zr, err := zstd.NewReader(cr, zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		return nil, &FileError{name, 0, "cannot be read: " + err.Error()}
+	}
+	defer zr.Close()
 	lines := bufio.NewReaderSize(zr, 256<<10)
 	out := &Recording{Path: name}
 
 	first, err := lines.ReadBytes('\n')
-	if err != nil && !isTruncation(err) && !errors.Is(err, io.EOF) {
+	switch {
+	case errors.Is(err, zstd.ErrMagicMismatch):
+		return nil, &FileError{name, 0, "is not an informtop recording (it is not zstd-compressed)"}
+	case errors.Is(err, io.EOF) && len(first) == 0, isTruncation(err) && len(first) == 0:
+		return nil, &FileError{name, cr.n, "is empty or ends before its header: it is not a recording, or one that was cut short before it began"}
+	case err != nil && !isTruncation(err) && !errors.Is(err, io.EOF):
 		return nil, &FileError{name, cr.n, "is corrupt: " + err.Error()}
 	}
 	if len(first) == 0 || first[len(first)-1] != '\n' {
@@ -113,11 +123,7 @@ func Decode(r io.Reader, name string) (*Recording, error) {
 		}
 		return nil, &FileError{name, cr.n, "is not an informtop recording (no header line)"}
 	}
-	var probe struct {
-		Format    string `json:"format"`
-		Version   int    `json:"version"`
-		Informtop string `json:"informtop"`
-	}
+	var probe headerProbe
 	if json.Unmarshal(first, &probe) != nil || probe.Format != FormatName {
 		return nil, &FileError{name, 0, "is not an informtop recording (its first line is not a recording header)"}
 	}
@@ -132,33 +138,108 @@ func Decode(r io.Reader, name string) (*Recording, error) {
 		known[inf.Name] = true
 	}
 	for {
-		line, err := lines.ReadBytes('\n')
-		complete := len(line) > 0 && line[len(line)-1] == '\n'
-		if complete {
-			var rec Record
-			if uerr := json.Unmarshal(line, &rec); uerr != nil {
-				return nil, &FileError{name, cr.n, fmt.Sprintf("is corrupt: record %d is not valid (%v)", len(out.Records)+1, uerr)}
-			}
-			if problem := check(rec, known); problem != "" {
-				return nil, &FileError{name, cr.n, fmt.Sprintf("is corrupt: record %d %s", len(out.Records)+1, problem)}
-			}
-			out.Records = append(out.Records, rec)
-		}
+		rec, err := readRecord(lines)
 		switch {
 		case err == nil:
-			continue
-		case errors.Is(err, io.EOF) && len(line) == 0:
+		case errors.Is(err, io.EOF):
 			return out, nil
-		case errors.Is(err, io.EOF) || isTruncation(err):
+		case isTruncation(err):
 			out.Stop = &Stop{Offset: cr.n, Records: len(out.Records)}
 			if n := len(out.Records); n > 0 {
 				out.Stop.At = out.Records[n-1].At()
 			}
 			return out, nil
 		default:
-			return nil, &FileError{name, cr.n, "is corrupt: " + err.Error()}
+			return nil, &FileError{name, cr.n, fmt.Sprintf("is corrupt: record %d %v", len(out.Records)+1, err)}
 		}
+		if problem := check(rec, known); problem != "" {
+			return nil, &FileError{name, cr.n, fmt.Sprintf("is corrupt: record %d %s", len(out.Records)+1, problem)}
+		}
+		out.Records = append(out.Records, rec)
 	}
+}
+
+// headerProbe is what every version's header line starts with.
+type headerProbe struct {
+	Format    string `json:"format"`
+	Version   int    `json:"version"`
+	Informtop string `json:"informtop"`
+}
+
+var gzipMagic = []byte{0x1f, 0x8b}
+
+// gzipped says why a gzip file is refused: format version 1 recordings
+// were gzip'd JSON lines, and are named as such.
+func gzipped(cr *countingReader, name string) error {
+	foreign := &FileError{name, 0, "is not an informtop recording (it is gzip-compressed, and recordings are zstd-compressed)"}
+	zr, err := gzip.NewReader(cr)
+	if err != nil {
+		return foreign
+	}
+	first, _ := bufio.NewReader(io.LimitReader(zr, 64<<10)).ReadBytes('\n')
+	var probe headerProbe
+	if json.Unmarshal(first, &probe) != nil || probe.Format != FormatName {
+		return foreign
+	}
+	return &VersionError{Path: name, Version: probe.Version, Informtop: probe.Informtop}
+}
+
+// maxChunk bounds one record's JSON or one object, so that a corrupt
+// length is refused instead of read: the API server's own limit on a
+// request body is 3 MB, an unpaged list of a big cluster far more.
+const maxChunk = 1 << 30
+
+// readRecord reads one frame: io.EOF at a clean end, io.ErrUnexpectedEOF
+// when the file ends inside it, another error when it is corrupt.
+func readRecord(r *bufio.Reader) (Record, error) {
+	var rec Record
+	b, err := readChunk(r, true)
+	if err != nil {
+		return rec, err
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return rec, fmt.Errorf("is not valid (%v)", err)
+	}
+	if rec.ProtoCount < 0 || rec.ProtoCount > maxChunk {
+		return rec, fmt.Errorf("says it holds %d objects", rec.ProtoCount)
+	}
+	rec.Proto = make([][]byte, 0, min(rec.ProtoCount, 1024))
+	for range rec.ProtoCount {
+		b, err := readChunk(r, false)
+		if err != nil {
+			return rec, err
+		}
+		rec.Proto = append(rec.Proto, b)
+	}
+	return rec, nil
+}
+
+// readChunk reads a length and that many bytes. first says the chunk
+// starts a record, where the file may end cleanly.
+func readChunk(r *bufio.Reader, first bool) ([]byte, error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		if errors.Is(err, io.EOF) && !first {
+			err = io.ErrUnexpectedEOF
+		}
+		if !errors.Is(err, io.EOF) && !isTruncation(err) {
+			err = fmt.Errorf("has a malformed length (%v)", err)
+		}
+		return nil, err
+	}
+	if n > maxChunk {
+		return nil, fmt.Errorf("has a length of %d bytes", n)
+	}
+	// Read what is there rather than allocate n first: a corrupt n must
+	// not cost its size in memory.
+	b, err := io.ReadAll(io.LimitReader(r, int64(n)))
+	if err != nil {
+		return nil, err
+	}
+	if uint64(len(b)) < n {
+		return nil, io.ErrUnexpectedEOF
+	}
+	return b, nil
 }
 
 // check says what is wrong with a record that decoded, "" if nothing.
@@ -174,6 +255,15 @@ func check(r Record, known map[string]bool) string {
 	}
 	if r.T < 0 {
 		return "has a negative time"
+	}
+	if r.ProtoKind != "" {
+		gvk, err := parseProtoKind(r.ProtoKind)
+		if err != nil {
+			return fmt.Sprintf("has objects of an unreadable kind: %v", err)
+		}
+		if !scheme.Scheme.Recognizes(gvk) {
+			return fmt.Sprintf("has objects of kind %s, which this informtop cannot decode", r.ProtoKind)
+		}
 	}
 	return ""
 }
@@ -195,7 +285,7 @@ func looksLikeHeader(b []byte) bool {
 func isTruncation(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) }
 
 // countingReader counts the bytes the decompressor consumed; it is a
-// ByteReader so that gzip reads no further than it needs.
+// ByteReader so that the decompressor reads no further than it needs.
 type countingReader struct {
 	r *bufio.Reader
 	n int64

@@ -9,14 +9,27 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/internal/wirekeep"
 )
 
 // Tee returns a ListerWatcher that serves what lw serves and hands a copy
 // of every call, page, watch event and close to w, as the named informer's.
-// Objects are deep-copied before they leave (the reflector and transforms
-// may change them in place); encoding happens on w's goroutine.
+// Objects the API has a protobuf form for are encoded here, before the
+// reflector gets them (it and transforms may change them in place later):
+// that is cheaper than a deep copy. The rest (Secrets, unstructured
+// objects) are deep-copied and encoded as JSON on w's goroutine.
+//
+// When lw's client keeps the bytes it decodes (wirekeep.Source), watch
+// events are stored from those bytes instead, on w's goroutine: the tee
+// then costs the reflector's stream next to nothing.
 func Tee(lw cache.ListerWatcher, informer string, w *Writer) cache.ListerWatcher {
-	return &tee{orig: lw, inner: cache.ToListerWatcherWithContext(lw), informer: informer, w: w}
+	t := &tee{orig: lw, inner: cache.ToListerWatcherWithContext(lw), informer: informer, w: w}
+	if s, ok := lw.(wirekeep.Source); ok && s.WireKeeper() != nil {
+		t.keeper = s.WireKeeper()
+		t.keeper.Arm()
+	}
+	return t
 }
 
 // WatchListAllowed reports whether lw lets the reflector stream initial
@@ -31,6 +44,7 @@ type tee struct {
 	inner    cache.ListerWatcherWithContext
 	informer string
 	w        *Writer
+	keeper   *wirekeep.Keeper // nil unless lw's client keeps its bytes
 }
 
 var _ cache.ListerWatcherWithContext = (*tee)(nil)
@@ -58,13 +72,18 @@ func (t *tee) ListWithContext(ctx context.Context, options metav1.ListOptions) (
 		if acc, aerr := meta.ListAccessor(list); aerr == nil {
 			e.rec.RV, e.rec.Continue = acc.GetResourceVersion(), acc.GetContinue()
 		}
-		e.list = list.DeepCopyObject()
+		if !protoItems(list, &e.rec) {
+			e.list = list.DeepCopyObject()
+		}
 	}
 	t.w.add(e)
 	return list, err
 }
 
 func (t *tee) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+	if t.keeper != nil {
+		t.keeper.Forget() // what an earlier stream decoded and never delivered
+	}
 	wi, err := t.inner.WatchWithContext(ctx, options)
 	e := entry{rec: Record{T: t.w.Since(), Kind: KindWatch, Informer: t.informer, Options: &options}}
 	if err != nil {
@@ -112,7 +131,7 @@ func (tw *teeWatch) forward() {
 			}
 			e := entry{rec: Record{T: tw.t.w.Since(), Kind: KindEvent, Informer: tw.t.informer, Type: string(ev.Type)}}
 			if ev.Object != nil {
-				e.obj = ev.Object.DeepCopyObject()
+				tw.t.keep(&e, ev)
 			}
 			tw.t.w.add(e)
 			select {
@@ -122,6 +141,29 @@ func (tw *teeWatch) forward() {
 			}
 		}
 	}
+}
+
+// keep puts ev's object into e in the cheapest form at hand: the bytes it
+// came in, else protobuf encoded here, else a deep copy for the writer to
+// encode as JSON. An ERROR event's Status always takes the last way.
+func (t *tee) keep(e *entry, ev watch.Event) {
+	var wire []byte
+	if t.keeper != nil {
+		wire, _ = t.keeper.Take(ev.Object)
+	}
+	if ev.Type == watch.Error {
+		e.obj = ev.Object.DeepCopyObject()
+		return
+	}
+	if wire != nil {
+		e.wire = wire
+		return
+	}
+	if kind, b, ok := protoOf(ev.Object); ok {
+		e.rec.ProtoKind, e.rec.Proto = kind, [][]byte{b}
+		return
+	}
+	e.obj = ev.Object.DeepCopyObject()
 }
 
 func (tw *teeWatch) closed(by string) {
@@ -136,4 +178,27 @@ func (tw *teeWatch) Stop() {
 		close(tw.stop)
 		tw.inner.Stop()
 	})
+}
+
+// protoItems encodes a page's items into r as protobuf when every one has
+// that form and they are of one kind; false leaves r as it was.
+func protoItems(list runtime.Object, r *Record) bool {
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return false
+	}
+	if len(items) == 0 {
+		return true
+	}
+	out := make([][]byte, len(items))
+	kind := ""
+	for i, it := range items {
+		k, b, ok := protoOf(it)
+		if !ok || (kind != "" && k != kind) {
+			return false
+		}
+		kind, out[i] = k, b
+	}
+	r.ProtoKind, r.Proto = kind, out
+	return true
 }

@@ -2,7 +2,7 @@ package recording
 
 import (
 	"bufio"
-	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -38,13 +39,16 @@ type Writer struct {
 
 	f    *os.File
 	size countingWriter
-	gz   *gzip.Writer
+	zw   *zstd.Encoder
 	bw   *bufio.Writer
 
 	mu     sync.RWMutex // orders sends on in with Close
 	closed bool
 	in     chan *entry
 	done   chan struct{}
+
+	frame []byte      // the writer goroutine's scratch for frame lengths
+	wire  wireScratch // and for objects taken from the wire
 
 	pending atomic.Uint64 // dropped and not yet marked in the file
 	dropped atomic.Uint64
@@ -60,6 +64,7 @@ type entry struct {
 	rec  Record
 	obj  runtime.Object // an event's object
 	list runtime.Object // a page, deep-copied
+	wire []byte         // an event's object as the API server sent it
 	// gap is how many records were dropped just before this one.
 	gap uint64
 }
@@ -96,8 +101,10 @@ func create(path string, h Header, buffer int) (*Writer, error) {
 	w := &Writer{path: path, started: h.Started, now: time.Now, f: f,
 		in: make(chan *entry, buffer), done: make(chan struct{})}
 	w.size.w = f
-	w.gz, _ = gzip.NewWriterLevel(&w.size, gzip.BestSpeed)
-	w.bw = bufio.NewWriterSize(w.gz, 64<<10)
+	// One goroutine compresses (the writer's own): more would only take
+	// CPU from the pipeline being recorded.
+	w.zw, _ = zstd.NewWriter(&w.size, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	w.bw = bufio.NewWriterSize(w.zw, 64<<10)
 	if w.line(h) == nil {
 		_ = w.flush()
 	}
@@ -162,7 +169,7 @@ func (w *Writer) Close() error {
 	if w.Err() == nil {
 		if err := w.bw.Flush(); err != nil {
 			w.fail(err)
-		} else if err := w.gz.Close(); err != nil {
+		} else if err := w.zw.Close(); err != nil {
 			w.fail(err)
 		}
 	}
@@ -181,7 +188,7 @@ func (w *Writer) loop() {
 		case e, ok := <-w.in:
 			if !ok {
 				if n := w.pending.Swap(0); n > 0 {
-					_ = w.line(Record{T: w.Since(), Kind: KindGap, Dropped: n})
+					_ = w.record(Record{T: w.Since(), Kind: KindGap, Dropped: n})
 				}
 				return
 			}
@@ -194,10 +201,13 @@ func (w *Writer) loop() {
 
 func (w *Writer) write(e *entry) {
 	if e.gap > 0 {
-		_ = w.line(Record{T: e.rec.T, Kind: KindGap, Dropped: e.gap})
+		_ = w.record(Record{T: e.rec.T, Kind: KindGap, Dropped: e.gap})
 	}
 	if e.obj != nil {
 		e.rec.Object = encodeObject(e.obj)
+	}
+	if e.wire != nil {
+		fromWire(e.wire, &e.rec, &w.wire)
 	}
 	if e.list != nil {
 		items, _ := meta.ExtractList(e.list)
@@ -207,10 +217,47 @@ func (w *Writer) write(e *entry) {
 			e.rec.Items[i] = encodeObject(it)
 		}
 	}
-	_ = w.line(e.rec)
+	_ = w.record(e.rec)
 }
 
-// line writes v as one JSON line, unless an earlier write failed.
+// record writes r as one frame: its JSON's length and the JSON, then each
+// of its protobuf objects' length and bytes (see the package doc).
+func (w *Writer) record(r Record) error {
+	if err := w.Err(); err != nil {
+		return err
+	}
+	r.ProtoCount = len(r.Proto)
+	b, err := json.Marshal(r)
+	if err != nil {
+		// Only an object json cannot encode gets here; keep going.
+		return nil
+	}
+	if err := w.chunk(b); err != nil {
+		return err
+	}
+	for _, pb := range r.Proto {
+		if err := w.chunk(pb); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chunk writes b's length, then b.
+func (w *Writer) chunk(b []byte) error {
+	w.frame = binary.AppendUvarint(w.frame[:0], uint64(len(b)))
+	_, err := w.bw.Write(w.frame)
+	if err == nil {
+		_, err = w.bw.Write(b)
+	}
+	if err != nil {
+		w.fail(err)
+	}
+	return err
+}
+
+// line writes v as one JSON line (the header), unless an earlier write
+// failed.
 func (w *Writer) line(v any) error {
 	if err := w.Err(); err != nil {
 		return err
@@ -236,7 +283,7 @@ func (w *Writer) flush() error {
 		w.fail(err)
 		return err
 	}
-	if err := w.gz.Flush(); err != nil {
+	if err := w.zw.Flush(); err != nil {
 		w.fail(err)
 		return err
 	}

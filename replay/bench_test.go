@@ -17,7 +17,7 @@ import (
 // each.
 func BenchmarkReplayThroughput(b *testing.B) {
 	const initial, events = 1_000, 20_000
-	path := filepath.Join(b.TempDir(), "bench.rec.gz")
+	path := filepath.Join(b.TempDir(), "bench.rec.zst")
 	{
 		lw := benchlw.New(initial)
 		w, err := recording.Create(path, recording.Header{Informers: []recording.Informer{{Name: "pods", Resource: "pods", Queue: "RealFIFO",

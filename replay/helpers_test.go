@@ -29,7 +29,7 @@ func recordDemo(t *testing.T, calls uint64) (string, map[string][]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "demo.rec.gz")
+	path := filepath.Join(t.TempDir(), "demo.rec.zst")
 	w, err := recording.Start(path, d.Source, recording.Header{Source: "demo · steady (seed 7)", Informtop: "test"})
 	if err != nil {
 		t.Fatal(err)

@@ -52,7 +52,7 @@ func TestRecordAClusterReplayIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "cluster.rec.gz")
+	path := filepath.Join(t.TempDir(), "cluster.rec.zst")
 	w, err := recording.Start(path, s.Source, recording.Header{Source: "test cluster", Informtop: "test"})
 	if err != nil {
 		t.Fatal(err)

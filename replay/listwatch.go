@@ -180,12 +180,15 @@ func (lw *listerWatcher) ListWithContext(ctx context.Context, _ metav1.ListOptio
 	list := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "v1", "kind": "List"}}
 	list.SetResourceVersion(c.rec.RV)
 	list.SetContinue(c.rec.Continue)
-	list.Items = make([]unstructured.Unstructured, 0, len(c.rec.Items))
-	for _, raw := range c.rec.Items {
-		var m map[string]any
-		if err := json.Unmarshal(raw, &m); err != nil {
-			continue
-		}
+	items, err := c.rec.Objects()
+	if err != nil {
+		// Read checked the records but not every object's bytes: serve
+		// the page without its items rather than stop the replay.
+		lw.undecodable(c.rec, err)
+		items = nil
+	}
+	list.Items = make([]unstructured.Unstructured, 0, len(items))
+	for _, m := range items {
 		list.Items = append(list.Items, unstructured.Unstructured{Object: m})
 	}
 	return list, nil
@@ -259,7 +262,10 @@ func (s *stream) serve() {
 		if !s.lw.clock.wait(ctx, s.stop, ev.T) {
 			return
 		}
-		obj := decodeEventObject(ev)
+		obj, err := decodeEventObject(ev)
+		if err != nil {
+			s.lw.undecodable(ev, err)
+		}
 		select {
 		case s.out <- watch.Event{Type: watch.EventType(ev.Type), Object: obj}:
 			if acc, err := meta.Accessor(obj); err == nil && ev.Type != string(watch.Error) {
@@ -282,18 +288,27 @@ func (s *stream) serve() {
 	}
 }
 
-func decodeEventObject(ev recording.Record) runtime.Object {
+// decodeEventObject is the event's object: a Status for an ERROR event,
+// else unstructured; an empty one when it does not decode (err says why).
+func decodeEventObject(ev recording.Record) (runtime.Object, error) {
 	if ev.Type == string(watch.Error) {
 		st := &metav1.Status{}
 		if err := json.Unmarshal(ev.Object, st); err == nil {
-			return st
+			return st, nil
 		}
 	}
-	var m map[string]any
-	if err := json.Unmarshal(ev.Object, &m); err != nil || m == nil {
-		m = map[string]any{}
+	objs, err := ev.Objects()
+	if err != nil || len(objs) != 1 || objs[0] == nil {
+		return &unstructured.Unstructured{Object: map[string]any{}}, err
 	}
-	return &unstructured.Unstructured{Object: m}
+	return &unstructured.Unstructured{Object: objs[0]}, nil
+}
+
+// undecodable tells the user of a recorded object the replay cannot serve.
+func (lw *listerWatcher) undecodable(r recording.Record, err error) {
+	if lw.diverged != nil {
+		lw.diverged(fmt.Sprintf("replay of %s: a recorded %s at %s does not decode and is served empty: %v", lw.informer, r.Kind, r.At(), err))
+	}
 }
 
 // listed reports whether cs hold a complete list: a last LIST page, or a

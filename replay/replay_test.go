@@ -77,7 +77,7 @@ func TestReplayThroughTheOtherQueue(t *testing.T) {
 // TestReplaySaysWhatTheRecordingLacks: a recording cut short and one that
 // lost records say so in the replay's notes, and still replay.
 func TestReplaySaysWhatTheRecordingLacks(t *testing.T) {
-	rec := &recording.Recording{Path: "cut.rec.gz",
+	rec := &recording.Recording{Path: "cut.rec.zst",
 		Header: recording.Header{Source: "unit", Informers: []recording.Informer{{Name: "pods", Resource: "pods", Queue: "RealFIFO"}}},
 		Records: []recording.Record{
 			{T: 1, Kind: recording.KindList, Informer: "pods", RV: "5"},
@@ -91,7 +91,7 @@ func TestReplaySaysWhatTheRecordingLacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	notes := strings.Join(s.notes(), "\n")
-	for _, want := range []string{"cut.rec.gz is cut short at byte 1234: replaying its 3 complete records", "the recording lost 7 records when its disk fell behind"} {
+	for _, want := range []string{"cut.rec.zst is cut short at byte 1234: replaying its 3 complete records", "the recording lost 7 records when its disk fell behind"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes lack %q:\n%s", want, notes)
 		}
@@ -112,7 +112,7 @@ func TestReplaySaysWhatTheRecordingLacks(t *testing.T) {
 // TestReplayWithoutAList: a recording that ends before an informer's list
 // was complete cannot sync it; Settled says so instead of waiting forever.
 func TestReplayWithoutAList(t *testing.T) {
-	rec := &recording.Recording{Path: "early.rec.gz",
+	rec := &recording.Recording{Path: "early.rec.zst",
 		Header:  recording.Header{Informers: []recording.Informer{{Name: "pods", Resource: "pods", Queue: "RealFIFO"}}},
 		Records: []recording.Record{{T: 1, Kind: recording.KindList, Informer: "pods", RV: "5", Continue: "more"}},
 	}
@@ -123,7 +123,7 @@ func TestReplayWithoutAList(t *testing.T) {
 	wctx, stop := run(s)
 	defer stop()
 	err = s.Settled(wctx)
-	if err == nil || err.Error() != "early.rec.gz ends before the initial list of pods was complete, so the replay cannot sync it" {
+	if err == nil || err.Error() != "early.rec.zst ends before the initial list of pods was complete, so the replay cannot sync it" {
 		t.Errorf("settled: %v", err)
 	}
 }
@@ -134,7 +134,7 @@ func TestHandlersTakeTheRecordedTime(t *testing.T) {
 	pod := func(name string) json.RawMessage {
 		return json.RawMessage(`{"kind":"Pod","apiVersion":"v1","metadata":{"namespace":"ns","name":"` + name + `","resourceVersion":"3"}}`)
 	}
-	rec := &recording.Recording{Path: "slow.rec.gz",
+	rec := &recording.Recording{Path: "slow.rec.zst",
 		Header: recording.Header{Informers: []recording.Informer{{Name: "pods", Resource: "pods", Queue: "RealFIFO",
 			Listeners: []recording.Listener{{Name: "slow"}}}}},
 		Records: []recording.Record{

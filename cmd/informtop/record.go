@@ -38,9 +38,9 @@ object (bookmarks and errors included), failed calls — with timestamps, and ho
 callbacks took. Secrets' data is redacted and managedFields stripped. Ends on ctrl+c, after --duration,
 or when you quit the dashboard. Without a terminal on stdout, or with --headless, it records without the
 dashboard and reports progress on stderr.`,
-		Example: `  informtop record -o pods.rec.gz -A -r pods,configmaps --duration 10m
-  informtop record -o demo.rec.gz --demo --scenario stalled --seed 3 --headless --duration 1m
-  informtop replay pods.rec.gz`,
+		Example: `  informtop record -o pods.rec.zst -A -r pods,configmaps --duration 10m
+  informtop record -o demo.rec.zst --demo --scenario stalled --seed 3 --headless --duration 1m
+  informtop replay pods.rec.zst`,
 		Args: noArgs("name the file with -o FILE"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runRecord(cmd.Flags(), o, out, headless || !isTerminal(stdout), stdout, stderr)
@@ -48,7 +48,7 @@ dashboard and reports progress on stderr.`,
 	}
 	fs := cmd.Flags()
 	o.addFlags(fs)
-	fs.StringVarP(&out, "output", "o", "", "the recording file to write, e.g. pods.rec.gz (overwritten)")
+	fs.StringVarP(&out, "output", "o", "", "the recording file to write, e.g. pods.rec.zst (overwritten)")
 	fs.BoolVar(&headless, "headless", false, "record without the dashboard, progress on stderr (the default when stdout is not a terminal)")
 	fs.Lookup("duration").Usage = "stop recording after this long, e.g. 10m (default: until ctrl+c)"
 	for _, name := range []string{"once", "json", "verify", "timeout"} {
@@ -62,7 +62,7 @@ func runRecord(fs *pflag.FlagSet, o *options, out string, headless bool, stdout,
 		return errors.New("record runs until ctrl+c or --duration: --once and --verify go with informtop itself; replay the recording with informtop replay FILE --once")
 	}
 	if out == "" {
-		return errors.New("record needs a file to write: add -o FILE, e.g. informtop record -o pods.rec.gz")
+		return errors.New("record needs a file to write: add -o FILE, e.g. informtop record -o pods.rec.zst")
 	}
 	if err := o.validate(fs); err != nil {
 		return err

@@ -19,7 +19,7 @@ import (
 // A seeded demo recorded headless (stdout is no terminal) replays twice
 // to the same --once --json report, through either queue kind.
 func TestRecordDemoThenReplayTwice(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "demo.rec.gz")
+	path := filepath.Join(t.TempDir(), "demo.rec.zst")
 	code, stdout, stderr := runCLI(t, "record", "--demo", "--seed", "5", "-o", path, "--duration", "2s")
 	if code != 0 || stdout != "" {
 		t.Fatalf("record: exit %d, stdout %q, stderr %q", code, stdout, stderr)
@@ -51,9 +51,9 @@ func TestReplayRefusesBadFiles(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"replay", foreign, "--once"}, "informtop: " + foreign + " is not an informtop recording (it is not gzip-compressed) (at byte 0)"},
-		{[]string{"replay", filepath.Join(dir, "none.rec.gz"), "--once"}, "cannot read the recording " + filepath.Join(dir, "none.rec.gz")},
-		{[]string{"record", "--demo", "-o", filepath.Join(dir, "no", "such", "dir.rec.gz"), "--duration", "1s"}, "cannot write the recording " + filepath.Join(dir, "no", "such", "dir.rec.gz")},
+		{[]string{"replay", foreign, "--once"}, "informtop: " + foreign + " is not an informtop recording (it is not zstd-compressed) (at byte 0)"},
+		{[]string{"replay", filepath.Join(dir, "none.rec.zst"), "--once"}, "cannot read the recording " + filepath.Join(dir, "none.rec.zst")},
+		{[]string{"record", "--demo", "-o", filepath.Join(dir, "no", "such", "dir.rec.zst"), "--duration", "1s"}, "cannot write the recording " + filepath.Join(dir, "no", "such", "dir.rec.zst")},
 		{[]string{"record", "--demo", "--duration", "1s"}, "record needs a file to write: add -o FILE"},
 		{[]string{"replay", foreign, "--once", "--speed", "-1"}, "--speed must not be negative"},
 	}
@@ -80,7 +80,7 @@ func TestRecordingMarkKeepsControls(t *testing.T) {
 	if ls == nil {
 		t.Fatal("the demo cannot be recorded")
 	}
-	w, err := recording.Start(filepath.Join(t.TempDir(), "r.rec.gz"), ls, o.recordingHeader(src))
+	w, err := recording.Start(filepath.Join(t.TempDir(), "r.rec.zst"), ls, o.recordingHeader(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestRecordingMarkKeepsControls(t *testing.T) {
 // stopped; one of another format version is refused naming both versions.
 func TestReplayCutShortAndOtherVersion(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "demo.rec.gz")
+	path := filepath.Join(dir, "demo.rec.zst")
 	if code, _, stderr := runCLI(t, "record", "--demo", "-o", path, "--duration", "2s"); code != 0 {
 		t.Fatalf("record: exit %d, %s", code, stderr)
 	}
@@ -111,7 +111,7 @@ func TestReplayCutShortAndOtherVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut := filepath.Join(dir, "cut.rec.gz")
+	cut := filepath.Join(dir, "cut.rec.zst")
 	// Cut within the last flush: the lists, early in the file, are whole.
 	if err := os.WriteFile(cut, b[:len(b)-200], 0o644); err != nil {
 		t.Fatal(err)
@@ -124,12 +124,12 @@ func TestReplayCutShortAndOtherVersion(t *testing.T) {
 	zw := gzip.NewWriter(&other)
 	fmt.Fprintln(zw, `{"format":"informtop-recording","version":7,"informtop":"v9.9.9"}`)
 	zw.Close()
-	newer := filepath.Join(dir, "newer.rec.gz")
+	newer := filepath.Join(dir, "newer.rec.zst")
 	if err := os.WriteFile(newer, other.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, _, stderr = runCLI(t, "replay", newer, "--once")
-	if code != 2 || !strings.Contains(stderr, newer+" is a version 7 recording (written by informtop v9.9.9); this informtop reads version 1 only") {
+	if code != 2 || !strings.Contains(stderr, newer+" is a version 7 recording (written by informtop v9.9.9); this informtop reads version 2 only") {
 		t.Errorf("replay of another version: exit %d, stderr %q", code, stderr)
 	}
 }

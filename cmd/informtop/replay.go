@@ -32,13 +32,13 @@ the recorded times (or N× faster), through the engine, with the whole dashboard
 Simulated listeners take the recorded time in each callback, so a slow or stalled handler is slow again.
 --queue replays through the other queue kind to compare them. --once waits until the whole recording has
 been served and processed, then prints one report: the same file always gives the same report.`,
-		Example: `  informtop replay pods.rec.gz
-  informtop replay pods.rec.gz --speed 10
-  informtop replay pods.rec.gz --step               start paused: press n to step one item at a time
-  informtop replay pods.rec.gz --queue DeltaFIFO --once --json`,
+		Example: `  informtop replay pods.rec.zst
+  informtop replay pods.rec.zst --speed 10
+  informtop replay pods.rec.zst --step               start paused: press n to step one item at a time
+  informtop replay pods.rec.zst --queue DeltaFIFO --once --json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return fmt.Errorf("replay takes one recording, e.g. %s pods.rec.gz", cmd.CommandPath())
+				return fmt.Errorf("replay takes one recording, e.g. %s pods.rec.zst", cmd.CommandPath())
 			}
 			return nil
 		},

@@ -19,7 +19,7 @@ func TestReplayStalledHandlerInTmux(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := buildInformtop(t, dir)
-	rec := filepath.Join(dir, "stalled.rec.gz")
+	rec := filepath.Join(dir, "stalled.rec.zst")
 	// The stall begins about 5 s after the sync; 16 s records its start
 	// and ten seconds of the backlog climbing.
 	out, err := exec.Command(bin, "record", "--demo", "--scenario", "stalled-listener", "--seed", "3", "-o", rec, "--duration", "16s").CombinedOutput()
@@ -33,7 +33,7 @@ func TestReplayStalledHandlerInTmux(t *testing.T) {
 	tm.run("new-session", "-d", "-s", tm.session, "-x", "100", "-y", "30", cmd)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
 
-	first := tm.waitFor("the replay's header", func(s string) bool { return strings.Contains(s, "replay") && strings.Contains(s, "stalled.rec.gz") })
+	first := tm.waitFor("the replay's header", func(s string) bool { return strings.Contains(s, "replay") && strings.Contains(s, "stalled.rec.zst") })
 	if !strings.Contains(first, "demo · stalled-listener (seed 3)") {
 		t.Errorf("the replay does not say what was recorded:\n%s", first)
 	}

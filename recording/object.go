@@ -1,0 +1,142 @@
+package recording
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/informtop/informtop/redact"
+)
+
+// protoMarshaler is what generated Kubernetes API types implement.
+type protoMarshaler interface {
+	Marshal() ([]byte, error)
+}
+
+type protoUnmarshaler interface {
+	Unmarshal([]byte) error
+}
+
+// protoOf encodes obj as Kubernetes protobuf without its managedFields,
+// on the caller's goroutine and without changing obj: the tee calls it
+// before the reflector gets obj, so no copy is needed to keep the
+// recording apart from what the pipeline later does to obj. ok is false
+// for what protobuf cannot or must not carry: Secrets (redacted as JSON),
+// unstructured objects, kinds client-go's scheme does not know.
+func protoOf(obj runtime.Object) (kind string, b []byte, ok bool) {
+	if redact.IsSecret(obj) {
+		return "", nil, false
+	}
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	if gvk.Kind == "" {
+		gvks, _, err := scheme.Scheme.ObjectKinds(obj)
+		if err != nil || len(gvks) == 0 {
+			return "", nil, false
+		}
+		gvk = gvks[0]
+	}
+	if !scheme.Scheme.Recognizes(gvk) {
+		return "", nil, false
+	}
+	m, isProto := withoutManagedFields(obj).(protoMarshaler)
+	if !isProto {
+		return "", nil, false
+	}
+	b, err := m.Marshal()
+	if err != nil {
+		return "", nil, false
+	}
+	return gvk.GroupVersion().String() + "/" + gvk.Kind, b, true
+}
+
+// withoutManagedFields is obj, or a shallow copy of it with its
+// managedFields dropped: the copy shares everything else with obj and is
+// only read.
+func withoutManagedFields(obj runtime.Object) runtime.Object {
+	acc, err := meta.Accessor(obj)
+	if err != nil || len(acc.GetManagedFields()) == 0 {
+		return obj
+	}
+	v := reflect.ValueOf(obj)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return obj
+	}
+	c := reflect.New(v.Elem().Type())
+	c.Elem().Set(v.Elem())
+	cp, ok := c.Interface().(runtime.Object)
+	if !ok {
+		return obj
+	}
+	if cacc, err := meta.Accessor(cp); err == nil {
+		cacc.SetManagedFields(nil)
+	}
+	return cp
+}
+
+// Objects decodes the record's object (an event's) or items (a page's),
+// however they were stored, into the generic form JSON gives them, with
+// apiVersion and kind set.
+func (r Record) Objects() ([]map[string]any, error) {
+	if r.ProtoKind == "" {
+		raws := r.Items
+		if r.Kind != KindList {
+			raws = nil
+			if r.Object != nil {
+				raws = []json.RawMessage{r.Object}
+			}
+		}
+		out := make([]map[string]any, 0, len(raws))
+		for _, raw := range raws {
+			var m map[string]any
+			if err := json.Unmarshal(raw, &m); err != nil {
+				return nil, err
+			}
+			out = append(out, m)
+		}
+		return out, nil
+	}
+	gvk, err := parseProtoKind(r.ProtoKind)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]map[string]any, 0, len(r.Proto))
+	for _, b := range r.Proto {
+		obj, err := scheme.Scheme.New(gvk)
+		if err != nil {
+			return nil, fmt.Errorf("objects of kind %s: %w", r.ProtoKind, err)
+		}
+		u, ok := obj.(protoUnmarshaler)
+		if !ok {
+			return nil, fmt.Errorf("objects of kind %s have no protobuf form", r.ProtoKind)
+		}
+		if err := u.Unmarshal(b); err != nil {
+			return nil, fmt.Errorf("an object of kind %s does not decode: %w", r.ProtoKind, err)
+		}
+		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		if err != nil {
+			return nil, err
+		}
+		m["apiVersion"], m["kind"] = gvk.GroupVersion().String(), gvk.Kind
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// parseProtoKind reads "apps/v1/Deployment" or "v1/Pod".
+func parseProtoKind(s string) (schema.GroupVersionKind, error) {
+	i := strings.LastIndex(s, "/")
+	if i <= 0 || i == len(s)-1 {
+		return schema.GroupVersionKind{}, fmt.Errorf("%q names no apiVersion and kind", s)
+	}
+	gv, err := schema.ParseGroupVersion(s[:i])
+	if err != nil {
+		return schema.GroupVersionKind{}, err
+	}
+	return gv.WithKind(s[i+1:]), nil
+}
