@@ -129,6 +129,7 @@ func TestRecordAClusterReplayIt(t *testing.T) {
 	if st := w.Stats(); st.Dropped != 0 {
 		t.Fatalf("the recorder dropped %d records", st.Dropped)
 	}
+	checkTakenFromTheWire(t, path)
 	live := map[string][]string{}
 	for _, inf := range s.Informers() {
 		for _, l := range s.Listeners(inf.Name()) {
@@ -266,4 +267,31 @@ func byKey(calls []string) map[string][]string {
 		out[key] = append(out[key], c)
 	}
 	return out
+}
+
+// checkTakenFromTheWire: the kube source's events were stored as the
+// protobuf the API server sent, managedFields cut out.
+func checkTakenFromTheWire(t *testing.T, path string) {
+	t.Helper()
+	rec, err := recording.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := 0
+	for _, r := range rec.Records {
+		if r.Kind != recording.KindEvent || r.Type == "ERROR" {
+			continue
+		}
+		events++
+		objs, err := r.Objects()
+		if r.ProtoKind == "" || err != nil || len(objs) != 1 {
+			t.Fatalf("event at %s of %s stored as %q (%v): not the API server's protobuf", r.At(), r.Informer, r.ProtoKind, err)
+		}
+		if md, _ := objs[0]["metadata"].(map[string]any); md["managedFields"] != nil {
+			t.Fatalf("event at %s of %s kept its managedFields", r.At(), r.Informer)
+		}
+	}
+	if events == 0 {
+		t.Fatal("no watch event recorded")
+	}
 }
