@@ -213,7 +213,8 @@ func TestFallingBehindIsMarked(t *testing.T) {
 	if st := w.Stats(); st.Dropped != 2 || st.Records != 1 {
 		t.Fatalf("stats %+v, want 1 buffered and 2 dropped", st)
 	}
-	w.write(<-w.in) // the disk catches up with one
+	queued, _, _ := w.drain(nil)
+	w.write(queued[0]) // the disk catches up with one
 	w.add(entry{rec: Record{T: 9, Kind: KindClose, Informer: "pods", By: "server"}})
 	go w.loop()
 	if err := w.Close(); err != nil {

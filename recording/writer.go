@@ -42,15 +42,20 @@ type Writer struct {
 	zw   *zstd.Encoder
 	bw   *bufio.Writer
 
-	mu     sync.RWMutex // orders sends on in with Close
+	// The hand-off to the writer's goroutine: a slice it drains every
+	// drainEvery, so that recording an event costs its producer (the
+	// reflector's stream) an append, never a goroutine wake-up.
+	mu     sync.Mutex // guards queue, gap and closed
+	queue  []*entry   // at most buffer long
+	gap    uint64     // records dropped since the last one queued
 	closed bool
-	in     chan *entry
+	buffer int
+	kick   chan struct{} // wakes the writer early: queue half full, or Close
 	done   chan struct{}
 
 	frame []byte      // the writer goroutine's scratch for frame lengths
 	wire  wireScratch // and for objects taken from the wire
 
-	pending atomic.Uint64 // dropped and not yet marked in the file
 	dropped atomic.Uint64
 	records atomic.Uint64
 
@@ -99,7 +104,7 @@ func create(path string, h Header, buffer int) (*Writer, error) {
 		h.Started = time.Now()
 	}
 	w := &Writer{path: path, started: h.Started, now: time.Now, f: f,
-		in: make(chan *entry, buffer), done: make(chan struct{})}
+		buffer: buffer, kick: make(chan struct{}, 1), done: make(chan struct{})}
 	w.size.w = f
 	// One goroutine compresses (the writer's own): more would only take
 	// CPU from the pipeline being recorded.
@@ -127,21 +132,47 @@ func (w *Writer) Call(informer, listener, callback, key, rv string, d time.Durat
 }
 
 func (w *Writer) add(e entry) {
-	w.mu.RLock()
-	defer w.mu.RUnlock()
+	w.mu.Lock()
 	if w.closed {
+		w.mu.Unlock()
+		return
+	}
+	if len(w.queue) >= w.buffer {
+		w.gap++
+		w.mu.Unlock()
+		w.dropped.Add(1)
 		return
 	}
 	// The drops since the last record that got through travel with the
 	// next one, so the gap is marked where it happened.
-	e.gap = w.pending.Swap(0)
-	select {
-	case w.in <- &e:
-		w.records.Add(1)
-	default:
-		w.pending.Add(e.gap + 1)
-		w.dropped.Add(1)
+	e.gap, w.gap = w.gap, 0
+	w.queue = append(w.queue, &e)
+	n := len(w.queue)
+	w.mu.Unlock()
+	w.records.Add(1)
+	if n == w.buffer/2+1 {
+		w.wake()
 	}
+}
+
+func (w *Writer) wake() {
+	select {
+	case w.kick <- struct{}{}:
+	default: // a wake-up is pending already
+	}
+}
+
+// drain takes what is queued, handing the queue batch (emptied) to fill
+// next; closed says nothing more will come, gap how many were dropped
+// since the last record queued.
+func (w *Writer) drain(batch []*entry) (taken []*entry, closed bool, gap uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	taken, w.queue = w.queue, batch[:0]
+	if w.closed {
+		gap, w.gap = w.gap, 0
+	}
+	return taken, w.closed, gap
 }
 
 // Stats says how far the recording got.
@@ -160,11 +191,9 @@ func (w *Writer) Err() error {
 // the file. It returns the first write error.
 func (w *Writer) Close() error {
 	w.mu.Lock()
-	if !w.closed {
-		w.closed = true
-		close(w.in)
-	}
+	w.closed = true
 	w.mu.Unlock()
+	w.wake()
 	<-w.done
 	if w.Err() == nil {
 		if err := w.bw.Flush(); err != nil {
@@ -179,22 +208,35 @@ func (w *Writer) Close() error {
 	return w.Err()
 }
 
+// drainEvery is how often the writer's goroutine takes what is queued.
+const drainEvery = 10 * time.Millisecond
+
 func (w *Writer) loop() {
 	defer close(w.done)
-	tick := time.NewTicker(FlushEvery)
+	tick := time.NewTicker(drainEvery)
 	defer tick.Stop()
+	var batch []*entry
+	flushed := time.Now()
 	for {
 		select {
-		case e, ok := <-w.in:
-			if !ok {
-				if n := w.pending.Swap(0); n > 0 {
-					_ = w.record(Record{T: w.Since(), Kind: KindGap, Dropped: n})
-				}
-				return
-			}
-			w.write(e)
 		case <-tick.C:
+		case <-w.kick:
+		}
+		taken, closed, gap := w.drain(batch)
+		for i, e := range taken {
+			w.write(e)
+			taken[i] = nil
+		}
+		batch = taken
+		if closed {
+			if gap > 0 {
+				_ = w.record(Record{T: w.Since(), Kind: KindGap, Dropped: gap})
+			}
+			return
+		}
+		if time.Since(flushed) >= FlushEvery {
 			_ = w.flush()
+			flushed = time.Now()
 		}
 	}
 }
