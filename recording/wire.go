@@ -37,13 +37,16 @@ func fromWire(raw []byte, r *Record, scratch *wireScratch) {
 		return
 	}
 	gvk := schema.FromAPIVersionAndKind(apiVersion, kind)
-	obj, err := scheme.Scheme.New(gvk)
-	if err != nil {
-		r.Object = errorObject(fmt.Errorf("the API server sent a %s, which this informtop does not know: %w", kind, err))
+	if !scheme.Scheme.Recognizes(gvk) {
+		r.Object = errorObject(fmt.Errorf("the API server sent a %s, which this informtop does not know", kind))
 		return
 	}
-	if redact.IsSecret(obj) {
-		if err := unmarshalProto(obj, body); err != nil {
+	if gvk.Group == "" && gvk.Kind == "Secret" {
+		obj, err := scheme.Scheme.New(gvk)
+		if err == nil {
+			err = unmarshalProto(obj, body)
+		}
+		if err != nil {
 			r.Object = errorObject(err)
 			return
 		}
@@ -55,8 +58,22 @@ func fromWire(raw []byte, r *Record, scratch *wireScratch) {
 		r.Object = errorObject(err)
 		return
 	}
-	r.ProtoKind, r.Proto = gvk.GroupVersion().String()+"/"+gvk.Kind, [][]byte{pb}
+	r.ProtoKind, r.Proto = protoKind(apiVersion, kind), append(scratch.protos[:0], pb)
+	scratch.protos = r.Proto
 }
+
+// protoKind is "apiVersion/kind", made once per kind.
+func protoKind(apiVersion, kind string) string {
+	k := [2]string{apiVersion, kind}
+	if s, ok := protoKinds.Load(k); ok {
+		return s.(string)
+	}
+	s := apiVersion + "/" + kind
+	protoKinds.Store(k, s)
+	return s
+}
+
+var protoKinds sync.Map // [apiVersion, kind] → "apiVersion/kind"
 
 // envelope reads a runtime.Unknown (what follows the magic) in place: its
 // TypeMeta and its raw object.
@@ -139,6 +156,7 @@ func errorObject(err error) json.RawMessage {
 // managedFields, reused from one object to the next.
 type wireScratch struct {
 	out, meta []byte
+	protos    [][]byte
 }
 
 // withoutManagedFields is b, the protobuf of an object of kind gvk,

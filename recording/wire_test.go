@@ -2,6 +2,7 @@ package recording
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -129,7 +130,7 @@ func TestRecordingOverTheWire(t *testing.T) {
 	}
 	n := 0
 	for _, r := range rec.Records {
-		if r.Kind != KindEvent {
+		if r.Kind != KindEvent || r.Type == "ERROR" { // the stream's end as the informer stopped
 			continue
 		}
 		objs, err := r.Objects()
@@ -145,5 +146,51 @@ func TestRecordingOverTheWire(t *testing.T) {
 	}
 	if rv := strconv.Itoa(initial + events); inf.LastSyncResourceVersion() != rv {
 		t.Errorf("informer at %s, want %s", inf.LastSyncResourceVersion(), rv)
+	}
+}
+
+// TestEventJSONIsMarshals: the writer's hand-written JSON of an event is
+// what json.Marshal writes, and a record with any other field set, or a
+// string that needs escaping, is left to json.Marshal.
+func TestEventJSONIsMarshals(t *testing.T) {
+	ev := Record{T: 1234567, Kind: KindEvent, Informer: "deployments.apps", Type: "MODIFIED", ProtoKind: "apps/v1/Deployment", ProtoCount: 1, Proto: [][]byte{{1}}}
+	got, ok := appendEventJSON(nil, &ev)
+	want, _ := json.Marshal(ev)
+	if !ok || string(got) != string(want) {
+		t.Fatalf("hand-written %s (%v), json.Marshal %s", got, ok, want)
+	}
+	handled := map[string]bool{"T": true, "Kind": true, "Informer": true, "Type": true, "ProtoKind": true, "ProtoCount": true, "Proto": true}
+	rt := reflect.TypeFor[Record]()
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		if handled[f.Name] {
+			continue
+		}
+		r := ev
+		v := reflect.ValueOf(&r).Elem().Field(i)
+		switch v.Kind() {
+		case reflect.Pointer:
+			v.Set(reflect.New(f.Type.Elem()))
+		case reflect.Slice:
+			v.Set(reflect.MakeSlice(f.Type, 1, 1))
+		case reflect.String:
+			v.SetString("x")
+		case reflect.Int, reflect.Int64:
+			v.SetInt(1)
+		case reflect.Uint64:
+			v.SetUint(1)
+		default:
+			t.Fatalf("field %s of kind %s: teach this test and appendEventJSON about it", f.Name, v.Kind())
+		}
+		if _, ok := appendEventJSON(nil, &r); ok {
+			t.Errorf("with %s set the event was still written by hand", f.Name)
+		}
+	}
+	for _, s := range []string{`a"b`, "a\\b", "ü", "a<b", "\n"} {
+		r := ev
+		r.Informer = s
+		if _, ok := appendEventJSON(nil, &r); ok {
+			t.Errorf("informer %q written by hand", s)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,7 +54,8 @@ type Writer struct {
 	kick   chan struct{} // wakes the writer early: queue half full, or Close
 	done   chan struct{}
 
-	frame []byte      // the writer goroutine's scratch for frame lengths
+	frame []byte      // the writer goroutine's scratch for frame lengths,
+	meta  []byte      // for records' JSON
 	wire  wireScratch // and for objects taken from the wire
 
 	dropped atomic.Uint64
@@ -269,10 +271,15 @@ func (w *Writer) record(r Record) error {
 		return err
 	}
 	r.ProtoCount = len(r.Proto)
-	b, err := json.Marshal(r)
-	if err != nil {
-		// Only an object json cannot encode gets here; keep going.
-		return nil
+	b, ok := appendEventJSON(w.meta[:0], &r)
+	if ok {
+		w.meta = b
+	} else {
+		var err error
+		if b, err = json.Marshal(r); err != nil {
+			// Only an object json cannot encode gets here; keep going.
+			return nil
+		}
 	}
 	if err := w.chunk(b); err != nil {
 		return err
@@ -403,4 +410,39 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n.Add(int64(n))
 	return n, err
+}
+
+// appendEventJSON appends r's JSON to b when r is a watch event whose
+// object is in protobuf, the bulk of a recording, as json.Marshal would
+// write it but without its reflection; ok is false for any other record.
+func appendEventJSON(b []byte, r *Record) ([]byte, bool) {
+	// TestEventJSONIsMarshals keeps this list of fields whole.
+	other := r.Options != nil || r.Err != nil || r.RV != "" || r.Continue != "" || r.Items != nil ||
+		r.Object != nil || r.By != "" || r.Listener != "" || r.Callback != "" || r.Key != "" ||
+		r.Duration != 0 || r.Dropped != 0
+	if other || r.Kind != KindEvent || r.ProtoKind == "" || r.Informer == "" || r.Type == "" ||
+		!plainJSON(r.Informer) || !plainJSON(r.Type) || !plainJSON(r.ProtoKind) {
+		return b, false
+	}
+	b = append(b, `{"t":`...)
+	b = strconv.AppendInt(b, r.T, 10)
+	b = append(b, `,"k":"event","i":"`...)
+	b = append(b, r.Informer...)
+	b = append(b, `","type":"`...)
+	b = append(b, r.Type...)
+	b = append(b, `","pbk":"`...)
+	b = append(b, r.ProtoKind...)
+	b = append(b, `","pb":`...)
+	b = strconv.AppendInt(b, int64(r.ProtoCount), 10)
+	return append(b, '}'), true
+}
+
+// plainJSON: s needs no escaping in a JSON string.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }

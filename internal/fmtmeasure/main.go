@@ -14,6 +14,7 @@ import (
 	"time"
 
 	kgzip "github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -151,6 +152,13 @@ func main() {
 	report("protobuf-delimited", proto.Bytes(), id)
 	report("protobuf-delimited + gzip -1", proto.Bytes(), gz(1))
 	report("protobuf-delimited + gzip -1 (klauspost)", proto.Bytes(), kgz)
+	report("protobuf-delimited + s2", proto.Bytes(), func(b []byte) []byte {
+		var o bytes.Buffer
+		w := s2.NewWriter(&o, s2.WriterConcurrency(1))
+		w.Write(b)
+		w.Close()
+		return o.Bytes()
+	})
 	report("protobuf-delimited + zstd fastest", proto.Bytes(), zs(zstd.SpeedFastest))
 	report("protobuf-delimited + zstd default", proto.Bytes(), zs(zstd.SpeedDefault))
 }
