@@ -101,29 +101,55 @@ func (r Record) Objects() ([]map[string]any, error) {
 		}
 		return out, nil
 	}
-	gvk, err := parseProtoKind(r.ProtoKind)
+	typed, err := r.TypedObjects()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]map[string]any, 0, len(r.Proto))
-	for _, b := range r.Proto {
-		obj, err := scheme.Scheme.New(gvk)
-		if err != nil {
-			return nil, fmt.Errorf("objects of kind %s: %w", r.ProtoKind, err)
-		}
-		u, ok := obj.(protoUnmarshaler)
-		if !ok {
-			return nil, fmt.Errorf("objects of kind %s have no protobuf form", r.ProtoKind)
-		}
-		if err := u.Unmarshal(b); err != nil {
-			return nil, fmt.Errorf("an object of kind %s does not decode: %w", r.ProtoKind, err)
-		}
+	gvk, _ := r.TypedKind()
+	out := make([]map[string]any, 0, len(typed))
+	for _, obj := range typed {
 		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 		if err != nil {
 			return nil, err
 		}
 		m["apiVersion"], m["kind"] = gvk.GroupVersion().String(), gvk.Kind
 		out = append(out, m)
+	}
+	return out, nil
+}
+
+// TypedKind is the kind of the record's protobuf objects; ok is false
+// when they are stored as JSON (or there are none).
+func (r Record) TypedKind() (gvk schema.GroupVersionKind, ok bool) {
+	if r.ProtoKind == "" {
+		return gvk, false
+	}
+	gvk, err := parseProtoKind(r.ProtoKind)
+	return gvk, err == nil
+}
+
+// TypedObjects decodes the record's protobuf objects into the API's Go
+// types, as a typed informer holds them (TypeMeta left empty, as client-go
+// leaves it). Records stored as JSON have none.
+func (r Record) TypedObjects() ([]runtime.Object, error) {
+	gvk, ok := r.TypedKind()
+	if !ok {
+		if r.ProtoKind != "" {
+			_, err := parseProtoKind(r.ProtoKind)
+			return nil, err
+		}
+		return nil, nil
+	}
+	out := make([]runtime.Object, 0, len(r.Proto))
+	for _, b := range r.Proto {
+		obj, err := scheme.Scheme.New(gvk)
+		if err != nil {
+			return nil, fmt.Errorf("objects of kind %s: %w", r.ProtoKind, err)
+		}
+		if err := unmarshalProto(obj, b); err != nil {
+			return nil, fmt.Errorf("an object of kind %s does not decode: %w", r.ProtoKind, err)
+		}
+		out = append(out, obj)
 	}
 	return out, nil
 }

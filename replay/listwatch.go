@@ -13,7 +13,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/recording"
@@ -69,6 +71,9 @@ type listerWatcher struct {
 	informer  string
 	clock     *clock
 	watchList bool
+	// typed is the kind of every recorded object when they are protobuf
+	// of one kind (see typedKind): they are served typed. nil: unstructured.
+	typed *schema.GroupVersionKind
 
 	mu       sync.Mutex
 	calls    []*call
@@ -88,6 +93,9 @@ type listerWatcher struct {
 
 func newListerWatcher(informer string, cs []*call, c *clock, watchList bool) *listerWatcher {
 	lw := &listerWatcher{informer: informer, clock: c, calls: cs, watchList: watchList, finished: make(chan struct{}), listed: listed(cs)}
+	if gvk, ok := typedKind(cs); ok {
+		lw.typed = &gvk
+	}
 	lw.checkDoneLocked()
 	return lw
 }
@@ -177,6 +185,15 @@ func (lw *listerWatcher) ListWithContext(ctx context.Context, _ metav1.ListOptio
 		return nil, failure(c.rec.Err)
 	}
 	lw.sent(c.rec.RV)
+	if lw.typed != nil {
+		list, err := lw.typedPage(c.rec)
+		if err != nil {
+			// Read checked the records but not every object's bytes.
+			lw.undecodable(c.rec, err)
+			list, _ = scheme.Scheme.New(listKind(*lw.typed))
+		}
+		return list, nil
+	}
 	list := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "v1", "kind": "List"}}
 	list.SetResourceVersion(c.rec.RV)
 	list.SetContinue(c.rec.Continue)
@@ -262,7 +279,7 @@ func (s *stream) serve() {
 		if !s.lw.clock.wait(ctx, s.stop, ev.T) {
 			return
 		}
-		obj, err := decodeEventObject(ev)
+		obj, err := s.lw.decodeEventObject(ev)
 		if err != nil {
 			s.lw.undecodable(ev, err)
 		}
@@ -289,13 +306,21 @@ func (s *stream) serve() {
 }
 
 // decodeEventObject is the event's object: a Status for an ERROR event,
-// else unstructured; an empty one when it does not decode (err says why).
-func decodeEventObject(ev recording.Record) (runtime.Object, error) {
+// else typed or unstructured as the informer is served; an empty one when
+// it does not decode (err says why).
+func (lw *listerWatcher) decodeEventObject(ev recording.Record) (runtime.Object, error) {
 	if ev.Type == string(watch.Error) {
 		st := &metav1.Status{}
 		if err := json.Unmarshal(ev.Object, st); err == nil {
 			return st, nil
 		}
+	}
+	if lw.typed != nil {
+		objs, err := ev.TypedObjects()
+		if err != nil || len(objs) != 1 {
+			return lw.exampleObject(), err
+		}
+		return objs[0], nil
 	}
 	objs, err := ev.Objects()
 	if err != nil || len(objs) != 1 || objs[0] == nil {

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine"
@@ -82,7 +81,7 @@ func New(rec *recording.Recording, o Options) (*Source, error) {
 		lw := newListerWatcher(ri.Name, calls(rec.Records, ri.Name), s.clock, ri.WatchList)
 		lw.diverged = s.LogError
 		s.lws = append(s.lws, lw)
-		inf := engine.NewSharedIndexInformerWithOptions(lw, &unstructured.Unstructured{}, engine.Options{
+		inf := engine.NewSharedIndexInformerWithOptions(lw, lw.exampleObject(), engine.Options{
 			Name:     ri.Name,
 			Resource: ri.Resource,
 			Queue:    q,
