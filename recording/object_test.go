@@ -2,6 +2,7 @@ package recording
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -37,20 +38,21 @@ func TestTeeRecordsTypedObjectsAsProtobuf(t *testing.T) {
 	}
 	fw := watch.NewFakeWithChanSize(4, false)
 	lw := &cache.ListWatch{
-		ListFunc: func(metav1.ListOptions) (runtime.Object, error) {
+		ListWithContextFunc: func(context.Context, metav1.ListOptions) (runtime.Object, error) {
 			return &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "2"}, Items: []corev1.Pod{*managedPod("a", "1"), *managedPod("b", "2")}}, nil
 		},
-		WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return fw, nil },
+		WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) { return fw, nil },
 	}
-	tee := Tee(lw, "pods", w)
-	list, err := tee.List(metav1.ListOptions{})
+	tee := cache.ToListerWatcherWithContext(Tee(lw, "pods", w))
+	ctx := context.Background()
+	list, err := tee.ListWithContext(ctx, metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := list.(*corev1.PodList).Items[1].ManagedFields; len(got) != 1 {
 		t.Fatalf("the listed pod's managedFields changed: %v", got)
 	}
-	wi, err := tee.Watch(metav1.ListOptions{ResourceVersion: "2"})
+	wi, err := tee.WatchWithContext(ctx, metav1.ListOptions{ResourceVersion: "2"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,8 +65,9 @@ type Writer struct {
 	err   error // the first write error; nothing is written after it
 }
 
-// entry is a record whose objects are still Go objects: the writer's
-// goroutine redacts and encodes them, off the reflector's path.
+// entry is a record whose object may still be a Go object or the wire's
+// bytes: the writer's goroutine redacts and encodes it, off the
+// reflector's path.
 type entry struct {
 	rec  Record
 	obj  runtime.Object // an event's object
