@@ -169,6 +169,8 @@ func TestRefusals(t *testing.T) {
 		{"newer", zst(`{"format":"informtop-recording","version":3,"informtop":"v9.0.0"}` + "\n"), []string{"f.rec.zst is a version 3 recording (written by informtop v9.0.0)", "reads version 2 only"}},
 		{"bad record", zst(header + frame(`{"t":1,"k":"event","i":"nodes"}`)), []string{"f.rec.zst is corrupt: record 1 names informer \"nodes\"", "at byte"}},
 		{"unknown kind", zst(header + frame(`{"t":1,"k":"event","i":"pods","pbk":"example.com/v1/Widget","pb":1}`) + frame("x")), []string{"f.rec.zst is corrupt: record 1 has objects of kind example.com/v1/Widget, which this informtop cannot decode", "at byte"}},
+		{"two objects, one event", zst(header + frame(`{"t":1,"k":"event","i":"pods","pbk":"v1/Pod","pb":2}`) + frame("") + frame("")), []string{"f.rec.zst is corrupt: record 1 has 2 objects for one event", "at byte"}},
+		{"objects of no kind", zst(header + frame(`{"t":1,"k":"list","i":"pods","pb":1}`) + frame("")), []string{"f.rec.zst is corrupt: record 1 has protobuf objects but names no kind", "at byte"}},
 		{"huge length", zst(header + "\xff\xff\xff\xff\xff\xff\x7f"), []string{"f.rec.zst is corrupt: record 1 has a length of", "at byte"}},
 		{"not JSON", zst(header + frame(`{"t":1,`)), []string{"f.rec.zst is corrupt: record 1 is not valid", "at byte"}},
 	}

@@ -256,6 +256,12 @@ func check(r Record, known map[string]bool) string {
 	if r.T < 0 {
 		return "has a negative time"
 	}
+	switch {
+	case r.ProtoKind == "" && r.ProtoCount > 0:
+		return "has protobuf objects but names no kind"
+	case r.ProtoKind != "" && r.Kind == KindEvent && r.ProtoCount != 1:
+		return fmt.Sprintf("has %d objects for one event", r.ProtoCount)
+	}
 	if r.ProtoKind != "" {
 		gvk, err := parseProtoKind(r.ProtoKind)
 		if err != nil {
