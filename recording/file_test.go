@@ -20,7 +20,7 @@ import (
 
 // sample writes a recording with a page, a watch and n events, a Secret
 // among the objects, and returns its bytes.
-func sample(t *testing.T, n int) (string, []byte) {
+func sample(t testing.TB, n int) (string, []byte) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "r.rec.zst")
 	w, err := Create(path, Header{Informtop: "test", Source: "unit", Informers: []Informer{{Name: "secrets", Resource: "secrets", Queue: "RealFIFO"}}})
@@ -233,4 +233,25 @@ func TestFallingBehindIsMarked(t *testing.T) {
 	if got := strings.Join(kinds, " "); got != "close@0/0 gap@9/2 close@9/0" {
 		t.Errorf("records %s, want the gap of 2 marked before the next record", got)
 	}
+}
+
+// FuzzDecode: no input makes Decode panic or hang; whatever it returns is
+// a recording or a sentence naming the file.
+func FuzzDecode(f *testing.F) {
+	_, b := sample(f, 3)
+	f.Add(b)
+	f.Add(b[:len(b)/2])
+	f.Add([]byte("k8s\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rec, err := Decode(bytes.NewReader(data), "fuzz.rec.zst")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.rec.zst ") {
+				t.Fatalf("error %q does not name the file", err)
+			}
+			return
+		}
+		for _, r := range rec.Records {
+			_, _ = r.Objects()
+		}
+	})
 }

@@ -100,7 +100,9 @@ func Decode(r io.Reader, name string) (*Recording, error) {
 	if magic, _ := cr.r.Peek(2); bytes.Equal(magic, gzipMagic) {
 		return nil, gzipped(cr, name)
 	}
-	zr, err := zstd.NewReader(cr, zstd.WithDecoderConcurrency(1))
+	// The writer's window is a few MB; a header asking for more is a
+	// corrupt or hostile file, not a reason to reserve gigabytes.
+	zr, err := zstd.NewReader(cr, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(64<<20))
 	if err != nil {
 		return nil, &FileError{name, 0, "cannot be read: " + err.Error()}
 	}
