@@ -180,15 +180,15 @@ func gzipped(cr *countingReader, name string) error {
 	}
 	first, _ := bufio.NewReader(io.LimitReader(zr, 64<<10)).ReadBytes('\n')
 	var probe headerProbe
-	if json.Unmarshal(first, &probe) != nil || probe.Format != FormatName {
+	if json.Unmarshal(first, &probe) != nil || probe.Format != FormatName || readable(probe.Version) {
 		return foreign
 	}
 	return &VersionError{Path: name, Version: probe.Version, Informtop: probe.Informtop}
 }
 
 // maxChunk bounds one record's JSON or one object, so that a corrupt
-// length is refused instead of read: the API server's own limit on a
-// request body is 3 MB, an unpaged list of a big cluster far more.
+// length is refused instead of read; an unpaged list of a big cluster,
+// stored as JSON, can take hundreds of MB.
 const maxChunk = 1 << 30
 
 // readRecord reads one frame: io.EOF at a clean end, io.ErrUnexpectedEOF
