@@ -1,22 +1,18 @@
 package recording
 
 import (
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/kubernetes/scheme"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/internal/benchlw"
+	"github.com/informtop/informtop/internal/benchrun"
 	"github.com/informtop/informtop/internal/benchwire"
 	"github.com/informtop/informtop/internal/wirekeep"
 )
@@ -24,8 +20,7 @@ import (
 // wireBytes is obj as the API server sends it in protobuf.
 func wireBytes(t *testing.T, obj runtime.Object) []byte {
 	t.Helper()
-	info, _ := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
-	b, err := runtime.Encode(scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion), obj)
+	b, err := benchwire.Protobuf(obj)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,17 +101,7 @@ func TestRecordingOverTheWire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inf := engine.NewSharedIndexInformerWithOptions(Tee(src, "pods", w), &corev1.Pod{}, engine.Options{Name: "pods"})
-	h := benchlw.NewCounter(initial + events)
-	if _, err := inf.AddEventHandler(h); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { inf.RunWithContext(ctx) })
-	<-h.Done()
-	cancel()
-	wg.Wait()
+	inf := benchrun.Wire(t, Tee(src, "pods", w), initial+events)
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

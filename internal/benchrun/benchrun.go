@@ -20,14 +20,22 @@ import (
 func Live(tb testing.TB, src cache.ListerWatcher, lw *benchlw.PodLW, initial, events int) {
 	inf := engine.NewSharedIndexInformerWithOptions(src, &corev1.Pod{}, engine.Options{Name: "pods",
 		Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}})
-	h := benchlw.NewCounter(initial + events)
+	runUntil(tb, inf, initial+events, func() { lw.Push(events) })
+}
+
+// runUntil runs inf, and push beside it when not nil, until inf's one
+// handler (added here) has seen want objects, then stops inf.
+func runUntil(tb testing.TB, inf *engine.Informer, want int, push func()) {
+	h := benchlw.NewCounter(want)
 	if _, err := inf.AddEventHandler(h); err != nil {
 		tb.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { inf.RunWithContext(ctx) })
-	go lw.Push(events)
+	if push != nil {
+		go push()
+	}
 	<-h.Done()
 	cancel()
 	wg.Wait()

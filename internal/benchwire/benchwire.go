@@ -42,22 +42,17 @@ type Server struct {
 // New prepares initial pods and events MODIFIED events cycling through
 // them, each with the next resourceVersion, and starts serving.
 func New(initial, events int) (*Server, error) {
-	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
-	if !ok {
-		return nil, fmt.Errorf("no protobuf serializer")
-	}
-	enc := scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion)
 	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.Itoa(initial)}}
 	for i := range initial {
 		list.Items = append(list.Items, *Pod(i, i+1))
 	}
 	s := &Server{listRV: list.ResourceVersion}
 	var err error
-	if s.list, err = runtime.Encode(enc, list); err != nil {
+	if s.list, err = Protobuf(list); err != nil {
 		return nil, err
 	}
 	for i := range events {
-		obj, err := runtime.Encode(enc, Pod(i%initial, initial+i+1))
+		obj, err := Protobuf(Pod(i%initial, initial+i+1))
 		if err != nil {
 			return nil, err
 		}
@@ -74,6 +69,16 @@ func New(initial, events int) (*Server, error) {
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s, nil
+}
+
+// Protobuf is obj, a core/v1 object, as the API server sends it: its
+// apiVersion and kind, then its protobuf.
+func Protobuf(obj runtime.Object) ([]byte, error) {
+	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
+	if !ok {
+		return nil, fmt.Errorf("no protobuf serializer")
+	}
+	return runtime.Encode(scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion), obj)
 }
 
 // WireBytes is the size of the prepared watch stream.
