@@ -140,10 +140,12 @@ func quiesce(t *testing.T, d *Demo) {
 			if diff := d.storeDiff(e); diff != "" {
 				return false, diff
 			}
-			s := e.Engine().Snapshot()
-			if s.Queue.Depth != 0 {
-				return false, fmt.Sprintf("informer %s has %d queued", e.Name(), s.Queue.Depth)
+			// Drained, not an empty queue: a pop empties the queue before
+			// its items reach the indexer and the listeners.
+			if !e.Engine().Drained() {
+				return false, fmt.Sprintf("informer %s has work queued or being processed", e.Name())
 			}
+			s := e.Engine().Snapshot()
 			for _, ls := range s.Listeners {
 				if ls.Pending != 0 || ls.InCallback != "" {
 					return false, fmt.Sprintf("listener %s of %s: %d pending, in %q", ls.Name, e.Name(), ls.Pending, ls.InCallback)
