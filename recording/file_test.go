@@ -216,7 +216,7 @@ func TestFallingBehindIsMarked(t *testing.T) {
 		t.Fatalf("stats %+v, want 1 buffered and 2 dropped", st)
 	}
 	queued, _, _ := w.drain(nil)
-	w.write(queued[0]) // the disk catches up with one
+	w.write(&queued[0]) // the disk catches up with one
 	w.add(entry{rec: Record{T: 9, Kind: KindClose, Informer: "pods", By: "server"}})
 	go w.loop()
 	if err := w.Close(); err != nil {

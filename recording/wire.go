@@ -24,69 +24,78 @@ var protobufMagic = []byte("k8s\x00")
 // fromWire stores in r the object the API server sent as raw: protobuf
 // objects as they came, less their managedFields (cut from the bytes,
 // without decoding the rest); Secrets and JSON decoded, redacted and
-// stored as JSON. It runs on the writer's goroutine; what it stores in
-// r.Proto lives in scratch, which the next call reuses.
-func fromWire(raw []byte, r *Record, scratch *wireScratch) {
+// stored as JSON. A protobuf object is returned as pieces which, one
+// after the other, are its bytes: slices of raw and of scratch, so that
+// nothing is copied before the compressor (the next call reuses scratch).
+// It runs on the writer's goroutine.
+func fromWire(raw []byte, r *Record, scratch *wireScratch) (pieces [][]byte) {
 	if !bytes.HasPrefix(raw, protobufMagic) {
 		r.Object = jsonFromWire(raw)
-		return
+		return nil
 	}
-	apiVersion, kind, body, err := envelope(raw[len(protobufMagic):])
+	k, body, err := scratch.envelope(raw[len(protobufMagic):])
 	if err != nil {
 		r.Object = errorObject(fmt.Errorf("the API server sent an object that does not decode: %w", err))
-		return
+		return nil
 	}
-	gvk := schema.FromAPIVersionAndKind(apiVersion, kind)
-	if !scheme.Scheme.Recognizes(gvk) {
-		r.Object = errorObject(fmt.Errorf("the API server sent a %s, which this informtop does not know", kind))
-		return
+	if !k.known {
+		r.Object = errorObject(fmt.Errorf("the API server sent a %s, which this informtop does not know", k.gvk.Kind))
+		return nil
 	}
-	if gvk.Group == "" && gvk.Kind == "Secret" {
-		obj, err := scheme.Scheme.New(gvk)
+	if k.gvk.Group == "" && k.gvk.Kind == "Secret" {
+		obj, err := scheme.Scheme.New(k.gvk)
 		if err == nil {
 			err = unmarshalProto(obj, body)
 		}
 		if err != nil {
 			r.Object = errorObject(err)
-			return
+			return nil
 		}
 		r.Object = encodeObject(obj)
-		return
+		return nil
 	}
-	pb, err := scratch.withoutManagedFields(gvk, body)
+	pieces, err = scratch.withoutManagedFields(k, body)
 	if err != nil {
 		r.Object = errorObject(err)
-		return
+		return nil
 	}
-	r.ProtoKind, r.Proto = protoKind(apiVersion, kind), append(scratch.protos[:0], pb)
-	scratch.protos = r.Proto
+	r.ProtoKind = k.protoKind
+	return pieces
 }
 
-// protoKind is "apiVersion/kind", made once per kind.
-func protoKind(apiVersion, kind string) string {
-	k := [2]string{apiVersion, kind}
-	if s, ok := protoKinds.Load(k); ok {
-		return s.(string)
-	}
-	s := apiVersion + "/" + kind
-	protoKinds.Store(k, s)
-	return s
+// wireKind is what the writer needs to know about a kind on the wire,
+// worked out once per kind.
+type wireKind struct {
+	apiVersion string
+	gvk        schema.GroupVersionKind
+	protoKind  string           // "apiVersion/kind", as Record.ProtoKind
+	known      bool             // this build's scheme has the kind
+	metaNum    protowire.Number // the field holding its ObjectMeta, 0 if none
 }
 
-var protoKinds sync.Map // [apiVersion, kind] → "apiVersion/kind"
+func newWireKind(apiVersion, kind string) wireKind {
+	gvk := schema.FromAPIVersionAndKind(apiVersion, kind)
+	k := wireKind{apiVersion: apiVersion, gvk: gvk, protoKind: apiVersion + "/" + kind, known: scheme.Scheme.Recognizes(gvk)}
+	if k.known {
+		k.metaNum = metadataField(gvk)
+	}
+	return k
+}
 
 // envelope reads a runtime.Unknown (what follows the magic) in place: its
-// TypeMeta and its raw object.
-func envelope(b []byte) (apiVersion, kind string, raw []byte, err error) {
-	err = fields(b, func(num protowire.Number, v []byte) error {
+// TypeMeta, as a kind, and its raw object. The kind of the previous
+// object is reused when it is the same, as it almost always is.
+func (s *wireScratch) envelope(b []byte) (wireKind, []byte, error) {
+	var apiVersion, kind, raw []byte
+	err := fields(b, func(num protowire.Number, v []byte) error {
 		switch num {
 		case 1: // typeMeta
 			return fields(v, func(num protowire.Number, v []byte) error {
 				switch num {
 				case 1:
-					apiVersion = string(v)
+					apiVersion = v
 				case 2:
-					kind = string(v)
+					kind = v
 				}
 				return nil
 			})
@@ -95,32 +104,84 @@ func envelope(b []byte) (apiVersion, kind string, raw []byte, err error) {
 		}
 		return nil
 	})
-	if err == nil && kind == "" {
+	if err == nil && len(kind) == 0 {
 		err = fmt.Errorf("it names no kind")
 	}
-	return apiVersion, kind, raw, err
+	if err != nil {
+		return wireKind{}, nil, err
+	}
+	if s.last.protoKind == "" || string(apiVersion) != s.last.apiVersion || string(kind) != s.last.gvk.Kind {
+		s.last = newWireKind(string(apiVersion), string(kind))
+	}
+	return s.last, raw, nil
 }
 
 // fields calls f with each length-delimited field of the message b.
 func fields(b []byte, f func(protowire.Number, []byte) error) error {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return protowire.ParseError(n)
+		fl, err := nextField(b)
+		if err != nil {
+			return err
 		}
-		m := protowire.ConsumeFieldValue(num, typ, b[n:])
-		if m < 0 {
-			return protowire.ParseError(m)
-		}
-		if typ == protowire.BytesType {
-			v, _ := protowire.ConsumeBytes(b[n:])
-			if err := f(num, v); err != nil {
+		if fl.typ == protowire.BytesType {
+			if err := f(fl.num, b[fl.value:fl.size]); err != nil {
 				return err
 			}
 		}
-		b = b[n+m:]
+		b = b[fl.size:]
 	}
 	return nil
+}
+
+// field is where one field lies at the start of a message's bytes:
+// b[:size] is all of it, and for a length-delimited one b[value:size] is
+// its content.
+type field struct {
+	num         protowire.Number
+	typ         protowire.Type
+	value, size int
+}
+
+// nextField reads the field at the start of b. Almost every field of an
+// object's metadata is length-delimited, with a tag and a length of one
+// or two bytes each: those are read here, the rest by protowire.
+func nextField(b []byte) (field, error) {
+	tag, n := shortVarint(b)
+	if n > 0 && protowire.Type(tag&7) == protowire.BytesType && tag>>3 > 0 {
+		l, m := shortVarint(b[n:])
+		if m > 0 {
+			size := n + m + int(l)
+			if size > len(b) {
+				return field{}, protowire.ParseError(-1) // io.ErrUnexpectedEOF, as protowire says it
+			}
+			return field{num: protowire.Number(tag >> 3), typ: protowire.BytesType, value: n + m, size: size}, nil
+		}
+	}
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 {
+		return field{}, protowire.ParseError(n)
+	}
+	m := protowire.ConsumeFieldValue(num, typ, b[n:])
+	if m < 0 {
+		return field{}, protowire.ParseError(m)
+	}
+	f := field{num: num, typ: typ, value: n, size: n + m}
+	if typ == protowire.BytesType {
+		_, lenLen := protowire.ConsumeVarint(b[n:])
+		f.value += lenLen
+	}
+	return f, nil
+}
+
+// shortVarint reads a varint of one or two bytes; n is 0 for any other.
+func shortVarint(b []byte) (v uint64, n int) {
+	switch {
+	case len(b) >= 1 && b[0] < 0x80:
+		return uint64(b[0]), 1
+	case len(b) >= 2 && b[1] < 0x80:
+		return uint64(b[0]&0x7f) | uint64(b[1])<<7, 2
+	}
+	return 0, 0
 }
 
 func unmarshalProto(obj runtime.Object, b []byte) error {
@@ -155,60 +216,68 @@ func errorObject(err error) json.RawMessage {
 // wireScratch is the writer goroutine's buffers for cutting
 // managedFields, reused from one object to the next.
 type wireScratch struct {
-	out, meta []byte
-	protos    [][]byte
+	pieces [][]byte
+	head   []byte   // rewritten tags and lengths
+	last   wireKind // the previous object's kind
 }
 
-// withoutManagedFields is b, the protobuf of an object of kind gvk,
-// without metadata.managedFields. The result is in s.out.
-func (s *wireScratch) withoutManagedFields(gvk schema.GroupVersionKind, b []byte) ([]byte, error) {
-	metaNum := metadataField(gvk)
-	if metaNum == 0 {
-		return b, nil
+// withoutManagedFields is b, the protobuf of an object of kind k, without
+// metadata.managedFields, as pieces: slices of b between the fields cut
+// out, and of s.head where a length changed.
+func (s *wireScratch) withoutManagedFields(k wireKind, b []byte) ([][]byte, error) {
+	s.pieces, s.head = s.pieces[:0], s.head[:0]
+	if k.metaNum == 0 {
+		return append(s.pieces, b), nil
 	}
-	s.out = s.out[:0]
-	for rest := b; len(rest) > 0; {
-		num, typ, n := protowire.ConsumeTag(rest)
-		if n < 0 {
-			return nil, fmt.Errorf("a %s from the API server is malformed: %w", gvk.Kind, protowire.ParseError(n))
+	from := 0 // b[from:] is not yet in pieces
+	for off := 0; off < len(b); {
+		f, err := nextField(b[off:])
+		if err != nil {
+			return nil, fmt.Errorf("a %s from the API server is malformed: %w", k.gvk.Kind, err)
 		}
-		m := protowire.ConsumeFieldValue(num, typ, rest[n:])
-		if m < 0 {
-			return nil, fmt.Errorf("a %s from the API server is malformed: %w", gvk.Kind, protowire.ParseError(m))
-		}
-		if num == metaNum && typ == protowire.BytesType {
-			md, _ := protowire.ConsumeBytes(rest[n:])
-			var err error
-			if s.meta, err = dropField(s.meta[:0], md, managedFieldsNum); err != nil {
-				return nil, fmt.Errorf("a %s from the API server is malformed: %w", gvk.Kind, err)
+		if f.num == k.metaNum && f.typ == protowire.BytesType {
+			if err := s.cutMetadata(b[from:off], f.num, b[off+f.value:off+f.size]); err != nil {
+				return nil, fmt.Errorf("a %s from the API server is malformed: %w", k.gvk.Kind, err)
 			}
-			s.out = protowire.AppendTag(s.out, num, typ)
-			s.out = protowire.AppendBytes(s.out, s.meta)
-		} else {
-			s.out = append(s.out, rest[:n+m]...)
+			from = off + f.size
 		}
-		rest = rest[n+m:]
+		off += f.size
 	}
-	return s.out, nil
+	return append(s.pieces, b[from:]), nil
 }
 
-// dropField appends to out the message b without its fields numbered num.
-func dropField(out, b []byte, num protowire.Number) ([]byte, error) {
-	for rest := b; len(rest) > 0; {
-		n2, typ, n := protowire.ConsumeTag(rest)
-		if n < 0 {
-			return nil, protowire.ParseError(n)
+// cutMetadata appends to s.pieces before, then the metadata field num
+// whose content is md, without its managedFields.
+func (s *wireScratch) cutMetadata(before []byte, num protowire.Number, md []byte) error {
+	kept, run := 0, -1 // run: where the current run of kept fields began
+	first := len(s.pieces) + 2
+	s.pieces = append(s.pieces, before, nil) // nil: the header, once its length is known
+	for off := 0; off < len(md); {
+		f, err := nextField(md[off:])
+		if err != nil {
+			return err
 		}
-		m := protowire.ConsumeFieldValue(n2, typ, rest[n:])
-		if m < 0 {
-			return nil, protowire.ParseError(m)
+		cut := f.num == managedFieldsNum
+		switch {
+		case !cut && run < 0:
+			run = off
+		case cut && run >= 0:
+			s.pieces = append(s.pieces, md[run:off])
+			run = -1
 		}
-		if n2 != num {
-			out = append(out, rest[:n+m]...)
+		if !cut {
+			kept += f.size
 		}
-		rest = rest[n+m:]
+		off += f.size
 	}
-	return out, nil
+	if run >= 0 {
+		s.pieces = append(s.pieces, md[run:])
+	}
+	start := len(s.head)
+	s.head = protowire.AppendTag(s.head, num, protowire.BytesType)
+	s.head = protowire.AppendVarint(s.head, uint64(kept))
+	s.pieces[first-1] = s.head[start:]
+	return nil
 }
 
 // managedFieldsNum is ObjectMeta's managedFields field number.

@@ -1,6 +1,7 @@
 package recording
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"reflect"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -45,10 +47,11 @@ func TestFromWire(t *testing.T) {
 	var scratch wireScratch
 	pod := benchwire.Pod(3, 42)
 	var r Record
-	fromWire(wireBytes(t, pod), &r, &scratch)
-	if r.ProtoKind != "v1/Pod" || len(r.Proto) != 1 || r.Object != nil {
+	pieces := fromWire(wireBytes(t, pod), &r, &scratch)
+	if r.ProtoKind != "v1/Pod" || pieces == nil || r.Object != nil {
 		t.Fatalf("record %+v", r)
 	}
+	r.Proto = [][]byte{bytes.Join(pieces, nil)}
 	objs, err := r.Objects()
 	want := pod.DeepCopy()
 	want.ManagedFields = nil
@@ -62,7 +65,9 @@ func TestFromWire(t *testing.T) {
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: "ns",
 		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}}, Data: map[string][]byte{"password": []byte("hunter2")}}
 	r = Record{}
-	fromWire(wireBytes(t, secret), &r, &scratch)
+	if fromWire(wireBytes(t, secret), &r, &scratch) != nil {
+		t.Error("a Secret was kept in protobuf")
+	}
 	if s := string(r.Object); r.ProtoKind != "" || strings.Contains(s, "aHVudGVyMg") || strings.Contains(s, "kubectl") || !strings.Contains(s, "redacted, 7 bytes") || !strings.Contains(s, `"kind":"Secret"`) {
 		t.Errorf("secret stored as %s %q", r.ProtoKind, s)
 	}
@@ -79,6 +84,66 @@ func TestFromWire(t *testing.T) {
 		if !strings.Contains(string(r.Object), "does not decode") {
 			t.Errorf("%q stored as %s", bad, r.Object)
 		}
+	}
+}
+
+// TestCutManagedFieldsAnywhere: managedFields are cut wherever they lie
+// in the metadata, in every metadata field of the object (protobuf merges
+// repeated ones); an object without them is stored as it came; a cut that
+// cannot parse says so.
+func TestCutManagedFieldsAnywhere(t *testing.T) {
+	str := func(b []byte, num protowire.Number, v string) []byte {
+		return protowire.AppendBytes(protowire.AppendTag(b, num, protowire.BytesType), []byte(v))
+	}
+	msg := func(b []byte, num protowire.Number, v []byte) []byte {
+		return protowire.AppendBytes(protowire.AppendTag(b, num, protowire.BytesType), v)
+	}
+	entry := str(nil, 1, "kubectl") // ManagedFieldsEntry.manager
+	meta1 := str(nil, 1, "web")
+	meta1 = msg(meta1, managedFieldsNum, entry)
+	meta1 = str(meta1, 3, "shop")
+	meta1 = msg(meta1, managedFieldsNum, entry)
+	meta1 = msg(meta1, 11, str(str(nil, 1, "app"), 2, "web")) // a label
+	spec, err := (&corev1.PodSpec{NodeName: "node-1"}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := msg(nil, 1, meta1)
+	body = msg(body, 2, spec)
+	body = msg(body, 1, msg(str(nil, 2, "web-"), managedFieldsNum, entry)) // a second metadata, merged
+	unknown := runtime.Unknown{TypeMeta: runtime.TypeMeta{APIVersion: "v1", Kind: "Pod"}, Raw: body}
+	raw, err := unknown.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scratch wireScratch
+	var r Record
+	pieces := fromWire(append([]byte("k8s\x00"), raw...), &r, &scratch)
+	if pieces == nil {
+		t.Fatalf("not kept in protobuf: %s", r.Object)
+	}
+	var got corev1.Pod
+	if err := got.Unmarshal(bytes.Join(pieces, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "web" || got.Namespace != "shop" || got.GenerateName != "web-" || got.Labels["app"] != "web" || got.Spec.NodeName != "node-1" || got.ManagedFields != nil {
+		t.Errorf("cut down to %+v", got)
+	}
+
+	for _, plain := range [][]byte{msg(msg(nil, 1, str(nil, 1, "web")), 2, spec), msg(nil, 2, spec)} {
+		unknown.Raw = plain
+		raw, _ = unknown.Marshal()
+		pieces = fromWire(append([]byte("k8s\x00"), raw...), &r, &scratch)
+		if !bytes.Equal(bytes.Join(pieces, nil), plain) {
+			t.Errorf("an object without managedFields came back as %q, want %q", pieces, plain)
+		}
+	}
+
+	unknown.Raw = msg(nil, 1, []byte{0x0a, 0x05, 'w'}) // a name longer than the metadata
+	raw, _ = unknown.Marshal()
+	r = Record{}
+	if fromWire(append([]byte("k8s\x00"), raw...), &r, &scratch) != nil || !strings.Contains(string(r.Object), "malformed") {
+		t.Errorf("malformed metadata stored as %s", r.Object)
 	}
 }
 
@@ -178,4 +243,44 @@ func TestEventJSONIsMarshals(t *testing.T) {
 			t.Errorf("informer %q written by hand", s)
 		}
 	}
+}
+
+// FuzzFromWire: whatever the API server sends, storing it never panics,
+// and what is kept in protobuf has no managedFields left and decodes as
+// the object did.
+func FuzzFromWire(f *testing.F) {
+	raw, err := benchwire.Protobuf(benchwire.Pod(1, 7))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(raw)
+	f.Add(raw[:len(raw)/2])
+	f.Add([]byte(`{"kind":"Pod"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var r Record
+		var scratch wireScratch
+		pieces := fromWire(data, &r, &scratch)
+		if pieces == nil || r.ProtoKind != "v1/Pod" {
+			return
+		}
+		var whole corev1.Pod
+		if whole.Unmarshal(bodyOf(data)) != nil {
+			return // cut fine, but not a pod: nothing to compare
+		}
+		var cut corev1.Pod
+		if err := cut.Unmarshal(bytes.Join(pieces, nil)); err != nil {
+			t.Fatalf("a pod that decodes does not decode once cut: %v", err)
+		}
+		whole.ManagedFields = nil
+		if cut.ManagedFields != nil || !reflect.DeepEqual(cut, whole) {
+			t.Fatalf("cut to %+v, want %+v", cut, whole)
+		}
+	})
+}
+
+// bodyOf is the object in wire bytes, read without the writer's cache.
+func bodyOf(data []byte) []byte {
+	var s wireScratch
+	_, body, _ := s.envelope(bytes.TrimPrefix(data, protobufMagic))
+	return body
 }

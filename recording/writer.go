@@ -1,7 +1,6 @@
 package recording
 
 import (
-	"bufio"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -40,14 +39,13 @@ type Writer struct {
 
 	f    *os.File
 	size countingWriter
-	zw   *zstd.Encoder
-	bw   *bufio.Writer
+	zw   *zstd.Encoder // written to directly: it buffers a block itself
 
 	// The hand-off to the writer's goroutine: a slice it drains every
 	// drainEvery, so that recording an event costs its producer (the
 	// reflector's stream) an append, never a goroutine wake-up.
 	mu     sync.Mutex // guards queue, gap and closed
-	queue  []*entry   // at most buffer long
+	queue  []entry    // at most buffer long; values, so queuing allocates nothing
 	gap    uint64     // records dropped since the last one queued
 	closed bool
 	buffer int
@@ -111,8 +109,7 @@ func create(path string, h Header, buffer int) (*Writer, error) {
 	w.size.w = f
 	// One goroutine compresses (the writer's own): more would only take
 	// CPU from the pipeline being recorded.
-	w.zw, _ = zstd.NewWriter(&w.size, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
-	w.bw = bufio.NewWriterSize(w.zw, 64<<10)
+	w.zw, _ = zstd.NewWriter(&w.size, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
 	if w.line(h) == nil {
 		_ = w.flush()
 	}
@@ -149,7 +146,7 @@ func (w *Writer) add(e entry) {
 	// The drops since the last record that got through travel with the
 	// next one, so the gap is marked where it happened.
 	e.gap, w.gap = w.gap, 0
-	w.queue = append(w.queue, &e)
+	w.queue = append(w.queue, e)
 	n := len(w.queue)
 	w.mu.Unlock()
 	w.records.Add(1)
@@ -168,7 +165,7 @@ func (w *Writer) wake() {
 // drain takes what is queued, handing the queue batch (emptied) to fill
 // next; closed says nothing more will come, gap how many were dropped
 // since the last record queued.
-func (w *Writer) drain(batch []*entry) (taken []*entry, closed bool, gap uint64) {
+func (w *Writer) drain(batch []entry) (taken []entry, closed bool, gap uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	taken, w.queue = w.queue, batch[:0]
@@ -199,9 +196,7 @@ func (w *Writer) Close() error {
 	w.wake()
 	<-w.done
 	if w.Err() == nil {
-		if err := w.bw.Flush(); err != nil {
-			w.fail(err)
-		} else if err := w.zw.Close(); err != nil {
+		if err := w.zw.Close(); err != nil {
 			w.fail(err)
 		}
 	}
@@ -218,7 +213,7 @@ func (w *Writer) loop() {
 	defer close(w.done)
 	tick := time.NewTicker(drainEvery)
 	defer tick.Stop()
-	var batch []*entry
+	var batch []entry
 	flushed := time.Now()
 	for {
 		select {
@@ -226,14 +221,14 @@ func (w *Writer) loop() {
 		case <-w.kick:
 		}
 		taken, closed, gap := w.drain(batch)
-		for i, e := range taken {
-			w.write(e)
-			taken[i] = nil
+		for i := range taken {
+			w.write(&taken[i])
+			taken[i] = entry{} // lets the objects go before the slice is refilled
 		}
 		batch = taken
 		if closed {
 			if gap > 0 {
-				_ = w.record(Record{T: w.Since(), Kind: KindGap, Dropped: gap})
+				_ = w.record(Record{T: w.Since(), Kind: KindGap, Dropped: gap}, nil)
 			}
 			return
 		}
@@ -246,13 +241,14 @@ func (w *Writer) loop() {
 
 func (w *Writer) write(e *entry) {
 	if e.gap > 0 {
-		_ = w.record(Record{T: e.rec.T, Kind: KindGap, Dropped: e.gap})
+		_ = w.record(Record{T: e.rec.T, Kind: KindGap, Dropped: e.gap}, nil)
 	}
 	if e.obj != nil {
 		e.rec.Object = encodeObject(e.obj)
 	}
+	var pieces [][]byte
 	if e.wire != nil {
-		fromWire(e.wire, &e.rec, &w.wire)
+		pieces = fromWire(e.wire, &e.rec, &w.wire)
 	}
 	if e.list != nil {
 		items, _ := meta.ExtractList(e.list)
@@ -262,16 +258,20 @@ func (w *Writer) write(e *entry) {
 			e.rec.Items[i] = encodeObject(it)
 		}
 	}
-	_ = w.record(e.rec)
+	_ = w.record(e.rec, pieces)
 }
 
 // record writes r as one frame: its JSON's length and the JSON, then each
-// of its protobuf objects' length and bytes (see the package doc).
-func (w *Writer) record(r Record) error {
+// of its protobuf objects' length and bytes (see the package doc). pieces,
+// when not nil, is one more protobuf object, in pieces.
+func (w *Writer) record(r Record, pieces [][]byte) error {
 	if err := w.Err(); err != nil {
 		return err
 	}
 	r.ProtoCount = len(r.Proto)
+	if pieces != nil {
+		r.ProtoCount++
+	}
 	b, ok := appendEventJSON(w.meta[:0], &r)
 	if ok {
 		w.meta = b
@@ -290,15 +290,25 @@ func (w *Writer) record(r Record) error {
 			return err
 		}
 	}
+	if pieces != nil {
+		return w.chunk(pieces...)
+	}
 	return nil
 }
 
-// chunk writes b's length, then b.
-func (w *Writer) chunk(b []byte) error {
-	w.frame = binary.AppendUvarint(w.frame[:0], uint64(len(b)))
-	_, err := w.bw.Write(w.frame)
-	if err == nil {
-		_, err = w.bw.Write(b)
+// chunk writes the length of its pieces together, then the pieces.
+func (w *Writer) chunk(pieces ...[]byte) error {
+	n := 0
+	for _, p := range pieces {
+		n += len(p)
+	}
+	w.frame = binary.AppendUvarint(w.frame[:0], uint64(n))
+	_, err := w.zw.Write(w.frame)
+	for _, p := range pieces {
+		if err != nil {
+			break
+		}
+		_, err = w.zw.Write(p)
 	}
 	if err != nil {
 		w.fail(err)
@@ -318,7 +328,7 @@ func (w *Writer) line(v any) error {
 		return nil
 	}
 	b = append(b, '\n')
-	if _, err := w.bw.Write(b); err != nil {
+	if _, err := w.zw.Write(b); err != nil {
 		w.fail(err)
 		return err
 	}
@@ -327,10 +337,6 @@ func (w *Writer) line(v any) error {
 
 func (w *Writer) flush() error {
 	if err := w.Err(); err != nil {
-		return err
-	}
-	if err := w.bw.Flush(); err != nil {
-		w.fail(err)
 		return err
 	}
 	if err := w.zw.Flush(); err != nil {

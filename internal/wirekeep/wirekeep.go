@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -110,8 +110,16 @@ type keeping struct {
 
 func (s keeping) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
 	obj, gvk, err := s.Serializer.Decode(data, defaults, into)
-	if err == nil && obj != nil && s.k.armed.Load() && !meta.IsListType(obj) {
+	if err == nil && obj != nil && s.k.armed.Load() && !isList(obj) {
 		s.k.keep(obj, data)
 	}
 	return obj, gvk, err
+}
+
+// isList: obj is a typed list (or a Status, which is never an event's
+// object worth keeping). A type assertion, where meta.IsListType takes a
+// global lock for every object decoded.
+func isList(obj runtime.Object) bool {
+	_, ok := obj.(metav1.ListInterface)
+	return ok
 }
