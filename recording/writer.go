@@ -108,7 +108,10 @@ func create(path string, h Header, buffer int) (*Writer, error) {
 		buffer: buffer, kick: make(chan struct{}, 1), done: make(chan struct{})}
 	w.size.w = f
 	// One goroutine compresses (the writer's own): more would only take
-	// CPU from the pipeline being recorded.
+	// CPU from the pipeline being recorded. No checksum: a recording is
+	// one zstd frame, whose checksum is checked only at its very end, so
+	// it would catch nothing a reader has not already served; hashing
+	// every small write cost a fifth of the writer's time.
 	w.zw, _ = zstd.NewWriter(&w.size, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
 	if w.line(h) == nil {
 		_ = w.flush()
