@@ -249,9 +249,9 @@ func (s *wireScratch) withoutManagedFields(k wireKind, b []byte) ([][]byte, erro
 // cutMetadata appends to s.pieces before, then the metadata field num
 // whose content is md, without its managedFields.
 func (s *wireScratch) cutMetadata(before []byte, num protowire.Number, md []byte) error {
-	kept, run := 0, -1 // run: where the current run of kept fields began
-	first := len(s.pieces) + 2
-	s.pieces = append(s.pieces, before, nil) // nil: the header, once its length is known
+	kept, run := 0, -1          // run: where the current run of kept fields began
+	header := len(s.pieces) + 1 // its piece, set once the new length is known
+	s.pieces = append(s.pieces, before, nil)
 	for off := 0; off < len(md); {
 		f, err := nextField(md[off:])
 		if err != nil {
@@ -276,7 +276,7 @@ func (s *wireScratch) cutMetadata(before []byte, num protowire.Number, md []byte
 	start := len(s.head)
 	s.head = protowire.AppendTag(s.head, num, protowire.BytesType)
 	s.head = protowire.AppendVarint(s.head, uint64(kept))
-	s.pieces[first-1] = s.head[start:]
+	s.pieces[header] = s.head[start:]
 	return nil
 }
 
