@@ -99,7 +99,7 @@ func (t *tee) WatchWithContext(ctx context.Context, options metav1.ListOptions) 
 	// Events buffered when the reflector stops the stream are recorded but
 	// never received; a replay offers them and the reflector stops first,
 	// just the same.
-	tw := &teeWatch{inner: wi, t: t, out: make(chan watch.Event, 64), stop: make(chan struct{})}
+	tw := &teeWatch{inner: wi, t: t, ctx: ctx, out: make(chan watch.Event, 64), stop: make(chan struct{})}
 	go tw.forward()
 	return tw, nil
 }
@@ -109,6 +109,7 @@ func (t *tee) WatchWithContext(ctx context.Context, options metav1.ListOptions) 
 type teeWatch struct {
 	inner     watch.Interface
 	t         *tee
+	ctx       context.Context // the reflector's: done when the informer stops
 	out       chan watch.Event
 	stop      chan struct{}
 	stopOnce  sync.Once
@@ -129,6 +130,12 @@ func (tw *teeWatch) forward() {
 				tw.closed("server")
 				return
 			}
+			if ev.Type == watch.Error && tw.ctx.Err() != nil {
+				// The client's own error as the informer stops (context
+				// canceled): not part of what the server sent.
+				tw.forwardOnly(ev)
+				return
+			}
 			e := entry{rec: Record{T: tw.t.w.Since(), Kind: KindEvent, Informer: tw.t.informer, Type: string(ev.Type)}}
 			if ev.Object != nil {
 				tw.t.keep(&e, ev)
@@ -140,6 +147,14 @@ func (tw *teeWatch) forward() {
 				return
 			}
 		}
+	}
+}
+
+// forwardOnly hands ev to the reflector unless it stopped the stream.
+func (tw *teeWatch) forwardOnly(ev watch.Event) {
+	select {
+	case tw.out <- ev:
+	case <-tw.stop:
 	}
 }
 
