@@ -23,33 +23,53 @@ type Source interface {
 // events a stopped stream never delivered).
 const maxKept = 4096
 
+// takeSearch is how far down the line Take looks: a stream delivers its
+// events in the order it decoded them, so the object is nearly always
+// first; past this it was never kept (an ERROR event's Status).
+const takeSearch = 64
+
 // Keeper remembers, once armed, the bytes of every single object its
-// serializer decodes, until Take asks for them. Disarmed (the default), it
-// costs one atomic load per decoded object.
-// Locking: mu guards kept; armed is read without it.
+// serializer decodes, in the order decoded, until Take asks for them.
+// Disarmed (the default), it costs one atomic load per decoded object.
+// A line rather than a map: keeping and taking are an append and a look
+// at the front, which is what the decoding goroutine, the informer's
+// slowest, waits for when both want the lock.
+// Locking: mu guards line and head; armed and taken are atomics.
 type Keeper struct {
 	armed atomic.Bool
 	taken atomic.Uint64
 	mu    sync.Mutex
-	kept  map[runtime.Object][]byte
+	line  []kept // line[head:] wait to be taken, oldest first
+	head  int
+}
+
+type kept struct {
+	obj runtime.Object
+	b   []byte
 }
 
 // Arm starts keeping bytes.
 func (k *Keeper) Arm() { k.armed.Store(true) }
 
-// Take returns the bytes obj was decoded from, and forgets them.
+// Take returns the bytes obj was decoded from, and forgets them and
+// everything decoded before obj: events a stream decoded but never
+// delivered, which no one will ask for.
 func (k *Keeper) Take(obj runtime.Object) ([]byte, bool) {
 	if !k.armed.Load() {
 		return nil, false
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	b, ok := k.kept[obj]
-	if ok {
-		delete(k.kept, obj)
-		k.taken.Add(1)
+	for i := k.head; i < min(len(k.line), k.head+takeSearch); i++ {
+		if k.line[i].obj == obj {
+			b := k.line[i].b
+			clear(k.line[k.head : i+1])
+			k.head = i + 1
+			k.taken.Add(1)
+			return b, true
+		}
 	}
-	return b, ok
+	return nil, false
 }
 
 // Stats says how many objects' bytes are kept and not yet taken, and how
@@ -57,23 +77,33 @@ func (k *Keeper) Take(obj runtime.Object) ([]byte, bool) {
 func (k *Keeper) Stats() (kept int, taken uint64) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	return len(k.kept), k.taken.Load()
+	return len(k.line) - k.head, k.taken.Load()
 }
 
 // Forget drops what was kept and never taken, e.g. before a new stream.
 func (k *Keeper) Forget() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	clear(k.kept)
+	clear(k.line)
+	k.line, k.head = k.line[:0], 0
 }
 
 func (k *Keeper) keep(obj runtime.Object, b []byte) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.kept == nil || len(k.kept) >= maxKept {
-		k.kept = make(map[runtime.Object][]byte)
+	switch {
+	case k.head == len(k.line): // all taken: start again at the front
+		k.line, k.head = k.line[:0], 0
+	case len(k.line)-k.head >= maxKept: // drop the oldest
+		k.line[k.head] = kept{}
+		k.head++
 	}
-	k.kept[obj] = b
+	if k.head > 0 && len(k.line) == cap(k.line) { // move down rather than grow
+		n := copy(k.line, k.line[k.head:])
+		clear(k.line[n:])
+		k.line, k.head = k.line[:n], 0
+	}
+	k.line = append(k.line, kept{obj: obj, b: b})
 }
 
 // Serializer wraps ns so that its decoders report to k. Only the decoder

@@ -71,3 +71,33 @@ func TestKeeper(t *testing.T) {
 		t.Fatalf("kept %d (bound %d), taken %d", kept, maxKept, taken)
 	}
 }
+
+// TestKeeperInStreamOrder: taking an object drops what was decoded before
+// it and never taken (a stopped stream's events), and keeps what came
+// after; an object never kept is not found.
+func TestKeeperInStreamOrder(t *testing.T) {
+	var k Keeper
+	k.Arm()
+	pods := make([]runtime.Object, 3)
+	for i, name := range []string{"a", "b", "c"} {
+		pods[i] = decode(t, &k, encode(t, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name}}))
+	}
+	if _, ok := k.Take(pods[1]); !ok {
+		t.Fatal("b not taken")
+	}
+	if _, ok := k.Take(pods[0]); ok {
+		t.Error("a, decoded before b, still taken after b")
+	}
+	if kept, _ := k.Stats(); kept != 1 {
+		t.Errorf("%d kept, want c alone", kept)
+	}
+	if _, ok := k.Take(&corev1.Pod{}); ok {
+		t.Error("an object never decoded was taken")
+	}
+	if b, ok := k.Take(pods[2]); !ok || !bytes.Contains(b, []byte("c")) {
+		t.Errorf("c taken as %q %v", b, ok)
+	}
+	if _, taken := k.Stats(); taken != 2 {
+		t.Errorf("%d taken, want 2", taken)
+	}
+}
