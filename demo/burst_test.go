@@ -59,7 +59,7 @@ func TestBurst(t *testing.T) {
 			g.let("resume processing")
 			eventually(t, "the queue and the listeners draining", func() (bool, string) {
 				s := snapshotOf(t, d, "pods")
-				return d.Informer("pods").Engine().Drained() && listenersIdle(d), "depth " + humanize.Count(s.Queue.Depth)
+				return drained(d), "depth " + humanize.Count(s.Queue.Depth)
 			})
 			after := snapshotOf(t, d, "pods")
 			for _, ls := range after.Listeners {

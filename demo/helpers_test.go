@@ -140,11 +140,14 @@ func quiesce(t *testing.T, d *Demo) {
 			if diff := d.storeDiff(e); diff != "" {
 				return false, diff
 			}
-			// Drained, not an empty queue: a pop empties the queue before
-			// its items reach the indexer and the listeners.
-			if !e.Engine().Drained() {
-				return false, fmt.Sprintf("informer %s has work queued or being processed", e.Name())
-			}
+		}
+		// Drained, not an empty queue: a pop empties the queue before its
+		// items reach the indexer and the listeners. Read after the stores
+		// and before the listeners, so what the stores hold was handed on.
+		if !queuesDrained(d) {
+			return false, "work queued or being processed"
+		}
+		for _, e := range d.Informers() {
 			s := e.Engine().Snapshot()
 			for _, ls := range s.Listeners {
 				if ls.Pending != 0 || ls.InCallback != "" {

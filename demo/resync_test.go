@@ -26,14 +26,14 @@ func TestResync(t *testing.T) {
 				syncs   map[string]int
 			}
 			take := func() (sample, bool) {
-				drained := d.Informer("pods").Engine().Drained()
+				wasDrained := drained(d)
 				before := snapshotOf(t, d, "pods")
 				s := sample{resyncs: before.Reflector.Resyncs, syncs: map[string]int{}}
 				for _, l := range d.Listeners("pods") {
 					s.syncs[l.Name()] = l.Record().Syncs
 				}
 				after := snapshotOf(t, d, "pods")
-				quiet := after.Reflector.Resyncs == s.resyncs && drained && after.Queue.Depth == 0 && listenersIdle(d)
+				quiet := after.Reflector.Resyncs == s.resyncs && wasDrained && after.Queue.Depth == 0 && listenersIdle(d)
 				return s, quiet
 			}
 			var s sample

@@ -57,7 +57,7 @@ func TestStalledListener(t *testing.T) {
 		if diff := d.storeDiff(d.Informer("pods")); diff != "" {
 			return false, diff
 		}
-		if !d.Informer("pods").Engine().Drained() {
+		if !queuesDrained(d) {
 			return false, "work queued or being processed"
 		}
 		s := snapshotOf(t, d, "pods")
