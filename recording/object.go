@@ -52,7 +52,7 @@ func protoOf(obj runtime.Object) (kind string, b []byte, ok bool) {
 	if err != nil {
 		return "", nil, false
 	}
-	return gvk.GroupVersion().String() + "/" + gvk.Kind, b, true
+	return protoKindOf(gvk), b, true
 }
 
 // withoutManagedFields is obj, or a shallow copy of it with its
@@ -154,8 +154,14 @@ func (r Record) TypedObjects() ([]runtime.Object, error) {
 	return out, nil
 }
 
+// protoKindOf is gvk as Record.ProtoKind names it: "apiVersion/kind".
+func protoKindOf(gvk schema.GroupVersionKind) string {
+	return gvk.GroupVersion().String() + "/" + gvk.Kind
+}
+
 // parseProtoKind reads "apps/v1/Deployment" or "v1/Pod".
 func parseProtoKind(s string) (schema.GroupVersionKind, error) {
+	// The inverse of protoKindOf.
 	i := strings.LastIndex(s, "/")
 	if i <= 0 || i == len(s)-1 {
 		return schema.GroupVersionKind{}, fmt.Errorf("%q names no apiVersion and kind", s)

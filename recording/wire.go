@@ -75,7 +75,7 @@ type wireKind struct {
 
 func newWireKind(apiVersion, kind string) wireKind {
 	gvk := schema.FromAPIVersionAndKind(apiVersion, kind)
-	k := wireKind{apiVersion: apiVersion, gvk: gvk, protoKind: apiVersion + "/" + kind, known: scheme.Scheme.Recognizes(gvk)}
+	k := wireKind{apiVersion: apiVersion, gvk: gvk, protoKind: protoKindOf(gvk), known: scheme.Scheme.Recognizes(gvk)}
 	if k.known {
 		k.metaNum = metadataField(gvk)
 	}
