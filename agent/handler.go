@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/engine"
@@ -30,6 +31,9 @@ type handler struct {
 	queues    *WorkqueueMetrics // nil: frames carry no workqueues
 	metrics   http.Handler
 	routes    []route
+
+	// resources is Options.Resources; it decides redaction too.
+	resources map[string]schema.GroupVersionResource
 }
 
 // view is what the handler serves at one moment: its fixed informers,
@@ -107,6 +111,7 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 	if opts.Token != "" {
 		h.hasToken, h.tokenHash = true, sha256.Sum256([]byte(opts.Token))
 	}
+	h.resources = opts.Resources
 	h.events = newEventFeed(h.fixed, h.set != nil, opts.MergedEventRingSize)
 	h.served.Store(newView(h.fixed, nil)) // before the collector can be scraped
 

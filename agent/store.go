@@ -5,18 +5,29 @@ import (
 	"net/http"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source"
 )
 
 // The store endpoints read an informer's cache through
-// source.InformerStore, which redacts Secrets.
+// source.InformerStoreOf, which redacts as the informer's resource asks.
+
+// store reads inf's cache, redacted by its resource: Options.Resources
+// first, else what the informer knows of itself (its Options.Resource or
+// Identifier). Unknown, redaction still hides what names itself a Secret.
+func (h *handler) store(inf *engine.Informer) source.StoreReader {
+	if gvr, ok := h.resources[inf.Name()]; ok && gvr.Resource != "" {
+		return source.InformerStoreOf(inf, gvr.GroupResource().String())
+	}
+	return source.InformerStore(inf)
+}
 
 func (h *handler) serveEntries(w http.ResponseWriter, r *http.Request) {
 	inf := h.informer(w, r)
 	if inf == nil {
 		return
 	}
-	entries, gen := source.InformerStore(inf).Entries()
+	entries, gen := h.store(inf).Entries()
 	if entries == nil {
 		entries = []source.Entry{}
 	}
@@ -28,7 +39,7 @@ func (h *handler) serveGeneration(w http.ResponseWriter, r *http.Request) {
 	if inf == nil {
 		return
 	}
-	writeJSON(w, api.StoreGeneration{Generation: source.InformerStore(inf).Generation()})
+	writeJSON(w, api.StoreGeneration{Generation: h.store(inf).Generation()})
 }
 
 func (h *handler) serveObject(w http.ResponseWriter, r *http.Request) {
@@ -41,7 +52,7 @@ func (h *handler) serveObject(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "the query parameter key is required, e.g. key=default/my-pod")
 		return
 	}
-	obj, ok := source.InformerStore(inf).Object(key)
+	obj, ok := h.store(inf).Object(key)
 	if !ok {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("informer %s has no object %q cached", inf.Name(), key))
 		return
@@ -55,7 +66,7 @@ func (h *handler) serveIndex(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	st := source.InformerStore(inf)
+	st := h.store(inf)
 	var items []string
 	switch index, value := q.Get("index"), q.Get("value"); {
 	case index == "":

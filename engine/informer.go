@@ -137,7 +137,7 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 			inf.observer.items = inf.sink
 		}
 	}
-	inf.processor = processor.New(processor.Options{Informer: name, Sink: inf.sink,
+	inf.processor = processor.New(processor.Options{Informer: name, Resource: inf.Resource(), Sink: inf.sink,
 		CallbackEvents: opts.Instrumentation.ItemEvents, MutationAttribution: opts.Instrumentation.MutationAttribution})
 	return inf
 }
@@ -376,3 +376,16 @@ func (c controllerView) LastSyncResourceVersion() string     { return c.inf.Last
 // Identifier is the client-go identity the informer was given
 // (Options.Identifier): its name and GroupVersionResource, for metrics.
 func (inf *Informer) Identifier() cache.InformerNameAndResource { return inf.identifier }
+
+// Resource is the resource the informer watches as kubectl names it
+// ("pods", "deployments.apps"): Options.Resource, else the one in
+// Options.Identifier, else "" (unknown). Redaction is decided by it.
+func (inf *Informer) Resource() string {
+	if inf.resource != "" {
+		return inf.resource
+	}
+	if gvr := inf.identifier.GroupVersionResource(); gvr.Resource != "" {
+		return gvr.GroupResource().String()
+	}
+	return ""
+}

@@ -118,7 +118,7 @@ func TestCompactMetaSecretRedacted(t *testing.T) {
 	p := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
 		ObjectMeta: metav1.ObjectMeta{Name: "db", Annotations: map[string]string{
 			"kubectl.kubernetes.io/last-applied-configuration": `{"data":{"password":"aHVudGVyMg=="}}`}}}
-	y := redact.YAML(newCompactMeta(p))
+	y := redact.YAML("secrets", newCompactMeta(p))
 	if strings.Contains(y, "aHVudGVyMg") || !strings.Contains(y, "redacted") || !strings.Contains(y, "kind: Secret") {
 		t.Errorf("store view shows:\n%s", y)
 	}

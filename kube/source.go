@@ -15,6 +15,7 @@ import (
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/internal/wirekeep"
+	"github.com/informtop/informtop/redact"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 	"github.com/informtop/informtop/verify"
@@ -119,6 +120,7 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	teachRedactedKinds(res)
 	cs, err := newClients(cfg)
 	if err != nil {
 		return nil, err
@@ -281,4 +283,20 @@ func (s *Source) Run(ctx context.Context) {
 	}
 	s.Source.Run(ctx)
 	wg.Wait()
+}
+
+// teachRedactedKinds tells the process's redaction policy the kinds of the
+// secret resources about to be watched: text that names only a kind (a
+// logged response body, a whole-object annotation) is then redacted too.
+func teachRedactedKinds(res []resource) {
+	p := redact.Current()
+	var kinds []string
+	for _, r := range res {
+		if p.SecretResource(r.name()) {
+			kinds = append(kinds, r.mapping.GroupVersionKind.Kind)
+		}
+	}
+	if len(kinds) > 0 {
+		redact.SetCurrent(p.WithKinds(kinds...))
+	}
 }

@@ -29,8 +29,8 @@ type protoUnmarshaler interface {
 // recording apart from what the pipeline later does to obj. ok is false
 // for what protobuf cannot or must not carry: Secrets (redacted as JSON),
 // unstructured objects, kinds client-go's scheme does not know.
-func protoOf(obj runtime.Object) (kind string, b []byte, ok bool) {
-	if redact.IsSecret(obj) {
+func protoOf(resource string, obj runtime.Object) (kind string, b []byte, ok bool) {
+	if redact.Secret(resource, obj) {
 		return "", nil, false
 	}
 	gvk := obj.GetObjectKind().GroupVersionKind()

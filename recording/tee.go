@@ -72,7 +72,7 @@ func (t *tee) ListWithContext(ctx context.Context, options metav1.ListOptions) (
 		if acc, aerr := meta.ListAccessor(list); aerr == nil {
 			e.rec.RV, e.rec.Continue = acc.GetResourceVersion(), acc.GetContinue()
 		}
-		if !protoItems(list, &e.rec) {
+		if !protoItems(t.w.resources[t.informer], list, &e.rec) {
 			e.list = list.DeepCopyObject()
 		}
 	}
@@ -174,7 +174,7 @@ func (t *tee) keep(e *entry, ev watch.Event) {
 		e.wire = wire
 		return
 	}
-	if kind, b, ok := protoOf(ev.Object); ok {
+	if kind, b, ok := protoOf(t.w.resources[t.informer], ev.Object); ok {
 		e.rec.ProtoKind, e.rec.Proto = kind, [][]byte{b}
 		return
 	}
@@ -197,7 +197,7 @@ func (tw *teeWatch) Stop() {
 
 // protoItems encodes a page's items into r as protobuf when every one has
 // that form and they are of one kind; false leaves r as it was.
-func protoItems(list runtime.Object, r *Record) bool {
+func protoItems(resource string, list runtime.Object, r *Record) bool {
 	items, err := meta.ExtractList(list)
 	if err != nil {
 		return false
@@ -208,7 +208,7 @@ func protoItems(list runtime.Object, r *Record) bool {
 	out := make([][]byte, len(items))
 	kind := ""
 	for i, it := range items {
-		k, b, ok := protoOf(it)
+		k, b, ok := protoOf(resource, it)
 		if !ok || (kind != "" && k != kind) {
 			return false
 		}

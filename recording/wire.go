@@ -28,9 +28,9 @@ var protobufMagic = []byte("k8s\x00")
 // after the other, are its bytes: slices of raw and of scratch, so that
 // nothing is copied before the compressor (the next call reuses scratch).
 // It runs on the writer's goroutine.
-func fromWire(raw []byte, r *Record, scratch *wireScratch) (pieces [][]byte) {
+func fromWire(resource string, raw []byte, r *Record, scratch *wireScratch) (pieces [][]byte) {
 	if !bytes.HasPrefix(raw, protobufMagic) {
-		r.Object = jsonFromWire(raw)
+		r.Object = jsonFromWire(resource, raw)
 		return nil
 	}
 	k, body, err := scratch.envelope(raw[len(protobufMagic):])
@@ -42,7 +42,7 @@ func fromWire(raw []byte, r *Record, scratch *wireScratch) (pieces [][]byte) {
 		r.Object = errorObject(fmt.Errorf("the API server sent a %s, which this informtop does not know", k.gvk.Kind))
 		return nil
 	}
-	if k.gvk.Group == "" && k.gvk.Kind == "Secret" {
+	if (k.gvk.Group == "" && k.gvk.Kind == "Secret") || redact.Current().SecretResource(resource) {
 		obj, err := scheme.Scheme.New(k.gvk)
 		if err == nil {
 			err = unmarshalProto(obj, body)
@@ -51,7 +51,7 @@ func fromWire(raw []byte, r *Record, scratch *wireScratch) (pieces [][]byte) {
 			r.Object = errorObject(err)
 			return nil
 		}
-		r.Object = encodeObject(obj)
+		r.Object = encodeObject(resource, obj)
 		return nil
 	}
 	pieces, err = scratch.withoutManagedFields(k, body)
@@ -192,9 +192,9 @@ func unmarshalProto(obj runtime.Object, b []byte) error {
 	return u.Unmarshal(b)
 }
 
-// jsonFromWire is a JSON object as the source shows it.
-func jsonFromWire(raw []byte) json.RawMessage {
-	m, _, err := redact.Map(json.RawMessage(raw))
+// jsonFromWire is a JSON object of resource as the source shows it.
+func jsonFromWire(resource string, raw []byte) json.RawMessage {
+	m, _, err := redact.Map(resource, json.RawMessage(raw))
 	if err == nil && m == nil {
 		err = fmt.Errorf("it is not a JSON object")
 	}

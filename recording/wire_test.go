@@ -47,7 +47,7 @@ func TestFromWire(t *testing.T) {
 	var scratch wireScratch
 	pod := benchwire.Pod(3, 42)
 	var r Record
-	pieces := fromWire(wireBytes(t, pod), &r, &scratch)
+	pieces := fromWire("", wireBytes(t, pod), &r, &scratch)
 	if r.ProtoKind != "v1/Pod" || pieces == nil || r.Object != nil {
 		t.Fatalf("record %+v", r)
 	}
@@ -65,7 +65,7 @@ func TestFromWire(t *testing.T) {
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: "ns",
 		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}}, Data: map[string][]byte{"password": []byte("hunter2")}}
 	r = Record{}
-	if fromWire(wireBytes(t, secret), &r, &scratch) != nil {
+	if fromWire("", wireBytes(t, secret), &r, &scratch) != nil {
 		t.Error("a Secret was kept in protobuf")
 	}
 	if s := string(r.Object); r.ProtoKind != "" || strings.Contains(s, "aHVudGVyMg") || strings.Contains(s, "kubectl") || !strings.Contains(s, "redacted, 7 bytes") || !strings.Contains(s, `"kind":"Secret"`) {
@@ -73,14 +73,14 @@ func TestFromWire(t *testing.T) {
 	}
 
 	r = Record{}
-	fromWire([]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","managedFields":[{"manager":"helm"}]},"data":{"k":"v"}}`), &r, &scratch)
+	fromWire("", []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","managedFields":[{"manager":"helm"}]},"data":{"k":"v"}}`), &r, &scratch)
 	if s := string(r.Object); strings.Contains(s, "helm") || !strings.Contains(s, `"data":{"k":"v"}`) {
 		t.Errorf("JSON stored as %s", s)
 	}
 
 	for _, bad := range [][]byte{[]byte("k8s\x00\xff\xff"), []byte("not json")} {
 		r = Record{}
-		fromWire(bad, &r, &scratch)
+		fromWire("", bad, &r, &scratch)
 		if !strings.Contains(string(r.Object), "does not decode") {
 			t.Errorf("%q stored as %s", bad, r.Object)
 		}
@@ -118,7 +118,7 @@ func TestCutManagedFieldsAnywhere(t *testing.T) {
 	}
 	var scratch wireScratch
 	var r Record
-	pieces := fromWire(append([]byte("k8s\x00"), raw...), &r, &scratch)
+	pieces := fromWire("", append([]byte("k8s\x00"), raw...), &r, &scratch)
 	if pieces == nil {
 		t.Fatalf("not kept in protobuf: %s", r.Object)
 	}
@@ -133,7 +133,7 @@ func TestCutManagedFieldsAnywhere(t *testing.T) {
 	for _, plain := range [][]byte{msg(msg(nil, 1, str(nil, 1, "web")), 2, spec), msg(nil, 2, spec)} {
 		unknown.Raw = plain
 		raw, _ = unknown.Marshal()
-		pieces = fromWire(append([]byte("k8s\x00"), raw...), &r, &scratch)
+		pieces = fromWire("", append([]byte("k8s\x00"), raw...), &r, &scratch)
 		if !bytes.Equal(bytes.Join(pieces, nil), plain) {
 			t.Errorf("an object without managedFields came back as %q, want %q", pieces, plain)
 		}
@@ -142,7 +142,7 @@ func TestCutManagedFieldsAnywhere(t *testing.T) {
 	unknown.Raw = msg(nil, 1, []byte{0x0a, 0x05, 'w'}) // a name longer than the metadata
 	raw, _ = unknown.Marshal()
 	r = Record{}
-	if fromWire(append([]byte("k8s\x00"), raw...), &r, &scratch) != nil || !strings.Contains(string(r.Object), "malformed") {
+	if fromWire("", append([]byte("k8s\x00"), raw...), &r, &scratch) != nil || !strings.Contains(string(r.Object), "malformed") {
 		t.Errorf("malformed metadata stored as %s", r.Object)
 	}
 }
@@ -264,7 +264,7 @@ func FuzzFromWire(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var r Record
 		var scratch wireScratch
-		pieces := fromWire(data, &r, &scratch)
+		pieces := fromWire("", data, &r, &scratch)
 		if pieces == nil || r.ProtoKind != "v1/Pod" {
 			return
 		}

@@ -36,6 +36,9 @@ type Writer struct {
 	path    string
 	started time.Time
 	now     func() time.Time
+	// resources maps each informer of the header to its resource, which
+	// decides what is redacted; set before anything records, then only read.
+	resources map[string]string
 
 	f    *os.File
 	size countingWriter
@@ -104,7 +107,7 @@ func create(path string, h Header, buffer int) (*Writer, error) {
 	if h.Started.IsZero() {
 		h.Started = time.Now()
 	}
-	w := &Writer{path: path, started: h.Started, now: time.Now, f: f,
+	w := &Writer{path: path, started: h.Started, now: time.Now, f: f, resources: resourcesOf(h),
 		buffer: buffer, kick: make(chan struct{}, 1), done: make(chan struct{})}
 	w.size.w = f
 	// One goroutine compresses (the writer's own): more would only take
@@ -246,19 +249,20 @@ func (w *Writer) write(e *entry) {
 	if e.gap > 0 {
 		_ = w.record(Record{T: e.rec.T, Kind: KindGap, Dropped: e.gap}, nil)
 	}
+	resource := w.resources[e.rec.Informer]
 	if e.obj != nil {
-		e.rec.Object = encodeObject(e.obj)
+		e.rec.Object = encodeObject(resource, e.obj)
 	}
 	var pieces [][]byte
 	if e.wire != nil {
-		pieces = fromWire(e.wire, &e.rec, &w.wire)
+		pieces = fromWire(resource, e.wire, &e.rec, &w.wire)
 	}
 	if e.list != nil {
 		items, _ := meta.ExtractList(e.list)
 		e.rec.Items = make([]json.RawMessage, len(items))
 		// ExtractList's items point into the list, which is the writer's copy.
 		for i, it := range items {
-			e.rec.Items[i] = encodeObject(it)
+			e.rec.Items[i] = encodeObject(resource, it)
 		}
 	}
 	_ = w.record(e.rec, pieces)
@@ -357,14 +361,16 @@ func (w *Writer) fail(err error) {
 	}
 }
 
-// encodeObject is obj as the source shows it: managedFields stripped,
-// Secret values redacted, and its kind named even when the informer's
-// typed objects dropped their TypeMeta (a replay needs the kind). obj is
-// the writer's own copy, so it may be changed: that spares all but
-// Secrets a round trip through a generic map.
-func encodeObject(obj runtime.Object) json.RawMessage {
+// encodeObject is obj, an object of resource, as the source shows it:
+// managedFields stripped, secret values redacted as the resource asks, and
+// its kind named even when the informer's typed objects dropped their
+// TypeMeta (a replay needs the kind). obj is the writer's own copy, so it
+// may be changed: that spares all but what is redacted a round trip
+// through a generic map.
+func encodeObject(resource string, obj runtime.Object) json.RawMessage {
 	kind := redact.Kind(obj)
-	if acc, err := meta.Accessor(obj); err == nil && kind != "Secret" {
+	policy := redact.Current()
+	if acc, err := meta.Accessor(obj); err == nil && !policy.Needed(resource, obj) {
 		acc.SetManagedFields(nil)
 		if gvk := obj.GetObjectKind().GroupVersionKind(); gvk.Kind == "" {
 			gvk.Kind = kind
@@ -374,7 +380,7 @@ func encodeObject(obj runtime.Object) json.RawMessage {
 			return b
 		}
 	}
-	m, raw, err := redact.Map(obj)
+	m, raw, err := policy.Map(resource, obj)
 	if err != nil {
 		b, _ := json.Marshal(map[string]string{"error": err.Error()})
 		return b
@@ -455,4 +461,13 @@ func plainJSON(s string) bool {
 		}
 	}
 	return true
+}
+
+// resourcesOf maps each informer of h to its resource.
+func resourcesOf(h Header) map[string]string {
+	m := make(map[string]string, len(h.Informers))
+	for _, i := range h.Informers {
+		m[i.Name] = i.Resource
+	}
+	return m
 }

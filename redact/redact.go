@@ -1,7 +1,9 @@
-// Package redact renders cached objects for people and for the debug
-// endpoint: managedFields left out and every Secret value replaced by its
-// size, so neither the dashboard nor an agent ever shows secret data.
-// It imports no UI.
+// Package redact renders cached objects for people and for every other
+// output (recordings, the agent, logs): managedFields left out and, by the
+// process's Policy, every value of a secret resource's objects replaced by
+// its size, so no output ever shows secret data. Whether an object is
+// secret is decided by the resource its informer watches, not by its Go
+// type: a metadata-only Secret is a PartialObjectMetadata. It imports no UI.
 package redact
 
 import (
@@ -19,15 +21,22 @@ import (
 // Value is what a secret value of n bytes is replaced with.
 func Value(n int) string { return fmt.Sprintf("<redacted, %d bytes>", n) }
 
-// lastApplied is the kubectl annotation that carries a copy of the whole
-// object as applied, Secret data included.
-const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
+// Map is Current().Map.
+func Map(resource string, obj any) (map[string]any, []byte, error) {
+	return Current().Map(resource, obj)
+}
 
-// Map returns obj as generic JSON with managedFields removed and, for a
-// Secret, data, stringData and the last-applied annotation redacted. ok is
-// false when obj is not a JSON object (a string, a tombstone key); raw is
-// then its JSON as it is.
-func Map(obj any) (m map[string]any, raw []byte, err error) {
+// YAML is Current().YAML.
+func YAML(resource string, obj any) string { return Current().YAML(resource, obj) }
+
+// Secret is Current().Secret.
+func Secret(resource string, obj any) bool { return Current().Secret(resource, obj) }
+
+// Map returns obj, an object of resource ("" when unknown), as generic
+// JSON with managedFields removed and redacted by p. ok is false when obj
+// is not a JSON object (a string, a tombstone key); raw is then its JSON
+// as it is.
+func (p Policy) Map(resource string, obj any) (m map[string]any, raw []byte, err error) {
 	raw, err = json.Marshal(obj)
 	if err != nil {
 		return nil, nil, err
@@ -38,18 +47,20 @@ func Map(obj any) (m map[string]any, raw []byte, err error) {
 	if md, ok := m["metadata"].(map[string]any); ok {
 		delete(md, "managedFields")
 	}
-	if isSecret(obj, m) {
-		secret(m)
+	kind, _ := m["kind"].(string)
+	if kind == "" {
+		kind = Kind(obj)
 	}
+	p.redactMap(resource, kind, p.Secret(resource, obj) || p.kinds[kind], m)
 	return m, nil, nil
 }
 
 // YAML renders obj as Map does, as YAML; an object that cannot be
 // rendered becomes a comment saying why.
-func YAML(obj any) string {
-	m, raw, err := Map(obj)
+func (p Policy) YAML(resource string, obj any) string {
+	m, raw, err := p.Map(resource, obj)
 	if err != nil {
-		return fmt.Sprintf("# cannot render this object: %v\n%#v", err, obj)
+		return fmt.Sprintf("# cannot render this object: %v\n", err)
 	}
 	if m == nil {
 		out, _ := yaml.JSONToYAML(raw)
@@ -60,6 +71,142 @@ func YAML(obj any) string {
 		return fmt.Sprintf("# cannot render this object: %v", err)
 	}
 	return string(out)
+}
+
+// Secret reports whether obj, an object of resource ("" when unknown),
+// holds secret data: its resource is secret, or it says it is a Secret
+// (typed, unstructured or by its TypeMeta) whatever informer holds it.
+func (p Policy) Secret(resource string, obj any) bool {
+	if resource != "" && p.SecretResource(resource) {
+		return true
+	}
+	switch o := obj.(type) {
+	case *corev1.Secret, corev1.Secret:
+		return true
+	case *unstructured.Unstructured:
+		return p.kinds[o.GetKind()]
+	}
+	if t, err := meta.TypeAccessor(obj); err == nil && p.kinds[t.GetKind()] {
+		return true
+	}
+	return false
+}
+
+// redactMap redacts one object's JSON in place. A secret object keeps
+// only what names it (apiVersion, kind, metadata; a Secret's type and
+// immutable too) and, of its maps of strings, the keys. Any object's
+// whole-object annotations go too when they do or may copy a secret
+// object, so an object whose resource is unknown is still safe.
+func (p Policy) redactMap(resource, kind string, secret bool, m map[string]any) {
+	md, _ := m["metadata"].(map[string]any)
+	ann, _ := md["annotations"].(map[string]any)
+	// An object whose own copy says it is a Secret is one, whatever
+	// holds it: its other copies go too.
+	for k, v := range ann {
+		if s, ok := v.(string); ok && !secret && p.WholeObjectAnnotation(k) && p.copiesSecretKind(s) {
+			secret = true
+		}
+	}
+	if secret {
+		for field, v := range m {
+			if !hiddenField(kind, field) {
+				continue
+			}
+			m[field] = hideValue(v, kind == "Secret" && field == "data")
+		}
+	}
+	for k, v := range ann {
+		s, ok := v.(string)
+		if ok && p.WholeObjectAnnotation(k) && (secret || p.mayCopySecret(resource, s)) {
+			ann[k] = Value(len(s))
+		}
+	}
+}
+
+// hiddenField reports whether a secret object's top-level field can hold
+// secret data.
+func hiddenField(kind, field string) bool {
+	switch field {
+	case "apiVersion", "kind", "metadata":
+		return false
+	case "type", "immutable":
+		return kind != "Secret"
+	}
+	return true
+}
+
+// hideValue replaces a value by its size; a map of strings keeps its keys
+// (a Secret's data keys name what it holds, not its values).
+func hideValue(v any, base64Values bool) any {
+	if mm, ok := v.(map[string]any); ok {
+		out := make(map[string]any, len(mm))
+		for k, vv := range mm {
+			s, isString := vv.(string)
+			switch {
+			case !isString:
+				out[k] = Value(jsonSize(vv))
+			case base64Values:
+				out[k] = Value(DataSize(s))
+			default:
+				out[k] = Value(len(s))
+			}
+		}
+		return out
+	}
+	if s, ok := v.(string); ok {
+		return Value(len(s))
+	}
+	return Value(jsonSize(v))
+}
+
+func jsonSize(v any) int {
+	b, _ := json.Marshal(v)
+	return len(b)
+}
+
+// mayCopySecret reports whether a whole-object annotation's value, on an
+// object that is not itself known to be secret, may copy a secret object:
+// it says so by its kind, or, for an object whose resource is unknown, it
+// names no kind (compressed, cut, a diff) and so may copy anything.
+func (p Policy) mayCopySecret(resource, value string) bool {
+	kind := copiedKind(value)
+	if kind == "" {
+		return resource == ""
+	}
+	return p.kinds[kind]
+}
+
+// copiesSecretKind reports whether a whole-object annotation's value says
+// it is a copy of a secret kind.
+func (p Policy) copiesSecretKind(value string) bool { return p.kinds[copiedKind(value)] }
+
+// copiedKind is the kind a whole-object annotation's value names, "" when
+// it names none or cannot be read.
+func copiedKind(value string) string {
+	var head struct {
+		Kind string `json:"kind"`
+	}
+	if json.Unmarshal([]byte(value), &head) != nil {
+		return ""
+	}
+	return head.Kind
+}
+
+// HidePath reports whether a changed field at path (dotted, as
+// "data.password" or "metadata.annotations.<key>") of an object of kind
+// must be shown by size only: every field but what names a secret object,
+// and the whole-object annotations of any object (a cut copy of a whole
+// object says nothing useful and may copy a Secret).
+func (p Policy) HidePath(secret bool, kind, path string) bool {
+	if key, ok := strings.CutPrefix(path, "metadata.annotations."); ok && p.WholeObjectAnnotation(key) {
+		return true
+	}
+	if !secret {
+		return false
+	}
+	top, _, _ := strings.Cut(path, ".")
+	top, _, _ = strings.Cut(top, "[")
+	return hiddenField(kind, top)
 }
 
 // Kind names an object's kind: from its TypeMeta when set, else from its
@@ -75,34 +222,6 @@ func Kind(obj any) string {
 	return name
 }
 
-// IsSecret reports whether obj is a Secret, typed or unstructured.
-func IsSecret(obj any) bool { return isSecret(obj, nil) }
-
-// SecretPath reports whether a field at path (dotted, as
-// "data.password" or "metadata.annotations.<key>") of a Secret can hold
-// secret data, so its values must not be shown.
-func SecretPath(path string) bool {
-	return path == "data" || path == "stringData" ||
-		strings.HasPrefix(path, "data.") || strings.HasPrefix(path, "stringData.") ||
-		path == "metadata.annotations."+lastApplied
-}
-
-func isSecret(obj any, m map[string]any) bool {
-	switch o := obj.(type) {
-	case *corev1.Secret, corev1.Secret:
-		return true
-	case *unstructured.Unstructured:
-		return o.GetKind() == "Secret"
-	}
-	if kind, _ := m["kind"].(string); kind == "Secret" {
-		return true
-	}
-	if t, err := meta.TypeAccessor(obj); err == nil && t.GetKind() == "Secret" {
-		return true
-	}
-	return false
-}
-
 // DataSize is the size of a Secret's data value as JSON carries it
 // (base64): the bytes it stands for.
 func DataSize(s string) int {
@@ -112,25 +231,26 @@ func DataSize(s string) int {
 	return len(s)
 }
 
-// secret replaces every value that can hold secret data by its size.
-func secret(m map[string]any) {
-	if data, ok := m["data"].(map[string]any); ok {
-		for k, v := range data {
-			s, _ := v.(string)
-			data[k] = Value(DataSize(s))
+// Needed reports whether Map would change obj, an object of resource,
+// beyond dropping managedFields: it is secret, or one of its whole-object
+// annotations is hidden. Writers that encode objects directly call it to
+// keep that fast path for everything else.
+func (p Policy) Needed(resource string, obj any) bool {
+	if p.Secret(resource, obj) {
+		return true
+	}
+	acc, err := meta.Accessor(obj)
+	if err != nil {
+		return true
+	}
+	ann := acc.GetAnnotations()
+	if len(ann) == 0 {
+		return false
+	}
+	for _, a := range p.annotations {
+		if v, ok := ann[a]; ok && p.mayCopySecret(resource, v) {
+			return true
 		}
 	}
-	if data, ok := m["stringData"].(map[string]any); ok {
-		for k, v := range data {
-			s, _ := v.(string)
-			data[k] = Value(len(s))
-		}
-	}
-	if md, ok := m["metadata"].(map[string]any); ok {
-		if ann, ok := md["annotations"].(map[string]any); ok {
-			if s, ok := ann[lastApplied].(string); ok {
-				ann[lastApplied] = Value(len(s))
-			}
-		}
-	}
+	return false
 }

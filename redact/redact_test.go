@@ -12,12 +12,12 @@ import (
 func TestSecretYAMLIsRedacted(t *testing.T) {
 	s := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: "db", Namespace: "default",
-			Annotations:   map[string]string{lastApplied: `{"data":{"password":"aHVudGVyMg=="}}`, "team": "db"},
+			Annotations:   map[string]string{LastApplied: `{"data":{"password":"aHVudGVyMg=="}}`, "team": "db"},
 			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}},
 		Data:       map[string][]byte{"password": []byte("hunter2")},
 		StringData: map[string]string{"token": "abc"},
 	}
-	got := YAML(s)
+	got := YAML("secrets", s)
 	want := `data:
   password: <redacted, 7 bytes>
 metadata:
@@ -45,7 +45,7 @@ func TestUnstructuredSecretIsRedacted(t *testing.T) {
 		"metadata": map[string]any{"name": "x"},
 		"data":     map[string]any{"k": "aHVudGVyMg=="},
 	}}
-	got := YAML(u)
+	got := YAML("", u)
 	if strings.Contains(got, "aHVudGVyMg") || !strings.Contains(got, "k: <redacted, 7 bytes>") {
 		t.Fatalf("unstructured secret not redacted:\n%s", got)
 	}
@@ -54,7 +54,7 @@ func TestUnstructuredSecretIsRedacted(t *testing.T) {
 func TestOtherObjectsKeepTheirDataAndKind(t *testing.T) {
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "c",
 		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}}, Data: map[string]string{"k": "v"}}
-	got := YAML(cm)
+	got := YAML("configmaps", cm)
 	if !strings.Contains(got, "k: v") || strings.Contains(got, "managedFields") {
 		t.Fatalf("configmap YAML:\n%s", got)
 	}

@@ -45,17 +45,30 @@ type Object struct {
 	// ResourceVersion is "" when the object carries no metadata.
 	ResourceVersion string `json:"resourceVersion"`
 	HasMetadata     bool   `json:"hasMetadata"`
-	// YAML is the object with Secret values replaced by their size.
+	// YAML is the object with secret values (as the informer's resource
+	// decides) replaced by their size.
 	YAML string `json:"yaml"`
 	// IndexEntries are, per index, the values the object is filed under.
 	IndexEntries map[string][]string `json:"indexEntries,omitempty"`
 }
 
 // InformerStore reads an engine informer's cache; it is what every source
-// running informers in-process hands out.
-func InformerStore(inf *engine.Informer) StoreReader { return informerStore{v: inf.StoreView()} }
+// running informers in-process hands out. Objects are redacted as the
+// informer's resource asks.
+func InformerStore(inf *engine.Informer) StoreReader {
+	return InformerStoreOf(inf, inf.Resource())
+}
 
-type informerStore struct{ v engine.StoreView }
+// InformerStoreOf is InformerStore for an informer that does not know its
+// resource (a user's, in the agent): resource names it, "" if unknown.
+func InformerStoreOf(inf *engine.Informer, resource string) StoreReader {
+	return informerStore{v: inf.StoreView(), resource: resource}
+}
+
+type informerStore struct {
+	v        engine.StoreView
+	resource string // decides redaction; "" unknown
+}
 
 func (s informerStore) Generation() uint64 { return s.v.Generation() }
 
@@ -81,7 +94,7 @@ func (s informerStore) Object(key string) (Object, bool) {
 	if !ok {
 		return Object{}, false
 	}
-	o := Object{Key: key, Kind: redact.Kind(obj), YAML: redact.YAML(obj), IndexEntries: s.v.IndexEntriesOf(key)}
+	o := Object{Key: key, Kind: redact.Kind(obj), YAML: redact.YAML(s.resource, obj), IndexEntries: s.v.IndexEntriesOf(key)}
 	if a, err := meta.Accessor(obj); err == nil {
 		o.HasMetadata, o.ResourceVersion = true, a.GetResourceVersion()
 	}

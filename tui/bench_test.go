@@ -45,7 +45,7 @@ func (s *lazyStore) Entries() ([]source.Entry, uint64) {
 func (s *lazyStore) Object(key string) (source.Object, bool) {
 	obj := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: key, ResourceVersion: "1",
 		CreationTimestamp: metav1.NewTime(t0.Add(-time.Hour))}}
-	return source.Object{Key: key, Kind: redact.Kind(obj), ResourceVersion: "1", HasMetadata: true, YAML: redact.YAML(obj)}, true
+	return source.Object{Key: key, Kind: redact.Kind(obj), ResourceVersion: "1", HasMetadata: true, YAML: redact.YAML("configmaps", obj)}, true
 }
 
 func (s *lazyStore) IndexNames() []string              { return []string{"namespace"} }

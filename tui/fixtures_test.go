@@ -238,7 +238,16 @@ func secretStore() *sourcetest.Store {
 	add("default", "registry", map[string][]byte{".dockerconfigjson": []byte(`{"auths":{}}`)}, nil)
 	add("kube-system", "bootstrap-token-abcdef", map[string][]byte{"token-secret": []byte("0123456789abcdef")}, nil)
 	add("kube-system", "sh.helm.release.v1.dns.v1", map[string][]byte{"release": []byte("H4sIAAAA")}, nil)
-	return sourcetest.NewStore(40, items...)
+	// As a metadata-only informer caches a Secret: no data, and the
+	// whole Secret in kubectl's and kapp's annotations.
+	applied := `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"ingress-token"},"stringData":{"token":"plain-s3cr3t"}}`
+	items = append(items, sourcetest.Item{Key: "default/ingress-token", Indexes: map[string][]string{"namespace": {"default"}},
+		Object: &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "meta.k8s.io/v1", Kind: "PartialObjectMetadata"},
+			ObjectMeta: metav1.ObjectMeta{Name: "ingress-token", Namespace: "default", ResourceVersion: "9101",
+				CreationTimestamp: metav1.NewTime(t0.Add(-time.Hour)),
+				Annotations: map[string]string{"kubectl.kubernetes.io/last-applied-configuration": applied,
+					"kapp.k14s.io/original": applied, "owner": "ingress"}}}})
+	return sourcetest.NewResourceStore("secrets", 40, items...)
 }
 
 // fixtureEvents is a short, mixed instrumentation log.

@@ -26,6 +26,7 @@ var goldenCases = []struct {
 	{"listener-detail", []string{"3", "enter"}},
 	{"store-filter", []string{"4", "/", "c", "o", "r", "e", "enter", "j"}},
 	{"store-secret-yaml", []string{":", "s", "e", "c", "enter", "4", "enter"}},
+	{"store-metadata-only-secret-yaml", []string{":", "s", "e", "c", "enter", "4", "j", "enter"}},
 	{"store-index-browser", []string{"4", "i", "j", "enter"}},
 	{"events-problems-all", []string{"5", "t", "t", "t", "t", "t", "a"}},
 	{"event-detail", []string{"5", "t", "t", "t", "t", "t", "a", "k", "k", "enter"}},

@@ -404,7 +404,7 @@ func TestStoreSwitchWhileAReadIsInFlight(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		screen := h.screen()
-		if strings.Contains(screen, "web-") || !strings.Contains(screen, "default/db-creds") || sv.scroll.n != 5 {
+		if strings.Contains(screen, "web-") || !strings.Contains(screen, "default/db-creds") || sv.scroll.n != 6 {
 			t.Fatalf("%s: the store view shows %d rows:\n%s", when, sv.scroll.n, screen)
 		}
 	}

@@ -30,14 +30,16 @@ func routeClientLogs(path string, v int) (func(), error) {
 		klog.SetLogger(logr.Discard())
 		return func() {}, nil
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	// 0600: the log names the cluster's objects and, at -v 6 and above,
+	// every request.
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the log file: %w; pick a writable path for --log-file", err)
 	}
 	setKlogVerbosity(v)
 	// Contextual: client-go's reflector logs through klog.FromContext, and
 	// this logger filters those calls at v itself.
-	logger := textlogger.NewLogger(textlogger.NewConfig(textlogger.Verbosity(v), textlogger.Output(f)))
+	logger := withRedactedBodies(textlogger.NewLogger(textlogger.NewConfig(textlogger.Verbosity(v), textlogger.Output(f))))
 	klog.SetLoggerWithOptions(logger, klog.ContextualLogger(true))
 	return func() {
 		klog.SetLogger(logr.Discard())

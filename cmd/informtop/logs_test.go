@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"k8s.io/klog/v2"
 )
 
 // --log-file with -v 4 records client-go's reflector: when the demo's
@@ -105,5 +106,39 @@ func waitUntil(t *testing.T, what string, ok func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// client-go logs response bodies at -v 8 through klog.FromContext: the log
+// file gets them redacted, each line still naming client-go's own caller,
+// and the file is the user's alone.
+func TestLogFileRedactsBodies(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "client-go.log")
+	closeLog, err := routeClientLogs(path, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := `{"kind":"SecretList","apiVersion":"v1","items":[{"metadata":{"name":"db"},"data":{"password":"aHVudGVyMg=="}}]}`
+	klog.FromContext(context.Background()).V(8).Info("Response Body", "body", body)
+	klog.FromContext(context.Background()).V(8).Info("Response Body", "body", body[:60]+" [truncated 40 chars]")
+	klog.FromContext(context.Background()).V(8).Info("Request Body", "body", []byte(`{"kind":"ConfigMap","data":{"k":"visible"}}`))
+	closeLog()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(b)
+	if strings.Contains(log, "aHVudGVyMg") || !strings.Contains(log, "redacted, 7 bytes") || !strings.Contains(log, "visible") {
+		t.Fatalf("the log should carry bodies with Secret values redacted, others as they are:\n%s", log)
+	}
+	if !strings.Contains(log, "logs_test.go:") || strings.Contains(log, "logredact.go") {
+		t.Fatalf("each line should name the code that logged it:\n%s", log)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the log file is %v, want -rw-------", fi.Mode().Perm())
 	}
 }

@@ -30,6 +30,10 @@ type options struct {
 	logFile  string
 	// verbosity is klog's -v for --log-file.
 	verbosity int
+	// redactResources and redactAnnotations add to what every output
+	// redacts (secrets and the known whole-object annotations always).
+	redactResources   []string
+	redactAnnotations []string
 	// progress is --once's status line on a terminal's stderr.
 	progress progress
 
@@ -91,10 +95,13 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	o.expectCommon(fs)
 }
 
-// addLogFlags registers --log-file and -v, shared by the root command and attach.
+// addLogFlags registers --log-file and -v, shared by the root command and
+// attach, and the redaction flags, since the log is an output too.
 func (o *options) addLogFlags(fs *pflag.FlagSet, usage string) {
 	fs.StringVar(&o.logFile, "log-file", "", usage)
-	fs.IntVarP(&o.verbosity, "v", "v", 0, "client-go's log verbosity in --log-file, as kubectl's -v: 0 records failed watches, 2 cache syncs, 4 watch closes and backoffs, 6 every request")
+	fs.IntVarP(&o.verbosity, "v", "v", 0, "client-go's log verbosity in --log-file, as kubectl's -v: 0 records failed watches, 2 cache syncs, 4 watch closes and backoffs, 6 every request, 8 bodies (redacted)")
+	fs.StringSliceVar(&o.redactResources, "redact", nil, "also hide every value but the metadata of these resources' objects, on screen and in every output, e.g. sealedsecrets.bitnami.com (secrets always are)")
+	fs.StringSliceVar(&o.redactAnnotations, "redact-annotation", nil, "also treat these annotations as copies of a whole object, hidden on secret objects, e.g. example.com/original (kubectl's last-applied, kapp's and wrangler's always are)")
 }
 
 // expectCommon says what the flags the root command and attach share take.
@@ -188,6 +195,7 @@ func (o *options) queueKind() (engine.QueueKind, error) {
 var shared = map[string]bool{
 	"demo": true, "scenario": true, "seed": true, "rate": true, "queue": true, "watch-list": true,
 	"once": true, "json": true, "timeout": true, "duration": true, "refresh": true, "log-file": true, "v": true, "help": true,
+	"redact": true, "redact-annotation": true,
 	"output": true, "headless": true, // informtop record
 }
 

@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/informtop/informtop/redact"
 )
 
 // startSession is what every command that runs a source sets up: client-go's
@@ -12,6 +15,11 @@ import (
 // or SIGTERM. end undoes both; defer it so it runs once the source has
 // stopped.
 func startSession(o *options) (ctx context.Context, end func(), err error) {
+	policy, err := redact.NewPolicy(o.redactResources, o.redactAnnotations)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot redact as asked: %w", err)
+	}
+	redact.SetCurrent(policy)
 	closeLog, err := routeClientLogs(o.logFile, o.verbosity)
 	if err != nil {
 		return nil, nil, err

@@ -146,7 +146,7 @@ func TestFieldChangesAreJSONPaths(t *testing.T) {
 	after.Labels["app"] = "db"
 	after.Spec.Containers[0].Image = "nginx:2"
 	after.Annotations = map[string]string{"a": "1"}
-	got := FieldChanges(before, after)
+	got := FieldChanges("", before, after)
 	want := []string{
 		`metadata.annotations.a: "" → "1"`,
 		`metadata.labels.app: "web" → "db"`,
@@ -171,7 +171,7 @@ func TestFieldChangesOfASecretShowSizesNotValues(t *testing.T) {
 	after.StringData = map[string]string{"extra": "abcd"} // valid base64, yet 4 bytes as written
 	after.Annotations["kubectl.kubernetes.io/last-applied-configuration"] = `{"data":{"password":"c3dvcmRmaXNo"}}`
 	after.Labels = map[string]string{"touched": "yes"}
-	got := FieldChanges(before, after)
+	got := FieldChanges("", before, after)
 	want := []string{
 		`data.password: <redacted, 7 bytes> → <redacted, 9 bytes>`,
 		`data.token: "" → <redacted, 3 bytes>`,

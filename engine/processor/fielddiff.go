@@ -21,13 +21,17 @@ const maxFieldChanges = 8
 // JSON paths with both values, e.g. `metadata.labels.touched: "" → "yes"`
 // (a missing field shows as ""). Objects are compared in their JSON form, so
 // paths use the names users know from YAML; go-cmp walks the two trees.
-func FieldChanges(before, after any) []string {
+// resource is the informer's ("" unknown): values that may be secret are
+// shown by size, as redact decides for it.
+func FieldChanges(resource string, before, after any) []string {
 	bx, errB := toJSONTree(before)
 	ax, errA := toJSONTree(after)
 	if errB != nil || errA != nil {
 		return []string{"(the object cannot be converted to JSON to compare fields)"}
 	}
-	r := pathReporter{secret: redact.IsSecret(after) || redact.IsSecret(before)}
+	policy := redact.Current()
+	r := pathReporter{policy: policy, kind: redact.Kind(after),
+		secret: policy.Secret(resource, after) || policy.Secret(resource, before)}
 	cmp.Equal(bx, ax, cmp.Reporter(&r))
 	if len(r.changes) > maxFieldChanges {
 		more := len(r.changes) - maxFieldChanges
@@ -47,6 +51,8 @@ func toJSONTree(obj any) (map[string]any, error) {
 // finds. For a Secret, values that can hold secret data are shown by size:
 // these reports reach the dashboard, events and the agent.
 type pathReporter struct {
+	policy  redact.Policy
+	kind    string
 	secret  bool
 	path    cmp.Path
 	changes []string
@@ -79,10 +85,10 @@ func (r *pathReporter) report(path string, vx, vy reflect.Value) {
 		}
 		return
 	}
-	if r.secret && redact.SecretPath(path) {
-		// data's values are base64 in JSON, stringData's and the
-		// annotation's are not: sizes as redact.Map gives them.
-		b64 := strings.HasPrefix(path, "data.")
+	if r.policy.HidePath(r.secret, r.kind, path) {
+		// A Secret's data values are base64 in JSON, the rest are not:
+		// sizes as redact.Map gives them.
+		b64 := r.kind == "Secret" && strings.HasPrefix(path, "data.")
 		r.changes = append(r.changes, path+": "+redactedValue(vx, b64)+" → "+redactedValue(vy, b64))
 		return
 	}

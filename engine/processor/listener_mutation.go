@@ -38,7 +38,7 @@ func (l *Listener) checkMutation(e entry, pr *probe) {
 	}
 	now := l.p.clock.Now()
 	key := instr.KeyOf(obj)
-	fields := FieldChanges(pr.before, obj)
+	fields := FieldChanges(l.p.resource, pr.before, obj)
 	if verdict == changedAmbiguous {
 		l.p.sink.Emit(instr.Event{Time: now, Type: instr.EventCacheMutation, Informer: l.p.informer, Key: key,
 			Detail: fmt.Sprintf("a cached object changed while %s were all handling it, so no handler is named: %s",

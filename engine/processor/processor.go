@@ -15,6 +15,7 @@ import (
 // Options configure a Processor.
 type Options struct {
 	Informer      string      // informer name, put in events
+	Resource      string      // the informer's resource ("" unknown): decides what mutation reports redact
 	Sink          instr.Sink  // may be nil
 	Clock         clock.Clock // nil = real clock
 	LatencyWindow int         // number of recent handler calls kept for p50/p99; 0 = 256
@@ -48,6 +49,7 @@ const (
 // A Listener's own mu may be taken while mu is held, never the reverse.
 type Processor struct {
 	informer string
+	resource string
 	sink     instr.Sink
 	perCall  instr.Sink // sink for HandlerStart/Finish events; nil unless CallbackEvents
 	clock    clock.Clock
@@ -67,7 +69,7 @@ func New(opts Options) *Processor {
 	if c == nil {
 		c = clock.RealClock{}
 	}
-	p := &Processor{informer: opts.Informer, sink: opts.Sink, clock: c, window: opts.LatencyWindow}
+	p := &Processor{informer: opts.Informer, resource: opts.Resource, sink: opts.Sink, clock: c, window: opts.LatencyWindow}
 	if opts.CallbackEvents {
 		p.perCall = opts.Sink
 	}

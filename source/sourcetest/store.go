@@ -27,22 +27,27 @@ type Item struct {
 // generation. It reads its objects as source.InformerStore reads an
 // engine informer's, Secrets redacted.
 type Store struct {
-	gen     uint64
-	items   []Item                         // sorted by key
-	byKey   map[string]int                 // index into items
-	indexes map[string]map[string][]string // index -> value -> sorted keys
+	resource string // decides redaction; "" unknown
+	gen      uint64
+	items    []Item                         // sorted by key
+	byKey    map[string]int                 // index into items
+	indexes  map[string]map[string][]string // index -> value -> sorted keys
 }
 
 var _ source.StoreReader = (*Store)(nil)
 
-// NewStore returns a store of items at generation gen. A later item
-// replaces an earlier one with the same key.
-func NewStore(gen uint64, items ...Item) *Store {
+// NewStore returns a store of items at generation gen, of an unknown
+// resource. A later item replaces an earlier one with the same key.
+func NewStore(gen uint64, items ...Item) *Store { return NewResourceStore("", gen, items...) }
+
+// NewResourceStore is NewStore for an informer of resource, which decides
+// redaction as it does for an engine informer.
+func NewResourceStore(resource string, gen uint64, items ...Item) *Store {
 	byKey := map[string]Item{}
 	for _, it := range items {
 		byKey[it.Key] = it
 	}
-	s := &Store{gen: gen, byKey: map[string]int{}, indexes: map[string]map[string][]string{}}
+	s := &Store{resource: resource, gen: gen, byKey: map[string]int{}, indexes: map[string]map[string][]string{}}
 	for _, k := range slices.Sorted(maps.Keys(byKey)) {
 		it := byKey[k]
 		if a, err := meta.Accessor(it.Object); err == nil {
@@ -103,7 +108,7 @@ func (s *Store) Object(key string) (source.Object, bool) {
 		return source.Object{}, false
 	}
 	it := s.items[i]
-	o := source.Object{Key: key, Kind: redact.Kind(it.Object), YAML: redact.YAML(it.Object),
+	o := source.Object{Key: key, Kind: redact.Kind(it.Object), YAML: redact.YAML(s.resource, it.Object),
 		IndexEntries: make(map[string][]string, len(s.indexes))}
 	for name := range s.indexes {
 		o.IndexEntries[name] = slices.Compact(slices.Sorted(slices.Values(it.Indexes[name])))
