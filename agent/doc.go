@@ -23,7 +23,9 @@
 //     Options.Token is set (or Options.TLSConfig verifies client
 //     certificates).
 //   - With a Token, every request must carry "Authorization: Bearer
-//     <token>"; the comparison takes constant time. Others get 401.
+//     <token>"; the comparison takes constant time. Others get 401, and
+//     refusals (401, 405) are fixed sentences without the version header:
+//     a caller without the token learns nothing of the agent.
 //   - Only the informers given (or added to Options.Informers) are
 //     reachable; Secrets' data is replaced by its size in every answer
 //     (package redact), and events carry keys, never objects.

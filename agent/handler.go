@@ -144,19 +144,27 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 	return h, nil
 }
 
+// The answers to refused requests are fixed sentences without the
+// version header: a caller without the token learns nothing of the agent,
+// and the token is checked before the method so that no method tells more.
+const (
+	sentenceUnauthorized = "this informtop agent requires a bearer token: send \"Authorization: Bearer <token>\" (informtop attach --token-file FILE)"
+	sentenceReadOnly     = "the informtop agent is read-only: use GET"
+)
+
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set(api.VersionHeader, api.Version)
 	w.Header().Set("Cache-Control", "no-store")
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("the informtop agent is read-only: %s is not allowed, use GET", r.Method))
-		return
-	}
 	if h.hasToken && !h.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="informtop"`)
-		writeError(w, http.StatusUnauthorized, "this informtop agent requires a bearer token: send \"Authorization: Bearer <token>\" (informtop attach --token)")
+		writeError(w, http.StatusUnauthorized, sentenceUnauthorized)
 		return
 	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		writeError(w, http.StatusMethodNotAllowed, sentenceReadOnly)
+		return
+	}
+	w.Header().Set(api.VersionHeader, api.Version)
 	for _, rt := range h.routes {
 		if r.URL.Path == rt.path || strings.HasSuffix(r.URL.Path, rt.path) {
 			rt.serve(w, r)

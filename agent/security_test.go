@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/base64"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -201,5 +202,60 @@ func TestSecretDataNeverLeavesThroughCacheMutationReports(t *testing.T) {
 	}, secretValue, secretBase64, written, base64.StdEncoding.EncodeToString([]byte(written)))
 	if !bytes.Contains(bodies[api.PathFrame], []byte(`data.password: \u003credacted, 29 bytes\u003e`)) {
 		t.Errorf("the frame does not report the write into data.password by size: %s", bodies[api.PathFrame])
+	}
+}
+
+// A refused request learns nothing of the agent: no version header and
+// the same fixed sentence whatever it asked, wrong token or wrong method
+// alike (the token is checked first, so a caller without it meets 401
+// for every method).
+func TestRefusalsTellNothing(t *testing.T) {
+	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
+	srv := server(t, Options{Token: "t"}, inf)
+	do := func(method, path, token string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest(method, srv.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	for _, c := range []struct {
+		method, path, token string
+		status              int
+		sentence            string
+		header              string // the one header the status needs
+	}{
+		{http.MethodGet, api.PathFrame, "", http.StatusUnauthorized, sentenceUnauthorized, "WWW-Authenticate"},
+		{http.MethodGet, "/nope?x=<script>", "wrong", http.StatusUnauthorized, sentenceUnauthorized, "WWW-Authenticate"},
+		{http.MethodPost, api.PathCut + "?informer=pods", "", http.StatusUnauthorized, sentenceUnauthorized, "WWW-Authenticate"},
+		{http.MethodDelete, api.PathMetrics, "t", http.StatusMethodNotAllowed, sentenceReadOnly, "Allow"},
+		{"BREW", "/nope", "t", http.StatusMethodNotAllowed, sentenceReadOnly, "Allow"},
+	} {
+		resp := do(c.method, c.path, c.token)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		what := c.method + " " + c.path
+		if resp.StatusCode != c.status || errorSentence(t, body) != c.sentence {
+			t.Errorf("%s: %d %s, want %d %q", what, resp.StatusCode, body, c.status, c.sentence)
+		}
+		if v, ok := resp.Header[http.CanonicalHeaderKey(api.VersionHeader)]; ok {
+			t.Errorf("%s: the refusal carries %s: %q", what, api.VersionHeader, v)
+		}
+		if resp.Header.Get(c.header) == "" {
+			t.Errorf("%s: no %s header", what, c.header)
+		}
+	}
+	resp := do(http.MethodGet, api.PathFrame, "t")
+	resp.Body.Close()
+	if resp.Header.Get(api.VersionHeader) != api.Version {
+		t.Errorf("an authorized GET has %s = %q", api.VersionHeader, resp.Header.Get(api.VersionHeader))
 	}
 }

@@ -3,9 +3,10 @@
 // version header and the JSON bodies. It imports neither side, no UI and
 // no Prometheus, so both ends share it cheaply.
 //
-// Every response carries the header VersionHeader. A client that reads a
-// version it does not speak says which versions each side speaks. All
-// endpoints are GET; the agent answers anything else with 405.
+// Every response carries the header VersionHeader, but for refusals (401
+// without the token, 405), which say nothing of the agent. A client that
+// reads a version it does not speak says which versions each side speaks.
+// All endpoints are GET; the agent answers anything else with 405.
 package api
 
 import (
