@@ -26,6 +26,18 @@
 //     <token>"; the comparison takes constant time. Others get 401, and
 //     refusals (401, 405) are fixed sentences without the version header:
 //     a caller without the token learns nothing of the agent.
+//   - Scrapers cannot make the controller pay for their number: answers
+//     whose cost grows with the caches or the registry (cuts, entries,
+//     objects, indexes; frames and reports; metrics) are computed one at
+//     a time per kind, outside the answer's writing, so a slow reader
+//     holds nothing; identical requests share one answer while it is
+//     computed and for a second after (a tenth of a second for frames and
+//     reports; package api says what each answer carries to tell its
+//     age); a request that waits 2 s for its turn gets 503 and
+//     Retry-After. Answers do not depend on who asks (every authorized
+//     caller may read everything), and a caller without the token is
+//     refused before anything shared is looked at. None of this runs or
+//     holds memory while nobody asks.
 //   - Only the informers given (or added to Options.Informers) are
 //     reachable; Secrets' data is replaced by its size in every answer
 //     (package redact), and events carry keys, never objects.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -30,6 +31,7 @@ type handler struct {
 	queues    *WorkqueueMetrics // nil: frames carry no workqueues
 	metrics   http.Handler
 	routes    []route
+	share     *sharer
 }
 
 // view is what the handler serves at one moment: its fixed informers,
@@ -77,7 +79,23 @@ func (h *handler) current() *view {
 type route struct {
 	path  string
 	serve func(http.ResponseWriter, *http.Request)
+	// class, for an answer whose cost grows with the caches or the
+	// registry: computed one at a time per class and shared (see sharer).
+	// nil: served as asked.
+	class *class
+	key   func(*http.Request) string // what of the request the answer depends on
 }
+
+// The classes of expensive answers and how long each shares an answer:
+// a second for what a scraper or verify reads (each answer says which
+// state it is: a cut its resourceVersion, entries their generation), a
+// tenth of a second, the dashboard's refresh, for frames and reports,
+// whose figures run on in time. The endpoints' docs (agent/api) state it.
+const (
+	shareCache   = time.Second
+	shareMetrics = time.Second
+	shareFrames  = 100 * time.Millisecond
+)
 
 // NewHandler returns the agent's HTTP handler for the given informers
 // and, when opts.Informers is set, for those in that set, added before or
@@ -131,15 +149,19 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 	}
 	h.metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
 
+	h.share = newSharer()
+	caches := newClass("answers from the caches (cuts, entries, objects, indexes)", shareCache)
+	frames := newClass("frames and reports", shareFrames)
+	metrics := newClass("metrics", shareMetrics)
 	h.routes = []route{
-		{api.PathFrame, h.serveFrame},
-		{api.PathEntries, h.serveEntries},
-		{api.PathGeneration, h.serveGeneration},
-		{api.PathObject, h.serveObject},
-		{api.PathIndex, h.serveIndex},
-		{api.PathCut, h.serveCut},
-		{api.PathReport, h.serveReport},
-		{api.PathMetrics, h.metrics.ServeHTTP},
+		{api.PathFrame, h.serveFrame, frames, queryKey("cursor", "max")},
+		{api.PathEntries, h.serveEntries, caches, queryKey("informer")},
+		{api.PathGeneration, h.serveGeneration, nil, nil}, // one number, read without a lock
+		{api.PathObject, h.serveObject, caches, queryKey("informer", "key")},
+		{api.PathIndex, h.serveIndex, caches, queryKey("informer", "index", "value")},
+		{api.PathCut, h.serveCut, caches, queryKey("informer", "keys")},
+		{api.PathReport, h.serveReport, frames, queryKey()},
+		{api.PathMetrics, h.metrics.ServeHTTP, metrics, metricsKey},
 	}
 	return h, nil
 }
@@ -167,7 +189,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(api.VersionHeader, api.Version)
 	for _, rt := range h.routes {
 		if r.URL.Path == rt.path || strings.HasSuffix(r.URL.Path, rt.path) {
-			rt.serve(w, r)
+			if rt.class == nil {
+				rt.serve(w, r)
+			} else {
+				h.share.serve(w, r, rt)
+			}
 			return
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -124,9 +125,20 @@ func server(t *testing.T, opts Options, informers ...*engine.Informer) *httptest
 	if err != nil {
 		t.Fatal(err)
 	}
+	everyAnswerFresh(h)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// everyAnswerFresh makes h share no answer past its computation, for the
+// tests of what answers say and the benchmarks of computing them; the
+// sharing has tests of its own (share_test.go).
+func everyAnswerFresh(h http.Handler) {
+	s := h.(*handler).share
+	var hours atomic.Int64
+	s.now = func() time.Time { return time.Unix(0, 0).Add(time.Duration(hours.Add(1)) * time.Hour) }
+	s.after = func(time.Duration, func()) {}
 }
 
 // get fetches path with an optional bearer token; it returns the status

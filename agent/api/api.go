@@ -7,6 +7,14 @@
 // without the token, 405), which say nothing of the agent. A client that
 // reads a version it does not speak says which versions each side speaks.
 // All endpoints are GET; the agent answers anything else with 405.
+//
+// Answers whose cost grows with the caches or the registry (all but
+// PathGeneration) are computed one at a time per kind (cache reads,
+// frames and reports, metrics) and shared: identical requests arriving
+// while one is computed, or within a second of it (a tenth of a second
+// for frames and reports), get the same bytes, so an answer can be that
+// much older than the request. A request that waits 2 s for its turn is
+// answered 503 with Retry-After: 1.
 package api
 
 import (
@@ -28,26 +36,35 @@ const VersionHeader = "X-Informtop-Agent-Version"
 const (
 	// PathFrame answers one Frame; query: cursor (next event sequence
 	// number wanted, 0 = oldest held), max (events at most, bounded by the
-	// agent).
+	// agent). Shared for 0.1 s (Frame.Taken says when it was taken).
 	PathFrame = "/informtop/v1/frame"
-	// PathEntries answers StoreEntries of one informer.
+	// PathEntries answers StoreEntries of one informer. Shared for 1 s
+	// (StoreEntries.Generation says which state it lists).
 	PathEntries = "/informtop/v1/store/entries"
-	// PathGeneration answers StoreGeneration of one informer.
+	// PathGeneration answers StoreGeneration of one informer, never
+	// shared: compare it with StoreEntries.Generation to tell whether
+	// entries are current.
 	PathGeneration = "/informtop/v1/store/generation"
 	// PathObject answers a source.Object (Secrets redacted); query: key.
-	// 404 when the key is not cached.
+	// 404 when the key is not cached. Shared for 1 s (the object's
+	// resourceVersion says which it is).
 	PathObject = "/informtop/v1/store/object"
 	// PathIndex answers StoreIndex: the index names without "index", the
-	// values of index without "value", the keys under index=value.
+	// values of index without "value", the keys under index=value. Shared
+	// for 1 s.
 	PathIndex = "/informtop/v1/store/index"
 	// PathCut answers a Cut of one informer: the resourceVersion its cache
 	// stands at and a digest of its keys and versions; query: informer,
-	// keys=true for every key with its version too.
+	// keys=true for every key with its version too. Shared for 1 s: the
+	// cut's resourceVersion says which state it is.
 	PathCut = "/informtop/v1/store/cut"
 	// PathReport answers the report informtop --once --json prints (SPEC
 	// §8, package report) with "source": "agent", for curl and scripts.
+	// Shared for 0.1 s.
 	PathReport = "/informtop/v1/report"
-	// PathMetrics is the Prometheus exposition.
+	// PathMetrics is the Prometheus exposition. Shared for 1 s among
+	// scrapes with the same query, Accept and Accept-Encoding: values are
+	// at most that much older than the scrape's timestamp.
 	PathMetrics = "/metrics"
 )
 
