@@ -31,13 +31,12 @@
 //     objects, indexes; frames and reports; metrics) are computed one at
 //     a time per kind, outside the answer's writing, so a slow reader
 //     holds nothing; identical requests share one answer while it is
-//     computed and for a second after (a tenth of a second for frames and
-//     reports; package api says what each answer carries to tell its
-//     age); a request that waits 2 s for its turn gets 503 and
-//     Retry-After. Answers do not depend on who asks (every authorized
-//     caller may read everything), and a caller without the token is
-//     refused before anything shared is looked at. None of this runs or
-//     holds memory while nobody asks.
+//     computed and a little after (package api says how long: a cache's
+//     answer only while the informer has received nothing new); a request
+//     that waits 2 s for its turn gets 503 and Retry-After. Answers do not
+//     depend on who asks (every authorized caller may read everything),
+//     and a caller without the token is refused before anything shared is
+//     looked at. None of this runs or holds memory while nobody asks.
 //   - Only the informers given (or added to Options.Informers) are
 //     reachable; Secrets' data is replaced by its size in every answer
 //     (package redact), and events carry keys, never objects.

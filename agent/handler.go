@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -84,13 +85,17 @@ type route struct {
 	// nil: served as asked.
 	class *class
 	key   func(*http.Request) string // what of the request the answer depends on
+	// state, when set, is a cheap token of what the answer reads: an
+	// answer is shared only while it is unchanged.
+	state func(*http.Request) string
 }
 
 // The classes of expensive answers and how long each shares an answer:
-// a second for what a scraper or verify reads (each answer says which
-// state it is: a cut its resourceVersion, entries their generation), a
-// tenth of a second, the dashboard's refresh, for frames and reports,
-// whose figures run on in time. The endpoints' docs (agent/api) state it.
+// a cache's answer (cut, entries, object, index) a second at most and
+// only while the informer has received nothing new; metrics a second (a
+// scrape's values are that much older than its timestamp at most); a
+// frame or report a tenth of a second, the dashboard's refresh, as their
+// figures run on in time. The endpoints' docs (agent/api) state it.
 const (
 	shareCache   = time.Second
 	shareMetrics = time.Second
@@ -154,14 +159,14 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 	frames := newClass("frames and reports", shareFrames)
 	metrics := newClass("metrics", shareMetrics)
 	h.routes = []route{
-		{api.PathFrame, h.serveFrame, frames, queryKey("cursor", "max")},
-		{api.PathEntries, h.serveEntries, caches, queryKey("informer")},
-		{api.PathGeneration, h.serveGeneration, nil, nil}, // one number, read without a lock
-		{api.PathObject, h.serveObject, caches, queryKey("informer", "key")},
-		{api.PathIndex, h.serveIndex, caches, queryKey("informer", "index", "value")},
-		{api.PathCut, h.serveCut, caches, queryKey("informer", "keys")},
-		{api.PathReport, h.serveReport, frames, queryKey()},
-		{api.PathMetrics, h.metrics.ServeHTTP, metrics, metricsKey},
+		{api.PathFrame, h.serveFrame, frames, queryKey("cursor", "max"), nil},
+		{api.PathEntries, h.serveEntries, caches, queryKey("informer"), h.storeState},
+		{api.PathGeneration, h.serveGeneration, nil, nil, nil}, // one number, read without a lock
+		{api.PathObject, h.serveObject, caches, queryKey("informer", "key"), h.storeState},
+		{api.PathIndex, h.serveIndex, caches, queryKey("informer", "index", "value"), h.storeState},
+		{api.PathCut, h.serveCut, caches, queryKey("informer", "keys"), h.cutState},
+		{api.PathReport, h.serveReport, frames, queryKey(), nil},
+		{api.PathMetrics, h.metrics.ServeHTTP, metrics, metricsKey, nil},
 	}
 	return h, nil
 }
@@ -235,4 +240,26 @@ func (v *view) list() string {
 		return "no informers"
 	}
 	return strings.Join(v.names, ", ")
+}
+
+// storeState is the generation of the cache the request names: every
+// change to it moves the generation (one atomic read).
+func (h *handler) storeState(r *http.Request) string {
+	inf := h.current().byName[r.URL.Query().Get("informer")]
+	if inf == nil {
+		return "" // answered 404, which is not shared
+	}
+	return strconv.FormatUint(inf.StoreView().Generation(), 10)
+}
+
+// cutState adds the resourceVersion the informer last received to the
+// cache's generation: a cut also holds what is queued and not yet in the
+// cache. (The reflector records it just after queueing, so a cut can miss
+// an object queued microseconds before the request.)
+func (h *handler) cutState(r *http.Request) string {
+	inf := h.current().byName[r.URL.Query().Get("informer")]
+	if inf == nil {
+		return ""
+	}
+	return strconv.FormatUint(inf.StoreView().Generation(), 10) + "@" + inf.LastSyncResourceVersion()
 }

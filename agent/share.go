@@ -15,9 +15,12 @@ import (
 // the informer's pipeline while it copies every key) are bounded: each
 // class computes one answer at a time, a request waits for its turn at
 // most slotWait and is then answered 503, and identical requests share
-// one answer while it is computed and for the class's interval after.
-// Nothing here runs, and nothing is held, while nobody asks: a shared
-// answer is dropped by a timer when its interval ends.
+// one answer while it is computed and for the class's interval after,
+// unless the route's state says that what the answer reads has changed
+// since: a cache's answer is never given once the informer has received
+// something newer, so a verify after a change cannot read the cache from
+// before it. Nothing here runs, and nothing is held, while nobody asks: a
+// shared answer is dropped by a timer when its interval ends.
 
 const (
 	// slotWait bounds a request's wait for its class's turn: under
@@ -50,6 +53,7 @@ type answer struct {
 	header http.Header
 	body   []byte
 	until  time.Time // shared until then
+	state  string    // the route's state read before computing
 }
 
 func (a *answer) write(w http.ResponseWriter) {
@@ -86,26 +90,31 @@ func newSharer() *sharer {
 // slow reader holds no turn.
 func (s *sharer) serve(w http.ResponseWriter, r *http.Request, rt route) {
 	key := rt.path + "\x00" + rt.key(r)
-	if a := s.shared(key); a != nil {
+	var state string
+	if rt.state != nil {
+		state = rt.state(r)
+	}
+	if a := s.shared(key, state); a != nil {
 		a.write(w)
 		return
 	}
 	// Do, not DoChan: a panic in serve stays in this request's goroutine,
 	// where net/http recovers it, instead of ending the controller.
 	v, _, _ := s.flight.Do(key, func() (any, error) {
-		if a := s.shared(key); a != nil { // computed between the look above and Do
+		if a := s.shared(key, state); a != nil { // computed between the look above and Do
 			return a, nil
 		}
-		return s.compute(key, r, rt), nil
+		return s.compute(key, state, r, rt), nil
 	})
 	v.(*answer).write(w)
 }
 
-// shared returns the fresh answer for key, or nil.
-func (s *sharer) shared(key string) *answer {
+// shared returns the answer for key computed in state and still within
+// its interval, or nil.
+func (s *sharer) shared(key, state string) *answer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if a := s.answers[key]; a != nil && s.now().Before(a.until) {
+	if a := s.answers[key]; a != nil && a.state == state && s.now().Before(a.until) {
 		return a
 	}
 	return nil
@@ -114,7 +123,7 @@ func (s *sharer) shared(key string) *answer {
 // compute waits for the class's turn and computes the answer, keeping a
 // 200 for the class's interval; other answers (an informer not synced
 // yet, 503) are given only to the requests that waited for them.
-func (s *sharer) compute(key string, r *http.Request, rt route) *answer {
+func (s *sharer) compute(key, state string, r *http.Request, rt route) *answer {
 	if !s.acquire(rt.class) {
 		return busy(rt.class, s.wait)
 	}
@@ -126,7 +135,7 @@ func (s *sharer) compute(key string, r *http.Request, rt route) *answer {
 	if a.status != http.StatusOK || rt.class.share <= 0 {
 		return a
 	}
-	a.until = s.now().Add(rt.class.share)
+	a.until, a.state = s.now().Add(rt.class.share), state
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.answers == nil {

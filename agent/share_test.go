@@ -227,38 +227,63 @@ func TestQueryKeyCountsOnlyTheNamedParameters(t *testing.T) {
 	}
 }
 
-// Through the handler: a cut is shared for a second, so it can be that
-// much older than the cache, and says its resourceVersion; /metrics is
-// shared only with scrapes asking for the same format and compression;
-// a caller without the token gets no shared answer.
-func TestHandlerSharesCutsAndScrapesForASecond(t *testing.T) {
+// Through the handler: a cache's answer (a cut, entries) is shared while
+// the informer has received nothing new, for a second at most, and never
+// once it has: a verify after a change reads the cache after it. /metrics
+// is shared for a second only with scrapes asking for the same format
+// and compression; a caller without the token gets no shared answer.
+func TestHandlerSharesCacheAnswersOnlyWhileCurrentAndScrapesForASecond(t *testing.T) {
 	f := newFixture(t, 1024, engine.Options{})
 	h, err := NewHandler(Options{Token: "t"}, f.pods, f.secrets)
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock := useFakeClock(h.(*handler).share)
+	computed := map[string]*atomic.Int64{}
+	for i, rt := range h.(*handler).routes {
+		n := new(atomic.Int64)
+		computed[rt.path] = n
+		h.(*handler).routes[i].serve = func(w http.ResponseWriter, r *http.Request) {
+			n.Add(1)
+			rt.serve(w, r)
+		}
+	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
+	cutPath, entriesPath := api.PathCut+"?informer=pods&keys=true", api.PathEntries+"?informer=pods"
+	want := func(when string, cuts, entries int64) {
+		t.Helper()
+		if c, e := computed[api.PathCut].Load(), computed[api.PathEntries].Load(); c != cuts || e != entries {
+			t.Errorf("%s: %d cuts and %d entries computed, want %d and %d", when, c, e, cuts, entries)
+		}
+	}
 
-	var before api.Cut
-	cutPath := api.PathCut + "?informer=pods&keys=true"
-	getAuthorized(t, srv, cutPath, nil, &before)
+	var first, third api.Cut
+	firstBody, _ := getAuthorized(t, srv, cutPath, nil, &first)
+	getAuthorized(t, srv, entriesPath, nil, nil)
+	secondBody, _ := getAuthorized(t, srv, cutPath, nil, nil)
+	getAuthorized(t, srv, entriesPath, nil, nil)
+	want("nothing changed", 1, 1)
+	if !bytes.Equal(secondBody, firstBody) {
+		t.Errorf("the shared cut differs: %s, then %s", firstBody, secondBody)
+	}
+
 	f.podSource.Add(pod("d"))
 	waitFor(t, "the informer to take pod d in", func() bool {
 		c, err := f.pods.Cut()
 		return err == nil && len(c.Objects) == 4
 	})
-	var shared, after api.Cut
-	getAuthorized(t, srv, cutPath, nil, &shared)
-	if shared.Digest != before.Digest || shared.ResourceVersion != before.ResourceVersion {
-		t.Errorf("within the second: %+v, want the shared %+v", shared, before)
+	getAuthorized(t, srv, cutPath, nil, &third)
+	var entries api.StoreEntries
+	getAuthorized(t, srv, entriesPath, nil, &entries)
+	want("after pod d came, within the second", 2, 2)
+	if third.Objects != 4 || third.ResourceVersion == first.ResourceVersion || len(entries.Entries) != 4 {
+		t.Errorf("after pod d came: a cut of %d objects at %s (first at %s), %d entries; want pod d in both", third.Objects, third.ResourceVersion, first.ResourceVersion, len(entries.Entries))
 	}
+
 	clock.advance(shareCache)
-	getAuthorized(t, srv, cutPath, nil, &after)
-	if after.Objects != 4 || after.ResourceVersion == before.ResourceVersion {
-		t.Errorf("after the second: %d objects at %s, want pod d at a newer version than %s", after.Objects, after.ResourceVersion, before.ResourceVersion)
-	}
+	getAuthorized(t, srv, cutPath, nil, nil)
+	want("a second later, nothing changed", 3, 2)
 
 	// The format and compression asked for are part of what is shared.
 	plain, _ := getAuthorized(t, srv, api.PathMetrics, nil, nil)

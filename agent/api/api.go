@@ -11,10 +11,14 @@
 // Answers whose cost grows with the caches or the registry (all but
 // PathGeneration) are computed one at a time per kind (cache reads,
 // frames and reports, metrics) and shared: identical requests arriving
-// while one is computed, or within a second of it (a tenth of a second
-// for frames and reports), get the same bytes, so an answer can be that
-// much older than the request. A request that waits 2 s for its turn is
-// answered 503 with Retry-After: 1.
+// while one is computed get its answer, and so do those arriving after,
+// for a second for metrics, a tenth of a second for frames and reports,
+// and for a cache's answer (cut, entries, object, index) as long as the
+// informer has received nothing new, a second at most. So a metric or a
+// frame can be that much older than the request; a cache's answer is of
+// the cache as the request found it, or as an identical request in
+// progress found it a moment before. A request that waits 2 s for its
+// turn is answered 503 with Retry-After: 1.
 package api
 
 import (
@@ -38,25 +42,24 @@ const (
 	// number wanted, 0 = oldest held), max (events at most, bounded by the
 	// agent). Shared for 0.1 s (Frame.Taken says when it was taken).
 	PathFrame = "/informtop/v1/frame"
-	// PathEntries answers StoreEntries of one informer. Shared for 1 s
-	// (StoreEntries.Generation says which state it lists).
+	// PathEntries answers StoreEntries of one informer. Shared while the
+	// cache is unchanged (StoreEntries.Generation), 1 s at most.
 	PathEntries = "/informtop/v1/store/entries"
 	// PathGeneration answers StoreGeneration of one informer, never
-	// shared: compare it with StoreEntries.Generation to tell whether
-	// entries are current.
+	// shared.
 	PathGeneration = "/informtop/v1/store/generation"
 	// PathObject answers a source.Object (Secrets redacted); query: key.
-	// 404 when the key is not cached. Shared for 1 s (the object's
-	// resourceVersion says which it is).
+	// 404 when the key is not cached. Shared while the cache is
+	// unchanged, 1 s at most.
 	PathObject = "/informtop/v1/store/object"
 	// PathIndex answers StoreIndex: the index names without "index", the
 	// values of index without "value", the keys under index=value. Shared
-	// for 1 s.
+	// while the cache is unchanged, 1 s at most.
 	PathIndex = "/informtop/v1/store/index"
 	// PathCut answers a Cut of one informer: the resourceVersion its cache
 	// stands at and a digest of its keys and versions; query: informer,
-	// keys=true for every key with its version too. Shared for 1 s: the
-	// cut's resourceVersion says which state it is.
+	// keys=true for every key with its version too. Shared while the
+	// informer has received nothing new, 1 s at most.
 	PathCut = "/informtop/v1/store/cut"
 	// PathReport answers the report informtop --once --json prints (SPEC
 	// §8, package report) with "source": "agent", for curl and scripts.
