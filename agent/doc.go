@@ -20,12 +20,15 @@
 //     Nothing can pause, step or change an informer through the agent.
 //   - Serve listens on 127.0.0.1 unless told otherwise ("" and ":PORT"
 //     mean 127.0.0.1), and refuses any address that is not loopback unless
-//     Options.Token is set (or Options.TLSConfig verifies client
-//     certificates).
-//   - With a Token, every request must carry "Authorization: Bearer
-//     <token>"; the comparison takes constant time. Others get 401, and
-//     refusals (401, 405) are fixed sentences without the version header:
-//     a caller without the token learns nothing of the agent.
+//     Options.Token or Options.TokenFile is set (or Options.TLSConfig
+//     verifies client certificates).
+//   - With a token, every request must carry "Authorization: Bearer
+//     <token>"; the comparison takes constant time (both sides are hashed
+//     first, so neither content nor length leaks). Options.TokenFile keeps
+//     the token out of flags and the environment (ps shows flags to every
+//     user of the machine). Others get 401, and refusals (401, 405) are
+//     fixed sentences without the version header: a caller without the
+//     token learns nothing of the agent.
 //   - Scrapers cannot make the controller pay for their number: answers
 //     whose cost grows with the caches or the registry (cuts, entries,
 //     objects, indexes; frames and reports; metrics) are computed one at

@@ -111,6 +111,10 @@ const (
 // registry of its own); an error says why the informers or the registry
 // are unusable.
 func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, error) {
+	opts, err := opts.withToken()
+	if err != nil {
+		return nil, err
+	}
 	h := &handler{
 		source: opts.name(),
 		fixed:  slices.Clone(informers),

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -257,5 +259,47 @@ func TestRefusalsTellNothing(t *testing.T) {
 	resp.Body.Close()
 	if resp.Header.Get(api.VersionHeader) != api.Version {
 		t.Errorf("an authorized GET has %s = %q", api.VersionHeader, resp.Header.Get(api.VersionHeader))
+	}
+}
+
+// Options.TokenFile is the token, read once; a token no client could send
+// as it is (a newline read from a file) is refused up front instead of
+// refusing every request.
+func TestTokenFile(t *testing.T) {
+	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
+	path := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(path, []byte("s3cret-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := server(t, Options{TokenFile: path}, inf)
+	if status, body := get(t, srv, http.MethodGet, api.PathFrame, "s3cret-token"); status != http.StatusOK {
+		t.Errorf("with the file's token: %d %s", status, body)
+	}
+	if status, _ := get(t, srv, http.MethodGet, api.PathFrame, ""); status != http.StatusUnauthorized {
+		t.Errorf("without a token: %d", status)
+	}
+	if addr, err := CheckAddr("0.0.0.0:0", Options{TokenFile: path}); err != nil || addr != "0.0.0.0:0" {
+		t.Errorf("CheckAddr on every address with a token file: %q, %v", addr, err)
+	}
+
+	missing := filepath.Join(t.TempDir(), "missing")
+	for _, c := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{Token: "a", TokenFile: path}, "both Options.Token and Options.TokenFile"},
+		{Options{TokenFile: missing}, missing + " does not exist"},
+		{Options{Token: "s3cret\n"}, "Options.Token: the token holds a control character"},
+		{Options{Token: "s3cret "}, "Options.Token: the token begins or ends with white space"},
+	} {
+		if _, err := NewHandler(c.opts, inf); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("NewHandler(%+v): %v, want %q", c.opts, err, c.want)
+		}
+		if _, err := CheckAddr("127.0.0.1:0", c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("CheckAddr(%+v): %v, want %q", c.opts, err, c.want)
+		}
+	}
+	if err := Serve(t.Context(), "", Options{TokenFile: missing}, inf); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("Serve with a missing token file: %v", err)
 	}
 }
