@@ -31,6 +31,12 @@ const (
 	// it asks (keys, Accept headers) cannot make the agent hold more than
 	// this many, each for at most its class's interval.
 	maxShared = 16
+	// minGap spaces the computations of one request whose shared answer
+	// went out of date (a cache that keeps changing): a cut holds the
+	// pipeline while it copies, so scrapers of a busy informer get at most
+	// ten copies a second, each begun after they asked, rather than one
+	// after another.
+	minGap = 100 * time.Millisecond
 )
 
 // class is a kind of expensive answer.
@@ -52,6 +58,7 @@ type answer struct {
 	status int
 	header http.Header
 	body   []byte
+	began  time.Time // when its computation began
 	until  time.Time // shared until then
 	state  string    // the route's state read before computing
 }
@@ -71,6 +78,7 @@ type sharer struct {
 	flight  singleflight.Group
 	now     func() time.Time
 	after   func(time.Duration, func()) // time.AfterFunc; tests run the timers themselves
+	sleep   func(time.Duration)
 	wait    time.Duration
 	mu      sync.Mutex
 	answers map[string]*answer // nil while none is shared
@@ -80,6 +88,7 @@ func newSharer() *sharer {
 	return &sharer{
 		now:   time.Now,
 		after: func(d time.Duration, f func()) { time.AfterFunc(d, f) },
+		sleep: time.Sleep,
 		wait:  slotWait,
 	}
 }
@@ -120,15 +129,28 @@ func (s *sharer) shared(key, state string) *answer {
 	return nil
 }
 
-// compute waits for the class's turn and computes the answer, keeping a
-// 200 for the class's interval; other answers (an informer not synced
-// yet, 503) are given only to the requests that waited for them.
+// compute waits for minGap after the last computation of key and for
+// the class's turn, then computes the answer, keeping a 200 for the
+// class's interval; other answers (an informer not synced yet, 503) are
+// given only to the requests that waited for them.
 func (s *sharer) compute(key, state string, r *http.Request, rt route) *answer {
+	s.mu.Lock()
+	last := s.answers[key]
+	s.mu.Unlock()
+	if last != nil {
+		if d := last.began.Add(minGap).Sub(s.now()); d > 0 {
+			s.sleep(d) // requests arriving meanwhile join this computation
+		}
+	}
 	if !s.acquire(rt.class) {
 		return busy(rt.class, s.wait)
 	}
+	if rt.state != nil {
+		state = rt.state(r) // as it is now, after the waits
+	}
+	began := s.now()
 	rec := record(rt, r)
-	a := &answer{status: rec.status, header: rec.header, body: rec.body}
+	a := &answer{status: rec.status, header: rec.header, body: rec.body, began: began}
 	if a.status == 0 {
 		a.status = http.StatusOK
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,7 +24,7 @@ type fakeClock struct {
 	mu     sync.Mutex
 	t      time.Time
 	timers []fakeTimer
-	reads  atomic.Int64 // calls of now: each request reads it when it looks for a shared answer
+	slept  []time.Duration
 }
 
 type fakeTimer struct {
@@ -33,8 +34,13 @@ type fakeTimer struct {
 
 func useFakeClock(s *sharer) *fakeClock {
 	c := &fakeClock{t: time.Unix(1_000_000, 0)}
+	s.sleep = func(d time.Duration) {
+		c.mu.Lock()
+		c.slept = append(c.slept, d)
+		c.mu.Unlock()
+		c.advance(d)
+	}
 	s.now = func() time.Time {
-		c.reads.Add(1)
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		return c.t
@@ -93,22 +99,26 @@ func serveVia(s *sharer, rt route, target string, header http.Header) *httptest.
 func TestConcurrentIdenticalRequestsShareOneComputation(t *testing.T) {
 	const callers = 20
 	s := newSharer()
-	clock := useFakeClock(s)
+	useFakeClock(s)
 	var computed atomic.Int64
-	// The computation goes on only once every caller has looked for a
-	// shared answer and found none (an expired one is there, so each
-	// look reads the clock): without the sharing each would then compute
-	// its own.
-	s.answers = map[string]*answer{"/x\x00\"a\",": {}}
-	allLooked := func() {
-		for deadline := time.Now().Add(10 * time.Second); clock.reads.Load() < callers+1; time.Sleep(time.Millisecond) {
+	// The computation goes on only once every caller has begun (and most
+	// have found no shared answer): without the sharing each of those
+	// would then compute its own.
+	var begun atomic.Int64
+	allBegun := func() {
+		for deadline := time.Now().Add(10 * time.Second); begun.Load() < callers; time.Sleep(time.Millisecond) {
 			if time.Now().After(deadline) {
-				t.Errorf("only %d of %d callers looked for a shared answer", clock.reads.Load()-1, callers)
+				t.Errorf("only %d of %d callers began", begun.Load(), callers)
 				return
 			}
 		}
 	}
-	rt := countingRoute(newClass("tests", time.Second), &computed, allLooked)
+	rt := countingRoute(newClass("tests", time.Second), &computed, allBegun)
+	key := rt.key
+	rt.key = func(r *http.Request) string {
+		defer begun.Add(1)
+		return key(r)
+	}
 	bodies := make([][]byte, callers)
 	var wg sync.WaitGroup
 	for i := range callers {
@@ -152,6 +162,50 @@ func TestSharedAnswersLastTheirIntervalAndAreThenDropped(t *testing.T) {
 	}
 	if other := serveVia(s, rt, "/x?k=b", nil).Body.String(); !strings.Contains(other, `"k":"b"`) {
 		t.Errorf("another key got %s", other)
+	}
+}
+
+// An answer is shared only while its route's state is unchanged; once
+// it changed, the request is computed again, but not sooner than minGap
+// after the last computation began, and the answer is tagged with the
+// state as it is after that wait.
+func TestOutOfDateAnswersAreComputedAtMostOncePerGap(t *testing.T) {
+	s := newSharer()
+	clock := useFakeClock(s)
+	var computed atomic.Int64
+	var state atomic.Value
+	state.Store("A")
+	rt := countingRoute(newClass("tests", time.Second), &computed, nil)
+	rt.state = func(*http.Request) string { return state.Load().(string) }
+	get := func() string { return serveVia(s, rt, "/x?k=a", nil).Body.String() }
+	slept := func() []time.Duration {
+		clock.mu.Lock()
+		defer clock.mu.Unlock()
+		return slices.Clone(clock.slept)
+	}
+
+	get()
+	get()
+	if computed.Load() != 1 {
+		t.Fatalf("unchanged: %d computations, want 1", computed.Load())
+	}
+	state.Store("B")
+	clock.advance(30 * time.Millisecond)
+	sleep := s.sleep
+	s.sleep = func(d time.Duration) {
+		sleep(d)
+		state.Store("C") // changed again while it waited
+	}
+	if body := get(); !strings.Contains(body, `"computation":2`) || !slices.Equal(slept(), []time.Duration{70 * time.Millisecond}) {
+		t.Errorf("changed 30ms after: %s after sleeping %v; want computation 2 after 70ms", body, slept())
+	}
+	if body := get(); !strings.Contains(body, `"computation":2`) {
+		t.Errorf("in the state found after the wait: %s, want it shared", body)
+	}
+	state.Store("D")
+	clock.advance(minGap)
+	if body := get(); !strings.Contains(body, `"computation":3`) || len(slept()) != 1 {
+		t.Errorf("changed %v after: %s, slept %v; want computation 3 at once", minGap, body, slept())
 	}
 }
 

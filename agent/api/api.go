@@ -17,8 +17,10 @@
 // informer has received nothing new, a second at most. So a metric or a
 // frame can be that much older than the request; a cache's answer is of
 // the cache as the request found it, or as an identical request in
-// progress found it a moment before. A request that waits 2 s for its
-// turn is answered 503 with Retry-After: 1.
+// progress found it a moment before; when the cache keeps changing, an
+// identical request is computed again at most every 0.1 s, so its answer
+// may wait that long. A request that waits 2 s for its turn is answered
+// 503 with Retry-After: 1.
 package api
 
 import (
