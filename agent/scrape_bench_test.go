@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -114,8 +115,9 @@ func (h *latencyHandler) OnUpdate(_, obj any) {
 // a process of their own, at normal priority (any local user: the
 // attack) and at nice 19 (what the agent's own work costs the controller
 // when the scrapers' CPU does not compete). Reports each window kind's
-// p50, p99 and max handler latency, what the scrapers got, and p99 over
-// the no-scraper p99 (goal ≤ 2).
+// p50, p99 and max handler latency, what the controller's process
+// allocated, what the scrapers got, and p99 over the no-scraper p99
+// (goal ≤ 2).
 func BenchmarkHandlerLatencyUnderScrapers(b *testing.B) {
 	for _, nice := range []string{"0", "19"} {
 		b.Run("scrapers-nice-"+nice, func(b *testing.B) { handlerLatencyUnderScrapers(b, nice) })
@@ -194,6 +196,7 @@ func handlerLatencyUnderScrapers(b *testing.B, nice string) {
 		{"cpu-hog", spin},
 	}
 	lat := make(map[string][]time.Duration)
+	allocs := make(map[string]uint64) // bytes the controller's process allocated
 	got := make(map[string]scraperTotals)
 	turn := 0
 	for b.Loop() {
@@ -210,7 +213,11 @@ func handlerLatencyUnderScrapers(b *testing.B, nice string) {
 					time.Sleep(time.Millisecond) // the scrapers are at work
 				}
 			}
+			var m0, m1 goruntime.MemStats
+			goruntime.ReadMemStats(&m0)
 			from, to := pushWindow()
+			goruntime.ReadMemStats(&m1)
+			allocs[kind.name] += m1.TotalAlloc - m0.TotalAlloc
 			if p != nil {
 				t := p.stop(b)
 				g := got[kind.name]
@@ -232,6 +239,7 @@ func handlerLatencyUnderScrapers(b *testing.B, nice string) {
 		b.ReportMetric(ms(p50), "p50-ms-"+kind.name)
 		b.ReportMetric(ms(p99), "p99-ms-"+kind.name)
 		b.ReportMetric(ms(maxL), "max-ms-"+kind.name)
+		b.ReportMetric(float64(allocs[kind.name])/float64(b.N)/scrapeWindow.Seconds()/(1<<20), "alloc-MiB/s-"+kind.name)
 		if kind.name == "none" {
 			p99none = p99
 			continue

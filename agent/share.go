@@ -33,9 +33,8 @@ const (
 	maxShared = 16
 	// minGap spaces the computations of one request whose shared answer
 	// went out of date (a cache that keeps changing): a cut holds the
-	// pipeline while it copies, so scrapers of a busy informer get at most
-	// ten copies a second, each begun after they asked, rather than one
-	// after another.
+	// pipeline while it copies, so scrapers of a busy informer make at
+	// most ten copies a second rather than one after another.
 	minGap = 100 * time.Millisecond
 )
 
