@@ -20,10 +20,26 @@
 //     Nothing can pause, step or change an informer through the agent.
 //   - Serve listens on 127.0.0.1 unless told otherwise ("" and ":PORT"
 //     mean 127.0.0.1), and refuses any address that is not loopback unless
-//     Options.Token is set (or Options.TLSConfig verifies client
-//     certificates).
-//   - With a Token, every request must carry "Authorization: Bearer
-//     <token>"; the comparison takes constant time. Others get 401.
+//     Options.Token or Options.TokenFile is set (or Options.TLSConfig
+//     verifies client certificates).
+//   - With a token, every request must carry "Authorization: Bearer
+//     <token>"; the comparison takes constant time (both sides are hashed
+//     first, so neither content nor length leaks). Options.TokenFile keeps
+//     the token out of flags and the environment (ps shows flags to every
+//     user of the machine). Others get 401, and refusals (401, 405) are
+//     fixed sentences without the version header: a caller without the
+//     token learns nothing of the agent.
+//   - Scrapers cannot make the controller pay for their number: answers
+//     whose cost grows with the caches or the registry (cuts, entries,
+//     objects, indexes; frames and reports; metrics) are computed one at
+//     a time per kind, outside the answer's writing, so a slow reader
+//     holds nothing; identical requests share one answer while it is
+//     computed and a little after (package api says how long: a cache's
+//     answer only while the informer has received nothing new); a request
+//     that waits 2 s for its turn gets 503 and Retry-After. Answers do not
+//     depend on who asks (every authorized caller may read everything),
+//     and a caller without the token is refused before anything shared is
+//     looked at. None of this runs or holds memory while nobody asks.
 //   - Only the informers given (or added to Options.Informers) are
 //     reachable; Secrets' data is replaced by its size in every answer
 //     (package redact), and events carry keys, never objects.

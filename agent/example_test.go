@@ -45,8 +45,10 @@ func Example() {
 		}
 	}()
 
-	// Or mount it on a server the controller already runs.
-	h, err := agent.NewHandler(agent.Options{Token: "from-a-secret"}, pods)
+	// Or mount it on a server the controller already runs, behind the
+	// token in a mounted Secret (informtop attach --token-file reads a
+	// copy of it).
+	h, err := agent.NewHandler(agent.Options{TokenFile: "/var/run/secrets/informtop/token"}, pods)
 	if err != nil {
 		log.Fatal(err)
 	}

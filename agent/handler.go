@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -31,6 +33,7 @@ type handler struct {
 	queues    *WorkqueueMetrics // nil: frames carry no workqueues
 	metrics   http.Handler
 	routes    []route
+	share     *sharer
 
 	// resources is Options.Resources; it decides redaction too.
 	resources map[string]schema.GroupVersionResource
@@ -81,7 +84,27 @@ func (h *handler) current() *view {
 type route struct {
 	path  string
 	serve func(http.ResponseWriter, *http.Request)
+	// class, for an answer whose cost grows with the caches or the
+	// registry: computed one at a time per class and shared (see sharer).
+	// nil: served as asked.
+	class *class
+	key   func(*http.Request) string // what of the request the answer depends on
+	// state, when set, is a cheap token of what the answer reads: an
+	// answer is shared only while it is unchanged.
+	state func(*http.Request) string
 }
+
+// The classes of expensive answers and how long each shares an answer:
+// a cache's answer (cut, entries, object, index) a second at most and
+// only while the informer has received nothing new; metrics a second (a
+// scrape's values are that much older than its timestamp at most); a
+// frame or report a tenth of a second, the dashboard's refresh, as their
+// figures run on in time. The endpoints' docs (agent/api) state it.
+const (
+	shareCache   = time.Second
+	shareMetrics = time.Second
+	shareFrames  = 100 * time.Millisecond
+)
 
 // NewHandler returns the agent's HTTP handler for the given informers
 // and, when opts.Informers is set, for those in that set, added before or
@@ -92,6 +115,10 @@ type route struct {
 // registry of its own); an error says why the informers or the registry
 // are unusable.
 func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, error) {
+	opts, err := opts.withToken()
+	if err != nil {
+		return nil, err
+	}
 	h := &handler{
 		source: opts.name(),
 		fixed:  slices.Clone(informers),
@@ -136,35 +163,51 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 	}
 	h.metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
 
+	h.share = newSharer()
+	caches := newClass("answers from the caches (cuts, entries, objects, indexes)", shareCache)
+	frames := newClass("frames and reports", shareFrames)
+	metrics := newClass("metrics", shareMetrics)
 	h.routes = []route{
-		{api.PathFrame, h.serveFrame},
-		{api.PathEntries, h.serveEntries},
-		{api.PathGeneration, h.serveGeneration},
-		{api.PathObject, h.serveObject},
-		{api.PathIndex, h.serveIndex},
-		{api.PathCut, h.serveCut},
-		{api.PathReport, h.serveReport},
-		{api.PathMetrics, h.metrics.ServeHTTP},
+		{api.PathFrame, h.serveFrame, frames, queryKey("cursor", "max"), nil},
+		{api.PathEntries, h.serveEntries, caches, queryKey("informer"), h.storeState},
+		{api.PathGeneration, h.serveGeneration, nil, nil, nil}, // one number, read without a lock
+		{api.PathObject, h.serveObject, caches, queryKey("informer", "key"), h.storeState},
+		{api.PathIndex, h.serveIndex, caches, queryKey("informer", "index", "value"), h.storeState},
+		{api.PathCut, h.serveCut, caches, queryKey("informer", "keys"), h.cutState},
+		{api.PathReport, h.serveReport, frames, queryKey(), nil},
+		{api.PathMetrics, h.metrics.ServeHTTP, metrics, metricsKey, nil},
 	}
 	return h, nil
 }
 
+// The answers to refused requests are fixed sentences without the
+// version header: a caller without the token learns nothing of the agent,
+// and the token is checked before the method so that no method tells more.
+const (
+	sentenceUnauthorized = "this informtop agent requires a bearer token: send \"Authorization: Bearer <token>\" (informtop attach --token-file FILE)"
+	sentenceReadOnly     = "the informtop agent is read-only: use GET"
+)
+
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set(api.VersionHeader, api.Version)
 	w.Header().Set("Cache-Control", "no-store")
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("the informtop agent is read-only: %s is not allowed, use GET", r.Method))
-		return
-	}
 	if h.hasToken && !h.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="informtop"`)
-		writeError(w, http.StatusUnauthorized, "this informtop agent requires a bearer token: send \"Authorization: Bearer <token>\" (informtop attach --token)")
+		writeError(w, http.StatusUnauthorized, sentenceUnauthorized)
 		return
 	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		writeError(w, http.StatusMethodNotAllowed, sentenceReadOnly)
+		return
+	}
+	w.Header().Set(api.VersionHeader, api.Version)
 	for _, rt := range h.routes {
 		if r.URL.Path == rt.path || strings.HasSuffix(r.URL.Path, rt.path) {
-			rt.serve(w, r)
+			if rt.class == nil {
+				rt.serve(w, r)
+			} else {
+				h.share.serve(w, r, rt)
+			}
 			return
 		}
 	}
@@ -206,4 +249,26 @@ func (v *view) list() string {
 		return "no informers"
 	}
 	return strings.Join(v.names, ", ")
+}
+
+// storeState is the generation of the cache the request names: every
+// change to it moves the generation (one atomic read).
+func (h *handler) storeState(r *http.Request) string {
+	inf := h.current().byName[r.URL.Query().Get("informer")]
+	if inf == nil {
+		return "" // answered 404, which is not shared
+	}
+	return strconv.FormatUint(inf.StoreView().Generation(), 10)
+}
+
+// cutState adds the resourceVersion the informer last received to the
+// cache's generation: a cut also holds what is queued and not yet in the
+// cache. (The reflector records it just after queueing, so a cut can miss
+// an object queued microseconds before the request.)
+func (h *handler) cutState(r *http.Request) string {
+	inf := h.current().byName[r.URL.Query().Get("informer")]
+	if inf == nil {
+		return ""
+	}
+	return strconv.FormatUint(inf.StoreView().Generation(), 10) + "@" + inf.LastSyncResourceVersion()
 }

@@ -2,20 +2,29 @@ package agent
 
 import (
 	"crypto/tls"
+	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/informtop/informtop/internal/tokenfile"
 )
 
 // Options configures the agent.
 type Options struct {
 	// Token, when set, is the bearer token every request must carry
-	// ("Authorization: Bearer <token>"). Serve requires it for an address
-	// that is not loopback.
+	// ("Authorization: Bearer <token>"). Serve requires it (or TokenFile)
+	// for an address that is not loopback.
 	Token string
+	// TokenFile, when set, is a file holding the token instead (a mounted
+	// Secret's key, kept out of flags and the environment): a regular
+	// file of at most 64 KiB, one trailing newline ignored, read once by
+	// NewHandler, Serve and CheckAddr. Set Token or TokenFile, not both.
+	TokenFile string
 	// Name is what Frame.Source says: the name of this process for people
 	// attaching to it. Default: the executable's base name.
 	Name string
@@ -59,6 +68,37 @@ type Options struct {
 type Registry interface {
 	prometheus.Registerer
 	prometheus.Gatherer
+}
+
+// token is the token the handler asks for, "" for none, from Token or
+// TokenFile; an error says why it is unusable.
+func (o Options) token() (string, error) {
+	switch {
+	case o.Token != "" && o.TokenFile != "":
+		return "", errors.New("agent: both Options.Token and Options.TokenFile are set; set one")
+	case o.TokenFile != "":
+		tok, err := tokenfile.Read(o.TokenFile)
+		if err != nil {
+			return "", fmt.Errorf("agent: Options.TokenFile: %w", err)
+		}
+		return tok, nil
+	case o.Token != "":
+		if err := tokenfile.Check(o.Token); err != nil {
+			return "", fmt.Errorf("agent: Options.Token: %w", err)
+		}
+	}
+	return o.Token, nil
+}
+
+// withToken returns o with TokenFile read into Token, so that a server
+// reads the file once.
+func (o Options) withToken() (Options, error) {
+	tok, err := o.token()
+	if err != nil {
+		return o, err
+	}
+	o.Token, o.TokenFile = tok, ""
+	return o, nil
 }
 
 func (o Options) name() string {

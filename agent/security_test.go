@@ -3,9 +3,12 @@ package agent
 import (
 	"bytes"
 	"encoding/base64"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -201,5 +204,102 @@ func TestSecretDataNeverLeavesThroughCacheMutationReports(t *testing.T) {
 	}, secretValue, secretBase64, written, base64.StdEncoding.EncodeToString([]byte(written)))
 	if !bytes.Contains(bodies[api.PathFrame], []byte(`data.password: \u003credacted, 29 bytes\u003e`)) {
 		t.Errorf("the frame does not report the write into data.password by size: %s", bodies[api.PathFrame])
+	}
+}
+
+// A refused request learns nothing of the agent: no version header and
+// the same fixed sentence whatever it asked, wrong token or wrong method
+// alike (the token is checked first, so a caller without it meets 401
+// for every method).
+func TestRefusalsTellNothing(t *testing.T) {
+	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
+	srv := server(t, Options{Token: "t"}, inf)
+	do := func(method, path, token string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest(method, srv.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	for _, c := range []struct {
+		method, path, token string
+		status              int
+		sentence            string
+		header              string // the one header the status needs
+	}{
+		{http.MethodGet, api.PathFrame, "", http.StatusUnauthorized, sentenceUnauthorized, "WWW-Authenticate"},
+		{http.MethodGet, "/nope?x=<script>", "wrong", http.StatusUnauthorized, sentenceUnauthorized, "WWW-Authenticate"},
+		{http.MethodPost, api.PathCut + "?informer=pods", "", http.StatusUnauthorized, sentenceUnauthorized, "WWW-Authenticate"},
+		{http.MethodDelete, api.PathMetrics, "t", http.StatusMethodNotAllowed, sentenceReadOnly, "Allow"},
+		{"BREW", "/nope", "t", http.StatusMethodNotAllowed, sentenceReadOnly, "Allow"},
+	} {
+		resp := do(c.method, c.path, c.token)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		what := c.method + " " + c.path
+		if resp.StatusCode != c.status || errorSentence(t, body) != c.sentence {
+			t.Errorf("%s: %d %s, want %d %q", what, resp.StatusCode, body, c.status, c.sentence)
+		}
+		if v, ok := resp.Header[http.CanonicalHeaderKey(api.VersionHeader)]; ok {
+			t.Errorf("%s: the refusal carries %s: %q", what, api.VersionHeader, v)
+		}
+		if resp.Header.Get(c.header) == "" {
+			t.Errorf("%s: no %s header", what, c.header)
+		}
+	}
+	resp := do(http.MethodGet, api.PathFrame, "t")
+	resp.Body.Close()
+	if resp.Header.Get(api.VersionHeader) != api.Version {
+		t.Errorf("an authorized GET has %s = %q", api.VersionHeader, resp.Header.Get(api.VersionHeader))
+	}
+}
+
+// Options.TokenFile is the token, read once; a token no client could send
+// as it is (a newline read from a file) is refused up front instead of
+// refusing every request.
+func TestTokenFile(t *testing.T) {
+	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
+	path := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(path, []byte("s3cret-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := server(t, Options{TokenFile: path}, inf)
+	if status, body := get(t, srv, http.MethodGet, api.PathFrame, "s3cret-token"); status != http.StatusOK {
+		t.Errorf("with the file's token: %d %s", status, body)
+	}
+	if status, _ := get(t, srv, http.MethodGet, api.PathFrame, ""); status != http.StatusUnauthorized {
+		t.Errorf("without a token: %d", status)
+	}
+	if addr, err := CheckAddr("0.0.0.0:0", Options{TokenFile: path}); err != nil || addr != "0.0.0.0:0" {
+		t.Errorf("CheckAddr on every address with a token file: %q, %v", addr, err)
+	}
+
+	missing := filepath.Join(t.TempDir(), "missing")
+	for _, c := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{Token: "a", TokenFile: path}, "both Options.Token and Options.TokenFile"},
+		{Options{TokenFile: missing}, missing + " does not exist"},
+		{Options{Token: "s3cret\n"}, "Options.Token: the token holds a control character"},
+		{Options{Token: "s3cret "}, "Options.Token: the token begins or ends with white space"},
+	} {
+		if _, err := NewHandler(c.opts, inf); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("NewHandler(%+v): %v, want %q", c.opts, err, c.want)
+		}
+		if _, err := CheckAddr("127.0.0.1:0", c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("CheckAddr(%+v): %v, want %q", c.opts, err, c.want)
+		}
+	}
+	if err := Serve(t.Context(), "", Options{TokenFile: missing}, inf); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("Serve with a missing token file: %v", err)
 	}
 }

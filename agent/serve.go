@@ -26,10 +26,15 @@ const DefaultAddr = "127.0.0.1:0"
 // without a host (":9090") means 127.0.0.1 on that port, so the agent is
 // reachable from this machine only unless asked otherwise. An address that
 // is not loopback ("0.0.0.0:9090", a pod IP, a host name) is refused
-// unless opts.Token is set, or opts.TLSConfig requires and verifies client
-// certificates. Errors are sentences saying what to do.
+// unless opts.Token or TokenFile is set, or opts.TLSConfig requires and
+// verifies client certificates. opts.TokenFile is read once, here.
+// Errors are sentences saying what to do.
 func Serve(ctx context.Context, addr string, opts Options, informers ...*engine.Informer) error {
-	addr, err := CheckAddr(addr, opts)
+	opts, err := opts.withToken()
+	if err != nil {
+		return err
+	}
+	addr, err = CheckAddr(addr, opts)
 	if err != nil {
 		return err
 	}
@@ -76,11 +81,16 @@ func Serve(ctx context.Context, addr string, opts Options, informers ...*engine.
 
 // CheckAddr applies Serve's rules to addr, for a server of your own that
 // mounts NewHandler: "" means DefaultAddr, an address without a host means
-// 127.0.0.1, and one that is not loopback is refused unless opts.Token is
-// set or opts.TLSConfig verifies client certificates. It returns the
+// 127.0.0.1, and one that is not loopback is refused unless opts.Token
+// (or TokenFile, read here) is set or opts.TLSConfig verifies client
+// certificates. It returns the
 // address to listen on, or a sentence saying what to do.
 func CheckAddr(addr string, opts Options) (string, error) {
-	addr, err := listenAddr(addr)
+	opts, err := opts.withToken()
+	if err != nil {
+		return "", err
+	}
+	addr, err = listenAddr(addr)
 	if err != nil {
 		return "", err
 	}
@@ -115,7 +125,7 @@ func checkExposure(addr string, opts Options) error {
 	if opts.TLSConfig != nil && opts.TLSConfig.ClientAuth == tls.RequireAndVerifyClientCert {
 		return nil
 	}
-	return fmt.Errorf("agent: refusing to serve on %s without a token: that address is reachable from other machines and the agent shows your caches; set agent.Options.Token (clients send it with informtop attach --token) or listen on 127.0.0.1 and use kubectl port-forward", addr)
+	return fmt.Errorf("agent: refusing to serve on %s without a token: that address is reachable from other machines and the agent shows your caches; set agent.Options.Token or TokenFile (clients send it with informtop attach --token-file) or listen on 127.0.0.1 and use kubectl port-forward", addr)
 }
 
 func isLoopback(host string) bool {

@@ -358,8 +358,8 @@ func TestToken(t *testing.T) {
 	mu.Unlock()
 
 	for token, want := range map[string]string{
-		"":      "the agent at " + srv.addr + " wants a token (401 Unauthorized): pass it with --token",
-		"wrong": "the agent at " + srv.addr + " rejected the token (401 Unauthorized): check --token",
+		"":      "the agent at " + srv.addr + " wants a token (401 Unauthorized): pass it with --token-file FILE or $INFORMTOP_ATTACH_TOKEN",
+		"wrong": "the agent at " + srv.addr + " rejected the token (401 Unauthorized): check the one given with --token, --token-file or $INFORMTOP_ATTACH_TOKEN",
 	} {
 		s := newSource(t, srv.addr, Options{Token: token})
 		run(t, s)

@@ -62,9 +62,9 @@ func (s *Source) get(ctx context.Context, path string, query url.Values, out any
 	if resp.StatusCode == http.StatusUnauthorized {
 		detail := "401 Unauthorized" + errorBody(body)
 		if s.token == "" {
-			return &unauthorizedError{fmt.Sprintf("the agent at %s wants a token (401 Unauthorized): pass it with --token", s.addr), detail}
+			return &unauthorizedError{fmt.Sprintf("the agent at %s wants a token (401 Unauthorized): pass it with --token-file FILE or $INFORMTOP_ATTACH_TOKEN", s.addr), detail}
 		}
-		return &unauthorizedError{fmt.Sprintf("the agent at %s rejected the token (401 Unauthorized): check --token", s.addr), detail}
+		return &unauthorizedError{fmt.Sprintf("the agent at %s rejected the token (401 Unauthorized): check the one given with --token, --token-file or $INFORMTOP_ATTACH_TOKEN", s.addr), detail}
 	}
 	if version == "" {
 		_, _ = io.Copy(io.Discard, body)

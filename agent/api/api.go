@@ -3,9 +3,24 @@
 // version header and the JSON bodies. It imports neither side, no UI and
 // no Prometheus, so both ends share it cheaply.
 //
-// Every response carries the header VersionHeader. A client that reads a
-// version it does not speak says which versions each side speaks. All
-// endpoints are GET; the agent answers anything else with 405.
+// Every response carries the header VersionHeader, but for refusals (401
+// without the token, 405), which say nothing of the agent. A client that
+// reads a version it does not speak says which versions each side speaks.
+// All endpoints are GET; the agent answers anything else with 405.
+//
+// Answers whose cost grows with the caches or the registry (all but
+// PathGeneration) are computed one at a time per kind (cache reads,
+// frames and reports, metrics) and shared: identical requests arriving
+// while one is computed get its answer, and so do those arriving after,
+// for a second for metrics, a tenth of a second for frames and reports,
+// and for a cache's answer (cut, entries, object, index) as long as the
+// informer has received nothing new, a second at most. So a metric or a
+// frame can be that much older than the request; a cache's answer is of
+// the cache as the request found it, or as an identical request in
+// progress found it a moment before; when the cache keeps changing, an
+// identical request is computed again at most every 0.1 s, so its answer
+// may wait that long. A request that waits 2 s for its turn is answered
+// 503 with Retry-After: 1.
 package api
 
 import (
@@ -27,26 +42,34 @@ const VersionHeader = "X-Informtop-Agent-Version"
 const (
 	// PathFrame answers one Frame; query: cursor (next event sequence
 	// number wanted, 0 = oldest held), max (events at most, bounded by the
-	// agent).
+	// agent). Shared for 0.1 s (Frame.Taken says when it was taken).
 	PathFrame = "/informtop/v1/frame"
-	// PathEntries answers StoreEntries of one informer.
+	// PathEntries answers StoreEntries of one informer. Shared while the
+	// cache is unchanged (StoreEntries.Generation), 1 s at most.
 	PathEntries = "/informtop/v1/store/entries"
-	// PathGeneration answers StoreGeneration of one informer.
+	// PathGeneration answers StoreGeneration of one informer, never
+	// shared.
 	PathGeneration = "/informtop/v1/store/generation"
 	// PathObject answers a source.Object (Secrets redacted); query: key.
-	// 404 when the key is not cached.
+	// 404 when the key is not cached. Shared while the cache is
+	// unchanged, 1 s at most.
 	PathObject = "/informtop/v1/store/object"
 	// PathIndex answers StoreIndex: the index names without "index", the
-	// values of index without "value", the keys under index=value.
+	// values of index without "value", the keys under index=value. Shared
+	// while the cache is unchanged, 1 s at most.
 	PathIndex = "/informtop/v1/store/index"
 	// PathCut answers a Cut of one informer: the resourceVersion its cache
 	// stands at and a digest of its keys and versions; query: informer,
-	// keys=true for every key with its version too.
+	// keys=true for every key with its version too. Shared while the
+	// informer has received nothing new, 1 s at most.
 	PathCut = "/informtop/v1/store/cut"
 	// PathReport answers the report informtop --once --json prints (SPEC
 	// §8, package report) with "source": "agent", for curl and scripts.
+	// Shared for 0.1 s.
 	PathReport = "/informtop/v1/report"
-	// PathMetrics is the Prometheus exposition.
+	// PathMetrics is the Prometheus exposition. Shared for 1 s among
+	// scrapes with the same query, Accept and Accept-Encoding: values are
+	// at most that much older than the scrape's timestamp.
 	PathMetrics = "/metrics"
 )
 

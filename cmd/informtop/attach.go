@@ -4,26 +4,33 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/informtop/informtop/attach"
+	"github.com/informtop/informtop/internal/tokenfile"
 )
 
 // newAttachCommand is `informtop attach HOST:PORT`: the dashboard (or one
 // report) of the informers inside another process that serves the agent.
 func newAttachCommand(stdout, stderr io.Writer) *cobra.Command {
 	o := newOptions()
-	var token string
+	var token, tokenFile string
 	cmd := &cobra.Command{
 		Use:   "attach HOST:PORT",
 		Short: "show the informers of another process that serves informtop's debug agent",
 		Long: `Connects to the debug agent inside a controller (package agent) and shows its informers:
 which handler is stuck, since when, in which callback, how far behind. Read-only: the keys that
-change a local pipeline (pause, step, stall, faults) are not offered.`,
+change a local pipeline (pause, step, stall, faults) are not offered.
+
+The token an agent asks for (agent.Options.Token) is taken from --token, else from the file
+--token-file names, else from $` + envAttachToken + `. Prefer the file or the variable: every user
+of this machine can read --token's value in the process list (ps).`,
 		Example: `  informtop attach 127.0.0.1:6060
-  informtop attach controller.example:6060 --token "$TOKEN" --once --json`,
+  informtop attach controller.example:6060 --token-file ~/.config/informtop/token --once --json
+  ` + envAttachToken + `="$(cat token)" informtop attach controller.example:6060`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return fmt.Errorf("attach takes one address, e.g. %s 127.0.0.1:6060", cmd.CommandPath())
@@ -37,7 +44,11 @@ change a local pipeline (pause, step, stall, faults) are not offered.`,
 			if !o.once && !isTerminal(stdout) {
 				return errors.New("stdout is not a terminal, so the dashboard cannot start; use informtop attach ADDR --once for a table or --once --json for JSON")
 			}
-			src, err := attach.New(args[0], attach.Options{Token: token})
+			tok, err := attachToken(token, tokenFile, os.Getenv)
+			if err != nil {
+				return err
+			}
+			src, err := attach.New(args[0], attach.Options{Token: tok})
 			if err != nil {
 				return err
 			}
@@ -55,7 +66,8 @@ change a local pipeline (pause, step, stall, faults) are not offered.`,
 	}
 	fs := cmd.Flags()
 	fs.SortFlags = false
-	fs.StringVar(&token, "token", "", "bearer token the agent asks for (agent.Options.Token)")
+	fs.StringVar(&token, "token", "", "bearer token the agent asks for (agent.Options.Token); other users of this machine see it in ps: prefer --token-file or $"+envAttachToken)
+	fs.StringVar(&tokenFile, "token-file", "", "file holding the agent's bearer token: a regular file of at most 64 KiB, one trailing newline ignored (--token wins over it, it over $"+envAttachToken+")")
 	fs.BoolVar(&o.once, "once", false, "wait until every remote informer has synced, print one report and exit")
 	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")
 	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "with --once: how long to wait for the sync before reporting synced: false")
@@ -74,4 +86,35 @@ change a local pipeline (pause, step, stall, faults) are not offered.`,
 	expect(fs, "page-size", "a whole number of objects per page, e.g. 500")
 	o.expectCommon(fs)
 	return cmd
+}
+
+// envAttachToken holds the agent's token for attach when neither --token
+// nor --token-file is given: unlike a flag, the environment of a process
+// is readable only by its user.
+const envAttachToken = "INFORMTOP_ATTACH_TOKEN"
+
+// attachToken picks the agent's token: flag (--token), else the file
+// (--token-file), else $INFORMTOP_ATTACH_TOKEN, else none. Each is
+// checked, so a token the agent could never match is a sentence here,
+// not a 401 there.
+func attachToken(flag, file string, getenv func(string) string) (string, error) {
+	tok, from := flag, "--token"
+	switch {
+	case flag != "":
+	case file != "":
+		t, err := tokenfile.Read(file)
+		if err != nil {
+			return "", fmt.Errorf("--token-file: %w", err)
+		}
+		return t, nil
+	default:
+		tok, from = getenv(envAttachToken), "$"+envAttachToken
+	}
+	if tok == "" {
+		return "", nil
+	}
+	if err := tokenfile.Check(tok); err != nil {
+		return "", fmt.Errorf("%s: %w", from, err)
+	}
+	return tok, nil
 }
