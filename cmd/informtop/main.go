@@ -23,10 +23,18 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-// run is main without the process: it returns the exit code (0 fine, 1
-// not synced or the dashboard failed, 2 bad input, 3 a verified cache
-// differs from the server). The dashboard reads
-// the keyboard from the terminal itself.
+// run is main without the process: it returns the exit code
+//
+//	0 fine
+//	1 not synced (nothing is verified then), or the dashboard failed
+//	2 bad input
+//	3 --verify: a cache differs from the server
+//	4 --verify: a check could not be made (a cache could not be compared)
+//
+// When several apply the first in this order wins: 2, 1, 3, 4 — a
+// difference found is the finding, and the informers that could not be
+// checked are named beside it on stderr. The dashboard reads the keyboard
+// from the terminal itself.
 func run(args []string, stdout, stderr io.Writer) int {
 	return runAs("informtop", args, stdout, stderr)
 }
