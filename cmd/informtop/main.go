@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/informtop/informtop/internal/termsafe"
 	"github.com/informtop/informtop/source"
 	"github.com/spf13/cobra"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -52,7 +53,8 @@ func runAs(name string, args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &exit):
 		return exit.code
 	}
-	fmt.Fprintf(stderr, "informtop: %v\n", err)
+	// An error may quote the API server, a kubeconfig or an agent.
+	fmt.Fprintf(stderr, "informtop: %s\n", termsafe.String(err.Error()))
 	return 2
 }
 
@@ -134,7 +136,7 @@ func present(ctx context.Context, src source.Source, o *options, stdout, stderr 
 		return nil
 	}
 	if err := runDashboard(ctx, src, o); err != nil {
-		fmt.Fprintf(stderr, "informtop: %v\n", err)
+		fmt.Fprintf(stderr, "informtop: %s\n", termsafe.String(err.Error()))
 		return exitError{1}
 	}
 	return nil

@@ -140,6 +140,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"--demo", "-r", "pods"}, "--resource goes with a real cluster"},
 		{[]string{"--demo=false", "--once"}, "no kubeconfig found (looked at"},
 		{[]string{"--kubeconfig", "/nonexistent/config", "--once"}, "kubeconfig"},
+		{[]string{"--kubeconfig", "/nonexistent/\x1b[2Jconfig", "--once"}, `/nonexistent/\x1b[2Jconfig`},
 		{[]string{"attach"}, "attach takes one address"},
 		{[]string{"attach", "ftp://x:1", "--once"}, "ftp"},
 		{[]string{"attach", "127.0.0.1:1", "--json"}, "--json goes with --once"},
