@@ -139,12 +139,12 @@ func TestRateWarningNamesTheHandlersLeftBehind(t *testing.T) {
 		t.Fatalf("at the default rate: %q", w)
 	}
 	d.SetRate(MaxRate) // steady spreads it over four resources
-	want := "5,000 changes/s send pods ~1,250 notifications a second, more than medium (500/s at 2ms a callback) and slow (50/s at 20ms a callback) can take: their backlogs grow without bound, as client-go's would"
+	want := "medium and slow cannot keep up with 5,000 changes/s (pods gets ~1,250/s, they take 500/s and 50/s): their backlogs and memory grow without bound, like client-go's; - slows down"
 	if w := d.rateWarning(); !strings.Contains(w, want) {
 		t.Fatalf("warning %q, want %q", w, want)
 	}
 	d.SetRate(300)
-	want = "300 changes/s send pods ~75 notifications a second, more than slow (50/s at 20ms a callback) can take: its backlog grows"
+	want = "slow cannot keep up with 300 changes/s (pods gets ~75/s, it takes 50/s): its backlog and memory grow without bound"
 	if w := d.rateWarning(); !strings.Contains(w, want) {
 		t.Fatalf("warning %q, want %q", w, want)
 	}

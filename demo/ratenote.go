@@ -36,25 +36,29 @@ func (d *Demo) rateWarning() string {
 		if ip.selector != (cluster.Selector{}) || !slices.Contains(resources, ip.resource) {
 			continue
 		}
-		var behind []string
+		var names, takes []string
 		for _, lp := range ip.listeners {
 			delay := d.scaled(lp.delay)
 			if delay <= 0 {
 				continue
 			}
-			if takes := float64(time.Second) / float64(delay); perInformer > takes {
-				behind = append(behind, fmt.Sprintf("%s (%s/s at %s a callback)", lp.name, humanize.Count(int64(takes)), delay))
+			if take := float64(time.Second) / float64(delay); perInformer > take {
+				names = append(names, lp.name)
+				takes = append(takes, humanize.Count(int64(take))+"/s")
 			}
 		}
-		if len(behind) == 0 {
+		if len(names) == 0 {
 			continue
 		}
-		grows := "its backlog grows"
-		if len(behind) > 1 {
-			grows = "their backlogs grow"
+		// One listener's warning fits a line of the narration panel at 160
+		// columns; what matters most comes first, for narrower ones.
+		who, whose := "it takes", "its backlog and memory grow"
+		if len(names) > 1 {
+			who, whose = "they take", "their backlogs and memory grow"
 		}
-		return fmt.Sprintf("%s changes/s send %s ~%s notifications a second, more than %s can take: %s without bound, as client-go's would, and memory with it. Press - to slow the workload.",
-			humanize.Count(int64(rate)), ip.name, humanize.Count(int64(perInformer)), strings.Join(behind, " and "), grows)
+		return fmt.Sprintf("%s cannot keep up with %s changes/s (%s gets ~%s/s, %s %s): %s without bound, like client-go's; - slows down",
+			strings.Join(names, " and "), humanize.Count(int64(rate)), ip.name, humanize.Count(int64(perInformer)),
+			who, strings.Join(takes, " and "), whose)
 	}
 	return ""
 }
