@@ -20,7 +20,8 @@ type Config struct {
 	Queue engine.QueueKind
 	// Rate is the background workload in changes per second; 0 means the
 	// scenario's default and a negative rate means no background workload
-	// (only the script's own changes), which keeps tests exact.
+	// (only the script's own changes), which keeps tests exact. At most
+	// MaxRate.
 	Rate float64
 	// WatchList makes the simulated server stream initial lists
 	// (sendInitialEvents) instead of serving LIST pages.
@@ -56,6 +57,8 @@ func resolve(cfg Config) (resolved, *scenario, error) {
 		return resolved{}, nil, fmt.Errorf("demo time scale must be a positive number, got %v", cfg.TimeScale)
 	case math.IsNaN(cfg.Rate) || math.IsInf(cfg.Rate, 0):
 		return resolved{}, nil, fmt.Errorf("demo workload rate must be a number, got %v", cfg.Rate)
+	case cfg.Rate > MaxRate:
+		return resolved{}, nil, fmt.Errorf("demo workload rate %g is above the demo's maximum of %d changes per second", cfg.Rate, MaxRate)
 	case cfg.Objects < 0:
 		return resolved{}, nil, fmt.Errorf("demo object count must not be negative, got %d", cfg.Objects)
 	case !cfg.Queue.Valid():

@@ -1,11 +1,18 @@
 package demo
 
+import "slices"
+
 // Notes returns what the scenario wants the viewer to watch right now,
-// followed by live status lines; the first line is the headline.
+// followed by live status lines; the first line is the headline. While
+// the workload outruns a handler the warning comes right after the
+// headline, where the dashboard's narration panel has room for it.
 func (d *Demo) Notes() []string {
 	d.mu.Lock()
 	notes := append([]string(nil), d.notes...)
 	d.mu.Unlock()
+	if w := d.rateWarning(); w != "" && d.started.Load() {
+		notes = slices.Insert(notes, min(1, len(notes)), w)
+	}
 	if d.plan.status != nil && d.started.Load() {
 		notes = append(notes, d.plan.status(d)...)
 	}

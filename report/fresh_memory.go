@@ -75,17 +75,17 @@ func writeMemory(w io.Writer, m Memory) {
 	var parts []string
 	for _, f := range slices.Sorted(maps.Keys(m.ByField)) {
 		if b := m.ByField[f]; b > 0 {
-			parts = append(parts, f+" "+humanize.Bytes(b))
+			parts = append(parts, safe(f)+" "+humanize.Bytes(b))
 		}
 	}
 	fmt.Fprintf(w, "  memory: ~%s (%s per object: %s); Go heap %s (whole process)\n", humanize.Bytes(m.EstimatedBytes),
 		humanize.Bytes(m.BytesPerObject), strings.Join(parts, ", "), humanize.Bytes(m.GoHeapBytes))
 	for _, name := range slices.Sorted(maps.Keys(m.SavedByTransforms)) {
-		fmt.Fprintf(w, "  %s: ~%s saved\n", name, humanize.Bytes(m.SavedByTransforms[name]))
+		fmt.Fprintf(w, "  %s: ~%s saved\n", safe(name), humanize.Bytes(m.SavedByTransforms[name]))
 	}
 	for _, name := range slices.Sorted(maps.Keys(m.WouldSaveByTransforms)) {
 		if b := m.WouldSaveByTransforms[name]; b > 0 {
-			fmt.Fprintf(w, "  %s is off: it would save ~%s\n", name, humanize.Bytes(b))
+			fmt.Fprintf(w, "  %s is off: it would save ~%s\n", safe(name), humanize.Bytes(b))
 		}
 	}
 }

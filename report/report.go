@@ -15,6 +15,7 @@ import (
 	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/internal/termsafe"
 	"github.com/informtop/informtop/source"
 )
 
@@ -198,13 +199,16 @@ func WriteJSON(w io.Writer, r Report) error {
 }
 
 // WriteTable prints the same report for people: one block per informer.
+// Every text that came from the API server or an attached agent (names,
+// keys, errors, resourceVersions) goes through safe: it is printed on a
+// terminal, and each field must stay on its line.
 func WriteTable(w io.Writer, r Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(w, "source: %s   synced: %t   events: %d emitted, %d dropped\n", r.Source, r.Synced, r.Events.Emitted, r.Events.Dropped)
+	fmt.Fprintf(w, "source: %s   synced: %t   events: %d emitted, %d dropped\n", safe(r.Source), r.Synced, r.Events.Emitted, r.Events.Dropped)
 	for _, inf := range r.Informers {
-		fmt.Fprintf(w, "\n%s (%s, %s)  synced: %t  resourceVersion: %s\n", inf.Name, inf.Resource, inf.QueueKind, inf.Synced, inf.LastSyncResourceVersion)
+		fmt.Fprintf(w, "\n%s (%s, %s)  synced: %t  resourceVersion: %s\n", safe(inf.Name), safe(inf.Resource), inf.QueueKind, inf.Synced, safe(inf.LastSyncResourceVersion))
 		if inf.NotSyncedReason != "" {
-			fmt.Fprintf(w, "  not synced: %s\n", inf.NotSyncedReason)
+			fmt.Fprintf(w, "  not synced: %s\n", safe(inf.NotSyncedReason))
 		}
 		fmt.Fprintf(w, "  queue: depth %d, oldest %.1fs, added %d, popped %d\n", inf.Queue.Depth, inf.Queue.OldestAgeSeconds, inf.Queue.Added, inf.Queue.Popped)
 		fmt.Fprintf(w, "  store: %d objects%s\n", inf.Store.Objects, indexSummary(inf.Store.Indexes))
@@ -212,15 +216,15 @@ func WriteTable(w io.Writer, r Report) error {
 		fmt.Fprintf(w, "  reflector: %s, %s, %s, %s, %s\n", listText(rf),
 			humanize.Plural(rf.Relists, "relist"), humanize.Plural(rf.Watches, "watch"), humanize.Plural(rf.WatchEvents, "watch event"), humanize.Plural(rf.Errors, "error"))
 		if rf.LastError != "" {
-			fmt.Fprintf(w, "  last error: %s\n", rf.LastError)
+			fmt.Fprintf(w, "  last error: %s\n", safe(rf.LastError))
 		}
 		writeFreshness(w, inf.Freshness)
 		writeMemory(w, inf.Memory)
 		if inf.Server != nil {
-			fmt.Fprintf(w, "  server: %s\n", serverLine(inf.Server))
+			fmt.Fprintf(w, "  server: %s\n", safe(serverLine(inf.Server)))
 		}
 		if inf.Verify != nil {
-			fmt.Fprintf(w, "  verify: %s\n", inf.Verify.sentence())
+			fmt.Fprintf(w, "  verify: %s\n", safe(inf.Verify.sentence()))
 		}
 		if len(inf.Listeners) == 0 {
 			continue
@@ -229,18 +233,18 @@ func WriteTable(w io.Writer, r Report) error {
 		// that they read left-aligned.
 		nameW := len("listener")
 		for _, l := range inf.Listeners {
-			nameW = max(nameW, len(l.Name))
+			nameW = max(nameW, len(safe(l.Name)))
 		}
 		fmt.Fprintf(tw, "  %-*s\tpending\tcapacity\tdelivered\tsynced\tpanics\tin callback\tbehind\t\n", nameW, "listener")
 		for _, l := range inf.Listeners {
-			fmt.Fprintf(tw, "  %-*s\t%d\t%d\t%d\t%t\t%d\t%.1fs\t%.1fs\t\n", nameW, l.Name, l.Pending, l.Capacity, l.Delivered, l.Synced, l.Panics, l.InCallbackSeconds, l.OldestPendingSeconds)
+			fmt.Fprintf(tw, "  %-*s\t%d\t%d\t%d\t%t\t%d\t%.1fs\t%.1fs\t\n", nameW, safe(l.Name), l.Pending, l.Capacity, l.Delivered, l.Synced, l.Panics, l.InCallbackSeconds, l.OldestPendingSeconds)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
 		for _, l := range inf.Listeners {
 			if m := l.LastCacheMutation; l.CacheMutations > 0 && m != nil {
-				fmt.Fprintf(w, "  %s changed %s, last %s in %s: %s\n", l.Name, humanize.Plural(l.CacheMutations, "cached object"), m.Key, m.Callback, strings.Join(m.Fields, ", "))
+				fmt.Fprintf(w, "  %s changed %s, last %s in %s: %s\n", safe(l.Name), humanize.Plural(l.CacheMutations, "cached object"), safe(m.Key), safe(m.Callback), safe(strings.Join(m.Fields, ", ")))
 			}
 		}
 	}
@@ -248,7 +252,7 @@ func WriteTable(w io.Writer, r Report) error {
 		fmt.Fprintln(w)
 	}
 	for _, q := range r.Workqueues {
-		fmt.Fprintf(w, "workqueue %s: depth %d, adds %d, retries %d, waited max %s, work max %s", q.Name, q.Depth, q.Adds, q.Retries,
+		fmt.Fprintf(w, "workqueue %s: depth %d, adds %d, retries %d, waited max %s, work max %s", safe(q.Name), q.Depth, q.Adds, q.Retries,
 			duration(q.QueueLatencyMaxSeconds), duration(q.WorkDurationMaxSeconds))
 		if q.LongestRunningSeconds > 0 {
 			fmt.Fprintf(w, ", longest running %s", duration(q.LongestRunningSeconds))
@@ -257,6 +261,9 @@ func WriteTable(w io.Writer, r Report) error {
 	}
 	return nil
 }
+
+// safe is termsafe.String: text the table prints that informtop did not write.
+func safe(s string) string { return termsafe.String(s) }
 
 // Workqueue is one controller workqueue in the report; times in seconds,
 // as everywhere in the report.
@@ -302,5 +309,5 @@ func indexSummary(idx map[string]int) string {
 	if len(idx) == 0 {
 		return ""
 	}
-	return " (" + humanize.Tally(idx, func(name string, n int) string { return name + ": " + humanize.Plural(n, "value") }) + ")"
+	return " (" + humanize.Tally(idx, func(name string, n int) string { return safe(name) + ": " + humanize.Plural(n, "value") }) + ")"
 }

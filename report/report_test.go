@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/verify"
 )
 
 // A report is synced only when every informer and every listener is, and
@@ -130,5 +133,55 @@ func TestReportSaysAStreamedListWasStreamed(t *testing.T) {
 	}
 	if strings.Contains(out, "0 pages") {
 		t.Errorf("a streamed list is described in pages:\n%s", out)
+	}
+}
+
+// Text from the API server or an agent reaches the table escaped: an ESC
+// in a watch error cannot clear the reader's screen, a newline cannot
+// start a line of its own. The JSON keeps the text as it was (encoding/json
+// escapes it).
+func TestWriteTableEscapesServerText(t *testing.T) {
+	snaps := []engine.Snapshot{{
+		Name: "pods\x1b]0;owned\x07", Resource: "pods", QueueKind: engine.RealFIFO, LastSyncResourceVersion: "12\n34",
+		Reflector: engine.ReflectorStats{Errors: 1, LastError: "watch stream: \x1b[2J boom"},
+		Listeners: []processor.ListenerStats{{Name: "slow\tone",
+			CacheMutations: 1, LastCacheMutation: &processor.CacheMutation{Key: "default/web\u009b2J", Callback: "OnUpdate", Fields: []string{"metadata.labels[\x1b]"}}}},
+	}}
+	r := Build("kube", snaps, map[string]string{"pods\x1b]0;owned\x07": "denied:\x1b[31m no"}, instr.RingStats{}, []source.Workqueue{{Name: "q\x1bc"}}, time.Now())
+	r.SetVerify("pods\x1b]0;owned\x07", verify.Result{}, errors.New("listing at RV 5 failed: \x1b[2K"))
+	var table bytes.Buffer
+	if err := WriteTable(&table, r); err != nil {
+		t.Fatal(err)
+	}
+	got := table.String()
+	for _, want := range []string{
+		`last error: watch stream: \x1b[2J boom`,
+		`pods\x1b]0;owned\a (pods, RealFIFO)`,
+		`resourceVersion: 12\n34`,
+		`not synced: denied:\x1b[31m no`,
+		`verify: could not verify: listing at RV 5 failed: \x1b[2K`,
+		`slow\tone`,
+		`last default/web\u009b2J in OnUpdate: metadata.labels[\x1b]`,
+		`workqueue q\x1bc:`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks %q:\n%s", want, got)
+		}
+	}
+	for i, r := range got {
+		if r != '\n' && !strconv.IsPrint(r) {
+			t.Fatalf("table has %U at byte %d:\n%q", r, i, got)
+		}
+	}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Informers[0].Reflector.LastError != "watch stream: \x1b[2J boom" {
+		t.Errorf("JSON changed the error: %q", back.Informers[0].Reflector.LastError)
 	}
 }

@@ -77,6 +77,7 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 			} else {
 				out.res, out.err = caps.proc.Step(inf)
 			}
+			out.res = safeStep(out.res)
 			return out
 		}
 	case key.Matches(msg, k.Stall):

@@ -55,6 +55,7 @@ func fetchData(src source.Source, cursor uint64, now time.Time) dataMsg {
 		msg.lifecycle[i] = e.Lifecycle()
 		e.Key, e.Obj = e.ObjectKey(), nil
 	}
+	safeFrame(&msg)
 	for i := range msg.snaps {
 		if msg.snaps[i].Taken.IsZero() {
 			msg.snaps[i].Taken = now

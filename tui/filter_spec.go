@@ -72,7 +72,7 @@ func parseFilter(q string, where filterWhere) filterSpec {
 		}
 		sel, err := labels.Parse(expr)
 		if err != nil {
-			s.err = "not a label selector (" + oneLine(err.Error()) + "); try -l app=web,tier!=db"
+			s.err = "not a label selector (" + safe(err.Error()) + "); try -l app=web,tier!=db"
 			return s
 		}
 		s.sel = sel

@@ -62,7 +62,7 @@ func headerStatus(c *common) string {
 
 // sourceName is "demo · steady", "kube: prod", "attach: host:port".
 func sourceName(c *common) string {
-	kind, title := c.src.Kind(), c.src.Title()
+	kind, title := safe(c.src.Kind()), safe(c.src.Title())
 	switch {
 	case title == "" || title == kind:
 		return kind

@@ -66,7 +66,7 @@ func helpLines(c *common, w int) []string {
 	st := c.styles
 	hm := help.New()
 	hm.Styles = st.help
-	groups := helpGroups(c.keys, c.caps, c.src.Kind(), c.data.hasWatchPath())
+	groups := helpGroups(c.keys, c.caps, safe(c.src.Kind()), c.data.hasWatchPath())
 	cols := make([]string, len(groups))
 	for i, g := range groups {
 		// A disabled binding is hidden by help; show its keys anyway, dimmed

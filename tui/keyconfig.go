@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/informtop/informtop/internal/termsafe"
 )
 
 // defaultKeyMapPath is $XDG_CONFIG_HOME/informtop/keys.yaml, falling back to
@@ -37,17 +40,91 @@ func loadKeyMap(path string) (*keyMap, error) {
 	if path == "" {
 		return km, nil
 	}
-	raw, err := os.ReadFile(path)
+	raw, err := readKeyFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return km, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("key map %s: %v; fix its permissions or remove it to use the default keys", path, err)
+		return nil, err
 	}
 	if err := applyKeyConfig(km, path, raw); err != nil {
 		return nil, err
 	}
 	return km, nil
+}
+
+// maxKeyMapBytes caps the key map file. Every action bound to a few keys,
+// with comments, is about 2 KiB; a file past 64 KiB is something else (a
+// log, a symlink to /dev/zero) and is refused before it fills memory.
+const maxKeyMapBytes = 64 << 10
+
+// readKeyFile reads the key map at path: a regular file (symlinks
+// followed) of at most maxKeyMapBytes. A FIFO or a device is refused
+// before it is opened, so the dashboard cannot hang on it, and the open is
+// non-blocking besides (openNonblock), should the file be swapped for one
+// in between. A missing file returns an error that is fs.ErrNotExist.
+func readKeyFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	case err != nil:
+		return nil, unreadableKeyFile(path, err)
+	}
+	if err := checkKeyFile(path, fi); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, unreadableKeyFile(path, err)
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, unreadableKeyFile(path, err)
+	}
+	if err := checkKeyFile(path, fi); err != nil {
+		return nil, err
+	}
+	// The size was only what Stat said; the limit holds whatever is read.
+	raw, err := io.ReadAll(io.LimitReader(f, maxKeyMapBytes+1))
+	if err != nil {
+		return nil, unreadableKeyFile(path, err)
+	}
+	if len(raw) > maxKeyMapBytes {
+		return nil, keyFileTooLarge(path)
+	}
+	return raw, nil
+}
+
+// checkKeyFile refuses what is not a regular file of a key map's size.
+func checkKeyFile(path string, fi fs.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		what := "an irregular file"
+		switch t := fi.Mode().Type(); {
+		case t&fs.ModeNamedPipe != 0:
+			what = "a named pipe (FIFO)"
+		case t&fs.ModeDevice != 0:
+			what = "a device"
+		case t&fs.ModeDir != 0:
+			what = "a directory"
+		case t&fs.ModeSocket != 0:
+			what = "a socket"
+		}
+		return fmt.Errorf("key map %s is %s, not a regular file; point it at a YAML file such as \"quit: [q, ctrl+c]\", or remove it to use the default keys", path, what)
+	}
+	if fi.Size() > maxKeyMapBytes {
+		return keyFileTooLarge(path)
+	}
+	return nil
+}
+
+func keyFileTooLarge(path string) error {
+	return fmt.Errorf("key map %s is larger than %d KiB, far more than a key map needs (a few lines such as \"quit: [q, ctrl+c]\"); point it at a key map, or remove it to use the default keys",
+		path, maxKeyMapBytes>>10)
+}
+
+func unreadableKeyFile(path string, err error) error {
+	return fmt.Errorf("key map %s: %v; fix its permissions or remove it to use the default keys", path, err)
 }
 
 // applyKeyConfig remaps km from the YAML in raw, a mapping of action names
@@ -60,7 +137,7 @@ func applyKeyConfig(km *keyMap, path string, raw []byte) error {
 		if yaml.Unmarshal(raw, &anyDoc) == nil {
 			return fmt.Errorf("key map %s must map action names to key lists, e.g. \"quit: [q, ctrl+c]\", but its top level is not a mapping", path)
 		}
-		return fmt.Errorf("key map %s is not valid YAML (%v); it must map action names to key lists, e.g. \"quit: [q, ctrl+c]\"", path, cleanYAMLError(err))
+		return fmt.Errorf("key map %s is not valid YAML (%v); it must map action names to key lists, e.g. \"quit: [q, ctrl+c]\"", path, termsafe.String(cleanYAMLError(err)))
 	}
 	byName := map[string]action{}
 	var names []string

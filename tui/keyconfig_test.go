@@ -155,3 +155,27 @@ func TestDefaultKeysHaveNoConflicts(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A regular file larger than any key map is refused with a sentence, not
+// read whole; one just under the limit is read as usual.
+func TestKeyMapRefusesAHugeFile(t *testing.T) {
+	body := "# " + strings.Repeat("x", maxKeyMapBytes) + "\nquit: [x]\n"
+	path := writeKeys(t, body)
+	_, err := loadKeyMap(path)
+	if err == nil || !strings.Contains(err.Error(), "key map "+path+" is larger than 64 KiB") {
+		t.Fatalf("a %d-byte key map: %v", len(body), err)
+	}
+	body = "quit: [Q]\n# " + strings.Repeat("x", maxKeyMapBytes-20) + "\n"
+	km, err := loadKeyMap(writeKeys(t, body))
+	if err != nil || !reflect.DeepEqual(km.Quit.Keys(), []string{"Q"}) {
+		t.Fatalf("a %d-byte key map: %v", len(body), err)
+	}
+}
+
+// A directory where the key map should be is refused, not read.
+func TestKeyMapRefusesADirectory(t *testing.T) {
+	path := t.TempDir()
+	if _, err := loadKeyMap(path); err == nil || !strings.Contains(err.Error(), "is a directory, not a regular file") {
+		t.Fatalf("a directory as key map: %v", err)
+	}
+}

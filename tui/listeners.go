@@ -44,7 +44,7 @@ func (v *listenersView) backlogCmd() tea.Cmd {
 	}
 	inf, name := v.c.data.current, v.rows[v.scroll.cursor].stats.Name
 	return func() tea.Msg {
-		return listenerBacklogMsg{informer: inf, listener: name, pending: r.ListenerBacklog(inf, name, backlogShown)}
+		return listenerBacklogMsg{informer: inf, listener: name, pending: safePending(r.ListenerBacklog(inf, name, backlogShown))}
 	}
 }
 

@@ -302,10 +302,13 @@ func (m *Model) notePanel() []string {
 	return notePanelLines(m.c, m.width, h)
 }
 
+// setStatus shows text, or err, in the footer for a few ticks. Either may
+// quote the source (an informer's name, a verify result, an error from
+// the server), so both are made safe.
 func (m *Model) setStatus(text string, err error) {
-	m.status = status{text: text, expires: m.c.data.ticks + statusTicks}
+	m.status = status{text: safe(text), expires: m.c.data.ticks + statusTicks}
 	if err != nil {
-		m.status.text, m.status.bad = oneLine(err.Error()), true
+		m.status.text, m.status.bad = safe(err.Error()), true
 	}
 }
 
@@ -335,9 +338,9 @@ func (m *Model) render() string {
 	var body string
 	switch {
 	case len(c.data.snaps) == 0 && c.data.ticks == 0:
-		body = c.styles.dim.Render("waiting for the first snapshot from " + c.src.Kind() + "…")
+		body = c.styles.dim.Render("waiting for the first snapshot from " + safe(c.src.Kind()) + "…")
 	case len(c.data.snaps) == 0:
-		body = c.styles.warn.Render("the " + c.src.Kind() + " source has no informers to show")
+		body = c.styles.warn.Render("the " + safe(c.src.Kind()) + " source has no informers to show")
 	default:
 		body = m.views[m.active].render()
 	}

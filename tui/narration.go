@@ -109,7 +109,7 @@ func (n *narration) body(c *common, w int, journey []string) []string {
 	}
 	switch {
 	case n.msg.err != nil:
-		out = append(out, st.bad.Render("step failed: "+oneLine(n.msg.err.Error())))
+		out = append(out, st.bad.Render("step failed: "+safe(n.msg.err.Error())))
 	case r.Empty:
 		out = append(out, "the queue was empty: nothing was popped")
 	default:

@@ -47,7 +47,7 @@ func readQueueDetail(src source.Source, qr source.QueueReader, informers []strin
 			if sr := src.Store(inf); sr != nil {
 				if obj, ok := sr.Object(key); ok {
 					d.present = true
-					d.rv, d.rvKnown = obj.ResourceVersion, obj.HasMetadata
+					d.rv, d.rvKnown = safe(obj.ResourceVersion), obj.HasMetadata
 				}
 			}
 		}
@@ -90,5 +90,5 @@ func objectRV(obj any) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return a.GetResourceVersion(), true
+	return safe(a.GetResourceVersion()), true
 }

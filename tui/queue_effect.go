@@ -111,7 +111,7 @@ func tombstone(obj any) (cache.DeletedFinalStateUnknown, bool) {
 // when not empty, is the whole story for a line of its own.
 func describeDeltaObject(obj any) (cell, full string) {
 	if t, ok := tombstone(obj); ok {
-		full = "DeletedFinalStateUnknown " + t.Key
+		full = "DeletedFinalStateUnknown " + safe(t.Key)
 		if rv, known := objectRV(t.Obj); known && rv != "" {
 			full += ", last known RV " + rv
 		}
@@ -119,11 +119,11 @@ func describeDeltaObject(obj any) (cell, full string) {
 	}
 	switch o := obj.(type) {
 	case cache.ReplacedAllInfo:
-		return fmt.Sprintf("%s at RV %s", plural(len(o.Objects), "object"), orDash(o.ResourceVersion)), ""
+		return fmt.Sprintf("%s at RV %s", plural(len(o.Objects), "object"), orDash(safe(o.ResourceVersion))), ""
 	case cache.SyncAllInfo:
 		return "every cached object", ""
 	case cache.BookmarkInfo:
-		return "RV " + orDash(o.ResourceVersion), ""
+		return "RV " + orDash(safe(o.ResourceVersion)), ""
 	case nil:
 		return "-", ""
 	}

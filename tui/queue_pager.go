@@ -102,13 +102,13 @@ func (v *queueView) pagerCmd() tea.Cmd {
 func readQueueRows(p source.QueuePager, inf string, start, size, sweep int) queueRows {
 	msg := queueRows{informer: inf}
 	rows, total := p.QueueRows(inf, start, size)
-	msg.reads = append(msg.reads, queueRead{offset: start, rows: rows, total: total})
+	msg.reads = append(msg.reads, queueRead{offset: start, rows: safeItems(rows), total: total})
 	if sweep >= total {
 		sweep = 0
 	}
 	if sweep < start || sweep >= start+len(rows) {
 		rows, total = p.QueueRows(inf, sweep, pagerChunk)
-		msg.reads = append(msg.reads, queueRead{offset: sweep, rows: rows, total: total})
+		msg.reads = append(msg.reads, queueRead{offset: sweep, rows: safeItems(rows), total: total})
 	}
 	return msg
 }

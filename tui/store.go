@@ -32,6 +32,7 @@ type storeKeysMsg struct {
 // loadKeys reads the entries of sr; run as a command.
 func loadKeys(informer string, sr source.StoreReader) storeKeysMsg {
 	entries, gen := sr.Entries()
+	entries = safeEntries(entries)
 	msg := storeKeysMsg{informer: informer, gen: gen, keys: make([]string, len(entries)),
 		labels: make([]string, len(entries)), created: make([]time.Time, len(entries)),
 		sets: make([]labels.Set, len(entries))}

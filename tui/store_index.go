@@ -48,11 +48,11 @@ func (b *indexBrowser) load(c *common) tea.Cmd {
 func readIndexLevel(sr source.StoreReader, level int, index, value string) []string {
 	switch level {
 	case 0:
-		return sr.IndexNames()
+		return safeAll(sr.IndexNames())
 	case 1:
-		return sr.IndexValues(index)
+		return safeAll(sr.IndexValues(index))
 	case 2:
-		return sr.IndexKeys(index, value)
+		return safeAll(sr.IndexKeys(index, value))
 	}
 	return nil
 }

@@ -50,7 +50,7 @@ func (p *objectPane) loadCmd(c *common) tea.Cmd {
 			return objectMsg{informer: informer, key: key, noStore: true}
 		}
 		obj, ok := sr.Object(key)
-		return objectMsg{informer: informer, key: key, obj: obj, found: ok}
+		return objectMsg{informer: informer, key: key, obj: safeObject(obj), found: ok}
 	}
 }
 

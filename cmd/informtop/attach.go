@@ -74,7 +74,7 @@ of this machine can read --token's value in the process list (ps).`,
 	fs.DurationVar(&o.duration, "duration", 0, "with --once: wait this long after the sync before reporting")
 	fs.DurationVar(&o.refresh, "refresh", 100*time.Millisecond, "dashboard refresh interval")
 	o.addLogFlags(fs, "write client-go's log to this file")
-	fs.BoolVar(&o.verify, "verify", false, "compare the controller's caches with the API server, listed from here with the kubeconfig flags (LIST only): with --once each informer, exit 3 when one differs; in the dashboard v verifies the current informer")
+	fs.BoolVar(&o.verify, "verify", false, "compare the controller's caches with the API server, listed from here with the kubeconfig flags (LIST only): with --once each informer, exit 3 when one differs, 4 when one could not be compared (a check not made); in the dashboard v verifies the current informer")
 	fs.BoolVarP(&o.allNamespaces, "all-namespaces", "A", false, "with --verify: the controller's informers watch every namespace (the default unless -n is given)")
 	fs.StringVarP(&o.selector, "selector", "l", "", "with --verify: the label selector the controller's informers use")
 	fs.StringVar(&o.fieldSelector, "field-selector", "", "with --verify: the field selector the controller's informers use")

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/informtop/informtop/internal/termsafe"
 	"github.com/informtop/informtop/source"
 	"github.com/spf13/cobra"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -23,10 +24,18 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-// run is main without the process: it returns the exit code (0 fine, 1
-// not synced or the dashboard failed, 2 bad input, 3 a verified cache
-// differs from the server). The dashboard reads
-// the keyboard from the terminal itself.
+// run is main without the process: it returns the exit code
+//
+//	0 fine
+//	1 not synced (nothing is verified then), or the dashboard failed
+//	2 bad input
+//	3 --verify: a cache differs from the server
+//	4 --verify: a check could not be made (a cache could not be compared)
+//
+// When several apply the first in this order wins: 2, 1, 3, 4 — a
+// difference found is the finding, and the informers that could not be
+// checked are named beside it on stderr. The dashboard reads the keyboard
+// from the terminal itself.
 func run(args []string, stdout, stderr io.Writer) int {
 	return runAs("informtop", args, stdout, stderr)
 }
@@ -44,7 +53,8 @@ func runAs(name string, args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &exit):
 		return exit.code
 	}
-	fmt.Fprintf(stderr, "informtop: %v\n", err)
+	// An error may quote the API server, a kubeconfig or an agent.
+	fmt.Fprintf(stderr, "informtop: %s\n", termsafe.String(err.Error()))
 	return 2
 }
 
@@ -126,7 +136,7 @@ func present(ctx context.Context, src source.Source, o *options, stdout, stderr 
 		return nil
 	}
 	if err := runDashboard(ctx, src, o); err != nil {
-		fmt.Fprintf(stderr, "informtop: %v\n", err)
+		fmt.Fprintf(stderr, "informtop: %s\n", termsafe.String(err.Error()))
 		return exitError{1}
 	}
 	return nil

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
 	"time"
 
+	"github.com/informtop/informtop/internal/termsafe"
 	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/verify"
@@ -14,8 +16,11 @@ import (
 
 // runOnce waits for the sync and for the first read of the API server's
 // figures (both within --timeout), lets the workload run for --duration,
-// prints one report and stops the source. Exit code 1 when something had
-// not synced.
+// prints one report and stops the source. The exit code is 1 when
+// something had not synced (nothing is verified then), else 3 when
+// --verify found a cache that differs, else 4 when --verify could not
+// compare some informer's cache: a difference found is the finding to act
+// on, and the informers that could not be checked are named beside it.
 func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr io.Writer) int {
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -40,20 +45,27 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	f := src.Pull(0, 0)
 	r := report.Build(src.Kind(), f.Snapshots, f.Reasons, f.EventStats, f.Workqueues, time.Now())
 	r.SetServer(f.Server)
+	var unverified []verifyFailure
 	if o.verify && syncErr == nil {
-		verifyAll(ctx, src, &r, o.timeout)
+		unverified = verifyAll(ctx, src, &r, o.timeout)
 	}
 	if !writeReport(r, o, stdout, stderr) {
 		return 1
 	}
 	switch {
-	case r.Synced && r.Differs():
+	case r.Synced && (r.Differs() || len(unverified) > 0):
 		for _, inf := range r.Informers {
 			if v := inf.Verify; v != nil && v.Error == "" && !v.Equal {
-				fmt.Fprintf(stderr, "informtop: %s: %s\n", inf.Name, v.Sentence())
+				fmt.Fprintf(stderr, "informtop: %s: %s\n", termsafe.String(inf.Name), termsafe.String(v.Sentence()))
 			}
 		}
-		return 3
+		for _, u := range unverified {
+			fmt.Fprintf(stderr, "informtop: %s\n", u.sentence(ctx, o.timeout))
+		}
+		if r.Differs() {
+			return 3
+		}
+		return 4
 	case r.Synced:
 	case ctx.Err() != nil:
 		fmt.Fprintln(stderr, "informtop: interrupted before every informer and handler had synced; the report shows where it stopped.")
@@ -62,7 +74,7 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 		fmt.Fprintf(stderr, "informtop: not every informer and handler synced within %s; the report shows where it stopped. Raise --timeout to wait longer.\n", o.timeout)
 		for _, inf := range r.Informers {
 			if inf.NotSyncedReason != "" {
-				fmt.Fprintf(stderr, "informtop: %s: %s\n", inf.Name, inf.NotSyncedReason)
+				fmt.Fprintf(stderr, "informtop: %s: %s\n", termsafe.String(inf.Name), termsafe.String(inf.NotSyncedReason))
 			}
 		}
 		return 1
@@ -70,20 +82,56 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	return 0
 }
 
+// verifyFailure is an informer whose cache could not be compared with the
+// API server, and why.
+type verifyFailure struct {
+	informer string
+	err      error
+}
+
+// sentence says which informer went unchecked, why, and what to do; ctx
+// and timeout are runOnce's, to tell an interruption or --timeout from
+// the server's own answer.
+func (u verifyFailure) sentence(ctx context.Context, timeout time.Duration) string {
+	name, why := termsafe.String(u.informer), termsafe.String(u.err.Error())
+	todo := "fix what the error says (the API server must be reachable, and list allowed) and run again"
+	switch {
+	case ctx.Err() != nil:
+		todo = "it was interrupted; run again to check it"
+	case errors.Is(u.err, context.DeadlineExceeded):
+		todo = fmt.Sprintf("the comparison took longer than --timeout %s; raise --timeout and run again", timeout)
+	case errors.Is(u.err, errCannotVerify):
+		todo = "--verify needs a source that can list the API server: a cluster, or attach with the kubeconfig flags"
+	}
+	return fmt.Sprintf("%s: could not verify: %s. Its cache was not compared with the server, so this run checked nothing for it (exit 4): %s.", name, why, todo)
+}
+
+// errCannotVerify is why an informer of a source that cannot list an API
+// server (the demo, a replay) goes unverified.
+var errCannotVerify = errors.New("cannot compare its caches with a server")
+
 // verifyAll compares every informer's cache with the API server, one
-// after the other (each LIST is paged), each bounded by timeout.
-func verifyAll(ctx context.Context, src source.Source, r *report.Report, timeout time.Duration) {
+// after the other (each LIST is paged), each bounded by timeout, and
+// returns the informers whose comparison could not be made.
+func verifyAll(ctx context.Context, src source.Source, r *report.Report, timeout time.Duration) []verifyFailure {
 	v, ok := src.(source.Verifier)
+	var failed []verifyFailure
 	for _, inf := range r.Informers {
 		if !ok {
-			r.SetVerify(inf.Name, verify.Result{}, fmt.Errorf("the %s source cannot compare its caches with a server", src.Kind()))
+			err := fmt.Errorf("the %s source %w", src.Kind(), errCannotVerify)
+			r.SetVerify(inf.Name, verify.Result{}, err)
+			failed = append(failed, verifyFailure{inf.Name, err})
 			continue
 		}
 		vctx, cancel := context.WithTimeout(ctx, timeout)
 		res, err := v.Verify(vctx, inf.Name)
 		cancel()
 		r.SetVerify(inf.Name, res, err)
+		if err != nil {
+			failed = append(failed, verifyFailure{inf.Name, err})
+		}
 	}
+	return failed
 }
 
 // writeReport prints r as --json asks, a table otherwise; false (with the

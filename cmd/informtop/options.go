@@ -3,11 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
+	"github.com/informtop/informtop/demo"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/kube"
 )
@@ -62,7 +64,7 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.demo, "demo", false, "run on the embedded demo cluster (the default when no kubeconfig is found)")
 	fs.StringVar(&o.scenario, "scenario", "steady", "demo scenario to run (informtop scenarios lists them)")
 	fs.Int64Var(&o.seed, "seed", 1, "demo workload seed: the same seed replays the same run")
-	fs.Float64Var(&o.rate, "rate", 0, "demo workload rate in changes per second (0: the scenario's own)")
+	fs.Float64Var(&o.rate, "rate", 0, fmt.Sprintf("demo workload rate in changes per second, at most %d (0: the scenario's own)", demo.MaxRate))
 	o.queue, o.watchList = "RealFIFO", "auto"
 	fs.Var(queueChoice(&o.queue), "queue", "queue between reflector and indexer: RealFIFO (client-go's default) or DeltaFIFO")
 	fs.Var(watchListChoice(&o.watchList), "watch-list", "initial list streamed as a watch (WatchList): auto (client-go's choice; the demo lists pages), on or off")
@@ -84,7 +86,7 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	fs.Int64Var(&o.pageSize, "page-size", 0, "page the initial LIST in pages of N (0: as client-go does)")
 	fs.StringArrayVar(&o.listeners, "listener", nil, "add a simulated handler NAME=DELAY to every informer, e.g. slow=20ms (repeatable)")
 	fs.BoolVar(&o.serverMetrics, "server-metrics", true, "read the API server's /metrics every 5s to show its watch cache beside each informer (needs get on /metrics)")
-	fs.BoolVar(&o.verify, "verify", false, "with --once: compare each informer's cache with the API server, key by key (LIST only); exit 3 when one differs")
+	fs.BoolVar(&o.verify, "verify", false, "with --once: compare each informer's cache with the API server, key by key (LIST only); exit 3 when one differs, 4 when one could not be compared (a check not made)")
 	o.kubeFlags.AddFlags(fs)
 
 	expect(fs, "seed", "a whole number, e.g. 42")
@@ -163,8 +165,13 @@ func (o *options) validate(fs *pflag.FlagSet) error {
 	if o.verify && !o.once {
 		return errors.New("--verify goes with --once: run informtop --once --verify (in the dashboard, press v on an informer)")
 	}
-	if o.rate < 0 {
+	switch {
+	case math.IsNaN(o.rate):
+		return errors.New("--rate must be a number of changes per second, e.g. --rate 50")
+	case o.rate < 0:
 		return errors.New("--rate must not be negative")
+	case o.rate > demo.MaxRate:
+		return fmt.Errorf("--rate %g is more than the demo can apply: at most %d changes per second, e.g. --rate %d", o.rate, demo.MaxRate, demo.MaxRate)
 	}
 	if o.pageSize < 0 {
 		return errors.New("--page-size must not be negative")
