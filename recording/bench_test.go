@@ -1,6 +1,7 @@
 package recording
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -173,16 +174,44 @@ func BenchmarkRead(b *testing.B) {
 		b.Fatal(err)
 	}
 	size := decompressedSize(b, path)
-	records := 0
-	for b.Loop() {
-		rec, err := Read(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		records += len(rec.Records)
+	report := func(b *testing.B, records int) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(records), "ns/record")
+		b.ReportMetric(float64(size)*float64(b.N)/b.Elapsed().Seconds()/1e6, "MB/s")
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(records), "ns/record")
-	b.ReportMetric(float64(size)*float64(b.N)/b.Elapsed().Seconds()/1e6, "MB/s")
+	// whole: Read, every record and its bytes kept, as tools read a file.
+	b.Run("whole", func(b *testing.B) {
+		records := 0
+		for b.Loop() {
+			rec, err := Read(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			records += len(rec.Records)
+		}
+		report(b, records)
+	})
+	// stream: record by record, as a replay reads a file.
+	b.Run("stream", func(b *testing.B) {
+		records := 0
+		for b.Loop() {
+			r, err := Open(path, Limits{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for {
+				_, err := r.Next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				records++
+			}
+			r.Close()
+		}
+		report(b, records)
+	})
 }
 
 // decompressedSize is the size of the recording's zstd stream decompressed.

@@ -32,6 +32,10 @@ const (
 	// a file can take to read; memory is bounded by the record's bound.
 	maxRatio        = 1024
 	streamAllowance = 64 << 20
+	// maxWindow bounds the window a file's zstd frame may ask for, which
+	// the decompressor allocates up front: the writer's is 4 MiB (its
+	// fastest level's).
+	maxWindow = 8 << 20
 )
 
 // Limits tune what a Reader accepts.
