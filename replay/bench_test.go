@@ -43,25 +43,29 @@ func BenchmarkReplayThroughput(b *testing.B) {
 	})
 	b.Run("replay", func(b *testing.B) {
 		for b.Loop() {
-			settle(b, rec)
+			r, err := rec.Reader()
+			if err != nil {
+				b.Fatal(err)
+			}
+			settle(b, r)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*events), "ns/event")
 	})
 	b.Run("read+replay", func(b *testing.B) {
 		for b.Loop() {
-			rec, err := recording.Read(path)
+			r, err := recording.Open(path, recording.Limits{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			settle(b, rec)
+			settle(b, r)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*events), "ns/event")
 	})
 }
 
-// settle replays rec as fast as possible until it has settled.
-func settle(b *testing.B, rec *recording.Recording) {
-	s, err := New(rec, Options{})
+// settle replays what r reads as fast as possible until it has settled.
+func settle(b *testing.B, r *recording.Reader) {
+	s, err := New(r, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
