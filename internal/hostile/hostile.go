@@ -86,8 +86,8 @@ func HugeRecords(n int, size int64) []byte {
 }
 
 // ManyInformers is a recording whose header lists n informers, each
-// with listeners listeners, compressed as informtop compresses: 30 KB on
-// disk for 20,000 informers.
+// with listeners listeners, compressed as informtop compresses: 640 KB
+// of header, 18 KB on disk, for 20,000 informers without listeners.
 func ManyInformers(n, listeners int) []byte {
 	var line bytes.Buffer
 	line.WriteString(Header + `,"informers":[`)
