@@ -332,15 +332,18 @@ func describe(gvk schema.GroupVersionKind, grouped bool) string {
 // has, cheaply: names are path segments, label keys and values and
 // annotation keys are qualified names.
 func invalidMetadata(acc metav1.Object) string {
-	for field, s := range map[string]string{"name": acc.GetName(), "namespace": acc.GetNamespace(), "generateName": acc.GetGenerateName()} {
-		if !printableString(s) || !utf8.ValidString(s) || strings.ContainsAny(s, "/%") {
-			return field
-		}
-	}
-	for field, s := range map[string]string{"resourceVersion": acc.GetResourceVersion(), "uid": string(acc.GetUID())} {
-		if !printableString(s) || !utf8.ValidString(s) {
-			return field
-		}
+	segment := func(s string) bool { return plainText(s) && !strings.ContainsAny(s, "/%") }
+	switch {
+	case !segment(acc.GetName()):
+		return "name"
+	case !segment(acc.GetNamespace()):
+		return "namespace"
+	case !segment(acc.GetGenerateName()):
+		return "generateName"
+	case !plainText(acc.GetResourceVersion()):
+		return "resourceVersion"
+	case !plainText(string(acc.GetUID())):
+		return "uid"
 	}
 	for k, v := range acc.GetLabels() {
 		if !qualifiedName(k) || !labelValue(v) {
@@ -380,4 +383,14 @@ func labelValue(s string) bool {
 		}
 	}
 	return alnum(s[0]) && alnum(s[len(s)-1])
+}
+
+// plainText: s is UTF-8 without control characters.
+func plainText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return printableString(s) && utf8.ValidString(s) // the rare name that is not ASCII
+		}
+	}
+	return true
 }
