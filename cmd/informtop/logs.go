@@ -30,7 +30,8 @@ func routeClientLogs(path string, v int) (func(), error) {
 		klog.SetLogger(logr.Discard())
 		return func() {}, nil
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	// At -v 8 client-go logs response bodies: the cluster's objects.
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the log file: %w; pick a writable path for --log-file", err)
 	}
