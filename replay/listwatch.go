@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -352,12 +354,23 @@ func (lw *listerWatcher) WatchWithContext(ctx context.Context, _ metav1.ListOpti
 // failure rebuilds a recorded error: the server's status when there was one.
 func failure(f *recording.Failure) error {
 	if f.Status != nil {
-		return &apierrors.StatusError{ErrStatus: *f.Status}
+		st := *f.Status
+		st.Message = shown(st.Message)
+		return &apierrors.StatusError{ErrStatus: st}
 	}
 	if f.Refused {
-		return refused{f.Message}
+		return refused{shown(f.Message)}
 	}
-	return errors.New(f.Message)
+	return errors.New(shown(f.Message))
+}
+
+// shown is a message from the file as the dashboard may show it: quoted
+// when it holds control characters, which could drive the terminal.
+func shown(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r >= 0x7f && r < 0xa0 }) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // refused is a recorded refused connection: it reads as recorded and is
@@ -421,6 +434,9 @@ func (s *stream) serve() {
 			return
 		}
 		obj := r.Decoded()[0]
+		if st, ok := obj.(*metav1.Status); ok {
+			st.Message = shown(st.Message)
+		}
 		select {
 		case s.out <- watch.Event{Type: watch.EventType(r.Type), Object: obj}:
 			if acc, err := meta.Accessor(obj); err == nil && r.Type != string(watch.Error) {

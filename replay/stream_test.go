@@ -204,3 +204,37 @@ func TestReplaySaysWhatItLeftOut(t *testing.T) {
 		t.Errorf("unstored %+v", u)
 	}
 }
+
+// TestFailuresAreShownQuoted: a recorded failure's message reaches the
+// dashboard's log; one holding control characters, which could drive the
+// terminal, is quoted.
+func TestFailuresAreShownQuoted(t *testing.T) {
+	stream := frames(widgetsHeader,
+		`{"t":1,"k":"list","i":"widgets","err":{"message":"boom\u001b[2J\u001b]0;pwned\u0007"}}`,
+		`{"t":2,"k":"list","i":"widgets","rv":"1","items":[`+widget("a", "1")+`]}`,
+		`{"t":3,"k":"watch","i":"widgets","opts":{"resourceVersion":"1"}}`,
+		`{"t":4,"k":"event","i":"widgets","type":"ERROR","obj":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"gone\u001b[2J","reason":"Expired","code":410}}`)
+	path := writeRecording(t, "w.rec.zst", stream)
+	r, err := recording.Open(path, recording.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	wctx, stop := run(s)
+	defer stop()
+	if err := s.Finished(wctx); err != nil {
+		t.Fatal(err)
+	}
+	var log []string
+	for _, ev := range s.Pull(0, 0).Events {
+		log = append(log, ev.Detail)
+	}
+	all := strings.Join(log, "\n")
+	if strings.Contains(all, "\x1b") || !strings.Contains(all, `boom\x1b[2J\x1b]0;pwned\a`) {
+		t.Errorf("the log shows the recorded failure unquoted, or not at all:\n%q", all)
+	}
+}
