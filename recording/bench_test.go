@@ -1,11 +1,15 @@
 package recording
 
 import (
+	"errors"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/internal/benchlw"
@@ -152,4 +156,79 @@ func BenchmarkWriterWork(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(w.Stats().Bytes)/float64(i), "bytes/event")
+}
+
+// BenchmarkRead: reading back the replay benchmark's recording, 1,000
+// listed pods and 20,000 watch events, as informtop replay reads it.
+// ns/record and the decompressed stream's MB/s.
+func BenchmarkRead(b *testing.B) {
+	const initial, events = 1_000, 20_000
+	path := filepath.Join(b.TempDir(), "r.rec.zst")
+	lw := benchlw.New(initial)
+	w, err := Create(path, Header{Informers: []Informer{{Name: "pods", Resource: "pods", Queue: "RealFIFO"}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchrun.Live(b, Tee(lw, "pods", w), lw, initial, events)
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	size := decompressedSize(b, path)
+	report := func(b *testing.B, records int) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(records), "ns/record")
+		b.ReportMetric(float64(size)*float64(b.N)/b.Elapsed().Seconds()/1e6, "MB/s")
+	}
+	// whole: Read, every record and its bytes kept, as tools read a file.
+	b.Run("whole", func(b *testing.B) {
+		records := 0
+		for b.Loop() {
+			rec, err := Read(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			records += len(rec.Records)
+		}
+		report(b, records)
+	})
+	// stream: record by record, as a replay reads a file.
+	b.Run("stream", func(b *testing.B) {
+		records := 0
+		for b.Loop() {
+			r, err := Open(path, Limits{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for {
+				_, err := r.Next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				records++
+			}
+			r.Close()
+		}
+		report(b, records)
+	})
+}
+
+// decompressedSize is the size of the recording's zstd stream decompressed.
+func decompressedSize(b *testing.B, path string) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := zstd.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer zr.Close()
+	n, err := io.Copy(io.Discard, zr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
 }

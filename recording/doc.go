@@ -14,10 +14,17 @@
 // JSON to encode; Secrets (redacted), unstructured objects and ERROR
 // events' Status as JSON inside the record. The writer flushes the
 // compressor every FlushEvery, so a recording cut short (a killed
-// process, a full disk) still decompresses up to its last flush; Read
-// replays what is complete and says where it stopped. Objects are stored
-// as the source shows them: managedFields stripped, Secrets' data and
-// stringData redacted (package redact).
+// process, a full disk) still decompresses up to its last flush; a Reader
+// hands out what is complete and says where it stopped. Objects are
+// stored as the source shows them: managedFields stripped, Secrets' data
+// and stringData redacted (package redact). Files are their owner's only.
+//
+// A Reader streams a file record by record within bounds (budget.go), so
+// that a file crafted to decompress to gigabytes costs nothing, and
+// checks each record as it decodes it: the frame has no checksum, so
+// damage shows only where it breaks the structure (a length, a field, an
+// object that no longer decodes or is not of its informer's kind), and
+// such a record is refused with its place in the decompressed stream.
 //
 // Tee wraps a ListerWatcher so that everything it returns is also handed
 // to a Writer, without ever blocking the reflector beyond the Writer's

@@ -167,12 +167,12 @@ func TestRefusals(t *testing.T) {
 		{"other zstd", zst("{\"hello\":1}\n"), []string{"f.rec.zst is not an informtop recording", "at byte"}},
 		{"corrupt", corrupt, []string{"f.rec.zst is corrupt", "at byte"}},
 		{"newer", zst(`{"format":"informtop-recording","version":3,"informtop":"v9.0.0"}` + "\n"), []string{"f.rec.zst is a version 3 recording (written by informtop v9.0.0)", "reads version 2 only"}},
-		{"bad record", zst(header + frame(`{"t":1,"k":"event","i":"nodes"}`)), []string{"f.rec.zst is corrupt: record 1 names informer \"nodes\"", "at byte"}},
-		{"unknown kind", zst(header + frame(`{"t":1,"k":"event","i":"pods","pbk":"example.com/v1/Widget","pb":1}`) + frame("x")), []string{"f.rec.zst is corrupt: record 1 has objects of kind example.com/v1/Widget, which this informtop cannot decode", "at byte"}},
-		{"two objects, one event", zst(header + frame(`{"t":1,"k":"event","i":"pods","pbk":"v1/Pod","pb":2}`) + frame("") + frame("")), []string{"f.rec.zst is corrupt: record 1 has 2 objects for one event", "at byte"}},
-		{"objects of no kind", zst(header + frame(`{"t":1,"k":"list","i":"pods","pb":1}`) + frame("")), []string{"f.rec.zst is corrupt: record 1 has protobuf objects but names no kind", "at byte"}},
-		{"huge length", zst(header + "\xff\xff\xff\xff\xff\xff\x7f"), []string{"f.rec.zst is corrupt: record 1 has a length of", "at byte"}},
-		{"not JSON", zst(header + frame(`{"t":1,`)), []string{"f.rec.zst is corrupt: record 1 is not valid", "at byte"}},
+		{"bad record", zst(header + frame(`{"t":1,"k":"event","i":"nodes"}`)), []string{"f.rec.zst is corrupt: a record names informer \"nodes\", which the header does not list (record 1, at byte 75 of the decompressed stream); the file was damaged"}},
+		{"unknown kind", zst(header + frame(`{"t":1,"k":"event","i":"pods","pbk":"example.com/v1/Widget","pb":1}`) + frame("x")), []string{"f.rec.zst is corrupt: a record has objects of kind \"example.com/v1/Widget\", which this informtop cannot decode (record 1, at byte 75 of the decompressed stream)"}},
+		{"two objects, one event", zst(header + frame(`{"t":1,"k":"event","i":"pods","type":"ADDED","pbk":"v1/Pod","pb":2}`) + frame("") + frame("")), []string{"f.rec.zst is corrupt: an event holds 2 objects, not one (record 1, at byte 75 of the decompressed stream)"}},
+		{"objects of no kind", zst(header + frame(`{"t":1,"k":"list","i":"pods","pb":1}`) + frame("")), []string{"f.rec.zst is corrupt: a record has protobuf objects but names no kind (record 1, at byte 75 of the decompressed stream)"}},
+		{"huge length", zst(header + "\xff\xff\xff\xff\xff\xff\x7f"), []string{"f.rec.zst is corrupt or hostile: a record says it takes 563 TB, more than the 268 MB a record may take (record 1, at byte 75 of the decompressed stream); if informtop recorded a list that large, replay it with a higher --max-record"}},
+		{"not JSON", zst(header + frame(`{"t":1,`)), []string{"f.rec.zst is corrupt: a record is not valid JSON (unexpected end of JSON input) (record 1, at byte 75 of the decompressed stream)"}},
 	}
 	for _, c := range cases {
 		_, err := Decode(bytes.NewReader(c.data), "f.rec.zst")

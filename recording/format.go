@@ -5,6 +5,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // FormatName is the first field of every recording's header.
@@ -115,7 +116,22 @@ type Record struct {
 
 	// Gap: how many records were dropped just before this one.
 	Dropped uint64 `json:"dropped,omitempty"`
+
+	// Offset is where a Reader found the record in the decompressed
+	// stream, Size how many bytes of it the record took.
+	Offset int64 `json:"-"`
+	Size   int64 `json:"-"`
+	// objs are the record's objects as a Reader decoded them.
+	objs []runtime.Object
 }
+
+// Decoded is the record's objects (an event's, a page's items) as the
+// Reader that read it decoded them: the API's Go types when the
+// informer's stream is typed (see Reader.Kind), else unstructured; an
+// ERROR event's *metav1.Status. Nil for a record no Reader handed out
+// (Read's records keep their bytes instead). They are the caller's:
+// nothing else holds them.
+func (r Record) Decoded() []runtime.Object { return r.objs }
 
 // At is the record's time as a duration since the recording began.
 func (r Record) At() time.Duration { return time.Duration(r.T) }

@@ -99,7 +99,17 @@ func Create(path string, h Header) (*Writer, error) {
 
 // create opens the file and writes the header; the caller starts loop.
 func create(path string, h Header, buffer int) (*Writer, error) {
-	f, err := os.Create(path)
+	if err := recordable(h); err != nil {
+		return nil, fmt.Errorf("cannot record to %s: %w", path, err)
+	}
+	// A recording holds the cluster's objects: only its owner reads it,
+	// also when it overwrites a file that others could read.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err == nil {
+		if err = ownerOnly(f); err != nil {
+			f.Close()
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the recording %s: %v; pick a path in a writable directory with -o", path, unwrapPath(err))
 	}
@@ -124,6 +134,31 @@ func create(path string, h Header, buffer int) (*Writer, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// ownerOnly makes a regular file readable and writable by its owner only
+// (a device such as /dev/null is left as it is).
+func ownerOnly(f *os.File) error {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm() == 0o600 {
+		return err
+	}
+	return f.Chmod(0o600)
+}
+
+// recordable refuses a header that a replay would refuse to read.
+func recordable(h Header) error {
+	listeners := 0
+	for _, inf := range h.Informers {
+		listeners += len(inf.Listeners)
+	}
+	switch {
+	case len(h.Informers) > MaxInformers:
+		return fmt.Errorf("a replay builds at most %d informers and this recording would have %d; record fewer resources", MaxInformers, len(h.Informers))
+	case listeners > MaxListeners:
+		return fmt.Errorf("a replay builds at most %d listeners and this recording would have %d; record fewer resources or listeners", MaxListeners, listeners)
+	}
+	return nil
 }
 
 // Path is the file being written.

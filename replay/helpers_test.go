@@ -96,11 +96,11 @@ type outcome struct {
 // replayOnce replays path to its end and returns what it shows.
 func replayOnce(t *testing.T, path string, o Options) outcome {
 	t.Helper()
-	rec, err := recording.Read(path)
+	r, err := recording.Open(path, recording.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(rec, o)
+	s, err := New(r, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,4 +178,14 @@ func run(s *Source) (wait context.Context, stop func()) {
 		cancel()
 		wg.Wait()
 	}
+}
+
+// readerOf reads rec as if from its file.
+func readerOf(t *testing.T, rec *recording.Recording) *recording.Reader {
+	t.Helper()
+	r, err := rec.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -2,9 +2,10 @@ package replay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -21,68 +22,30 @@ import (
 	"github.com/informtop/informtop/recording"
 )
 
-// call is one recorded List or Watch call and, for a watch that opened,
-// the stream it got.
-type call struct {
-	rec    recording.Record
-	events []recording.Record
-	// closedBy is "server" when the server ended the stream (the replay
-	// ends it too), "client" or "" when the reflector stopped it or the
-	// recording ended with it open.
-	closedBy string
-	closedAt int64
-}
-
-// calls groups one informer's records into calls, in order.
-func calls(recs []recording.Record, informer string) []*call {
-	var out []*call
-	var open *call
-	for _, r := range recs {
-		if r.Informer != informer {
-			continue
-		}
-		switch r.Kind {
-		case recording.KindList:
-			open = nil
-			out = append(out, &call{rec: r})
-		case recording.KindWatch:
-			c := &call{rec: r}
-			out = append(out, c)
-			open = nil
-			if r.Err == nil {
-				open = c
-			}
-		case recording.KindEvent:
-			if open != nil {
-				open.events = append(open.events, r)
-			}
-		case recording.KindClose:
-			if open != nil {
-				open.closedBy, open.closedAt = r.By, r.T
-				open = nil
-			}
-		}
-	}
-	return out
-}
-
-// listerWatcher serves one informer's recorded calls to its reflector.
+// listerWatcher serves one informer's recorded calls to its reflector,
+// from a feed the Source fills as it reads the file: a List or Watch call
+// and, after a watch that opened, its stream's events and close.
 type listerWatcher struct {
+	src       *Source
 	informer  string
 	clock     *clock
 	watchList bool
-	// typed is the kind of every recorded object when they are protobuf
-	// of one kind (see typedKind): they are served typed. nil: unstructured.
+	// typed is the kind of the informer's objects when they are served
+	// typed (see recording.Reader.Kind). nil: unstructured.
 	typed *schema.GroupVersionKind
 
-	mu       sync.Mutex
-	calls    []*call
-	next     int
-	skipped  int          // recorded calls the reflector did not make
-	diverged func(string) // told when calls are skipped
+	mu      sync.Mutex
+	feed    queue // what waits to be served
+	calls   int   // List and Watch calls among it
+	ended   bool  // nothing more will be added
+	waiting bool  // a taker waits for more
+	more    chan struct{}
+	// skipped counts recorded calls the reflector did not make.
+	skipped int
 	// listed: the recording holds a complete list for this informer, so
-	// its replay can sync.
-	listed bool
+	// its replay can sync; initial: the last watch call streams an
+	// initial list, which its bookmark completes.
+	listed, initial bool
 	// sentRV is the resourceVersion of the last page or event the
 	// reflector took: once the informer stands there, it has all of it.
 	sentRV   string
@@ -91,13 +54,9 @@ type listerWatcher struct {
 	done     bool
 }
 
-func newListerWatcher(informer string, cs []*call, c *clock, watchList bool) *listerWatcher {
-	lw := &listerWatcher{informer: informer, clock: c, calls: cs, watchList: watchList, finished: make(chan struct{}), listed: listed(cs)}
-	if gvk, ok := typedKind(cs); ok {
-		lw.typed = &gvk
-	}
-	lw.checkDoneLocked()
-	return lw
+func newListerWatcher(src *Source, informer string, watchList bool) *listerWatcher {
+	return &listerWatcher{src: src, informer: informer, clock: src.clock, watchList: watchList,
+		more: make(chan struct{}), finished: make(chan struct{})}
 }
 
 var _ cache.ListerWatcherWithContext = (*listerWatcher)(nil)
@@ -105,32 +64,196 @@ var _ cache.ListerWatcherWithContext = (*listerWatcher)(nil)
 // IsWatchListSemanticsUnSupported answers as the recorded ListerWatcher did.
 func (lw *listerWatcher) IsWatchListSemanticsUnSupported() bool { return !lw.watchList }
 
-// take returns the next recorded call of the kind asked for. When the
-// reflector asks for another kind than was recorded next (the replay
-// went another way), the calls before the next one of its kind are
-// skipped and that is logged; nil when no call of that kind is left.
-func (lw *listerWatcher) take(kind recording.Kind) *call {
+// add appends a record read from the file.
+func (lw *listerWatcher) add(r recording.Record) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
-	for j := lw.next; j < len(lw.calls); j++ {
-		c := lw.calls[j]
-		if c.rec.Kind != kind {
-			continue
+	switch r.Kind {
+	case recording.KindList:
+		lw.calls++
+		lw.initial = false
+		lw.listed = lw.listed || (r.Err == nil && r.Continue == "")
+	case recording.KindWatch:
+		lw.calls++
+		o := r.Options
+		lw.initial = r.Err == nil && o != nil && o.SendInitialEvents != nil && *o.SendInitialEvents
+	case recording.KindEvent:
+		lw.listed = lw.listed || (lw.initial && r.Type == string(watch.Bookmark))
+	case recording.KindClose:
+		lw.initial = false
+	}
+	lw.feed.push(r)
+	if lw.waiting {
+		lw.wakeLocked()
+	}
+}
+
+// closeFeed says nothing more will be added.
+func (lw *listerWatcher) closeFeed() {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	lw.ended = true
+	lw.wakeLocked()
+	lw.checkDoneLocked()
+}
+
+func (lw *listerWatcher) wakeLocked() {
+	lw.waiting = false
+	close(lw.more)
+	lw.more = make(chan struct{})
+}
+
+// pending is how many records wait to be served.
+func (lw *listerWatcher) pending() int {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return lw.feed.len()
+}
+
+// popLocked takes the next record off the feed; its bytes are given back
+// to the read-ahead budget by the caller, once unlocked.
+func (lw *listerWatcher) popLocked() recording.Record {
+	r := lw.feed.pop()
+	if r.Kind == recording.KindList || r.Kind == recording.KindWatch {
+		lw.calls--
+	}
+	return r
+}
+
+// queue is a FIFO of records in blocks, so that a long one is neither
+// copied as it grows nor kept whole once served.
+type queue struct {
+	blocks [][]recording.Record
+	head   int // the next record is blocks[0][head]
+	n      int
+}
+
+const queueBlock = 256
+
+func (q *queue) len() int { return q.n }
+
+func (q *queue) push(r recording.Record) {
+	if len(q.blocks) == 0 || len(q.blocks[len(q.blocks)-1]) == queueBlock {
+		q.blocks = append(q.blocks, make([]recording.Record, 0, queueBlock))
+	}
+	last := &q.blocks[len(q.blocks)-1]
+	*last = append(*last, r)
+	q.n++
+}
+
+// peek is the next record; the queue must not be empty.
+func (q *queue) peek() *recording.Record { return &q.blocks[0][q.head] }
+
+func (q *queue) pop() recording.Record {
+	b := q.blocks[0]
+	r := b[q.head]
+	b[q.head] = recording.Record{} // its objects are the reflector's now
+	q.head++
+	q.n--
+	if q.head == len(b) {
+		q.head = 0
+		if len(q.blocks) == 1 {
+			q.blocks[0] = b[:0]
+		} else {
+			q.blocks[0] = nil
+			q.blocks = q.blocks[1:]
 		}
-		if skipped := j - lw.next; skipped > 0 {
-			lw.skipped += skipped
-			if lw.diverged != nil {
-				lw.diverged(fmt.Sprintf("replay of %s: the reflector asked for a %s where the recording has a %s next; skipped %d recorded calls", lw.informer, kind, lw.calls[lw.next].rec.Kind, skipped))
+	}
+	return r
+}
+
+// take returns the next recorded call of the kind asked for, waiting for
+// the file to be read that far. When the reflector asks for another kind
+// than was recorded next (the replay went another way), the calls before
+// the next one of its kind are skipped and that is logged; so are the
+// events of a stream the reflector stopped. nil when no call of that kind
+// is left, or ctx ended.
+func (lw *listerWatcher) take(ctx context.Context, kind recording.Kind) *recording.Record {
+	skipped, first := 0, recording.Kind("")
+	defer func() {
+		if skipped > 0 {
+			lw.src.LogError(fmt.Sprintf("replay of %s: the reflector asked for a %s where the recording has a %s next; skipped %d recorded calls", lw.informer, kind, first, skipped))
+		}
+	}()
+	for {
+		var freed int64
+		lw.mu.Lock()
+		for lw.feed.len() > 0 {
+			r := lw.popLocked()
+			freed += r.Size
+			switch r.Kind {
+			case kind:
+				lw.skipped += skipped
+				if kind == recording.KindWatch && r.Err == nil {
+					lw.streams++
+				}
+				lw.checkDoneLocked()
+				lw.mu.Unlock()
+				lw.src.budget.give(freed)
+				return &r
+			case recording.KindList, recording.KindWatch:
+				if skipped == 0 {
+					first = r.Kind
+				}
+				skipped++
 			}
 		}
-		lw.next = j + 1
-		if kind == recording.KindWatch && c.rec.Err == nil {
-			lw.streams++
-		}
+		lw.skipped += skipped
+		ended, more := lw.ended, lw.more
+		lw.waiting = true
 		lw.checkDoneLocked()
-		return c
+		lw.mu.Unlock()
+		lw.src.budget.give(freed)
+		if ended {
+			return nil
+		}
+		select {
+		case <-more:
+		case <-ctx.Done():
+			return nil
+		}
 	}
-	return nil
+}
+
+// What streamNext found.
+const (
+	streamEvent   = iota // an event of the stream, taken
+	streamClosed         // its close, taken
+	streamEnded          // the next record is another call, or there is none: the stream ended open
+	streamStopped        // the reflector stopped the stream
+)
+
+// streamNext takes the next record of the watch stream being served,
+// waiting for the file to be read that far.
+func (lw *listerWatcher) streamNext(stop <-chan struct{}) (recording.Record, int) {
+	for {
+		lw.mu.Lock()
+		if lw.feed.len() > 0 {
+			switch lw.feed.peek().Kind {
+			case recording.KindEvent, recording.KindClose:
+				r := lw.popLocked()
+				lw.mu.Unlock()
+				lw.src.budget.give(r.Size)
+				if r.Kind == recording.KindClose {
+					return r, streamClosed
+				}
+				return r, streamEvent
+			}
+			lw.mu.Unlock()
+			return recording.Record{}, streamEnded
+		}
+		ended, more := lw.ended, lw.more
+		lw.waiting = true
+		lw.mu.Unlock()
+		if ended {
+			return recording.Record{}, streamEnded
+		}
+		select {
+		case <-more:
+		case <-stop:
+			return recording.Record{}, streamStopped
+		}
+	}
 }
 
 func (lw *listerWatcher) sent(rv string) {
@@ -149,6 +272,13 @@ func (lw *listerWatcher) lastSent() string {
 	return lw.sentRV
 }
 
+// canSync reports whether the recording holds a complete list.
+func (lw *listerWatcher) canSync() bool {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return lw.listed
+}
+
 func (lw *listerWatcher) streamDone() {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
@@ -156,8 +286,11 @@ func (lw *listerWatcher) streamDone() {
 	lw.checkDoneLocked()
 }
 
+// checkDoneLocked closes finished once the file is read, every recorded
+// call was taken and every stream served; events of streams the reflector
+// stopped may be left.
 func (lw *listerWatcher) checkDoneLocked() {
-	if !lw.done && lw.next >= len(lw.calls) && lw.streams == 0 {
+	if !lw.done && lw.ended && lw.calls == 0 && lw.streams == 0 {
 		lw.done = true
 		close(lw.finished)
 	}
@@ -172,58 +305,48 @@ func (lw *listerWatcher) Watch(options metav1.ListOptions) (watch.Interface, err
 }
 
 func (lw *listerWatcher) ListWithContext(ctx context.Context, _ metav1.ListOptions) (runtime.Object, error) {
-	c := lw.take(recording.KindList)
+	c := lw.take(ctx, recording.KindList)
 	if c == nil {
 		// The recording is over: the reflector waits here until it stops.
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
-	if !lw.clock.wait(ctx, nil, c.rec.T) {
+	if !lw.clock.wait(ctx, nil, c.T) {
 		return nil, ctx.Err()
 	}
-	if c.rec.Err != nil {
-		return nil, failure(c.rec.Err)
+	if c.Err != nil {
+		return nil, failure(c.Err)
 	}
-	lw.sent(c.rec.RV)
+	lw.sent(c.RV)
 	if lw.typed != nil {
-		list, err := lw.typedPage(c.rec)
-		if err != nil {
-			// Read checked the records but not every object's bytes.
-			lw.undecodable(c.rec, err)
-			list, _ = scheme.Scheme.New(listKind(*lw.typed))
-		}
-		return list, nil
+		return lw.typedPage(*c)
 	}
 	list := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "v1", "kind": "List"}}
-	list.SetResourceVersion(c.rec.RV)
-	list.SetContinue(c.rec.Continue)
-	items, err := c.rec.Objects()
-	if err != nil {
-		// Read checked the records but not every object's bytes: serve
-		// the page without its items rather than stop the replay.
-		lw.undecodable(c.rec, err)
-		items = nil
-	}
+	list.SetResourceVersion(c.RV)
+	list.SetContinue(c.Continue)
+	items := c.Decoded()
 	list.Items = make([]unstructured.Unstructured, 0, len(items))
-	for _, m := range items {
-		list.Items = append(list.Items, unstructured.Unstructured{Object: m})
+	for _, obj := range items {
+		if u, ok := obj.(*unstructured.Unstructured); ok {
+			list.Items = append(list.Items, *u)
+		}
 	}
 	return list, nil
 }
 
 func (lw *listerWatcher) WatchWithContext(ctx context.Context, _ metav1.ListOptions) (watch.Interface, error) {
-	c := lw.take(recording.KindWatch)
+	c := lw.take(ctx, recording.KindWatch)
 	if c == nil {
 		return newStream(lw, nil), nil // used up: an open, silent watch
 	}
-	if !lw.clock.wait(ctx, nil, c.rec.T) {
-		if c.rec.Err == nil {
+	if !lw.clock.wait(ctx, nil, c.T) {
+		if c.Err == nil {
 			lw.streamDone()
 		}
 		return nil, ctx.Err()
 	}
-	if c.rec.Err != nil {
-		return nil, failure(c.rec.Err)
+	if c.Err != nil {
+		return nil, failure(c.Err)
 	}
 	return newStream(lw, c), nil
 }
@@ -231,12 +354,23 @@ func (lw *listerWatcher) WatchWithContext(ctx context.Context, _ metav1.ListOpti
 // failure rebuilds a recorded error: the server's status when there was one.
 func failure(f *recording.Failure) error {
 	if f.Status != nil {
-		return &apierrors.StatusError{ErrStatus: *f.Status}
+		st := *f.Status
+		st.Message = shown(st.Message)
+		return &apierrors.StatusError{ErrStatus: st}
 	}
 	if f.Refused {
-		return refused{f.Message}
+		return refused{shown(f.Message)}
 	}
-	return errors.New(f.Message)
+	return errors.New(shown(f.Message))
+}
+
+// shown is a message from the file as the dashboard may show it: quoted
+// when it holds control characters, which could drive the terminal.
+func shown(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r >= 0x7f && r < 0xa0 }) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // refused is a recorded refused connection: it reads as recorded and is
@@ -249,14 +383,14 @@ func (r refused) Unwrap() error { return syscall.ECONNREFUSED }
 // stream serves one recorded watch stream.
 type stream struct {
 	lw   *listerWatcher
-	c    *call
 	out  chan watch.Event
 	stop chan struct{}
 	once sync.Once
 }
 
-func newStream(lw *listerWatcher, c *call) *stream {
-	s := &stream{lw: lw, c: c, out: make(chan watch.Event), stop: make(chan struct{})}
+// newStream serves the stream c opened; c nil: a silent one.
+func newStream(lw *listerWatcher, c *recording.Record) *stream {
+	s := &stream{lw: lw, out: make(chan watch.Event), stop: make(chan struct{})}
 	if c != nil {
 		go s.serve()
 	}
@@ -275,88 +409,53 @@ func (s *stream) serve() {
 			s.lw.streamDone()
 		}
 	}()
-	for _, ev := range s.c.events {
-		if !s.lw.clock.wait(ctx, s.stop, ev.T) {
+	for {
+		r, what := s.lw.streamNext(s.stop)
+		switch what {
+		case streamStopped:
+			return
+		case streamClosed:
+			if r.By == "server" {
+				if s.lw.clock.wait(ctx, s.stop, r.T) {
+					close(s.out)
+				}
+				return
+			}
+		}
+		if what != streamEvent {
+			// The reflector stopped this stream (or the recording ended with
+			// it open): everything is served; wait for the reflector's Stop.
+			served = true
+			s.lw.streamDone()
+			<-s.stop
 			return
 		}
-		obj, err := s.lw.decodeEventObject(ev)
-		if err != nil {
-			s.lw.undecodable(ev, err)
+		if !s.lw.clock.wait(ctx, s.stop, r.T) {
+			return
+		}
+		obj := r.Decoded()[0]
+		if st, ok := obj.(*metav1.Status); ok {
+			st.Message = shown(st.Message)
 		}
 		select {
-		case s.out <- watch.Event{Type: watch.EventType(ev.Type), Object: obj}:
-			if acc, err := meta.Accessor(obj); err == nil && ev.Type != string(watch.Error) {
+		case s.out <- watch.Event{Type: watch.EventType(r.Type), Object: obj}:
+			if acc, err := meta.Accessor(obj); err == nil && r.Type != string(watch.Error) {
 				s.lw.sent(acc.GetResourceVersion())
 			}
 		case <-s.stop:
 			return
 		}
 	}
-	if s.c.closedBy != "server" {
-		// The reflector stopped this stream (or the recording ended with it
-		// open): everything is served; wait for the reflector's Stop.
-		served = true
-		s.lw.streamDone()
-		<-s.stop
-		return
-	}
-	if s.lw.clock.wait(ctx, s.stop, s.c.closedAt) {
-		close(s.out)
-	}
 }
 
-// decodeEventObject is the event's object: a Status for an ERROR event,
-// else typed or unstructured as the informer is served; an empty one when
-// it does not decode (err says why).
-func (lw *listerWatcher) decodeEventObject(ev recording.Record) (runtime.Object, error) {
-	if ev.Type == string(watch.Error) {
-		st := &metav1.Status{}
-		if err := json.Unmarshal(ev.Object, st); err == nil {
-			return st, nil
-		}
+// exampleObject is what the informer's reflector expects.
+func (lw *listerWatcher) exampleObject() runtime.Object {
+	if lw.typed == nil {
+		return &unstructured.Unstructured{}
 	}
-	if lw.typed != nil {
-		objs, err := ev.TypedObjects()
-		if err != nil || len(objs) != 1 {
-			return lw.exampleObject(), err
-		}
-		return objs[0], nil
+	obj, err := scheme.Scheme.New(*lw.typed)
+	if err != nil { // the reader checked it
+		return &unstructured.Unstructured{}
 	}
-	objs, err := ev.Objects()
-	if err != nil || len(objs) != 1 || objs[0] == nil {
-		return &unstructured.Unstructured{Object: map[string]any{}}, err
-	}
-	return &unstructured.Unstructured{Object: objs[0]}, nil
-}
-
-// undecodable tells the user of a recorded object the replay cannot serve.
-func (lw *listerWatcher) undecodable(r recording.Record, err error) {
-	if lw.diverged != nil {
-		lw.diverged(fmt.Sprintf("replay of %s: a recorded %s at %s does not decode and is served empty: %v", lw.informer, r.Kind, r.At(), err))
-	}
-}
-
-// listed reports whether cs hold a complete list: a last LIST page, or a
-// streamed initial list that reached its closing bookmark.
-func listed(cs []*call) bool {
-	for _, c := range cs {
-		if c.rec.Err != nil {
-			continue
-		}
-		switch c.rec.Kind {
-		case recording.KindList:
-			if c.rec.Continue == "" {
-				return true
-			}
-		case recording.KindWatch:
-			if o := c.rec.Options; o != nil && o.SendInitialEvents != nil && *o.SendInitialEvents {
-				for _, ev := range c.events {
-					if ev.Type == string(watch.Bookmark) {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
+	return obj
 }

@@ -86,7 +86,7 @@ func TestReplaySaysWhatTheRecordingLacks(t *testing.T) {
 		},
 		Stop: &recording.Stop{Offset: 1234, Records: 3, At: 3},
 	}
-	s, err := New(rec, Options{})
+	s, err := New(readerOf(t, rec), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestReplayWithoutAList(t *testing.T) {
 		Header:  recording.Header{Informers: []recording.Informer{{Name: "pods", Resource: "pods", Queue: "RealFIFO"}}},
 		Records: []recording.Record{{T: 1, Kind: recording.KindList, Informer: "pods", RV: "5", Continue: "more"}},
 	}
-	s, err := New(rec, Options{})
+	s, err := New(readerOf(t, rec), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestHandlersTakeTheRecordedTime(t *testing.T) {
 			{T: 3, Kind: recording.KindCall, Informer: "pods", Listener: "slow", Callback: "OnAdd", Duration: int64(time.Microsecond)},
 		},
 	}
-	s, err := New(rec, Options{Speed: 2})
+	s, err := New(readerOf(t, rec), Options{Speed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

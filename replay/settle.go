@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -28,8 +29,8 @@ func (s *Source) Settled(ctx context.Context) error {
 	canSync := map[string]bool{}
 	var never []string
 	for _, lw := range s.lws {
-		canSync[lw.informer] = lw.listed
-		if !lw.listed {
+		canSync[lw.informer] = lw.canSync()
+		if !canSync[lw.informer] {
 			never = append(never, lw.informer)
 		}
 	}
@@ -38,22 +39,54 @@ func (s *Source) Settled(ctx context.Context) error {
 	for {
 		at := map[string]string{}
 		for _, lw := range s.lws {
-			if lw.listed {
+			if canSync[lw.informer] {
 				at[lw.informer] = lw.lastSent()
 			}
 		}
 		if idle(s.Snapshots(), canSync, at) {
 			if len(never) > 0 {
-				return fmt.Errorf("%s ends before the initial list of %s was complete, so the replay cannot sync it", s.rec.Path, strings.Join(never, ", "))
+				return fmt.Errorf("%s ends before the initial list of %s was complete, so the replay cannot sync it", s.path, strings.Join(never, ", "))
 			}
 			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("the replay of %s was served but not yet processed: %w", s.rec.Path, ctx.Err())
+			return fmt.Errorf("the replay of %s was served but not yet processed: %w", s.path, ctx.Err())
 		case <-t.C:
 		}
 	}
+}
+
+// SettledWithin is Settled, giving up once the replay has stood still for
+// timeout: past when the last record read is due at the replay's speed
+// (reading runs ahead of that unless the replay is stuck), and past when
+// the last record was read.
+func (s *Source) SettledWithin(ctx context.Context, timeout time.Duration) error {
+	for {
+		deadline := s.deadline(timeout)
+		wctx, cancel := context.WithDeadline(ctx, deadline)
+		err := s.Settled(wctx)
+		cancel()
+		if err == nil || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) || !s.deadline(timeout).After(deadline) {
+			return err
+		}
+	}
+}
+
+// deadline is when a replay that makes no more progress gives up.
+func (s *Source) deadline(timeout time.Duration) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at := s.progress
+	if s.started.After(at) {
+		at = s.started
+	}
+	if sp := s.opts.Speed; sp > 0 {
+		if due := s.started.Add(time.Duration(float64(s.end) / sp)); due.After(at) {
+			at = due
+		}
+	}
+	return at.Add(timeout)
 }
 
 func idle(snaps []engine.Snapshot, canSync map[string]bool, at map[string]string) bool {

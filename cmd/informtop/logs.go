@@ -30,8 +30,8 @@ func routeClientLogs(path string, v int) (func(), error) {
 		klog.SetLogger(logr.Discard())
 		return func() {}, nil
 	}
-	// 0600: the log names the cluster's objects and, at -v 6 and above,
-	// every request.
+	// 0600: the log names the cluster's objects and, at -v 8 and above,
+	// holds response bodies (redacted, yet the cluster's objects).
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the log file: %w; pick a writable path for --log-file", err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/resource"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	"github.com/informtop/informtop/engine"
@@ -24,6 +25,7 @@ func newReplayCommand(stdout, stderr io.Writer) *cobra.Command {
 	var speed float64
 	var step bool
 	queue := ""
+	maxRecord := int64(recording.DefaultMaxRecord)
 	cmd := &cobra.Command{
 		Use:   "replay FILE [--speed N | --step] [--queue DeltaFIFO|RealFIFO] [--once --json]",
 		Short: "replay a recording made with informtop record, through the engine",
@@ -43,7 +45,7 @@ been served and processed, then prints one report: the same file always gives th
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runReplay(args[0], o, speed, cmd.Flags().Changed("speed"), step, queue, stdout, stderr)
+			return runReplay(args[0], o, speed, cmd.Flags().Changed("speed"), step, queue, maxRecord, stdout, stderr)
 		},
 	}
 	fs := cmd.Flags()
@@ -58,16 +60,18 @@ been served and processed, then prints one report: the same file always gives th
 	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")
 	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "with --once: how long to wait for the sync, and for the processing once everything was served")
 	fs.DurationVar(&o.refresh, "refresh", 100*time.Millisecond, "dashboard refresh interval")
+	fs.Var(sizeValue{&maxRecord}, "max-record", "the most one record or object of the file may take decompressed, e.g. 1Gi: raise it for a recording of a list larger than this")
 	o.addLogFlags(fs, "write client-go's log to this file")
 	expect(fs, "speed", "a number: 1 as recorded, 10 ten times faster, 0 as fast as possible")
 	expect(fs, "queue", "RealFIFO or DeltaFIFO")
 	expect(fs, "timeout", "a duration such as 30s or 2m")
 	expect(fs, "refresh", "a duration such as 100ms or 1s")
+	expect(fs, "max-record", "a size such as 512Mi or 1Gi")
 	expect(fs, "v", "a verbosity level from 0 to 10, e.g. 4")
 	return cmd
 }
 
-func runReplay(path string, o *options, speed float64, speedSet, step bool, queue string, stdout, stderr io.Writer) error {
+func runReplay(path string, o *options, speed float64, speedSet, step bool, queue string, maxRecord int64, stdout, stderr io.Writer) error {
 	if err := o.validateCommon(); err != nil {
 		return err
 	}
@@ -91,17 +95,17 @@ func runReplay(path string, o *options, speed float64, speedSet, step bool, queu
 		}
 		opts.Queue = &k
 	}
-	rec, err := recording.Read(path)
+	r, err := recording.Open(path, recording.Limits{MaxRecord: maxRecord})
 	if err != nil {
 		return err
 	}
-	if rec.Stop != nil {
-		fmt.Fprintf(stderr, "informtop: %s\n", rec.Stop.Sentence(path))
-	}
-	src, err := replay.New(rec, opts)
+	// New reads ahead: a file whose first records are wrong is refused
+	// before anything is shown. The replay reads the rest as it goes.
+	src, err := replay.New(r, opts)
 	if err != nil {
 		return err
 	}
+	defer src.Close()
 	ctx, end, err := startSession(o)
 	if err != nil {
 		return err
@@ -109,7 +113,11 @@ func runReplay(path string, o *options, speed float64, speedSet, step bool, queu
 	defer end()
 	utilruntime.ReallyCrash = false // as for informtop's own informers
 	if o.once {
-		if code := replayOnce(ctx, src, o, stdout, stderr); code != 0 {
+		code, err := replayOnce(ctx, src, o, stdout, stderr)
+		if err != nil {
+			return err
+		}
+		if code != 0 {
 			return exitError{code}
 		}
 		return nil
@@ -117,12 +125,18 @@ func runReplay(path string, o *options, speed float64, speedSet, step bool, queu
 	if step {
 		src.SetPausedBy(true, source.PausedByYou)
 	}
-	return present(ctx, src, o, stdout, stderr)
+	err = present(ctx, src, o, stdout, stderr)
+	if ferr := src.Err(); ferr != nil {
+		return ferr
+	}
+	tellWhatWasRead(src, stderr)
+	return err
 }
 
 // replayOnce replays to the end, waits until everything was processed,
-// and prints the replay's report. Exit 1 when it did not get there.
-func replayOnce(ctx context.Context, src *replay.Source, o *options, stdout, stderr io.Writer) int {
+// and prints the replay's report. Exit 1 when it did not get there; the
+// file's problem, without a report, when one stopped the replay.
+func replayOnce(ctx context.Context, src *replay.Source, o *options, stdout, stderr io.Writer) (int, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { src.Run(runCtx) })
@@ -130,19 +144,54 @@ func replayOnce(ctx context.Context, src *replay.Source, o *options, stdout, std
 	defer cancel()
 	// Serving takes the recording's length at its pace; processing what
 	// was served, at most --timeout more.
-	wait := o.timeout
-	if sp := src.Speed(); sp > 0 {
-		wait += time.Duration(float64(src.Length()) / sp)
+	err := src.SettledWithin(runCtx, o.timeout)
+	if ferr := src.Err(); ferr != nil {
+		return 0, ferr
 	}
-	wctx, wcancel := context.WithTimeout(runCtx, wait)
-	err := src.Settled(wctx)
-	wcancel()
 	if !writeReport(src.Report(), o, stdout, stderr) {
-		return 1
+		return 1, nil
 	}
+	tellWhatWasRead(src, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "informtop: %v; the report shows where it stopped\n", err)
-		return 1
+		return 1, nil
 	}
-	return 0
+	return 0, nil
 }
+
+// tellWhatWasRead says where the file was cut short and what the replay
+// left out, once it has been read.
+func tellWhatWasRead(src *replay.Source, stderr io.Writer) {
+	select {
+	case <-src.Read():
+	default:
+		return
+	}
+	if st := src.Stop(); st != nil {
+		fmt.Fprintf(stderr, "informtop: %s\n", st.Sentence(src.Path()))
+	}
+	if s := src.Unstored().Sentence(src.Path()); s != "" {
+		fmt.Fprintf(stderr, "informtop: %s\n", s)
+	}
+}
+
+// sizeValue is a flag taking a size as Kubernetes writes quantities:
+// 512Mi, 1Gi, 300M.
+type sizeValue struct{ p *int64 }
+
+func (v sizeValue) String() string { return resource.NewQuantity(*v.p, resource.BinarySI).String() }
+
+func (v sizeValue) Set(s string) error {
+	q, err := resource.ParseQuantity(s)
+	if err != nil {
+		return err
+	}
+	n, ok := q.AsInt64()
+	if !ok || n <= 0 {
+		return fmt.Errorf("%s is not a positive size", s)
+	}
+	*v.p = n
+	return nil
+}
+
+func (v sizeValue) Type() string { return "size" }
