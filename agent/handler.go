@@ -34,6 +34,7 @@ type handler struct {
 	metrics   http.Handler
 	routes    []route
 	share     *sharer
+	admit     *admission // nil: no bound on the request rate
 
 	// resources is Options.Resources; it decides redaction too.
 	resources map[string]schema.GroupVersionResource
@@ -164,6 +165,7 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 	h.metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
 
 	h.share = newSharer()
+	h.admit = newAdmission(opts.RequestsPerSecond)
 	caches := newClass("answers from the caches (cuts, entries, objects, indexes)", shareCache)
 	frames := newClass("frames and reports", shareFrames)
 	metrics := newClass("metrics", shareMetrics)
@@ -190,6 +192,11 @@ const (
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
+	if !h.admit.wait(r.Context()) {
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, sentenceTooMany)
+		return
+	}
 	if h.hasToken && !h.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="informtop"`)
 		writeError(w, http.StatusUnauthorized, sentenceUnauthorized)

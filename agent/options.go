@@ -61,6 +61,12 @@ type Options struct {
 	// /metrics exports them as informtop_workqueue_* series labelled
 	// name, read at scrape time.
 	Workqueues *WorkqueueMetrics
+	// RequestsPerSecond bounds how many requests the agent answers per
+	// second, from every client together (a burst of as many at once);
+	// further requests wait their turn, up to 2 s, then get 503. Default
+	// 200: an attached dashboard asks about 10 times a second, a
+	// Prometheus server once every few. Negative: no bound.
+	RequestsPerSecond float64
 }
 
 // Registry is what the agent needs of a Prometheus registry; a
