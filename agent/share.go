@@ -33,11 +33,9 @@ const (
 	maxShared = 16
 	// minGap spaces the computations of one request whose shared answer
 	// went out of date (a cache that keeps changing): a cut holds the
-	// pipeline while it copies (about 1.5 ms for 5,000 keys), so scrapers
-	// of a busy informer make at most one copy a second rather than one
-	// after another; at ten a second the handler's p99 under 50 scrapers
-	// was 21 times its own, at one 7 times. A verify waits at most this
-	// much longer.
+	// pipeline while it copies, so scrapers of a busy informer make at
+	// most one copy a second rather than one after another. A verify
+	// waits at most this much longer.
 	minGap = time.Second
 )
 

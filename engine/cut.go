@@ -2,10 +2,13 @@ package engine
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine/indexer"
 )
 
 // CacheCut is the informer's cache as one state of the server: the store
@@ -27,7 +30,7 @@ type CacheCut struct {
 var ErrNothingReceived = errors.New("the informer has not received its first list yet")
 
 // Cut copies the cache as one state. The queue (and so the reflector and
-// the pop loop) waits only while the keys and versions are copied.
+// the pop loop) waits only while the keys and objects are copied.
 func (inf *Informer) Cut() (CacheCut, error) {
 	inf.startedMu.Lock()
 	q := inf.queue
@@ -42,11 +45,17 @@ func (inf *Informer) Cut() (CacheCut, error) {
 	}
 	c := CacheCut{ResourceVersion: q.lastRV}
 	began := time.Now()
-	q.inner.Cut(func(queued cache.Deltas) {
-		c.Objects = inf.indexer.Versions()
-		applyQueued(c.Objects, queued, inf.keyFunc)
+	// Only the copy holds the queue: the versions are read after, from
+	// objects the pipeline replaces and never changes.
+	var stored []indexer.KeyedObject
+	var queued cache.Deltas
+	q.inner.Cut(func(deltas cache.Deltas) {
+		stored = inf.indexer.Objects()
+		queued = slices.Clone(deltas)
 	})
 	c.Held = time.Since(began)
+	c.Objects = indexer.VersionsOf(stored)
+	applyQueued(c.Objects, queued, inf.keyFunc)
 	return c, nil
 }
 
