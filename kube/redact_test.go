@@ -42,7 +42,9 @@ func TestMetadataOnlySecretShowsNoValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	file := filepath.Join(t.TempDir(), "secrets.rec.zst")
-	w, err := recording.Start(file, s.Source, recording.Header{})
+	// As informtop record describes a --metadata-only informer.
+	w, err := recording.Start(file, s.Source, recording.Header{Informers: []recording.Informer{
+		{Name: "secrets", Namespace: ns, Transforms: []string{"strip-managed-fields", "metadata-only"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
