@@ -10,7 +10,7 @@ import (
 
 // Bounds of the agent's request rate, for every client together.
 const (
-	defaultRequestsPerSecond = 200
+	defaultRequestsPerSecond = 100
 	// maxAdmissionWait is how long a request may wait for its turn: under
 	// attach's and Prometheus's own timeouts, so they read the 503's
 	// sentence rather than time out.

@@ -64,8 +64,10 @@ type Options struct {
 	// RequestsPerSecond bounds how many requests the agent answers per
 	// second, from every client together (a burst of as many at once);
 	// further requests wait their turn, up to 2 s, then get 503. Default
-	// 200: an attached dashboard asks about 10 times a second, a
-	// Prometheus server once every few. Negative: no bound.
+	// 100: an attached dashboard asks 10 to 20 times a second, a
+	// Prometheus server once every few; 50 scrapers in a loop then cost
+	// the controller's handlers about what a busy neighbour process does.
+	// Negative: no bound.
 	RequestsPerSecond float64
 }
 
