@@ -77,6 +77,9 @@ func TestCutEqualsServerUnderChurn(t *testing.T) {
 			waitFor(t, "sync", inf.HasSynced)
 
 			done := make(chan struct{})
+			// Every 50 changes the writer waits for a cut, so the number
+			// compared is tied to the changes, not to how fast either runs.
+			cutNow, cutTaken := make(chan struct{}), make(chan struct{})
 			var wg sync.WaitGroup
 			wg.Go(func() { // the server changes; a single writer keeps the history exact
 				defer close(done)
@@ -92,6 +95,10 @@ func TestCutEqualsServerUnderChurn(t *testing.T) {
 						src.Delete(p)
 					}
 					h.record(t, src)
+					if i%50 == 25 {
+						cutNow <- struct{}{}
+						<-cutTaken
+					}
 					if i%100 == 50 {
 						inf.SetPaused(true) // let deltas pile up and coalesce
 					}
@@ -124,6 +131,9 @@ func TestCutEqualsServerUnderChurn(t *testing.T) {
 				select {
 				case <-done:
 					break loop
+				case <-cutNow:
+					check()
+					cutTaken <- struct{}{}
 				default:
 					check()
 					time.Sleep(time.Millisecond)
