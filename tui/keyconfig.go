@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/informtop/informtop/internal/smallfile"
 	"github.com/informtop/informtop/internal/termsafe"
 )
 
@@ -59,63 +59,23 @@ func loadKeyMap(path string) (*keyMap, error) {
 const maxKeyMapBytes = 64 << 10
 
 // readKeyFile reads the key map at path: a regular file (symlinks
-// followed) of at most maxKeyMapBytes. A FIFO or a device is refused
-// before it is opened, so the dashboard cannot hang on it, and the open is
-// non-blocking besides (openNonblock), should the file be swapped for one
-// in between. A missing file returns an error that is fs.ErrNotExist.
+// followed) of at most maxKeyMapBytes, so a FIFO or a device can neither
+// hang the dashboard nor fill its memory. A missing file returns an error
+// that is fs.ErrNotExist.
 func readKeyFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
+	raw, err := smallfile.Read(path, maxKeyMapBytes)
+	var notRegular *smallfile.NotRegularError
 	switch {
+	case err == nil:
+		return raw, nil
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, err
-	case err != nil:
-		return nil, unreadableKeyFile(path, err)
-	}
-	if err := checkKeyFile(path, fi); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
-	if err != nil {
-		return nil, unreadableKeyFile(path, err)
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, unreadableKeyFile(path, err)
-	}
-	if err := checkKeyFile(path, fi); err != nil {
-		return nil, err
-	}
-	// The size was only what Stat said; the limit holds whatever is read.
-	raw, err := io.ReadAll(io.LimitReader(f, maxKeyMapBytes+1))
-	if err != nil {
-		return nil, unreadableKeyFile(path, err)
-	}
-	if len(raw) > maxKeyMapBytes {
+	case errors.As(err, &notRegular):
+		return nil, fmt.Errorf("key map %s is %s, not a regular file; point it at a YAML file such as \"quit: [q, ctrl+c]\", or remove it to use the default keys", path, notRegular.What)
+	case errors.Is(err, smallfile.ErrTooLarge):
 		return nil, keyFileTooLarge(path)
 	}
-	return raw, nil
-}
-
-// checkKeyFile refuses what is not a regular file of a key map's size.
-func checkKeyFile(path string, fi fs.FileInfo) error {
-	if !fi.Mode().IsRegular() {
-		what := "an irregular file"
-		switch t := fi.Mode().Type(); {
-		case t&fs.ModeNamedPipe != 0:
-			what = "a named pipe (FIFO)"
-		case t&fs.ModeDevice != 0:
-			what = "a device"
-		case t&fs.ModeDir != 0:
-			what = "a directory"
-		case t&fs.ModeSocket != 0:
-			what = "a socket"
-		}
-		return fmt.Errorf("key map %s is %s, not a regular file; point it at a YAML file such as \"quit: [q, ctrl+c]\", or remove it to use the default keys", path, what)
-	}
-	if fi.Size() > maxKeyMapBytes {
-		return keyFileTooLarge(path)
-	}
-	return nil
+	return nil, unreadableKeyFile(path, err)
 }
 
 func keyFileTooLarge(path string) error {

@@ -7,11 +7,11 @@ package tokenfile
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"strings"
 	"unicode"
+
+	"github.com/informtop/informtop/internal/smallfile"
 )
 
 // MaxSize bounds a token file: a token is a few dozen bytes, and a path
@@ -23,31 +23,15 @@ const MaxSize = 64 << 10
 // bytes, one trailing newline ignored. Errors are sentences naming the
 // path and saying what to do; they never quote the file's content.
 func Read(path string) (string, error) {
-	// Stat before opening: opening a named pipe would wait for a writer.
-	info, err := os.Stat(path)
-	if err != nil {
-		return "", readError(path, err)
-	}
-	if err := regular(path, info); err != nil {
-		return "", err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", readError(path, err)
-	}
-	defer f.Close()
-	if info, err = f.Stat(); err != nil { // what was opened, if the path changed meanwhile
-		return "", readError(path, err)
-	}
-	if err := regular(path, info); err != nil {
-		return "", err
-	}
-	raw, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
-	if err != nil {
-		return "", readError(path, err)
-	}
-	if len(raw) > MaxSize {
+	raw, err := smallfile.Read(path, MaxSize)
+	var notRegular *smallfile.NotRegularError
+	switch {
+	case errors.As(err, &notRegular):
+		return "", fmt.Errorf("the token file %s is %s: give the path of a regular file holding only the token", path, notRegular.What)
+	case errors.Is(err, smallfile.ErrTooLarge):
 		return "", fmt.Errorf("the token file %s holds more than %d KiB, too much for a token: give the file that holds only the token", path, MaxSize>>10)
+	case err != nil:
+		return "", readError(path, err)
 	}
 	tok := strings.TrimSuffix(strings.TrimSuffix(string(raw), "\n"), "\r")
 	if tok == "" {
@@ -70,24 +54,6 @@ func Check(tok string) error {
 		return errors.New("the token begins or ends with white space, which HTTP drops from the header, so it could never match; remove it")
 	}
 	return nil
-}
-
-func regular(path string, info fs.FileInfo) error {
-	if info.Mode().IsRegular() {
-		return nil
-	}
-	what := "not a regular file"
-	switch {
-	case info.IsDir():
-		what = "a directory"
-	case info.Mode()&fs.ModeNamedPipe != 0:
-		what = "a named pipe"
-	case info.Mode()&(fs.ModeDevice|fs.ModeCharDevice) != 0:
-		what = "a device"
-	case info.Mode()&fs.ModeSocket != 0:
-		what = "a socket"
-	}
-	return fmt.Errorf("the token file %s is %s: give the path of a regular file holding only the token", path, what)
 }
 
 func readError(path string, err error) error {

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package tui
+package smallfile
 
 // openNonblock is 0 where there are no FIFOs to wait on.
 const openNonblock = 0
