@@ -146,7 +146,7 @@ func (c *collector) collect(ch chan<- prometheus.Metric, inf *engine.Informer, s
 	counter(descErrors, s.Reflector.Errors, lv...)
 	gauge(descStoreObjects, float64(s.Store.Objects), lv...)
 	gauge(descInformerSynced, boolValue(s.Synced), lv...)
-	fresh := engine.FreshnessOf(s, s.Taken)
+	fresh := source.FreshnessOf(source.Informer{Started: s.Started, Stopped: s.Stopped, Reflector: source.Reflector(s.Reflector)}, s.Taken)
 	gauge(descSilent, boolValue(fresh.Silent), lv...)
 	gauge(descQuiet, fresh.QuietSeconds, lv...)
 	gauge(descEstimatedBytes, s.Memory.EstimatedBytes, lv...)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source/local"
+	"github.com/informtop/informtop/verify"
 )
 
 // serveCut answers the informer's cache as one state, for informtop attach
@@ -30,11 +32,11 @@ func (h *handler) serveCut(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, fmt.Sprintf("informer %s: %v", inf.Name(), err))
 		return
 	}
-	writeJSON(w, cutOf(c, r.URL.Query().Get("keys") == "true"))
+	writeJSON(w, cutOf(local.CutOf(c), r.URL.Query().Get("keys") == "true"))
 }
 
 // cutOf renders a cut for the wire, with its digest.
-func cutOf(c engine.CacheCut, withEntries bool) api.Cut {
+func cutOf(c verify.Cut, withEntries bool) api.Cut {
 	keys := slices.Sorted(maps.Keys(c.Objects))
 	d := sha256.New()
 	out := api.Cut{ResourceVersion: c.ResourceVersion, Objects: len(keys), HeldSeconds: c.Held.Seconds()}

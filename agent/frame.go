@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 // serveFrame answers api.PathFrame: every informer's snapshot and the
@@ -39,32 +39,23 @@ func (h *handler) serveFrame(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) frame(cursor uint64, limit int) api.Frame {
-	now := time.Now()
-	f := api.Frame{Version: api.Version, Source: h.source, Taken: now}
-	f.Snapshots, f.Reasons = h.snapshots(now)
-	f.Events, f.Next, f.Missed = h.events.since(h.current, cursor, limit)
-	f.EventStats = h.events.stats()
+	f := api.Frame{Version: api.Version, Source: h.source, Taken: time.Now()}
+	f.Snapshots = h.snapshots()
+	evs, next, missed := h.events.since(h.current, cursor, limit)
+	f.Events, f.Next, f.Missed = local.EventsOf(evs), next, missed
+	f.EventStats = local.RingStatsOf(h.events.stats())
 	if h.queues != nil {
 		f.Workqueues = h.queues.Snapshot()
 	}
 	return f
 }
 
-// snapshots takes every served informer's snapshot, with why each one
-// that has not synced has not (nil when all have).
-func (h *handler) snapshots(now time.Time) ([]engine.Snapshot, source.Reasons) {
+// snapshots is every served informer's state, in the order served.
+func (h *handler) snapshots() []source.Informer {
 	v := h.current()
-	snaps := make([]engine.Snapshot, 0, len(v.informers))
-	var reasons source.Reasons
-	for _, inf := range v.informers {
-		s := inf.Snapshot()
-		snaps = append(snaps, s)
-		if reason := source.NotSyncedReason(s, now); reason != "" {
-			if reasons == nil {
-				reasons = source.Reasons{}
-			}
-			reasons[s.Name] = reason
-		}
+	out := make([]source.Informer, len(v.informers))
+	for i, inf := range v.informers {
+		out[i] = local.InformerOf(inf.Snapshot())
 	}
-	return snaps, reasons
+	return out
 }

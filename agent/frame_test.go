@@ -7,6 +7,7 @@ import (
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/internal/say"
 )
 
 func TestFrameCarriesSnapshotsEventsAndReasons(t *testing.T) {
@@ -71,13 +72,18 @@ func TestFrameCarriesSnapshotsEventsAndReasons(t *testing.T) {
 	}
 }
 
-func TestFrameReasonsForUnsyncedInformers(t *testing.T) {
+// The frame carries figures; the reader words why an informer has not
+// synced from them, as it does for any source.
+func TestFrameSaysEnoughToTellWhyNotSynced(t *testing.T) {
 	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "idle"})
 	srv := server(t, Options{}, inf)
 	var fr api.Frame
 	getJSON(t, srv, api.PathFrame, &fr)
-	if fr.Reasons["idle"] != "not started yet" {
-		t.Errorf("reasons = %v", fr.Reasons)
+	if len(fr.Snapshots) != 1 {
+		t.Fatalf("%d informers in the frame, want 1", len(fr.Snapshots))
+	}
+	if why := say.Reason(fr.Reasons, fr.Snapshots[0], fr.Taken); why != "not started yet" {
+		t.Errorf("the reader says %q from %+v, want \"not started yet\"", why, fr.Snapshots[0])
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
 )
 
 // relabeler is a user's controller with the classic bug: its handler
@@ -68,7 +68,7 @@ func TestAgentCarriesCacheMutations(t *testing.T) {
 	}
 	var events []string
 	for _, e := range fr.Events {
-		if e.Type == instr.EventCacheMutation {
+		if e.Type == source.EventCacheMutation {
 			events = append(events, e.Listener+" "+e.Key+" "+e.Detail)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 // serveReport answers api.PathReport: the same report informtop --once
@@ -13,10 +14,9 @@ import (
 // only curl. It counts events but reads none.
 func (h *handler) serveReport(w http.ResponseWriter, _ *http.Request) {
 	now := time.Now()
-	snaps, reasons := h.snapshots(now)
 	var queues []source.Workqueue
 	if h.queues != nil {
 		queues = h.queues.Snapshot()
 	}
-	writeJSON(w, report.Build("agent", snaps, reasons, h.events.stats(), queues, now))
+	writeJSON(w, report.Build("agent", h.snapshots(), nil, local.RingStatsOf(h.events.stats()), queues, now))
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 func TestTokenIsRequiredWhenSet(t *testing.T) {
@@ -143,7 +144,7 @@ func TestStoreEndpoints(t *testing.T) {
 
 	var gen api.StoreGeneration
 	getJSON(t, srv, api.PathGeneration+"?informer=pods", &gen)
-	if want := source.InformerStore(f.pods).Generation(); gen.Generation != want {
+	if want := local.InformerStore(f.pods).Generation(); gen.Generation != want {
 		t.Errorf("generation %d, want %d", gen.Generation, want)
 	}
 	var entries api.StoreEntries

@@ -7,6 +7,7 @@ import (
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 // The store endpoints read an informer's cache through
@@ -17,9 +18,9 @@ import (
 // Identifier). Unknown, redaction still hides what names itself a Secret.
 func (h *handler) store(inf *engine.Informer) source.StoreReader {
 	if gvr, ok := h.resources[inf.Name()]; ok && gvr.Resource != "" {
-		return source.InformerStoreOf(inf, gvr.GroupResource().String())
+		return local.InformerStoreOf(inf, gvr.GroupResource().String())
 	}
-	return source.InformerStore(inf)
+	return local.InformerStore(inf)
 }
 
 func (h *handler) serveEntries(w http.ResponseWriter, r *http.Request) {

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/source"
 )
 
@@ -299,7 +299,7 @@ func (s *Source) WaitSynced(ctx context.Context) error {
 		s.mu.Lock()
 		have, snaps, reasons, st := s.have, s.last.Snapshots, s.last.Reasons, s.status
 		s.mu.Unlock()
-		pending := notSynced(snaps, reasons)
+		pending := notSynced(snaps, reasons, time.Now())
 		if have && len(pending) == 0 {
 			return nil
 		}
@@ -314,7 +314,7 @@ func (s *Source) WaitSynced(ctx context.Context) error {
 		} else {
 			msg = "not synced at " + s.addr + ": " + strings.Join(pending, "; ")
 		}
-		if line := st.Sentence(time.Now()); line != "" && st.State != source.Live {
+		if line := say.Status(st, time.Now()); line != "" && st.State != source.Live {
 			msg += " (" + line + ")"
 		}
 		if st.State != source.Live && st.Message != "" && st.LastError != "" {
@@ -326,12 +326,12 @@ func (s *Source) WaitSynced(ctx context.Context) error {
 
 // notSynced names every informer and handler registration that has not
 // synced, with the agent's reason for the informers.
-func notSynced(snaps []engine.Snapshot, reasons source.Reasons) []string {
+func notSynced(snaps []source.Informer, reasons source.Reasons, now time.Time) []string {
 	var out []string
 	for _, sn := range snaps {
 		if !sn.Synced {
 			what := "informer " + sn.Name
-			if r := reasons[sn.Name]; r != "" {
+			if r := say.Reason(reasons, sn, now); r != "" {
 				what += " (" + r + ")"
 			}
 			out = append(out, what)

@@ -12,10 +12,10 @@ import (
 
 	"github.com/informtop/informtop/agent"
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 func TestNewValidatesTheAddress(t *testing.T) {
@@ -90,7 +90,7 @@ func TestFramesFromARealAgent(t *testing.T) {
 	fx := newAgent(t, 20, 1<<14, agent.Options{Name: "ctrl"}, true)
 	srv := serve(t, fx.handler)
 	s := newSource(t, srv.addr, Options{})
-	if f := s.Pull(0, 0); len(f.Snapshots) != 0 || f.Status.State != source.Connecting || f.Status.Sentence(time.Now()) != "connecting to "+srv.addr {
+	if f := s.Pull(0, 0); len(f.Snapshots) != 0 || f.Status.State != source.Connecting || say.Status(f.Status, time.Now()) != "connecting to "+srv.addr {
 		t.Fatalf("before Run: %+v", f)
 	}
 	run(t, s)
@@ -140,7 +140,7 @@ func TestFramesFromARealAgent(t *testing.T) {
 	if len(f.Snapshots) != 1 || f.Snapshots[0].Name != "pods" || !f.Snapshots[0].Synced || f.Snapshots[0].Store.Objects != 20 {
 		t.Errorf("snapshots %+v", f.Snapshots)
 	}
-	if f.Status.State != source.Live || f.Status.Sentence(time.Now()) != "" || len(f.Reasons) != 0 {
+	if f.Status.State != source.Live || say.Status(f.Status, time.Now()) != "" || len(f.Reasons) != 0 {
 		t.Errorf("status %+v, reasons %v", f.Status, f.Reasons)
 	}
 	if len(f.Notes) != 1 || !strings.Contains(f.Notes[0], "ctrl at "+srv.addr) || f.Taken.IsZero() || f.EventStats.Emitted < 30 {
@@ -203,7 +203,7 @@ func TestEventBufferOverwrite(t *testing.T) {
 	if evs, next, missed := b.since(0, 0); len(evs) != 0 || next != 1 || missed != 0 {
 		t.Fatalf("empty: %d events, next %d, missed %d", len(evs), next, missed)
 	}
-	batch := func(n int) []engine.Event { return make([]engine.Event, n) }
+	batch := func(n int) []source.Event { return make([]source.Event, n) }
 	b.add(batch(5), 0) // 1..5
 	_, cur, _ := b.since(0, 0)
 	b.add(batch(3), 2) // 8..10 after the agent lost two
@@ -258,7 +258,7 @@ func TestDisconnectAndReconnect(t *testing.T) {
 	if st.LastError == "" || st.Message != "" || !st.NextRetry.After(time.Now().Add(-time.Second)) {
 		t.Errorf("disconnected status %+v", st)
 	}
-	contains(t, "header", st.Sentence(st.NextRetry.Add(-4*time.Second)), "disconnected, retrying in 4s: ")
+	contains(t, "header", say.Status(st, st.NextRetry.Add(-4*time.Second)), "disconnected, retrying in 4s: ")
 	if len(f.Snapshots) != 1 || !f.Snapshots[0].Synced {
 		t.Errorf("the last snapshots are gone: %+v", f.Snapshots)
 	}
@@ -313,7 +313,7 @@ func TestIncompatibleVersion(t *testing.T) {
 	eventually(t, "incompatible", func() bool { return s.Status().State == source.Incompatible }, func() string { return fmt.Sprint(s.Status()) })
 	st := s.Pull(0, 0).Status
 	want := "the agent at " + srv.addr + " speaks protocol version 9; this informtop speaks 1: upgrade the older side"
-	if st.Message != want || st.Sentence(time.Now()) != want {
+	if st.Message != want || say.Status(st, time.Now()) != want {
 		t.Errorf("status %+v\nwant message %q", st, want)
 	}
 
@@ -390,18 +390,18 @@ func TestStoreReaderReadsThroughTheAgent(t *testing.T) {
 		t.Error("the reader is read-only")
 	}
 	entries, gen := sr.Entries()
-	local, lgen := source.InformerStore(fx.inf).Entries()
+	inProc, lgen := local.InformerStore(fx.inf).Entries()
 	if len(entries) != 12 || gen != lgen || gen == 0 || sr.Generation() != gen {
 		t.Fatalf("%d entries at generation %d (agent %d), generation %d", len(entries), gen, lgen, sr.Generation())
 	}
 	for i := range entries {
-		if entries[i].Key != local[i].Key || len(entries[i].Labels) != len(local[i].Labels) || !entries[i].Created.Equal(local[i].Created) {
-			t.Errorf("entry %d: %+v, agent %+v", i, entries[i], local[i])
+		if entries[i].Key != inProc[i].Key || len(entries[i].Labels) != len(inProc[i].Labels) || !entries[i].Created.Equal(inProc[i].Created) {
+			t.Errorf("entry %d: %+v, agent %+v", i, entries[i], inProc[i])
 		}
 	}
 	key := entries[3].Key
 	obj, ok := sr.Object(key)
-	want, _ := source.InformerStore(fx.inf).Object(key)
+	want, _ := local.InformerStore(fx.inf).Object(key)
 	if !ok || obj.Key != key || obj.YAML != want.YAML || obj.ResourceVersion != want.ResourceVersion || !obj.HasMetadata || obj.Kind != want.Kind {
 		t.Errorf("object %q: ok %v, %+v", key, ok, obj)
 	}
@@ -412,11 +412,11 @@ func TestStoreReaderReadsThroughTheAgent(t *testing.T) {
 		t.Errorf("index names %q", names)
 	}
 	ns := sr.IndexValues("namespace")
-	if len(ns) == 0 || strings.Join(ns, ",") != strings.Join(source.InformerStore(fx.inf).IndexValues("namespace"), ",") {
+	if len(ns) == 0 || strings.Join(ns, ",") != strings.Join(local.InformerStore(fx.inf).IndexValues("namespace"), ",") {
 		t.Errorf("namespaces %q", ns)
 	}
 	keys := sr.IndexKeys("namespace", ns[0])
-	if len(keys) == 0 || strings.Join(keys, ",") != strings.Join(source.InformerStore(fx.inf).IndexKeys("namespace", ns[0]), ",") {
+	if len(keys) == 0 || strings.Join(keys, ",") != strings.Join(local.InformerStore(fx.inf).IndexKeys("namespace", ns[0]), ",") {
 		t.Errorf("keys in %s: %q", ns[0], keys)
 	}
 	if keys := sr.IndexKeys("namespace", ""); len(keys) != 0 {
@@ -441,9 +441,9 @@ func TestStoreReaderReadsThroughTheAgent(t *testing.T) {
 func TestWaitSyncedSaysWhatHasNot(t *testing.T) {
 	fa := &fakeAgent{version: api.Version, status: http.StatusOK, body: api.Frame{
 		Version: api.Version, Source: "ctrl", Next: 1, Taken: time.Now(),
-		Snapshots: []engine.Snapshot{
-			{Name: "pods", Started: true, Listeners: []processor.ListenerStats{{Name: "slow"}}},
-			{Name: "configmaps", Started: true, Synced: true, Listeners: []processor.ListenerStats{{Name: "fast", Synced: true}, {Name: "late"}}},
+		Snapshots: []source.Informer{
+			{Name: "pods", Started: true, Listeners: []source.Listener{{Name: "slow"}}},
+			{Name: "configmaps", Started: true, Synced: true, Listeners: []source.Listener{{Name: "fast", Synced: true}, {Name: "late"}}},
 		},
 		Reasons: source.Reasons{"pods": "still listing: 3 pages, 300 items so far"},
 	}}

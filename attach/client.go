@@ -55,7 +55,7 @@ func (s *Source) get(ctx context.Context, path string, query url.Values, out any
 	defer resp.Body.Close()
 	body := io.LimitReader(resp.Body, maxBody)
 	version := resp.Header.Get(api.VersionHeader)
-	if version != "" && version != api.Version {
+	if version != "" && !api.Reads(version) {
 		_, _ = io.Copy(io.Discard, body)
 		return &incompatibleError{fmt.Sprintf("the agent at %s speaks protocol version %s; this informtop speaks %s: upgrade the older side", s.addr, version, api.Version)}
 	}

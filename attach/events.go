@@ -4,7 +4,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 // eventBufferSize is how many events the local buffer keeps for readers
@@ -23,24 +23,24 @@ const eventBufferSize = 16384
 // Locking: mu guards every field.
 type eventBuffer struct {
 	mu    sync.Mutex
-	buf   []engine.Event // ring; buf[(head+i)%len(buf)] is the i-th oldest held
+	buf   []source.Event // ring; buf[(head+i)%len(buf)] is the i-th oldest held
 	head  int
 	count int
 	next  uint64 // the number the next event gets; numbers start at 1
 }
 
 func newEventBuffer(size int) *eventBuffer {
-	return &eventBuffer{buf: make([]engine.Event, size), next: 1}
+	return &eventBuffer{buf: make([]source.Event, size), next: 1}
 }
 
 // add appends events, oldest first, after skipping missed numbers for the
 // events the agent lost before them.
-func (b *eventBuffer) add(events []engine.Event, missed uint64) {
+func (b *eventBuffer) add(events []source.Event, missed uint64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.next += missed
 	for _, e := range events {
-		e.Seq, e.Obj = b.next, nil
+		e.Seq = b.next
 		b.next++
 		i := (b.head + b.count) % len(b.buf)
 		if b.count == len(b.buf) {
@@ -52,14 +52,14 @@ func (b *eventBuffer) add(events []engine.Event, missed uint64) {
 	}
 }
 
-func (b *eventBuffer) at(i int) *engine.Event { return &b.buf[(b.head+i)%len(b.buf)] }
+func (b *eventBuffer) at(i int) *source.Event { return &b.buf[(b.head+i)%len(b.buf)] }
 
 // since returns up to max events (all when max <= 0) with sequence
 // numbers >= from, oldest first, the cursor to pass next time and how many
 // sequence numbers in [from, next) the reader does not get. from = 0
 // starts at the oldest event held; a gap after it (events the agent lost)
 // still counts as missed.
-func (b *eventBuffer) since(from uint64, max int) (events []engine.Event, next, missed uint64) {
+func (b *eventBuffer) since(from uint64, max int) (events []source.Event, next, missed uint64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	oldest := b.next
@@ -77,7 +77,7 @@ func (b *eventBuffer) since(from uint64, max int) (events []engine.Event, next, 
 	if max > 0 && n > max {
 		n = max
 	}
-	events = make([]engine.Event, n)
+	events = make([]source.Event, n)
 	for j := range events {
 		events[j] = *b.at(i + j)
 	}

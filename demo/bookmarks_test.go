@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 func TestBookmarks(t *testing.T) {
@@ -14,9 +14,9 @@ func TestBookmarks(t *testing.T) {
 	// With --watch-list the informers stream their lists, except the one
 	// without bookmarks, which could not see such a list end.
 	for _, tc := range []struct {
-		q         engine.QueueKind
+		q         source.QueueKind
 		watchList bool
-	}{{engine.RealFIFO, false}, {engine.DeltaFIFO, false}, {engine.RealFIFO, true}} {
+	}{{source.RealFIFO, false}, {source.DeltaFIFO, false}, {source.RealFIFO, true}} {
 		q := tc.q
 		name := q.String()
 		if tc.watchList {
@@ -51,11 +51,11 @@ func TestBookmarks(t *testing.T) {
 						return false, fmt.Sprintf("the note %q does not go from quiet's RV at the intro (%d) on", d.Notes()[0], quietListRV)
 					}
 					switch q {
-					case engine.RealFIFO:
+					case source.RealFIFO:
 						if s.Queue.Added.Bookmark == 0 || !strings.Contains(d.Notes()[1], "Bookmark delta") {
 							return false, fmt.Sprintf("the RealFIFO queued %d Bookmark deltas; note %q", s.Queue.Added.Bookmark, d.Notes()[1])
 						}
-					case engine.DeltaFIFO:
+					case source.DeltaFIFO:
 						if s.Queue.Added.Bookmark != 0 || !strings.Contains(d.Notes()[1], "DeltaFIFO has no Bookmark delta") {
 							return false, fmt.Sprintf("the DeltaFIFO queued %d Bookmark deltas; note %q", s.Queue.Added.Bookmark, d.Notes()[1])
 						}

@@ -7,15 +7,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
 
 func TestBurst(t *testing.T) {
 	t.Parallel()
-	for _, q := range []engine.QueueKind{engine.DeltaFIFO, engine.RealFIFO} {
+	for _, q := range []source.QueueKind{source.DeltaFIFO, source.RealFIFO} {
 		t.Run(q.String(), func(t *testing.T) {
 			t.Parallel()
 			d := newDemo(t, Config{Scenario: "burst", Seed: 2, Queue: q, Objects: 40, Rate: -1, TimeScale: 0.001})
@@ -39,7 +37,7 @@ func TestBurst(t *testing.T) {
 			}
 			server := d.cluster.Snapshot(cluster.Pods)
 			before := snapshotOf(t, d, "pods")
-			delivered := map[string]processor.Delivered{}
+			delivered := map[string]source.Delivered{}
 			for _, ls := range before.Listeners {
 				delivered[ls.Name] = ls.Delivered
 			}

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 // Config selects and tunes a demo run. The zero value runs the steady
@@ -17,7 +17,7 @@ type Config struct {
 	Seed int64
 	// Queue is the queue kind for scenarios that do not fix it
 	// (fifo-compare always runs both).
-	Queue engine.QueueKind
+	Queue source.QueueKind
 	// Rate is the background workload in changes per second; 0 means the
 	// scenario's default and a negative rate means no background workload
 	// (only the script's own changes), which keeps tests exact. At most

@@ -12,13 +12,13 @@ import (
 
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 
 // quietDemo runs the stalled-listener scenario with no background workload
 // and the script held before it stalls anyone, so only the test acts.
-func quietDemo(t *testing.T, q engine.QueueKind) *Demo {
+func quietDemo(t *testing.T, q source.QueueKind) *Demo {
 	t.Helper()
 	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 10, Queue: q, Objects: 12, Rate: -1, TimeScale: 0.01})
 	g := holdSteps(d, "stall slow")
@@ -38,7 +38,7 @@ func settle(t *testing.T, d *Demo) {
 
 func TestControlsPauseAndStep(t *testing.T) {
 	t.Parallel()
-	d := quietDemo(t, engine.DeltaFIFO)
+	d := quietDemo(t, source.DeltaFIFO)
 	if d.Paused() {
 		t.Fatal("paused before SetPaused")
 	}
@@ -106,7 +106,7 @@ func TestControlsPauseAndStep(t *testing.T) {
 
 func TestControlsToggleStall(t *testing.T) {
 	t.Parallel()
-	d := quietDemo(t, engine.RealFIFO)
+	d := quietDemo(t, source.RealFIFO)
 	stalled, err := d.ToggleStall("pods", "medium")
 	mustOK(t, err)
 	if !stalled || !d.Listener("pods", "medium").Stalled() {
@@ -117,7 +117,7 @@ func TestControlsToggleStall(t *testing.T) {
 	mustOK(t, err)
 	eventually(t, "medium stuck in OnUpdate", func() (bool, string) {
 		ls := listenerStats(t, snapshotOf(t, d, "pods"), "medium")
-		return ls.InCallback == processor.CallbackUpdate && ls.InCallbackKey == key, fmt.Sprintf("in %q %q", ls.InCallback, ls.InCallbackKey)
+		return ls.InCallback == source.CallbackUpdate && ls.InCallbackKey == key, fmt.Sprintf("in %q %q", ls.InCallback, ls.InCallbackKey)
 	})
 	stalled, err = d.ToggleStall("pods", "medium")
 	mustOK(t, err)
@@ -138,7 +138,7 @@ func TestControlsToggleStall(t *testing.T) {
 
 func TestControlsDropWatch(t *testing.T) {
 	t.Parallel()
-	d := quietDemo(t, engine.RealFIFO)
+	d := quietDemo(t, source.RealFIFO)
 	settle(t, d)
 	before := snapshotOf(t, d, "pods").Reflector
 	mustOK(t, d.DropWatch())
@@ -153,7 +153,7 @@ func TestControlsDropWatch(t *testing.T) {
 
 func TestControlsExpireHistory(t *testing.T) {
 	t.Parallel()
-	d := quietDemo(t, engine.RealFIFO)
+	d := quietDemo(t, source.RealFIFO)
 	settle(t, d)
 	mustOK(t, d.ExpireHistory())
 	eventually(t, "a relist", func() (bool, string) {
@@ -172,7 +172,7 @@ func TestControlsResync(t *testing.T) {
 	const objects = 12
 	t.Run("without a resync period it refuses", func(t *testing.T) {
 		t.Parallel()
-		d := quietDemo(t, engine.DeltaFIFO)
+		d := quietDemo(t, source.DeltaFIFO)
 		// client-go's reflector has no resync timer here, so nothing is
 		// queued and the listeners keep taking relist syncs.
 		if err := d.Resync("pods"); err == nil || !strings.Contains(err.Error(), "no resync period") {
@@ -187,7 +187,7 @@ func TestControlsResync(t *testing.T) {
 	})
 	t.Run("with one it reaches the listeners that have a period", func(t *testing.T) {
 		t.Parallel()
-		d := newDemo(t, Config{Scenario: "resync", Seed: 10, Queue: engine.DeltaFIFO, Objects: objects, Rate: -1, TimeScale: 0.01})
+		d := newDemo(t, Config{Scenario: "resync", Seed: 10, Queue: source.DeltaFIFO, Objects: objects, Rate: -1, TimeScale: 0.01})
 		start(t, d)
 		eventually(t, "the informers synced", func() (bool, string) { return informersSynced(d), "not synced" })
 		mustOK(t, d.SetPaused(true))
@@ -249,7 +249,7 @@ func TestControlsAdjustRate(t *testing.T) {
 
 func TestControlsServerAvailability(t *testing.T) {
 	t.Parallel()
-	d := quietDemo(t, engine.RealFIFO)
+	d := quietDemo(t, source.RealFIFO)
 	settle(t, d)
 	d.SetServerAvailable(false)
 	eventually(t, "refused calls", func() (bool, string) {
@@ -269,7 +269,7 @@ func TestControlsServerAvailability(t *testing.T) {
 func TestControlsAddRemoveListener(t *testing.T) {
 	t.Parallel()
 	const objects = 12
-	d := quietDemo(t, engine.RealFIFO)
+	d := quietDemo(t, source.RealFIFO)
 	_, err := d.AddListener("pods", local.ListenerSpec{Name: "late", Delay: time.Millisecond})
 	mustOK(t, err)
 	l := d.Listener("pods", "late")
@@ -317,7 +317,7 @@ func TestControlsAddRemoveListener(t *testing.T) {
 	assertConsistent(t, d)
 }
 
-func listenerNames(s engine.Snapshot) []string {
+func listenerNames(s source.Informer) []string {
 	var names []string
 	for _, ls := range s.Listeners {
 		names = append(names, ls.Name)
@@ -334,7 +334,7 @@ func ctxWait(t *testing.T, d *Demo) {
 // as a sync; r must not change that, so the next relist does it again.
 func TestControlsResyncLeavesRelistSyncs(t *testing.T) {
 	t.Parallel()
-	d := quietDemo(t, engine.RealFIFO)
+	d := quietDemo(t, source.RealFIFO)
 	relist := func(n uint64) int {
 		t.Helper()
 		settle(t, d)

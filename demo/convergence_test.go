@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 
@@ -18,7 +18,7 @@ import (
 // its cache.
 func TestConvergenceUnderFaults(t *testing.T) {
 	t.Parallel()
-	for _, q := range []engine.QueueKind{engine.RealFIFO, engine.DeltaFIFO} {
+	for _, q := range []source.QueueKind{source.RealFIFO, source.DeltaFIFO} {
 		t.Run(q.String(), func(t *testing.T) {
 			t.Parallel()
 			seed := int64(90 + q)
@@ -91,7 +91,7 @@ func TestConvergenceUnderFaults(t *testing.T) {
 			t.Logf("faults: %v", log)
 			quiesce(t, d)
 			assertConsistent(t, d)
-			for _, s := range d.Snapshots() {
+			for _, s := range local.InformersOf(d.Snapshots()) {
 				t.Logf("%s: %d objects, lists %d, watches %d, events %d", s.Name, s.Store.Objects, s.Reflector.Lists, s.Reflector.Watches, s.Reflector.WatchEvents)
 			}
 		})

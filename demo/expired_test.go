@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 
 func TestExpired(t *testing.T) {
 	t.Parallel()
-	for _, q := range []engine.QueueKind{engine.RealFIFO, engine.DeltaFIFO} {
+	for _, q := range []source.QueueKind{source.RealFIFO, source.DeltaFIFO} {
 		t.Run(q.String(), func(t *testing.T) {
 			t.Parallel()
 			d := newDemo(t, Config{Scenario: "expired", Seed: 5, Queue: q, Objects: 40, Rate: 100, TimeScale: 0.01})

@@ -5,8 +5,9 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 func TestFIFOCompare(t *testing.T) {
@@ -40,8 +41,8 @@ func TestFIFOCompare(t *testing.T) {
 	// test stops it there so the burst is all that is queued.
 	g.await(t, "pause")
 	quiesce(t, d)
-	before := map[string]engine.Snapshot{}
-	for _, s := range d.Snapshots() {
+	before := map[string]source.Informer{}
+	for _, s := range local.InformersOf(d.Snapshots()) {
 		before[s.Name] = s
 	}
 	server := d.cluster.Snapshot(cluster.Pods)
@@ -52,7 +53,7 @@ func TestFIFOCompare(t *testing.T) {
 		t.Fatalf("the burst changed %d pods, want one to three hot ones", len(hot))
 	}
 	eventually(t, "the burst reaching both queues", func() (bool, string) {
-		for _, s := range d.Snapshots() {
+		for _, s := range local.InformersOf(d.Snapshots()) {
 			if n := s.Queue.Added.Updated - before[s.Name].Queue.Added.Updated; n != compareBurst {
 				return false, s.Name + " has queued " + humanize.Count(n)
 			}
@@ -60,7 +61,7 @@ func TestFIFOCompare(t *testing.T) {
 		return true, ""
 	})
 	df, rf := snapshotOf(t, d, "pods-deltafifo"), snapshotOf(t, d, "pods-realfifo")
-	if df.QueueKind != engine.DeltaFIFO || rf.QueueKind != engine.RealFIFO {
+	if df.QueueKind != source.DeltaFIFO || rf.QueueKind != source.RealFIFO {
 		t.Fatalf("queue kinds %s and %s", df.QueueKind, rf.QueueKind)
 	}
 	// Same updates, different queues: one row per hot pod against one row

@@ -14,8 +14,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 
@@ -169,8 +168,8 @@ func assertConsistent(t *testing.T, d *Demo) {
 			t.Errorf("store differs from the server: %s", diff)
 		}
 		want := storeVersions(e)
-		stats := map[string]processor.ListenerStats{}
-		for _, ls := range e.Engine().Snapshot().Listeners {
+		stats := map[string]source.Listener{}
+		for _, ls := range local.InformerOf(e.Engine().Snapshot()).Listeners {
 			stats[ls.Name] = ls
 		}
 		for _, l := range d.Listeners(e.Name()) {
@@ -186,7 +185,7 @@ func assertConsistent(t *testing.T, d *Demo) {
 				t.Errorf("%s/%s: missing from the snapshot", e.Name(), l.Name())
 				continue
 			}
-			got := processor.Delivered{Add: uint64(rec.Adds), Update: uint64(rec.Updates), Delete: uint64(rec.Deletes), Sync: uint64(rec.Syncs),
+			got := source.Delivered{Add: uint64(rec.Adds), Update: uint64(rec.Updates), Delete: uint64(rec.Deletes), Sync: uint64(rec.Syncs),
 				Tombstones: uint64(rec.Tombstones)}
 			if got != ls.Delivered {
 				t.Errorf("%s/%s: the handler counted %+v, the processor %+v", e.Name(), l.Name(), got, ls.Delivered)
@@ -227,17 +226,17 @@ func mapDiff(got, want map[string]string) string {
 }
 
 // snapshotOf returns the named informer's snapshot.
-func snapshotOf(t *testing.T, d *Demo, informer string) engine.Snapshot {
+func snapshotOf(t *testing.T, d *Demo, informer string) source.Informer {
 	t.Helper()
 	e := d.Informer(informer)
 	if e == nil {
 		t.Fatalf("no informer %q", informer)
 	}
-	return e.Engine().Snapshot()
+	return local.InformerOf(e.Engine().Snapshot())
 }
 
 // listenerStats returns one listener's stats from a snapshot.
-func listenerStats(t *testing.T, s engine.Snapshot, name string) processor.ListenerStats {
+func listenerStats(t *testing.T, s source.Informer, name string) source.Listener {
 	t.Helper()
 	for _, ls := range s.Listeners {
 		if ls.Name == name {
@@ -245,7 +244,7 @@ func listenerStats(t *testing.T, s engine.Snapshot, name string) processor.Liste
 		}
 	}
 	t.Fatalf("informer %s has no listener %q", s.Name, name)
-	return processor.ListenerStats{}
+	return source.Listener{}
 }
 
 // checkPausedBurst checks what a burst of n updates to the hot keys left in
@@ -254,13 +253,13 @@ func listenerStats(t *testing.T, s engine.Snapshot, name string) processor.Liste
 // still takes the first arrivals: one DeltaFIFO row (a single key with any
 // number of coalesced deltas) or one RealFIFO batch (unique keys, so at most
 // one update per hot key).
-func checkPausedBurst(t *testing.T, d *Demo, informer string, before, s engine.Snapshot, hot []string, n int) {
+func checkPausedBurst(t *testing.T, d *Demo, informer string, before, s source.Informer, hot []string, n int) {
 	t.Helper()
 	leaked := s.Queue.Popped.Updated - before.Queue.Popped.Updated
 	pops := s.Queue.Pops - before.Queue.Pops
 	queued := uint64(n) - leaked
 	switch s.QueueKind {
-	case engine.DeltaFIFO:
+	case source.DeltaFIFO:
 		if pops > 1 || (pops == 1) != (leaked > 0) {
 			t.Fatalf("%s: %d pops took %d updates while paused; want at most the one waiting pop", informer, pops, leaked)
 		}
@@ -288,7 +287,7 @@ func checkPausedBurst(t *testing.T, d *Demo, informer string, before, s engine.S
 		if got, want := s.Queue.Coalesced-before.Queue.Coalesced, uint64(n)-uint64(rows)-pops; got != want {
 			t.Errorf("%s: coalesced %d deltas, want %d", informer, got, want)
 		}
-	case engine.RealFIFO:
+	case source.RealFIFO:
 		if leaked > uint64(len(hot)) {
 			t.Fatalf("%s: %d updates left the queue while paused; want at most one batch of the %d hot keys", informer, leaked, len(hot))
 		}

@@ -7,13 +7,13 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source"
 )
 
 // Step pops one queue item, as every local source does, and tells how the
 // popped event travelled through the simulated API server first.
-func (d *Demo) Step(informer string) (engine.StepResult, error) {
+func (d *Demo) Step(informer string) (source.StepResult, error) {
 	r, err := d.Source.Step(informer)
 	if err == nil {
 		r.Journey = d.journey(informer, r)
@@ -22,7 +22,7 @@ func (d *Demo) Step(informer string) (engine.StepResult, error) {
 }
 
 // StepBatch pops one batch and tells the way of its first event.
-func (d *Demo) StepBatch(informer string) (engine.StepResult, error) {
+func (d *Demo) StepBatch(informer string) (source.StepResult, error) {
 	r, err := d.Source.StepBatch(informer)
 	if err == nil {
 		r.Journey = d.journey(informer, r)
@@ -34,7 +34,7 @@ func (d *Demo) StepBatch(informer string) (engine.StepResult, error) {
 // reflector for an event that came through a watch; how a listed or
 // bookmarked item got there otherwise. Nil when the server no longer
 // remembers the event.
-func (d *Demo) journey(informer string, r engine.StepResult) []string {
+func (d *Demo) journey(informer string, r source.StepResult) []string {
 	inf := d.Informer(informer)
 	if inf == nil || len(r.Deltas) == 0 || len(r.ResourceVersions) != len(r.Deltas) {
 		return nil

@@ -10,7 +10,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 // An item the reflector listed did not come through the watch path, and
@@ -40,7 +40,7 @@ func TestStepOfAStreamedItemSaysItWasStreamed(t *testing.T) {
 // of them, returning the step's journey.
 func stepFirstListedItem(t *testing.T, watchList bool) []string {
 	t.Helper()
-	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 11, Queue: engine.DeltaFIFO, Objects: 5, Rate: -1, TimeScale: 0.01, WatchList: watchList})
+	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 11, Queue: source.DeltaFIFO, Objects: 5, Rate: -1, TimeScale: 0.01, WatchList: watchList})
 	mustOK(t, d.SetPaused(true))
 	start(t, d)
 	eventually(t, "the listed pods queued", func() (bool, string) {
@@ -66,7 +66,7 @@ func stepFirstListedItem(t *testing.T, watchList bool) []string {
 // reflector when its new watch replayed the window; the step says so.
 func TestStepOfAReplayedEventSaysItWaitedInTheWindow(t *testing.T) {
 	t.Parallel()
-	d := quietDemo(t, engine.DeltaFIFO)
+	d := quietDemo(t, source.DeltaFIFO)
 	mustOK(t, d.SetPaused(true))
 	key := d.cluster.Keys(cluster.Pods)[0]
 	feedWaitingPop(t, d, key)

@@ -9,11 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source/local"
-	"k8s.io/apimachinery/pkg/api/meta"
 )
 
 const touchedField = `metadata.labels.touched: "" → "yes"`
@@ -89,7 +90,7 @@ func TestMutatingHandler(t *testing.T) {
 	// prints once the script has run (--duration): the count per listener
 	// and the last change.
 	var js bytes.Buffer
-	if err := report.WriteJSON(&js, report.Build("demo", d.Snapshots(), nil, d.Events().Stats(), nil, time.Now())); err != nil {
+	if err := report.WriteJSON(&js, report.Build("demo", local.InformersOf(d.Snapshots()), nil, local.RingStatsOf(d.Events().Stats()), nil, time.Now())); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {

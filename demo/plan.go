@@ -5,6 +5,7 @@ import (
 
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source/local"
 )
 
 // plan is what a scenario asks New to build: objects, informers, listeners,
@@ -102,7 +103,7 @@ func standardListeners() []listenerPlan {
 func podsOnly(cfg resolved, listeners []listenerPlan) plan {
 	return plan{
 		populate:  []population{{resource: cluster.Pods, count: cfg.Objects}},
-		informers: []informerPlan{{name: "pods", resource: cluster.Pods, queue: cfg.Queue, listeners: listeners}},
+		informers: []informerPlan{{name: "pods", resource: cluster.Pods, queue: local.EngineQueueKind(cfg.Queue), listeners: listeners}},
 		workload:  workloadPlan{resources: []string{cluster.Pods}, create: 2, update: 6, delete: 2},
 		loopFrom:  -1,
 	}

@@ -3,7 +3,7 @@ package demo
 import (
 	"time"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 // burstSize is how many updates the burst scenario fires at once; it stays
@@ -24,7 +24,7 @@ func buildBurst(cfg resolved) plan {
 		"1,000 updates to three hot pods arrived. RealFIFO keeps each event as its own row: the Queue view (2) holds 1,000 of them.",
 		"Run with --queue DeltaFIFO to see the same burst coalesce into three rows.",
 	}
-	if cfg.Queue == engine.DeltaFIFO {
+	if cfg.Queue == source.DeltaFIFO {
 		burstNote = []string{
 			"1,000 updates to three hot pods arrived. DeltaFIFO keeps one row per key: in the Queue view (2) they take just three rows, each holding hundreds of Updated deltas (the other rows are the background churn).",
 			"Select a row and press enter to see its coalesced deltas.",

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 
@@ -38,7 +38,7 @@ func buildInitialSync(cfg resolved) plan {
 		listNote = "Initial sync: the reflector streams " + n + " pods as a watch list (ADDED events, then a bookmark) instead of LIST pages."
 	}
 	syncNote := "Then the informer syncs; each handler registration syncs only once all of its initial-list OnAdd calls have returned."
-	if cfg.Queue == engine.DeltaFIFO {
+	if cfg.Queue == source.DeltaFIFO {
 		syncNote = "Then the informer syncs; each handler registration syncs once its initial-list OnAdd calls have returned. " +
 			"DeltaFIFO (as in client-go) reports synced when it pops the last initial row, before processing it, so a listener that keeps up may sync just before its last OnAdd."
 	}

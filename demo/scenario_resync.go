@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source"
 )
 
 // Resync periods of the resync scenario. client-go never resyncs more often
@@ -33,7 +33,7 @@ func buildResync(cfg resolved) plan {
 	})
 	p.informers[0].resync = resyncFast
 	queueNote := "With RealFIFO a resync is a single SyncAll item; processing it replays every cached object to the due listeners."
-	if cfg.Queue == engine.DeltaFIFO {
+	if cfg.Queue == source.DeltaFIFO {
 		queueNote = "With DeltaFIFO a resync queues a Sync delta for every cached key that has nothing queued already (Queue view 2)."
 	}
 	p.loopFrom = 1

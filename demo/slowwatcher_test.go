@@ -7,13 +7,13 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
 )
 
 func TestSlowWatcher(t *testing.T) {
 	t.Parallel()
-	for _, q := range []engine.QueueKind{engine.RealFIFO, engine.DeltaFIFO} {
+	for _, q := range []source.QueueKind{source.RealFIFO, source.DeltaFIFO} {
 		t.Run(q.String(), func(t *testing.T) {
 			t.Parallel()
 			d := newDemo(t, Config{Scenario: "slow-watcher", Seed: 6, Queue: q, Objects: 40, Rate: 100, TimeScale: 0.01})

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 func TestScenariosCatalogue(t *testing.T) {
@@ -33,7 +32,7 @@ func TestNewValidates(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `"nope"`) || !strings.Contains(err.Error(), "stalled-listener") {
 		t.Errorf("unknown scenario: %v; want an error naming it and the valid ones", err)
 	}
-	for _, cfg := range []Config{{TimeScale: -1}, {Objects: -1}, {Queue: engine.QueueKind(7)}} {
+	for _, cfg := range []Config{{TimeScale: -1}, {Objects: -1}, {Queue: source.QueueKind(7)}} {
 		if _, err := New(cfg); err == nil {
 			t.Errorf("New(%+v) accepted a bad config", cfg)
 		}
@@ -113,7 +112,7 @@ func TestSourceWhileRunning(t *testing.T) {
 	}
 
 	// One ring carries every stage's events and the script's own steps.
-	var types []instr.EventType
+	var types []source.EventType
 	var script []string
 	var cursor uint64
 	eventually(t, "events", func() (bool, string) {
@@ -121,13 +120,13 @@ func TestSourceWhileRunning(t *testing.T) {
 		cursor = f.Next
 		for _, ev := range f.Events {
 			types = append(types, ev.Type)
-			if ev.Type == instr.EventControl && strings.HasPrefix(ev.Detail, "scenario ") {
+			if ev.Type == source.EventControl && strings.HasPrefix(ev.Detail, "scenario ") {
 				script = append(script, ev.Detail)
 			}
 		}
-		return slices.Contains(types, instr.EventHandlerFinish) && len(script) >= 2, "still reading"
+		return slices.Contains(types, source.EventHandlerFinish) && len(script) >= 2, "still reading"
 	})
-	for _, want := range []instr.EventType{instr.EventListPage, instr.EventWatchOpen, instr.EventSynced, instr.EventPop} {
+	for _, want := range []source.EventType{source.EventListPage, source.EventWatchOpen, source.EventSynced, source.EventPop} {
 		if !slices.Contains(types, want) {
 			t.Errorf("no %s event in the log", want)
 		}
@@ -170,7 +169,7 @@ func TestStopReleasesStalledListener(t *testing.T) {
 	case <-time.After(testTimeout):
 		t.Fatal("Run did not return while a listener was stalled")
 	}
-	for _, s := range d.Snapshots() {
+	for _, s := range local.InformersOf(d.Snapshots()) {
 		if !s.Stopped {
 			t.Errorf("%s not stopped", s.Name)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source/local"
 )
 
 func TestSteady(t *testing.T) {
@@ -32,7 +33,7 @@ func TestSteady(t *testing.T) {
 
 	names := []string{"pods", "configmaps", "deployments.apps", "secrets"}
 	var got []string
-	for _, s := range d.Snapshots() {
+	for _, s := range local.InformersOf(d.Snapshots()) {
 		got = append(got, s.Name)
 		if s.Reflector.Lists != 1 || s.Reflector.Relists != 0 {
 			t.Errorf("%s: %d lists, %d relists; steady churn needs exactly one list", s.Name, s.Reflector.Lists, s.Reflector.Relists)

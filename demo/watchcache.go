@@ -24,8 +24,8 @@ const quietSelector = "app=nightly-report"
 func quietInformers(cfg resolved) []informerPlan {
 	sel := cluster.Selector{LabelSelector: quietSelector}
 	return []informerPlan{
-		{name: "quiet", resource: cluster.Pods, queue: cfg.Queue, selector: sel, listeners: []listenerPlan{{name: "fast", delay: fastDelay}}},
-		{name: "quiet-no-bookmarks", resource: cluster.Pods, queue: cfg.Queue, selector: sel, noBookmarks: true, listeners: []listenerPlan{{name: "fast", delay: fastDelay}}},
+		{name: "quiet", resource: cluster.Pods, queue: local.EngineQueueKind(cfg.Queue), selector: sel, listeners: []listenerPlan{{name: "fast", delay: fastDelay}}},
+		{name: "quiet-no-bookmarks", resource: cluster.Pods, queue: local.EngineQueueKind(cfg.Queue), selector: sel, noBookmarks: true, listeners: []listenerPlan{{name: "fast", delay: fastDelay}}},
 	}
 }
 

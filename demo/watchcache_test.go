@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 // faultedScenarioTimeout bounds the wait for the end of a scenario that
@@ -28,7 +29,7 @@ func awaitStep(t *testing.T, d *Demo, g *gate, notes *noteLog, name string) {
 	ran := append([]string(nil), notes.order...)
 	notes.mu.Unlock()
 	var states []string
-	for _, s := range d.Snapshots() {
+	for _, s := range local.InformersOf(d.Snapshots()) {
 		r := s.Reflector
 		states = append(states, fmt.Sprintf("%s at RV %s: %d lists, %d relists, %d watches, open %v, last error %q",
 			s.Name, s.LastSyncResourceVersion, r.Lists, r.Relists, r.Watches, r.WatchOpen, r.LastError))
@@ -38,9 +39,10 @@ func awaitStep(t *testing.T, d *Demo, g *gate, notes *noteLog, name string) {
 
 // informerEvents are the informer's events the Events view (5) still
 // holds, oldest first.
-func informerEvents(d *Demo, informer string) []instr.Event {
-	all, _, _ := d.Events().Since(0, 0)
-	var out []instr.Event
+func informerEvents(d *Demo, informer string) []source.Event {
+	evs, _, _ := d.Events().Since(0, 0)
+	all := local.EventsOf(evs)
+	var out []source.Event
 	for _, ev := range all {
 		if ev.Informer == informer {
 			out = append(out, ev)
@@ -56,9 +58,9 @@ func claimGoneThenRelisted(informer string) claim {
 		gone := false
 		for _, ev := range informerEvents(d, informer) {
 			switch {
-			case ev.Type == instr.EventWatchError && strings.Contains(ev.Detail, "410"):
+			case ev.Type == source.EventWatchError && strings.Contains(ev.Detail, "410"):
 				gone = true
-			case ev.Type == instr.EventRelist && gone:
+			case ev.Type == source.EventRelist && gone:
 				return true, ""
 			}
 		}
@@ -76,9 +78,9 @@ func claimRewatchedFromLastBookmark(informer string) claim {
 		var bookmark, before, from string
 		for _, ev := range informerEvents(d, informer) {
 			switch ev.Type {
-			case instr.EventBookmark:
+			case source.EventBookmark:
 				bookmark = ev.Detail
-			case instr.EventWatchOpen:
+			case source.EventWatchOpen:
 				before, from = bookmark, ev.Detail
 			}
 		}

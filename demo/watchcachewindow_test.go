@@ -7,12 +7,12 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 func TestWatchCacheWindow(t *testing.T) {
 	t.Parallel()
-	for _, q := range []engine.QueueKind{engine.RealFIFO, engine.DeltaFIFO} {
+	for _, q := range []source.QueueKind{source.RealFIFO, source.DeltaFIFO} {
 		t.Run(q.String(), func(t *testing.T) {
 			t.Parallel()
 			d := newDemo(t, Config{Scenario: "watch-cache-window", Seed: 7, Queue: q, Objects: 40, Rate: 100, TimeScale: 0.01})

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 func TestWatchDrop(t *testing.T) {
 	t.Parallel()
-	for _, q := range []engine.QueueKind{engine.RealFIFO, engine.DeltaFIFO} {
+	for _, q := range []source.QueueKind{source.RealFIFO, source.DeltaFIFO} {
 		t.Run(q.String(), func(t *testing.T) {
 			t.Parallel()
 			d := newDemo(t, Config{Scenario: "watch-drop", Seed: 4, Queue: q, Objects: 30, Rate: 200, TimeScale: 0.01})

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -9,10 +10,26 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
 )
 
+// freshnessOf reads the observer's figures as source's model does: the
+// two share their JSON, which is how the adapter's tests pin them too.
+func freshnessOf(t *testing.T, r ReflectorStats, now time.Time) source.Freshness {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m source.Reflector
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return source.FreshnessOf(source.Informer{Started: true, Reflector: m}, now)
+}
+
 // A watch's freshness follows what arrives: the open, events (dated by the
-// next look), bookmarks; after SilentAfter with nothing it is silent, and
+// next look), bookmarks; after source.SilentAfter with nothing it is silent, and
 // anything arriving clears that.
 func TestFreshness(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -21,8 +38,8 @@ func TestFreshness(t *testing.T) {
 	o := newObservedListerWatcher(src, "pods", instr.NewRing(64))
 	o.now = func() time.Time { return clock }
 	at := func(d time.Duration) time.Time { clock = t0.Add(d); return clock }
-	fresh := func(now time.Time) Freshness {
-		return FreshnessOf(Snapshot{Started: true, Reflector: o.stats(now)}, now)
+	fresh := func(now time.Time) source.Freshness {
+		return freshnessOf(t, o.stats(now), now)
 	}
 	secs := func(p *float64) float64 {
 		if p == nil {
@@ -50,12 +67,12 @@ func TestFreshness(t *testing.T) {
 	if f.Silent || f.WatchRestarts != 0 {
 		t.Fatalf("fresh watch: %+v", f)
 	}
-	if f := fresh(at(10*time.Second + SilentAfter)); f.Silent {
-		t.Fatalf("exactly SilentAfter since the bookmark: silent, want not yet")
+	if f := fresh(at(10*time.Second + source.SilentAfter)); f.Silent {
+		t.Fatalf("exactly source.SilentAfter since the bookmark: silent, want not yet")
 	}
-	f = fresh(at(11*time.Second + SilentAfter))
-	if !f.Silent || f.QuietSeconds != SilentAfter.Seconds()+1 {
-		t.Fatalf("1 s past SilentAfter: silent %t quiet %vs, want silent for %vs", f.Silent, f.QuietSeconds, SilentAfter.Seconds()+1)
+	f = fresh(at(11*time.Second + source.SilentAfter))
+	if !f.Silent || f.QuietSeconds != source.SilentAfter.Seconds()+1 {
+		t.Fatalf("1 s past source.SilentAfter: silent %t quiet %vs, want silent for %vs", f.Silent, f.QuietSeconds, source.SilentAfter.Seconds()+1)
 	}
 	// A watch the reflector re-opens is the server answering again.
 	w2, err := o.WatchWithContext(context.Background(), metav1.ListOptions{ResourceVersion: "0"})
@@ -69,21 +86,16 @@ func TestFreshness(t *testing.T) {
 	}
 	// Quiet since it opened, it is owed no bookmark (a resource nobody
 	// writes gets none) until its timeout.
-	if f := fresh(reopened.Add(SilentAfter + time.Second)); f.Silent || f.SilentAfterSeconds != QuietWatchSilentAfter.Seconds() {
-		t.Fatalf("a watch quiet since it opened, after SilentAfter: %+v, want not silent, the quiet-watch threshold", f)
+	if f := fresh(reopened.Add(source.SilentAfter + time.Second)); f.Silent || f.SilentAfterSeconds != source.QuietWatchSilentAfter.Seconds() {
+		t.Fatalf("a watch quiet since it opened, after source.SilentAfter: %+v, want not silent, the quiet-watch threshold", f)
 	}
-	if f := fresh(reopened.Add(QuietWatchSilentAfter + time.Second)); !f.Silent {
+	if f := fresh(reopened.Add(source.QuietWatchSilentAfter + time.Second)); !f.Silent {
 		t.Fatalf("a watch quiet past its longest timeout: %+v, want silent", f)
 	}
-	// With no watch open (it cannot be re-established), SilentAfter applies.
+	// With no watch open (it cannot be re-established), source.SilentAfter applies.
 	w2.Stop()
-	if f := fresh(reopened.Add(SilentAfter + time.Second)); !f.Silent || f.SilentAfterSeconds != SilentAfter.Seconds() {
-		t.Fatalf("no watch open for SilentAfter: %+v, want silent", f)
-	}
-	// A stopped informer is not silent: nobody expects it to hear anything.
-	stopped := Snapshot{Started: true, Stopped: true, Reflector: o.stats(clock.Add(time.Hour))}
-	if FreshnessOf(stopped, clock.Add(time.Hour)).Silent {
-		t.Fatal("a stopped informer was reported silent")
+	if f := fresh(reopened.Add(source.SilentAfter + time.Second)); !f.Silent || f.SilentAfterSeconds != source.SilentAfter.Seconds() {
+		t.Fatalf("no watch open for source.SilentAfter: %+v, want silent", f)
 	}
 }
 
@@ -103,7 +115,7 @@ func TestSnapshotFreshness(t *testing.T) {
 			if s.Reflector.LastEventTime.Before(before) || s.Reflector.LastHeard.Before(s.Reflector.LastEventTime) {
 				t.Fatalf("event at or after %v: last event %v, last heard %v", before, s.Reflector.LastEventTime, s.Reflector.LastHeard)
 			}
-			if f := FreshnessOf(s, s.Taken); f.Silent || f.LastEventAgeSeconds == nil || f.WatchAgeSeconds == nil {
+			if f := freshnessOf(t, s.Reflector, s.Taken); f.Silent || f.LastEventAgeSeconds == nil || f.WatchAgeSeconds == nil {
 				t.Fatalf("freshness of a live informer: %+v", f)
 			}
 		})

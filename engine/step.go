@@ -78,14 +78,6 @@ type NotificationCount struct {
 	Count    int    `json:"count"`
 }
 
-// String reads "fast ← OnUpdate ×334", or "fast ← OnAdd" for one.
-func (c NotificationCount) String() string {
-	if c.Count == 1 {
-		return c.Listener + " ← " + c.Callback
-	}
-	return fmt.Sprintf("%s ← %s ×%d", c.Listener, c.Callback, c.Count)
-}
-
 // ErrNotPaused is returned by Step when the informer is processing freely.
 var ErrNotPaused = errors.New("step works only while paused: press space to pause processing first")
 

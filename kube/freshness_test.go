@@ -13,11 +13,13 @@ import (
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/report"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 // TestBookmarkInterval measures how often kube-apiserver sends a bookmark
 // to a watch that asked for them, as client-go's reflector does:
-// engine.SilentAfter rests on it. Two informers side by side, through
+// source.SilentAfter rests on it. Two informers side by side, through
 // informtop's own engine so the bookmarks are dated where the silent-watch
 // check reads them: configmaps, written once after the watch opened, get a
 // bookmark about every minute; podtemplates, which nobody writes, may get
@@ -40,7 +42,7 @@ func TestBookmarkInterval(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	limit := 2*engine.SilentAfter + 30*time.Second
+	limit := 2*source.SilentAfter + 30*time.Second
 	deadline := time.Now().Add(limit)
 	marks := []time.Time{active.Snapshot().Reflector.WatchSince} // the watch opening, then each bookmark
 	for len(marks) < 3 {
@@ -48,11 +50,11 @@ func TestBookmarkInterval(t *testing.T) {
 			t.Fatalf("only %d bookmarks on configmaps within %s of the watch opening", len(marks)-1, limit)
 		}
 		for _, inf := range []*engine.Informer{active, quiet} {
-			snap := inf.Snapshot()
+			snap := local.InformerOf(inf.Snapshot())
 			if snap.Reflector.Watches > 1 {
 				t.Fatalf("%s: the watch restarted while measuring; last error %q", snap.Name, snap.Reflector.LastError)
 			}
-			if f := engine.FreshnessOf(snap, snap.Taken); f.Silent {
+			if f := source.FreshnessOf(snap, snap.Taken); f.Silent {
 				t.Fatalf("%s: a healthy watch was called silent: %+v", snap.Name, f)
 			}
 		}
@@ -65,8 +67,8 @@ func TestBookmarkInterval(t *testing.T) {
 		gap := marks[i].Sub(marks[i-1])
 		from := map[bool]string{true: "the watch opened", false: "the previous bookmark"}[i == 1]
 		t.Logf("configmaps: bookmark %d came %s after %s", i, gap.Round(time.Millisecond), from)
-		if gap > engine.SilentAfter {
-			t.Errorf("configmaps: bookmark %d came %s after %s, longer than SilentAfter (%s)", i, gap, from, engine.SilentAfter)
+		if gap > source.SilentAfter {
+			t.Errorf("configmaps: bookmark %d came %s after %s, longer than SilentAfter (%s)", i, gap, from, source.SilentAfter)
 		}
 	}
 	q := quiet.Snapshot().Reflector
@@ -105,7 +107,7 @@ func TestFrozenAPIServerIsSilent(t *testing.T) {
 
 	frozen := time.Now()
 	c.FreezeAPIServer(t)
-	limit := engine.SilentAfter + 5*time.Second
+	limit := source.SilentAfter + 5*time.Second
 	for !silent(t, s) {
 		if time.Since(frozen) > limit {
 			t.Fatalf("no silent warning %s after the API server froze", limit)

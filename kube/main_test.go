@@ -9,6 +9,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/go-logr/logr"
+
 	"github.com/informtop/informtop/internal/kubetest"
 )
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/kubetest"
+	"github.com/informtop/informtop/source"
 )
 
 // TestMemoryEstimateOnTheServersObjects: configmaps of known size, created
@@ -80,21 +81,21 @@ func TestMemoryEstimateOnTheServersObjects(t *testing.T) {
 	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}, StripLastApplied: true}, true)
 	m := s.Informer("configmaps").Engine().Snapshot().Memory
 	t.Logf("data: estimated %.0f bytes, server's JSON %.0f; last-applied: saved %.0f, annotations %.0f; managedFields saved %.0f",
-		m.ByField[engine.FieldData], data, m.SavedByTransforms[engine.TransformStripLastApplied], applied, m.SavedByTransforms[engine.TransformStripManagedFields])
+		m.ByField[source.FieldData], data, m.SavedByTransforms[source.TransformStripLastApplied], applied, m.SavedByTransforms[source.TransformStripManagedFields])
 	near := func(got, want float64) bool { return math.Abs(got-want) <= 0.15*want }
 	if m.Objects != len(list.Items) || m.Sampled == 0 {
 		t.Fatalf("memory %+v for %d objects on the server", m, len(list.Items))
 	}
-	if got := m.ByField[engine.FieldData]; !near(got, data) {
+	if got := m.ByField[source.FieldData]; !near(got, data) {
 		t.Errorf("data estimated at %v bytes, %v in the server's JSON", got, data)
 	}
-	if got := m.SavedByTransforms[engine.TransformStripLastApplied]; !near(got, applied) {
+	if got := m.SavedByTransforms[source.TransformStripLastApplied]; !near(got, applied) {
 		t.Errorf("stripping last-applied saved %v bytes by the estimate, the annotations are %v", got, applied)
 	}
-	if got := m.SavedByTransforms[engine.TransformStripManagedFields]; got <= 0 {
+	if got := m.SavedByTransforms[source.TransformStripManagedFields]; got <= 0 {
 		t.Errorf("stripping managedFields saved %v bytes, want some: the server sets them", got)
 	}
-	if got := m.ByField[engine.FieldLastApplied] + m.ByField[engine.FieldManagedFields]; got != 0 {
+	if got := m.ByField[source.FieldLastApplied] + m.ByField[source.FieldManagedFields]; got != 0 {
 		t.Errorf("stripped fields still estimated at %v bytes in the cache", got)
 	}
 }

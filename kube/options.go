@@ -7,7 +7,7 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 
@@ -62,7 +62,7 @@ type Options struct {
 	// consistent read, since a server serves resourceVersion 0 whole).
 	PageSize  int64
 	WatchList WatchList
-	Queue     engine.QueueKind
+	Queue     source.QueueKind
 	// Listeners are simulated handlers registered on every informer,
 	// besides informtop's own.
 	Listeners []local.ListenerSpec

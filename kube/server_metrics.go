@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/source"
 )
 
@@ -157,7 +158,7 @@ func (m *serverMetrics) scrape(ctx context.Context) bool {
 		}
 	case err != nil:
 		for name := range m.resources {
-			out[name] = source.ServerStats{Reason: "the API server's /metrics could not be read: " + source.ErrorReason(err.Error(), "the request failed") + "; retrying every 5s", Taken: now}
+			out[name] = source.ServerStats{Reason: "the API server's /metrics could not be read: " + say.ErrorReason(err.Error(), "the request failed") + "; retrying every 5s", Taken: now}
 		}
 	default:
 		parser := expfmt.NewTextParser(model.UTF8Validation)

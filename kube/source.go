@@ -14,6 +14,7 @@ import (
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/internal/wirekeep"
 	"github.com/informtop/informtop/redact"
 	"github.com/informtop/informtop/source"
@@ -175,7 +176,7 @@ func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) e
 	inf := engine.NewSharedIndexInformerWithOptions(lw, example, engine.Options{
 		Name:     name,
 		Resource: name,
-		Queue:    o.Queue,
+		Queue:    local.EngineQueueKind(o.Queue),
 		Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		// Lifecycle events only: per-item events cost at real rates.
 		Instrumentation: engine.Instrumentation{Events: s.Events(), TapWatchStreams: true},
@@ -185,7 +186,7 @@ func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) e
 			return err
 		}
 	}
-	if _, err := s.AddInformer(name, name, o.Queue, inf); err != nil {
+	if _, err := s.AddInformer(name, name, local.EngineQueueKind(o.Queue), inf); err != nil {
 		return err
 	}
 	if s.metrics != nil {
@@ -208,7 +209,7 @@ func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) e
 func (s *Source) Decoding(informer string) Decoding { return s.facts[informer].decoding }
 
 // reason prefers what informtop checked itself over what the snapshot shows.
-func (s *Source) reason(informer string, snap engine.Snapshot) string {
+func (s *Source) reason(informer string, snap source.Informer) string {
 	f := s.facts[informer]
 	switch {
 	case f.unwatched != "":
@@ -221,7 +222,7 @@ func (s *Source) reason(informer string, snap engine.Snapshot) string {
 
 // status is disconnected while no informer's watch is open and the last
 // attempt failed.
-func (s *Source) status(snaps []engine.Snapshot) source.Status {
+func (s *Source) status(snaps []source.Informer) source.Status {
 	var lastErr string
 	var at time.Time
 	for _, snap := range snaps {
@@ -237,7 +238,7 @@ func (s *Source) status(snaps []engine.Snapshot) source.Status {
 		return source.Status{State: source.Connecting, Message: "connecting to " + s.server}
 	}
 	return source.Status{State: source.Disconnected, LastError: lastErr,
-		Message: "no watch open on " + s.server + ": " + source.ErrorReason(lastErr, "the last list or watch failed") + "; retrying with backoff"}
+		Message: "no watch open on " + s.server + ": " + say.ErrorReason(lastErr, "the last list or watch failed") + "; retrying with backoff"}
 }
 
 // kubeconfigError explains a kubeconfig that cannot be used.
@@ -253,7 +254,7 @@ func kubeconfigError(err error) error {
 
 // connectError explains a failed first contact with the API server.
 func connectError(host string, err error) error {
-	return fmt.Errorf("informtop could not start on the API server at %s: %s", host, source.ErrorReason(err.Error(), "discovery failed"))
+	return fmt.Errorf("informtop could not start on the API server at %s: %s", host, say.ErrorReason(err.Error(), "discovery failed"))
 }
 
 // serverOff says, per informer, that the figures were turned off, so the

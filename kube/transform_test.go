@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 func appliedConfigMap() *corev1.ConfigMap {
@@ -50,10 +51,10 @@ func TestTransformStrips(t *testing.T) {
 				t.Fatal("the decoded object's annotations map was edited in place")
 			}
 			saved := inf.Snapshot().Memory.SavedByTransforms
-			if _, applied := saved[engine.TransformStripLastApplied]; applied == c.want {
+			if _, applied := saved[source.TransformStripLastApplied]; applied == c.want {
 				t.Errorf("savings %v: stripLastApplied listed %t, want %t", saved, applied, !c.want)
 			}
-			if _, applied := saved[engine.TransformStripManagedFields]; applied == c.wantManaged {
+			if _, applied := saved[source.TransformStripManagedFields]; applied == c.wantManaged {
 				t.Errorf("savings %v: stripManagedFields listed %t, want %t", saved, applied, !c.wantManaged)
 			}
 		})
@@ -83,7 +84,7 @@ func TestTransformMetersSavings(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := float64(len(`"kubectl.kubernetes.io/last-applied-configuration":"` + strings.Repeat("x", 1000) + `",`))
-	if got := inf.Snapshot().Memory.SavedByTransforms[engine.TransformStripLastApplied]; got != want {
+	if got := inf.Snapshot().Memory.SavedByTransforms[source.TransformStripLastApplied]; got != want {
 		t.Fatalf("saved %v bytes per cached object, want %v", got, want)
 	}
 }

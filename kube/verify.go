@@ -10,7 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source/local"
 	"github.com/informtop/informtop/verify"
 )
 
@@ -36,7 +36,7 @@ func (s *Source) Verify(ctx context.Context, informer string) (verify.Result, er
 	if e == nil || !ok {
 		return verify.Result{}, fmt.Errorf("there is no informer %q", informer)
 	}
-	cut := func(context.Context) (engine.CacheCut, error) { return e.Engine().Cut() }
+	cut := func(context.Context) (verify.Cut, error) { c, err := e.Engine().Cut(); return local.CutOf(c), err }
 	return verify.Run(ctx, cut, f.verify, s.pageSize)
 }
 

@@ -14,8 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/kubetest"
+	"github.com/informtop/informtop/source"
 )
 
 // TestVerifyHealthyUnderChurn: with either queue, while the server takes
@@ -24,7 +24,7 @@ import (
 func TestVerifyHealthyUnderChurn(t *testing.T) {
 	c := kubetest.Shared(t)
 	cs := testClients(t, c)
-	for _, q := range []engine.QueueKind{engine.RealFIFO, engine.DeltaFIFO} {
+	for _, q := range []source.QueueKind{source.RealFIFO, source.DeltaFIFO} {
 		t.Run(q.String(), func(t *testing.T) {
 			ns := namespace(t, cs)
 			for i := range 30 {

@@ -12,9 +12,9 @@ import (
 
 	"github.com/informtop/informtop/demo"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/report"
+	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 
@@ -123,7 +123,7 @@ func replayOnce(t *testing.T, path string, o Options) outcome {
 	}
 	var logged []string
 	for _, ev := range s.Pull(0, 0).Events {
-		if ev.Type == instr.EventError || ev.Type == instr.EventWatchError {
+		if ev.Type == source.EventError || ev.Type == source.EventWatchError {
 			logged = append(logged, ev.Informer+": "+ev.Detail)
 		}
 	}

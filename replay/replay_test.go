@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/recording"
+	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 
@@ -52,7 +52,7 @@ func TestDemoReplaysTheSameTwice(t *testing.T) {
 func TestReplayThroughTheOtherQueue(t *testing.T) {
 	path, _ := recordDemo(t, 400)
 	real := replayOnce(t, path, Options{})
-	kind := engine.DeltaFIFO
+	kind := source.DeltaFIFO
 	delta := replayOnce(t, path, Options{Queue: &kind})
 	if !strings.Contains(delta.report, `"queueKind": "DeltaFIFO"`) {
 		t.Fatalf("the replay did not use a DeltaFIFO:\n%s", delta.report)

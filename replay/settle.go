@@ -9,6 +9,7 @@ import (
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/report"
+	"github.com/informtop/informtop/source"
 )
 
 // settlePoll is how often Settled looks at the pipeline once the
@@ -117,7 +118,7 @@ func (s *Source) Report() report.Report {
 	r.Events = report.Report{}.Events
 	for i := range r.Informers {
 		inf := &r.Informers[i]
-		inf.Freshness = engine.Freshness{WatchRestarts: inf.Freshness.WatchRestarts}
+		inf.Freshness = source.Freshness{WatchRestarts: inf.Freshness.WatchRestarts}
 		inf.Memory = report.Memory{Objects: inf.Memory.Objects}
 		inf.Queue.OldestAgeSeconds = 0
 		for j := range inf.Listeners {

@@ -25,7 +25,7 @@ type Options struct {
 	Speed float64
 	// Queue, when set, replays through this queue kind instead of the
 	// recorded one, to compare them.
-	Queue *engine.QueueKind
+	Queue *source.QueueKind
 }
 
 // feedBudget bounds the bytes (decompressed) of the records read ahead of
@@ -97,7 +97,7 @@ func newSource(r *recording.Reader, o Options) (*Source, error) {
 		changed: make(chan struct{}), read: make(chan struct{}), failed: make(chan struct{})}
 	s.budget.freed = make(chan struct{})
 	s.Source = local.New(local.Config{Kind: "replay", Title: "replay · " + filepath.Base(s.path), Notes: s.notes})
-	queues := make([]engine.QueueKind, len(h.Informers))
+	queues := make([]source.QueueKind, len(h.Informers))
 	for i, ri := range h.Informers {
 		if err := queues[i].UnmarshalText([]byte(ri.Queue)); err != nil {
 			return nil, fmt.Errorf("%s: informer %q has queue %q, which this informtop does not know: replay it with the informtop that recorded it", s.path, ri.Name, ri.Queue)
@@ -125,13 +125,13 @@ func newSource(r *recording.Reader, o Options) (*Source, error) {
 		inf := engine.NewSharedIndexInformerWithOptions(lw, lw.exampleObject(), engine.Options{
 			Name:     ri.Name,
 			Resource: ri.Resource,
-			Queue:    queues[i],
+			Queue:    local.EngineQueueKind(queues[i]),
 			Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 			// As in the demo: every item's way through is narrated, so a
 			// step tells the whole story.
 			Instrumentation: engine.Instrumentation{Events: s.Events(), ItemEvents: true, TapWatchStreams: true},
 		})
-		if _, err := s.AddInformer(ri.Name, ri.Resource, queues[i], inf); err != nil {
+		if _, err := s.AddInformer(ri.Name, ri.Resource, local.EngineQueueKind(queues[i]), inf); err != nil {
 			return nil, err
 		}
 		for _, rl := range ri.Listeners {

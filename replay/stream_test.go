@@ -13,8 +13,8 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/recording"
+	"github.com/informtop/informtop/source"
 )
 
 // TestReplayStreamsWithinItsBudget: a replay reads its file as it goes,
@@ -119,7 +119,7 @@ func widget(name, rv string) string {
 func logged(s *Source) string {
 	var out []string
 	for _, ev := range s.Pull(0, 0).Events {
-		if ev.Type == instr.EventError {
+		if ev.Type == source.EventError {
 			out = append(out, ev.Detail)
 		}
 	}

@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
+
 	"github.com/informtop/informtop/internal/humanize"
 )
 
@@ -29,7 +30,7 @@ type Memory struct {
 	GoHeapBytes           uint64           `json:"goHeapBytes"`
 }
 
-func memoryOf(m engine.MemoryStats) Memory {
+func memoryOf(m source.Memory) Memory {
 	out := Memory{
 		Objects: m.Objects, Sampled: m.Sampled, EstimatedBytes: int64(m.EstimatedBytes), BytesPerObject: int64(m.BytesPerObject),
 		ByField: ints(m.ByField), SavedByTransforms: ints(m.SavedByTransforms), WouldSaveByTransforms: ints(m.WouldSaveByTransforms),
@@ -47,7 +48,7 @@ func ints(m map[string]float64) map[string]int64 {
 }
 
 // writeFreshness prints "  fresh: …", with a warning line when silent.
-func writeFreshness(w io.Writer, f engine.Freshness) {
+func writeFreshness(w io.Writer, f source.Freshness) {
 	age := func(p *float64, what string) string {
 		if p == nil {
 			return "no " + what + " yet"

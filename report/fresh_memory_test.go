@@ -7,29 +7,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source"
 )
 
 // A silent watch, a lagging handler and the memory estimate reach the JSON
 // under SPEC §8's names, and the table says them in words.
 func TestReportFreshnessAndMemory(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	quiet := now.Add(-engine.SilentAfter - 5*time.Second)
-	snap := engine.Snapshot{
+	quiet := now.Add(-source.SilentAfter - 5*time.Second)
+	snap := source.Informer{
 		Name: "pods", Resource: "pods", Started: true, Synced: true,
-		Reflector: engine.ReflectorStats{Watches: 3, WatchOpen: true, WatchSince: quiet.Add(-10 * time.Second), LastEventTime: quiet, LastHeard: quiet},
-		Listeners: []processor.ListenerStats{{Name: "slow", Pending: 7, OldestPendingSince: now.Add(-42 * time.Second)}},
-		Memory: engine.MemoryStats{
+		Reflector: source.Reflector{Watches: 3, WatchOpen: true, WatchSince: quiet.Add(-10 * time.Second), LastEventTime: quiet, LastHeard: quiet},
+		Listeners: []source.Listener{{Name: "slow", Pending: 7, OldestPendingSince: now.Add(-42 * time.Second)}},
+		Memory: source.Memory{
 			Objects: 1000, Sampled: 64, BytesPerObject: 4000, EstimatedBytes: 4e6,
-			ByField:               map[string]float64{engine.FieldSpec: 3e6, engine.FieldMetadata: 1e6},
-			SavedByTransforms:     map[string]float64{engine.TransformStripManagedFields: 31e6},
-			WouldSaveByTransforms: map[string]float64{engine.TransformStripLastApplied: 2e6},
+			ByField:               map[string]float64{source.FieldSpec: 3e6, source.FieldMetadata: 1e6},
+			SavedByTransforms:     map[string]float64{source.TransformStripManagedFields: 31e6},
+			WouldSaveByTransforms: map[string]float64{source.TransformStripLastApplied: 2e6},
 			GoHeapBytes:           80e6,
 		},
 	}
-	r := Build("kube", []engine.Snapshot{snap}, nil, instr.RingStats{}, nil, now)
+	r := Build("kube", []source.Informer{snap}, nil, source.RingStats{}, nil, now)
 	var js bytes.Buffer
 	if err := WriteJSON(&js, r); err != nil {
 		t.Fatal(err)

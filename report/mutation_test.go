@@ -6,22 +6,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source"
 )
 
 // A handler that changed cached objects is counted per listener in the JSON
 // (cacheMutations, with the last one's key and fields) and named in the
 // table; a clean one says 0.
 func TestReportCarriesCacheMutations(t *testing.T) {
-	last := &processor.CacheMutation{Callback: processor.CallbackUpdate, Key: "default/web-1",
+	last := &source.CacheMutation{Callback: source.CallbackUpdate, Key: "default/web-1",
 		Fields: []string{`metadata.labels.touched: "" → "yes"`}}
-	snaps := []engine.Snapshot{{Name: "pods", Resource: "pods", Synced: true, Listeners: []processor.ListenerStats{
+	snaps := []source.Informer{{Name: "pods", Resource: "pods", Synced: true, Listeners: []source.Listener{
 		{Name: "clean", Synced: true},
 		{Name: "labeler", Synced: true, CacheMutations: 3, LastCacheMutation: last},
 	}}}
-	r := Build("demo", snaps, nil, instr.RingStats{}, nil, time.Now())
+	r := Build("demo", snaps, nil, source.RingStats{}, nil, time.Now())
 	var js, table bytes.Buffer
 	if err := WriteJSON(&js, r); err != nil {
 		t.Fatal(err)

@@ -11,10 +11,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/internal/termsafe"
 	"github.com/informtop/informtop/source"
 )
@@ -22,10 +20,10 @@ import (
 // Report is the machine-readable document of SPEC §8. Field names are the
 // stable contract; add fields, never rename them.
 type Report struct {
-	Source    string          `json:"source"`
-	Synced    bool            `json:"synced"`
-	Informers []Informer      `json:"informers"`
-	Events    instr.RingStats `json:"events"`
+	Source    string           `json:"source"`
+	Synced    bool             `json:"synced"`
+	Informers []Informer       `json:"informers"`
+	Events    source.RingStats `json:"events"`
 	// Workqueues are the controller's workqueues (attach to an agent given
 	// agent.Options.Workqueues), sorted by name; absent when the source
 	// sees none.
@@ -36,7 +34,7 @@ type Report struct {
 type Informer struct {
 	Name      string           `json:"name"`
 	Resource  string           `json:"resource"`
-	QueueKind engine.QueueKind `json:"queueKind"`
+	QueueKind source.QueueKind `json:"queueKind"`
 	Synced    bool             `json:"synced"`
 	// NotSyncedReason says why the informer has not synced; "" once it has.
 	NotSyncedReason         string     `json:"notSyncedReason"`
@@ -51,8 +49,8 @@ type Informer struct {
 	// Verify is the comparison with the API server, with --verify.
 	Verify *Verify `json:"verify,omitempty"`
 	// Freshness says how recently the server was heard from; Silent warns
-	// of a watch that delivers nothing (see engine.SilentAfter).
-	Freshness engine.Freshness `json:"freshness"`
+	// of a watch that delivers nothing (see source.SilentAfter).
+	Freshness source.Freshness `json:"freshness"`
 	Memory    Memory           `json:"memory"`
 }
 
@@ -103,13 +101,13 @@ type Listener struct {
 	// CacheMutations counts the cached objects the handler changed, found
 	// when the informer runs with mutation attribution (the demo does);
 	// LastCacheMutation is the latest, with the fields changed.
-	CacheMutations    uint64                   `json:"cacheMutations"`
-	LastCacheMutation *processor.CacheMutation `json:"lastCacheMutation,omitempty"`
+	CacheMutations    uint64                `json:"cacheMutations"`
+	LastCacheMutation *source.CacheMutation `json:"lastCacheMutation,omitempty"`
 }
 
 // Build projects snapshots and workqueues onto the report; now is when it
 // was taken. The report keeps its own copy of queues.
-func Build(src string, snaps []engine.Snapshot, reasons map[string]string, events instr.RingStats, queues []source.Workqueue, now time.Time) Report {
+func Build(src string, snaps []source.Informer, reasons map[string]string, events source.RingStats, queues []source.Workqueue, now time.Time) Report {
 	r := Report{Source: src, Synced: len(snaps) > 0, Informers: make([]Informer, 0, len(snaps)), Events: events}
 	for _, q := range queues {
 		r.Workqueues = append(r.Workqueues, Workqueue{
@@ -125,7 +123,7 @@ func Build(src string, snaps []engine.Snapshot, reasons map[string]string, event
 			Resource:                s.Resource,
 			QueueKind:               s.QueueKind,
 			Synced:                  s.Synced,
-			NotSyncedReason:         reasons[s.Name],
+			NotSyncedReason:         say.Reason(reasons, s, now),
 			LastSyncResourceVersion: s.LastSyncResourceVersion,
 			Queue: Queue{
 				Depth:  s.Queue.Depth,
@@ -144,7 +142,7 @@ func Build(src string, snaps []engine.Snapshot, reasons map[string]string, event
 				LastError:    s.Reflector.LastError,
 			},
 			Listeners: make([]Listener, 0, len(s.Listeners)),
-			Freshness: engine.FreshnessOf(s, now),
+			Freshness: source.FreshnessOf(s, now),
 			Memory:    memoryOf(s.Memory),
 		}
 		if ir.Store.Indexes == nil {

@@ -9,9 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/verify"
 )
@@ -20,12 +17,12 @@ import (
 // carries the reason of each one that is not.
 func TestBuildCarriesSyncAndReasons(t *testing.T) {
 	now := time.Now()
-	snaps := []engine.Snapshot{
-		{Name: "configmaps", Resource: "configmaps", QueueKind: engine.RealFIFO, Synced: true, LastSyncResourceVersion: "12",
-			Listeners: []processor.ListenerStats{{Name: "informtop", Synced: true}}},
-		{Name: "pods", Resource: "pods", QueueKind: engine.RealFIFO},
+	snaps := []source.Informer{
+		{Name: "configmaps", Resource: "configmaps", QueueKind: source.RealFIFO, Synced: true, LastSyncResourceVersion: "12",
+			Listeners: []source.Listener{{Name: "informtop", Synced: true}}},
+		{Name: "pods", Resource: "pods", QueueKind: source.RealFIFO},
 	}
-	r := Build("kube", snaps, map[string]string{"pods": "denied: you may not list pods"}, instr.RingStats{Emitted: 9}, nil, now)
+	r := Build("kube", snaps, map[string]string{"pods": "denied: you may not list pods"}, source.RingStats{Emitted: 9}, nil, now)
 	if r.Synced || r.Source != "kube" || len(r.Informers) != 2 || r.Events.Emitted != 9 {
 		t.Fatalf("report %+v", r)
 	}
@@ -50,7 +47,7 @@ func TestBuildCarriesSyncAndReasons(t *testing.T) {
 	if !strings.Contains(table.String(), "not synced: denied: you may not list pods") {
 		t.Errorf("table:\n%s", table.String())
 	}
-	if ok := Build("demo", snaps[:1], nil, instr.RingStats{}, nil, now); !ok.Synced {
+	if ok := Build("demo", snaps[:1], nil, source.RingStats{}, nil, now); !ok.Synced {
 		t.Error("a fully synced report says synced: false")
 	}
 }
@@ -65,7 +62,7 @@ func TestReportCarriesWorkqueues(t *testing.T) {
 		WorkDurationMean: time.Millisecond, WorkDurationMax: 250 * time.Microsecond,
 		LongestRunning: 2 * time.Second, UnfinishedWork: 3 * time.Second,
 	}}
-	r := Build("attach", nil, nil, instr.RingStats{}, queues, time.Now())
+	r := Build("attach", nil, nil, source.RingStats{}, queues, time.Now())
 	queues[0].Name = "scribbled"
 	if len(r.Workqueues) != 1 || r.Workqueues[0].Name != "deployments" {
 		t.Fatalf("report workqueues %+v, want its own copy", r.Workqueues)
@@ -101,7 +98,7 @@ func TestReportCarriesWorkqueues(t *testing.T) {
 		t.Errorf("table lacks %q:\n%s", line, table.String())
 	}
 
-	none := Build("demo", nil, nil, instr.RingStats{}, nil, time.Now())
+	none := Build("demo", nil, nil, source.RingStats{}, nil, time.Now())
 	js.Reset()
 	table.Reset()
 	if err := WriteJSON(&js, none); err != nil {
@@ -117,12 +114,12 @@ func TestReportCarriesWorkqueues(t *testing.T) {
 
 // A list streamed as a WatchList is described as such, not as "0 pages".
 func TestReportSaysAStreamedListWasStreamed(t *testing.T) {
-	snaps := []engine.Snapshot{
-		{Name: "streamed", Reflector: engine.ReflectorStats{Lists: 1, ListStreamed: true}},
-		{Name: "paged", Reflector: engine.ReflectorStats{Lists: 1, ListPages: 5}},
+	snaps := []source.Informer{
+		{Name: "streamed", Reflector: source.Reflector{Lists: 1, ListStreamed: true}},
+		{Name: "paged", Reflector: source.Reflector{Lists: 1, ListPages: 5}},
 	}
 	var table bytes.Buffer
-	if err := WriteTable(&table, Build("demo", snaps, nil, instr.RingStats{}, nil, time.Now())); err != nil {
+	if err := WriteTable(&table, Build("demo", snaps, nil, source.RingStats{}, nil, time.Now())); err != nil {
 		t.Fatal(err)
 	}
 	out := table.String()
@@ -141,13 +138,13 @@ func TestReportSaysAStreamedListWasStreamed(t *testing.T) {
 // start a line of its own. The JSON keeps the text as it was (encoding/json
 // escapes it).
 func TestWriteTableEscapesServerText(t *testing.T) {
-	snaps := []engine.Snapshot{{
-		Name: "pods\x1b]0;owned\x07", Resource: "pods", QueueKind: engine.RealFIFO, LastSyncResourceVersion: "12\n34",
-		Reflector: engine.ReflectorStats{Errors: 1, LastError: "watch stream: \x1b[2J boom"},
-		Listeners: []processor.ListenerStats{{Name: "slow\tone",
-			CacheMutations: 1, LastCacheMutation: &processor.CacheMutation{Key: "default/web\u009b2J", Callback: "OnUpdate", Fields: []string{"metadata.labels[\x1b]"}}}},
+	snaps := []source.Informer{{
+		Name: "pods\x1b]0;owned\x07", Resource: "pods", QueueKind: source.RealFIFO, LastSyncResourceVersion: "12\n34",
+		Reflector: source.Reflector{Errors: 1, LastError: "watch stream: \x1b[2J boom"},
+		Listeners: []source.Listener{{Name: "slow\tone",
+			CacheMutations: 1, LastCacheMutation: &source.CacheMutation{Key: "default/web\u009b2J", Callback: "OnUpdate", Fields: []string{"metadata.labels[\x1b]"}}}},
 	}}
-	r := Build("kube", snaps, map[string]string{"pods\x1b]0;owned\x07": "denied:\x1b[31m no"}, instr.RingStats{}, []source.Workqueue{{Name: "q\x1bc"}}, time.Now())
+	r := Build("kube", snaps, map[string]string{"pods\x1b]0;owned\x07": "denied:\x1b[31m no"}, source.RingStats{}, []source.Workqueue{{Name: "q\x1bc"}}, time.Now())
 	r.SetVerify("pods\x1b]0;owned\x07", verify.Result{}, errors.New("listing at RV 5 failed: \x1b[2K"))
 	var table bytes.Buffer
 	if err := WriteTable(&table, r); err != nil {

@@ -5,9 +5,6 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/verify"
 )
 
@@ -25,11 +22,11 @@ type Processing interface {
 	Paused() bool
 	// Step pops exactly one item from the named informer's queue while
 	// paused, and narrates what happened to it.
-	Step(informer string) (engine.StepResult, error)
+	Step(informer string) (StepResult, error)
 	// StepBatch pops while paused as client-go v0.37's batched RealFIFO
 	// pop does: up to 1,000 distinct keys, stopping at a bookmark. On a
 	// DeltaFIFO it pops one key, like Step.
-	StepBatch(informer string) (engine.StepResult, error)
+	StepBatch(informer string) (StepResult, error)
 	// Resync forces a resync of the named informer's queue.
 	Resync(informer string) error
 }
@@ -77,7 +74,7 @@ type QueuePager interface {
 	// QueueRows returns at most max rows of the named informer's queue from
 	// offset on, in pop order, and how many rows are queued in all. Rows
 	// include Bookmark, ReplacedAll and SyncAll items with their type.
-	QueueRows(informer string, offset, max int) (rows []fifo.Item, total int)
+	QueueRows(informer string, offset, max int) (rows []QueueItem, total int)
 }
 
 // ListenerReader shows what a listener still owes. Called off the UI
@@ -85,5 +82,5 @@ type QueuePager interface {
 type ListenerReader interface {
 	// ListenerBacklog returns at most max of the notifications waiting in
 	// the named listener's backlog, oldest first.
-	ListenerBacklog(informer, listener string, max int) []processor.Pending
+	ListenerBacklog(informer, listener string, max int) []Pending
 }

@@ -3,9 +3,6 @@ package source
 import (
 	"context"
 	"time"
-
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // Source is everything the dashboard and the reports read.
@@ -39,18 +36,18 @@ type Source interface {
 // Frame is one tick's worth of a source.
 type Frame struct {
 	// Snapshots has one entry per informer, in a stable display order.
-	Snapshots []engine.Snapshot
+	Snapshots []Informer
 	// Notes are lines shown under the title: why this source runs, what a
 	// scenario wants you to watch. The first is the headline.
 	Notes []string
 	// Events are the events from the cursor on, oldest first; Next is the
 	// cursor for the next Pull; Missed counts events this reader lost
 	// because the ring overwrote them before it asked.
-	Events []engine.Event
+	Events []Event
 	Next   uint64
 	Missed uint64
 	// EventStats are the source's event-ring totals (one ring per source).
-	EventStats instr.RingStats
+	EventStats RingStats
 	// Status is the source's own state: connected or not, and why.
 	Status Status
 	// Reasons says, for each informer that has not synced, why not.
@@ -105,26 +102,7 @@ type Status struct {
 	NextRetry time.Time `json:"nextRetry,omitzero"`
 }
 
-// Sentence is the status as one line: the message, else the state, the
-// retry time measured from now and the last error, in that order, so a
-// narrow header cut short still says when the next attempt comes.
-func (s Status) Sentence(now time.Time) string {
-	if s.Message != "" {
-		return s.Message
-	}
-	if s.State == Live || s.State == "" {
-		return ""
-	}
-	out := string(s.State)
-	if !s.NextRetry.IsZero() {
-		if d := s.NextRetry.Sub(now).Round(time.Second); d > 0 {
-			out += ", retrying in " + d.String()
-		} else {
-			out += ", retrying"
-		}
-	}
-	if s.LastError != "" {
-		out += ": " + s.LastError
-	}
-	return out
-}
+// Reasons maps an informer's name to the sentence saying why it has not
+// synced, where the source knows better than the informer's figures (an
+// RBAC check); the others are worded by whoever shows them.
+type Reasons map[string]string

@@ -8,11 +8,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/indexer"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/redact"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/sourcetest"
@@ -56,33 +51,33 @@ func (s *lazyStore) IndexKeys(string, string) []string { return s.keys[:100] }
 // listeners (5 stalled), a 10k-deep queue whose whole head is visible.
 func newBigSource() *controlledSource {
 	keys := bigKeys()
-	head := make([]fifo.Item, bigQueue)
+	head := make([]source.QueueItem, bigQueue)
 	for i := range head {
-		head[i] = fifo.Item{Key: keys[i*7], Types: []cache.DeltaType{cache.Updated, cache.Updated}, Enqueued: t0.Add(-time.Duration(bigQueue-i) * time.Millisecond)}
+		head[i] = source.QueueItem{Key: keys[i*7], Types: []cache.DeltaType{cache.Updated, cache.Updated}, Enqueued: t0.Add(-time.Duration(bigQueue-i) * time.Millisecond)}
 	}
-	var frames [][]engine.Snapshot
+	var frames [][]source.Informer
 	for f := 0; f < fixtureFrames; f++ {
 		t := t0.Add(time.Duration(f) * time.Second)
-		ls := make([]processor.ListenerStats, bigListeners)
+		ls := make([]source.Listener, bigListeners)
 		for i := range ls {
-			ls[i] = processor.ListenerStats{Name: fmt.Sprintf("handler-%02d", i), Pending: i * f, Capacity: 1024, HighWater: i * 10,
-				Delivered: processor.Delivered{Update: uint64(1000 * f)}, LatencyP50: time.Millisecond, LatencyP99: 9 * time.Millisecond, Synced: true}
+			ls[i] = source.Listener{Name: fmt.Sprintf("handler-%02d", i), Pending: i * f, Capacity: 1024, HighWater: i * 10,
+				Delivered: source.Delivered{Update: uint64(1000 * f)}, LatencyP50: time.Millisecond, LatencyP99: 9 * time.Millisecond, Synced: true}
 			if i%10 == 0 {
-				ls[i].InCallback, ls[i].InCallbackSince = processor.CallbackUpdate, t0.Add(-5*time.Second)
+				ls[i].InCallback, ls[i].InCallbackSince = source.CallbackUpdate, t0.Add(-5*time.Second)
 			}
 		}
-		frames = append(frames, []engine.Snapshot{{
-			Name: "pods", Resource: "pods", QueueKind: fifo.KindDeltaFIFO, Taken: t, Started: true, Synced: true,
-			Queue: fifo.Stats{Kind: fifo.KindDeltaFIFO, Depth: bigQueue, Deltas: 2 * bigQueue, OldestEnqueued: head[0].Enqueued,
-				Added: fifo.TypeCounts{Updated: uint64(50_000 * f)}, Popped: fifo.TypeCounts{Updated: uint64(50_000 * f)}, Head: head},
-			Store:     indexer.Stats{Objects: bigObjects, Indexes: map[string]int{"namespace": 40}, Generation: 7},
-			Reflector: engine.ReflectorStats{WatchOpen: true, WatchSince: t0, WatchModified: uint64(50_000 * f)},
+		frames = append(frames, []source.Informer{{
+			Name: "pods", Resource: "pods", QueueKind: source.DeltaFIFO, Taken: t, Started: true, Synced: true,
+			Queue: source.Queue{Kind: source.DeltaFIFO, Depth: bigQueue, Deltas: 2 * bigQueue, OldestEnqueued: head[0].Enqueued,
+				Added: source.DeltaCounts{Updated: uint64(50_000 * f)}, Popped: source.DeltaCounts{Updated: uint64(50_000 * f)}, Head: head},
+			Store:     source.Cache{Objects: bigObjects, Indexes: map[string]int{"namespace": 40}, Generation: 7},
+			Reflector: source.Reflector{WatchOpen: true, WatchSince: t0, WatchModified: uint64(50_000 * f)},
 			Listeners: ls,
 		}})
 	}
-	events := make([]engine.Event, eventLogSize)
+	events := make([]source.Event, eventLogSize)
 	for i := range events {
-		events[i] = engine.Event{Seq: uint64(i + 1), Time: t0, Type: instr.EventWatchEvent, Informer: "pods", Key: keys[i], Detail: "MODIFIED"}
+		events[i] = source.Event{Seq: uint64(i + 1), Time: t0, Type: source.EventWatchEvent, Informer: "pods", Key: keys[i], Detail: "MODIFIED"}
 	}
 	return newControlledSource(sourcetest.Config{Kind: "demo", Title: "demo", Frames: frames, Events: events,
 		Stores: map[string]source.StoreReader{"pods": &lazyStore{keys: keys}}}, &sourcetest.Controls{})

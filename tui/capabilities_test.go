@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/sourcetest"
 	"github.com/informtop/informtop/verify"
@@ -172,7 +171,7 @@ func TestHeaderShowsTheSourceStatus(t *testing.T) {
 // overwrote, read or not, so its Dropped is not what the viewer lost.
 func TestEventTotalsComeFromTheFrame(t *testing.T) {
 	cfg := clusterConfig()
-	cfg.EventStats = &instr.RingStats{Emitted: 987_654, Dropped: 4_321}
+	cfg.EventStats = &source.RingStats{Emitted: 987_654, Dropped: 4_321}
 	h := newHarness(t, sourcetest.New(cfg))
 	h.size(160, 48)
 	h.frames(fixtureFrames)

@@ -2,12 +2,13 @@ package tui
 
 import (
 	"fmt"
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/source/sourcetest"
-	"k8s.io/client-go/tools/cache"
 	"strings"
 	"testing"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/sourcetest"
 )
 
 // ":" reaches views and quits as in k9s, with completion on tab.
@@ -116,18 +117,18 @@ func TestBatchStep(t *testing.T) {
 // listener and callback, never a line per key.
 func TestBatchStepNarratesPerListener(t *testing.T) {
 	h := fixture(t, 80, 24)
-	res := engine.StepResult{Informer: "pods", Kind: engine.StepBatch, QueueKind: fifo.KindRealFIFO, Batching: true, Batch: 40}
+	res := source.StepResult{Informer: "pods", Kind: source.StepBatch, QueueKind: source.RealFIFO, Batching: true, Batch: 40}
 	for i := 0; i < 40; i++ {
 		k := fmt.Sprintf("default/web-%d", i)
 		res.Keys = append(res.Keys, k)
 		res.Store = append(res.Store, "Update "+k)
 		res.Deltas = append(res.Deltas, cache.Updated)
 		for _, l := range []string{"fast", "slow"} {
-			res.Notifications = append(res.Notifications, engine.StepNotification{Listener: l, Callback: "OnUpdate", Key: k})
+			res.Notifications = append(res.Notifications, source.StepNotification{Listener: l, Callback: "OnUpdate", Key: k})
 		}
 	}
 	res.Key = res.Keys[0]
-	res.Summary = []engine.NotificationCount{{Listener: "fast", Callback: "OnUpdate", Count: 40}, {Listener: "slow", Callback: "OnUpdate", Count: 40}}
+	res.Summary = []source.NotificationCount{{Listener: "fast", Callback: "OnUpdate", Count: 40}, {Listener: "slow", Callback: "OnUpdate", Count: 40}}
 	h.ctl.SetBatchResult(res)
 	h.keys("b")
 	screen := h.screen()

@@ -6,7 +6,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source"
 )
 
@@ -39,11 +38,11 @@ func (c *common) now() time.Time {
 }
 
 // snap is the current informer's snapshot; a zero one before the first tick.
-func (c *common) snap() *engine.Snapshot {
+func (c *common) snap() *source.Informer {
 	if s := c.data.snap(); s != nil {
 		return s
 	}
-	return &engine.Snapshot{}
+	return &source.Informer{}
 }
 
 // view is one page of the dashboard. The root model handles the global keys

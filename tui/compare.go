@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
+	"github.com/informtop/informtop/source"
 
-	"github.com/informtop/informtop/engine"
+	tea "charm.land/bubbletea/v2"
 )
 
 // Compare mode: informers that watch the same resource (e.g. one over a
@@ -26,12 +26,12 @@ const (
 // peers returns every informer watching the current informer's resource,
 // in source order, when there are at least two; nil otherwise. The slice
 // points into c.data.snaps and is valid until the next tick.
-func (c *common) peers() []*engine.Snapshot {
+func (c *common) peers() []*source.Informer {
 	cur := c.data.snap()
 	if cur == nil || cur.Resource == "" {
 		return nil
 	}
-	var out []*engine.Snapshot
+	var out []*source.Informer
 	for i := range c.data.snaps {
 		if c.data.snaps[i].Resource == cur.Resource {
 			out = append(out, &c.data.snaps[i])
@@ -44,7 +44,7 @@ func (c *common) peers() []*engine.Snapshot {
 }
 
 // byName returns the named informer's snapshot, nil if the source has none.
-func (d *dataState) byName(name string) *engine.Snapshot {
+func (d *dataState) byName(name string) *source.Informer {
 	for i := range d.snaps {
 		if d.snaps[i].Name == name {
 			return &d.snaps[i]
@@ -54,7 +54,7 @@ func (d *dataState) byName(name string) *engine.Snapshot {
 }
 
 // nowOf is the time of s, for ages within it; c.now() if it has none.
-func (c *common) nowOf(s *engine.Snapshot) time.Time {
+func (c *common) nowOf(s *source.Informer) time.Time {
 	if !s.Taken.IsZero() {
 		return s.Taken
 	}
@@ -70,7 +70,7 @@ func (c *common) comparing() bool {
 // compared returns the peers drawn as columns: as many as fit, a run of
 // them that includes the current informer, in source order so columns do
 // not swap places when the user switches informer.
-func (c *common) compared() []*engine.Snapshot {
+func (c *common) compared() []*source.Informer {
 	ps := c.peers()
 	fitN := max((c.width+width(compareGap))/(compareColumnMin+width(compareGap)), 2)
 	if len(ps) <= fitN {
@@ -154,7 +154,7 @@ func joinColumns(c *common, blocks [][]string, widths []int, h int) []string {
 // columnTitle names one compared informer at the top of its column; the
 // current informer (the one the other views and the keys act on) is
 // marked.
-func columnTitle(c *common, s *engine.Snapshot) string {
+func columnTitle(c *common, s *source.Informer) string {
 	st := c.styles
 	mark := "  "
 	if s.Name == c.data.current {
@@ -168,7 +168,7 @@ func columnTitle(c *common, s *engine.Snapshot) string {
 }
 
 // queueKind is the snapshot's queue kind.
-func queueKind(s *engine.Snapshot) engine.QueueKind { return s.QueueKind }
+func queueKind(s *source.Informer) source.QueueKind { return s.QueueKind }
 
 // toggleCompare flips compare mode and says what changed; with nothing to
 // compare it only explains why.

@@ -9,10 +9,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/indexer"
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/sourcetest"
 )
@@ -75,21 +71,21 @@ func compareWorkload() []compareEvent {
 // compareQueues lays the workload out as each queue holds it: DeltaFIFO
 // rows per key in first-arrival order, RealFIFO rows per event with the
 // Bookmark item; and the deltas queued per key for the QueueReader.
-func compareQueues() (df, rf []fifo.Item, byKey map[string]map[string]cache.Deltas) {
+func compareQueues() (df, rf []source.QueueItem, byKey map[string]map[string]cache.Deltas) {
 	evs := compareWorkload()
 	byKey = map[string]map[string]cache.Deltas{"pods-deltafifo": {}, "pods-realfifo": {}}
 	row := map[string]int{}
 	for j, e := range evs {
 		if j == compareBookmark {
-			rf = append(rf, fifo.Item{Types: []cache.DeltaType{cache.Bookmark}, Enqueued: e.at.Add(-time.Millisecond)})
+			rf = append(rf, source.QueueItem{Types: []cache.DeltaType{cache.Bookmark}, Enqueued: e.at.Add(-time.Millisecond)})
 			byKey["pods-realfifo"][""] = cache.Deltas{{Type: cache.Bookmark, Object: cache.BookmarkInfo{ResourceVersion: "2002"}}}
 		}
-		rf = append(rf, fifo.Item{Key: e.key, Types: []cache.DeltaType{e.delta.Type}, Enqueued: e.at})
+		rf = append(rf, source.QueueItem{Key: e.key, Types: []cache.DeltaType{e.delta.Type}, Enqueued: e.at})
 		if i, ok := row[e.key]; ok {
 			df[i].Types = append(df[i].Types, e.delta.Type)
 		} else {
 			row[e.key] = len(df)
-			df = append(df, fifo.Item{Key: e.key, Types: []cache.DeltaType{e.delta.Type}, Enqueued: e.at})
+			df = append(df, source.QueueItem{Key: e.key, Types: []cache.DeltaType{e.delta.Type}, Enqueued: e.at})
 		}
 		for _, inf := range []string{"pods-deltafifo", "pods-realfifo"} {
 			byKey[inf][e.key] = append(byKey[inf][e.key], e.delta)
@@ -121,9 +117,9 @@ func compareConfig() sourcetest.Config {
 	}
 	for i := 0; i < fixtureFrames; i++ {
 		t := t0.Add(time.Duration(i) * time.Second)
-		cfg.Frames = append(cfg.Frames, []engine.Snapshot{
-			comparePodsSnapshot("pods-deltafifo", fifo.KindDeltaFIFO, df, compareEvents-len(df), i, t),
-			comparePodsSnapshot("pods-realfifo", fifo.KindRealFIFO, rf, 0, i, t),
+		cfg.Frames = append(cfg.Frames, []source.Informer{
+			comparePodsSnapshot("pods-deltafifo", source.DeltaFIFO, df, compareEvents-len(df), i, t),
+			comparePodsSnapshot("pods-realfifo", source.RealFIFO, rf, 0, i, t),
 			secretsSnapshot(i, t),
 		})
 	}
@@ -138,7 +134,7 @@ func newCompareSource() *controlledSource {
 	return newControlledSource(compareConfig(), ctl)
 }
 
-func comparePodsSnapshot(name string, kind engine.QueueKind, rows []fifo.Item, coalesced, i int, t time.Time) engine.Snapshot {
+func comparePodsSnapshot(name string, kind source.QueueKind, rows []source.QueueItem, coalesced, i int, t time.Time) source.Informer {
 	n := uint64(i)
 	deltas := 0
 	for _, r := range rows {
@@ -149,25 +145,25 @@ func comparePodsSnapshot(name string, kind engine.QueueKind, rows []fifo.Item, c
 		head = head[:compareHead]
 	}
 	watched := 400 + 9*n
-	return engine.Snapshot{
+	return source.Informer{
 		Name: name, Resource: "pods", QueueKind: kind, Taken: t, Started: true, Synced: true, Paused: true,
 		LastSyncResourceVersion: "2089",
-		Queue: fifo.Stats{
+		Queue: source.Queue{
 			Kind: kind, Depth: len(rows), Deltas: deltas, OldestEnqueued: rows[0].Enqueued,
-			Added:  fifo.TypeCounts{Added: 300 + 2*n, Updated: 100 + 7*n},
-			Popped: fifo.TypeCounts{Added: 300, Updated: 10},
+			Added:  source.DeltaCounts{Added: 300 + 2*n, Updated: 100 + 7*n},
+			Popped: source.DeltaCounts{Added: 300, Updated: 10},
 			Pops:   310, Coalesced: uint64(coalesced), Synced: true, Head: head,
 		},
-		Store: indexer.Stats{Objects: 300, Indexes: map[string]int{"namespace": 6}, Adds: 300, Updates: 10, Generation: 500},
-		Reflector: engine.ReflectorStats{
+		Store: source.Cache{Objects: 300, Indexes: map[string]int{"namespace": 6}, Adds: 300, Updates: 10, Generation: 500},
+		Reflector: source.Reflector{
 			Lists: 1, ListPages: 1, ListedItems: 300, LastListItems: 300, LastListTime: 3 * time.Millisecond,
 			Watches: 1, WatchOpen: true, WatchSince: t0.Add(-30 * time.Second),
 			WatchEvents: watched, WatchAdded: 2 * n, WatchModified: watched - 2*n, WatchBookmarks: 4,
 		},
-		Listeners: []processor.ListenerStats{
-			{Name: "fast", Capacity: 1024, HighWater: 12, Delivered: processor.Delivered{Add: 300, Update: 10},
+		Listeners: []source.Listener{
+			{Name: "fast", Capacity: 1024, HighWater: 12, Delivered: source.Delivered{Add: 300, Update: 10},
 				LatencyP50: 100 * time.Microsecond, LatencyP99: 900 * time.Microsecond, Synced: true},
-			{Name: "slow", Pending: 3, Capacity: 1024, HighWater: 40, Delivered: processor.Delivered{Add: 300, Update: 7},
+			{Name: "slow", Pending: 3, Capacity: 1024, HighWater: 40, Delivered: source.Delivered{Add: 300, Update: 7},
 				LatencyP50: 20 * time.Millisecond, LatencyP99: 60 * time.Millisecond, Synced: true},
 		},
 	}

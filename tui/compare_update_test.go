@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/source"
+
 	"github.com/informtop/informtop/source/sourcetest"
 )
 
@@ -194,9 +194,9 @@ func TestComparedKeepsTheCurrentInformerInView(t *testing.T) {
 		if n == "other" {
 			res = "secrets"
 		}
-		c.data.snaps = append(c.data.snaps, engine.Snapshot{Name: n, Resource: res})
+		c.data.snaps = append(c.data.snaps, source.Informer{Name: n, Resource: res})
 	}
-	names := func(ss []*engine.Snapshot) (out []string) {
+	names := func(ss []*source.Informer) (out []string) {
 		for _, s := range ss {
 			out = append(out, s.Name)
 		}
@@ -243,7 +243,7 @@ func TestCompareLineSaysEmptyOnlyWhenItIs(t *testing.T) {
 	}
 	for i := range cfg.Frames {
 		for j := 0; j < 2; j++ {
-			cfg.Frames[i][j].Queue = fifo.Stats{Kind: cfg.Frames[i][j].QueueKind, Synced: true}
+			cfg.Frames[i][j].Queue = source.Queue{Kind: cfg.Frames[i][j].QueueKind, Synced: true}
 		}
 	}
 	h = compareHarness(t, newControlledSource(cfg, &sourcetest.Controls{}), 160, 48)

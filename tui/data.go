@@ -3,8 +3,6 @@ package tui
 import (
 	"time"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/source"
 )
 
@@ -23,13 +21,13 @@ const (
 // dataMsg carries one tick's pull from the source. It is built off the UI
 // goroutine (see fetchData) so a slow source never delays a keystroke.
 type dataMsg struct {
-	snaps      []engine.Snapshot
+	snaps      []source.Informer
 	notes      []string
-	events     []engine.Event
-	lifecycle  []bool // per event: kept in the lifecycle log (engine.Event.Lifecycle)
+	events     []source.Event
+	lifecycle  []bool // per event: kept in the lifecycle log (source.Event.Lifecycle)
 	next       uint64
 	missed     uint64
-	eventStats instr.RingStats
+	eventStats source.RingStats
 	status     source.Status
 	reasons    source.Reasons
 	workqueues []source.Workqueue
@@ -47,13 +45,7 @@ func fetchData(src source.Source, cursor uint64, now time.Time) dataMsg {
 		server: f.Server, paused: f.Paused, pausedBy: f.PausedBy, at: now}
 	msg.lifecycle = make([]bool, len(msg.events))
 	for i := range msg.events {
-		// The engine's hot path sets Obj instead of building the key; build
-		// it here, off the UI goroutine, and let the log hold strings only.
-		// Whether an event is a lifecycle one may depend on Obj (a
-		// tombstone), so that is read first.
-		e := &msg.events[i]
-		msg.lifecycle[i] = e.Lifecycle()
-		e.Key, e.Obj = e.ObjectKey(), nil
+		msg.lifecycle[i] = msg.events[i].Lifecycle()
 	}
 	safeFrame(&msg)
 	for i := range msg.snaps {
@@ -69,7 +61,7 @@ func fetchData(src source.Source, cursor uint64, now time.Time) dataMsg {
 // views read it during Update and View, which Bubble Tea never runs
 // concurrently, so it has no lock.
 type dataState struct {
-	snaps   []engine.Snapshot
+	snaps   []source.Informer
 	notes   []string // the source's notes as of the last tick
 	noteLog noteLog  // every note shown so far, for the narration history
 	current string   // name of the informer the views show
@@ -78,7 +70,7 @@ type dataState struct {
 	cursor  uint64 // next sequence number to ask the source for
 	missed  uint64 // events the UI never saw because the source's ring overwrote them
 	// eventStats are the source's event-ring totals as of the last tick.
-	eventStats instr.RingStats
+	eventStats source.RingStats
 	status     source.Status  // the source's connection state
 	reasons    source.Reasons // why each unsynced informer is not synced
 	// workqueues are the controller's workqueues as of the last tick, in
@@ -189,7 +181,7 @@ func (d *dataState) applyWorkqueues(msg dataMsg) {
 func (d *dataState) logDrops() uint64 { return d.missed + d.events.overwritten() }
 
 // snap returns the current informer's snapshot, nil before the first tick.
-func (d *dataState) snap() *engine.Snapshot {
+func (d *dataState) snap() *source.Informer {
 	for i := range d.snaps {
 		if d.snaps[i].Name == d.current {
 			return &d.snaps[i]
@@ -214,13 +206,13 @@ func (d *dataState) history() *history {
 // both merged in sequence order.
 type eventLog struct {
 	life, items eventRing
-	merged      []*engine.Event // both rings in sequence order, rebuilt on add
+	merged      []*source.Event // both rings in sequence order, rebuilt on add
 	version     uint64          // bumped on every add, so views re-filter only on change
 }
 
 // eventRing is a fixed-size ring of events, oldest first.
 type eventRing struct {
-	buf   []engine.Event
+	buf   []source.Event
 	start int
 	n     int
 	// overwritten counts events this ring dropped to make room.
@@ -228,9 +220,9 @@ type eventRing struct {
 }
 
 // add keeps evs; life says which are lifecycle events (as
-// engine.Event.Lifecycle, read before the objects were dropped), nil to
+// source.Event.Lifecycle, read before the objects were dropped), nil to
 // ask each event.
-func (l *eventLog) add(evs []engine.Event, life []bool) {
+func (l *eventLog) add(evs []source.Event, life []bool) {
 	if len(evs) == 0 {
 		return
 	}
@@ -249,9 +241,9 @@ func (l *eventLog) add(evs []engine.Event, life []bool) {
 	l.version++
 }
 
-func (r *eventRing) push(e *engine.Event, size int) {
+func (r *eventRing) push(e *source.Event, size int) {
 	if r.buf == nil {
-		r.buf = make([]engine.Event, size)
+		r.buf = make([]source.Event, size)
 	}
 	if r.n < len(r.buf) {
 		r.buf[(r.start+r.n)%len(r.buf)] = *e
@@ -263,7 +255,7 @@ func (r *eventRing) push(e *engine.Event, size int) {
 	r.overwritten++
 }
 
-func (r *eventRing) at(i int) *engine.Event { return &r.buf[(r.start+i)%len(r.buf)] }
+func (r *eventRing) at(i int) *source.Event { return &r.buf[(r.start+i)%len(r.buf)] }
 
 // merge lists both rings in sequence order; each ring already is.
 func (l *eventLog) merge() {
@@ -283,7 +275,7 @@ func (l *eventLog) merge() {
 func (l *eventLog) len() int { return len(l.merged) }
 
 // at returns the i-th held event, 0 being the oldest.
-func (l *eventLog) at(i int) *engine.Event { return l.merged[i] }
+func (l *eventLog) at(i int) *source.Event { return l.merged[i] }
 
 // overwritten is how many events the log dropped to make room.
 func (l *eventLog) overwritten() uint64 { return l.life.overwritten + l.items.overwritten }

@@ -41,7 +41,7 @@ func BenchmarkEngineWithUI(b *testing.B) {
 			var busy time.Duration // spent inside the UI's ticks
 			for b.Loop() {
 				lw := &uiBenchLW{list: list, ready: make(chan struct{})}
-				src, inf := newLocalInformer(b, lw, engine.RealFIFO)
+				src, inf := newLocalInformer(b, lw, source.RealFIFO)
 				h := &uiBenchHandler{want: initial + events, done: make(chan struct{})}
 				if _, err := inf.AddEventHandler(h); err != nil {
 					b.Fatal(err)
@@ -91,14 +91,14 @@ type headlessUI struct {
 // as informtop runs informers over a real cluster: its events go to the
 // source's ring, whose size is the engine's default, as a lone informer's.
 // The caller runs the informer; the source itself needs no Run.
-func newLocalInformer(tb testing.TB, lw *uiBenchLW, queue engine.QueueKind) (*local.Source, *engine.Informer) {
+func newLocalInformer(tb testing.TB, lw *uiBenchLW, queue source.QueueKind) (*local.Source, *engine.Informer) {
 	src := local.New(local.Config{Kind: "bench", Title: "bench", EventRingSize: instr.DefaultRingSize})
 	inf := engine.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, engine.Options{
-		Name: "pods", Resource: "pods", Queue: queue,
+		Name: "pods", Resource: "pods", Queue: local.EngineQueueKind(queue),
 		Indexers:        cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		Instrumentation: engine.Instrumentation{Events: src.Events()},
 	})
-	if _, err := src.AddInformer("pods", "pods", queue, inf); err != nil {
+	if _, err := src.AddInformer("pods", "pods", local.EngineQueueKind(queue), inf); err != nil {
 		tb.Fatal(err)
 	}
 	return src, inf
@@ -237,7 +237,7 @@ func (h *uiBenchHandler) OnDelete(any)      {}
 // a second.
 func BenchmarkUITick(b *testing.B) {
 	lw := &uiBenchLW{list: uiBenchPods(10_000), ready: make(chan struct{})}
-	src, inf := newLocalInformer(b, lw, engine.RealFIFO)
+	src, inf := newLocalInformer(b, lw, source.RealFIFO)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	defer func() {

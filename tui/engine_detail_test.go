@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/util/wait"
+	"github.com/informtop/informtop/source"
 
-	"github.com/informtop/informtop/engine"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // TestQueueDetailOverARealEngine opens the Queue detail over a real,
@@ -16,11 +16,11 @@ import (
 // ns-0/pod-0 (RV 4 and 7) sit in the queue, nothing is cached yet.
 func TestQueueDetailOverARealEngine(t *testing.T) {
 	cases := []struct {
-		kind   engine.QueueKind
+		kind   source.QueueKind
 		queued int // deltas queued for ns-0/pod-0
 		want   []string
 	}{
-		{engine.DeltaFIFO, 3, []string{
+		{source.DeltaFIFO, 3, []string{
 			"key ns-0/pod-0 · DeltaFIFO",
 			"now not in the cache",
 			"   N DELTA       OBJECT IF POPPED NOW",
@@ -30,7 +30,7 @@ func TestQueueDetailOverARealEngine(t *testing.T) {
 			"DeltaFIFO keeps one queue position per key: these deltas leave together, oldest first.",
 		}},
 		// The atomic relist is one keyless ReplacedAll ahead of the updates.
-		{engine.RealFIFO, 2, []string{
+		{source.RealFIFO, 2, []string{
 			"key ns-0/pod-0 · RealFIFO",
 			"now not in the cache",
 			"⚠ the ReplacedAll at #1 goes first and changes the cache; predicted from the cache as it is now",

@@ -5,33 +5,32 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/informtop/informtop/source"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // eventCategory is one choice of the type filter: a named set of types.
 type eventCategory struct {
 	name  string
-	types []instr.EventType // nil: every type
+	types []source.EventType // nil: every type
 }
 
 var eventCategories = []eventCategory{
 	{"all", nil},
-	{"reflector", []instr.EventType{instr.EventListPage, instr.EventListDone, instr.EventWatchOpen,
-		instr.EventWatchClose, instr.EventWatchEvent, instr.EventWatchError, instr.EventRelist, instr.EventBookmark}},
-	{"queue", []instr.EventType{instr.EventReplace, instr.EventResync, instr.EventPop}},
-	{"store", []instr.EventType{instr.EventStoreUpdate}},
-	{"handlers", []instr.EventType{instr.EventDistribute, instr.EventHandlerStart, instr.EventHandlerFinish,
-		instr.EventHandlerPanic, instr.EventSynced, instr.EventCacheMutation}},
-	{"problems", []instr.EventType{instr.EventWatchError, instr.EventHandlerPanic, instr.EventError, instr.EventRelist,
-		instr.EventCacheMutation}},
-	{"control", []instr.EventType{instr.EventControl}},
+	{"reflector", []source.EventType{source.EventListPage, source.EventListDone, source.EventWatchOpen,
+		source.EventWatchClose, source.EventWatchEvent, source.EventWatchError, source.EventRelist, source.EventBookmark}},
+	{"queue", []source.EventType{source.EventReplace, source.EventResync, source.EventPop}},
+	{"store", []source.EventType{source.EventStoreUpdate}},
+	{"handlers", []source.EventType{source.EventDistribute, source.EventHandlerStart, source.EventHandlerFinish,
+		source.EventHandlerPanic, source.EventSynced, source.EventCacheMutation}},
+	{"problems", []source.EventType{source.EventWatchError, source.EventHandlerPanic, source.EventError, source.EventRelist,
+		source.EventCacheMutation}},
+	{"control", []source.EventType{source.EventControl}},
 }
 
-func (c eventCategory) has(t instr.EventType) bool {
+func (c eventCategory) has(t source.EventType) bool {
 	if c.types == nil {
 		return true
 	}
@@ -170,7 +169,7 @@ func (v *eventsView) remember() {
 }
 
 // eventText is what the search matches: type, informer, listener, key, detail.
-func eventText(e *engine.Event) string {
+func eventText(e *source.Event) string {
 	return strings.Join([]string{e.Type.String(), e.Informer, e.Listener, e.Key, e.Detail}, " ")
 }
 
@@ -305,7 +304,7 @@ func (v *eventsView) render() string {
 const eventDetailLines = 5
 
 // detailLines shows e in full, which the table's columns cut short.
-func (v *eventsView) detailLines(e *engine.Event) []string {
+func (v *eventsView) detailLines(e *source.Event) []string {
 	st := v.c.styles
 	label := func(s string) string { return st.dim.Render(pad(s, 9, false)) }
 	head := fmt.Sprintf("event #%d · %s · %s", e.Seq, e.Type, e.Time.In(v.c.loc).Format("2006-01-02 15:04:05.000"))
@@ -330,11 +329,11 @@ func (v *eventsView) detailLines(e *engine.Event) []string {
 	return out
 }
 
-func isProblem(t instr.EventType) bool {
-	return t == instr.EventWatchError || t == instr.EventHandlerPanic || t == instr.EventError
+func isProblem(t source.EventType) bool {
+	return t == source.EventWatchError || t == source.EventHandlerPanic || t == source.EventError
 }
 
-func eventDetail(e *engine.Event) string {
+func eventDetail(e *source.Event) string {
 	parts := []string{}
 	if e.Detail != "" {
 		parts = append(parts, e.Detail)

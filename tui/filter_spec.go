@@ -5,9 +5,9 @@ import (
 	"regexp"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/labels"
+	"github.com/informtop/informtop/source"
 
-	"github.com/informtop/informtop/engine/instr"
+	"k8s.io/apimachinery/pkg/labels"
 )
 
 // filterMode is how a "/" query is read, as k9s reads its filter: plain
@@ -162,8 +162,8 @@ func fieldExample(name string) string {
 }
 
 // eventTypeNamed finds an event type by name, ignoring case; 0 if none.
-func eventTypeNamed(name string) instr.EventType {
-	for t := instr.EventType(1); t.String() != "Unknown"; t++ {
+func eventTypeNamed(name string) source.EventType {
+	for t := source.EventType(1); t.String() != "Unknown"; t++ {
 		if strings.EqualFold(t.String(), name) {
 			return t
 		}
@@ -173,7 +173,7 @@ func eventTypeNamed(name string) instr.EventType {
 
 func eventTypeNames() []string {
 	var out []string
-	for t := instr.EventType(1); t.String() != "Unknown"; t++ {
+	for t := source.EventType(1); t.String() != "Unknown"; t++ {
 		out = append(out, t.String())
 	}
 	return out

@@ -1,12 +1,14 @@
 package tui
 
 import (
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/engine/fifo"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/informtop/informtop/source"
+
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/source/sourcetest"
@@ -121,7 +123,7 @@ func TestQueueFilterMatchesKeylessRows(t *testing.T) {
 	cfg := fixtureConfig()
 	for i := range cfg.Frames {
 		s := &cfg.Frames[i][0]
-		s.Queue.Head = append([]fifo.Item{{Types: []cache.DeltaType{cache.ReplacedAll}}, {Types: []cache.DeltaType{cache.Bookmark}}}, s.Queue.Head...)
+		s.Queue.Head = append([]source.QueueItem{{Types: []cache.DeltaType{cache.ReplacedAll}}, {Types: []cache.DeltaType{cache.Bookmark}}}, s.Queue.Head...)
 	}
 	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
 	h.size(80, 24)

@@ -9,11 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/indexer"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/sourcetest"
 )
@@ -45,10 +40,10 @@ func newControlledSource(cfg sourcetest.Config, ctl *sourcetest.Controls) *contr
 }
 
 // fixtureStep is what stepping the fixture's pods informer pops.
-var fixtureStep = engine.StepResult{
+var fixtureStep = source.StepResult{
 	Informer: "pods", Key: "default/web-3", Deltas: []cache.DeltaType{cache.Updated},
 	Store: []string{"Update default/web-3"},
-	Notifications: []engine.StepNotification{
+	Notifications: []source.StepNotification{
 		{Listener: "fast", Callback: "OnUpdate", Key: "default/web-3"},
 		{Listener: "slow", Callback: "OnUpdate", Key: "default/web-3"},
 		{Listener: "audit", Callback: "OnUpdate", Key: "default/web-3"},
@@ -85,7 +80,7 @@ func fixtureConfig() sourcetest.Config {
 	for i := 0; i < fixtureFrames; i++ {
 		modified += modifiedPerSecond[i]
 		t := t0.Add(time.Duration(i) * time.Second)
-		cfg.Frames = append(cfg.Frames, []engine.Snapshot{
+		cfg.Frames = append(cfg.Frames, []source.Informer{
 			podsSnapshot(i, t, modified),
 			secretsSnapshot(i, t),
 			configmapsSnapshot(t),
@@ -94,9 +89,9 @@ func fixtureConfig() sourcetest.Config {
 	return cfg
 }
 
-func podsSnapshot(i int, t time.Time, modified uint64) engine.Snapshot {
+func podsSnapshot(i int, t time.Time, modified uint64) source.Informer {
 	n := uint64(i)
-	head := make([]fifo.Item, 42)
+	head := make([]source.QueueItem, 42)
 	for j := range head {
 		types := []cache.DeltaType{cache.Updated}
 		switch j % 7 {
@@ -109,23 +104,23 @@ func podsSnapshot(i int, t time.Time, modified uint64) engine.Snapshot {
 		if j%4 == 1 {
 			key = fmt.Sprintf("kube-system/coredns-%d", j%3)
 		}
-		head[j] = fifo.Item{Key: key, Types: types, Enqueued: t.Add(-1500*time.Millisecond + time.Duration(j)*30*time.Millisecond)}
+		head[j] = source.QueueItem{Key: key, Types: types, Enqueued: t.Add(-1500*time.Millisecond + time.Duration(j)*30*time.Millisecond)}
 	}
-	return engine.Snapshot{
-		Name: "pods", Resource: "pods", QueueKind: fifo.KindRealFIFO, Taken: t,
+	return source.Informer{
+		Name: "pods", Resource: "pods", QueueKind: source.RealFIFO, Taken: t,
 		Started: true, Synced: true, LastSyncResourceVersion: fmt.Sprint(48213 + i*137),
-		Queue: fifo.Stats{
-			Kind: fifo.KindRealFIFO, Depth: 42, Deltas: 42, OldestEnqueued: t.Add(-1500 * time.Millisecond),
-			Added:  fifo.TypeCounts{Added: 600 + 12*n, Updated: modified, Deleted: 20 + 3*n, Replaced: 600},
-			Popped: fifo.TypeCounts{Added: 590 + 12*n, Updated: modified - 30, Deleted: 18 + 3*n, Replaced: 600},
+		Queue: source.Queue{
+			Kind: source.RealFIFO, Depth: 42, Deltas: 42, OldestEnqueued: t.Add(-1500 * time.Millisecond),
+			Added:  source.DeltaCounts{Added: 600 + 12*n, Updated: modified, Deleted: 20 + 3*n, Replaced: 600},
+			Popped: source.DeltaCounts{Added: 590 + 12*n, Updated: modified - 30, Deleted: 18 + 3*n, Replaced: 600},
 			Pops:   1800 + 150*n, Synced: true, Head: head,
 		},
-		Store: indexer.Stats{
+		Store: source.Cache{
 			Objects: 60, Indexes: map[string]int{"namespace": 2, "node": 3},
 			LastResourceVersion: fmt.Sprint(48213 + i*137), Adds: 660 + 12*n, Updates: modified - 30,
 			Deletes: 18 + 3*n, Replaces: 2, Generation: 1000 + n,
 		},
-		Reflector: engine.ReflectorStats{
+		Reflector: source.Reflector{
 			Lists: 2, ListPages: 6, ListedItems: 1200, LastListItems: 600, LastListTime: 1200 * time.Millisecond,
 			Relists: 1, Watches: 3, WatchOpen: true, WatchSince: t0.Add(-184 * time.Second),
 			WatchEvents: 100 + 12*n + modified + 20 + 3*n, WatchAdded: 100 + 12*n, WatchModified: modified,
@@ -133,69 +128,69 @@ func podsSnapshot(i int, t time.Time, modified uint64) engine.Snapshot {
 			LastError: "too old resource version: 47000 (48000)", LastErrorTime: t0.Add(-200 * time.Second),
 			LastEventTime: t.Add(-200 * time.Millisecond), LastBookmarkTime: t.Add(-41 * time.Second), LastHeard: t.Add(-200 * time.Millisecond),
 		},
-		Listeners: []processor.ListenerStats{
+		Listeners: []source.Listener{
 			{Name: "fast", Pending: 0, Capacity: 1024, HighWater: 57,
-				Delivered:  processor.Delivered{Add: 660 + 12*n, Update: modified - 30, Delete: 18 + 3*n},
+				Delivered:  source.Delivered{Add: 660 + 12*n, Update: modified - 30, Delete: 18 + 3*n},
 				LatencyP50: 180 * time.Microsecond, LatencyP99: 2100 * time.Microsecond, Synced: true,
 				RequestedResync: 0, ResyncPeriod: 0},
 			{Name: "slow", Pending: 12 + i%3, Capacity: 1024, HighWater: 96,
-				Delivered:  processor.Delivered{Add: 660, Update: 4000 + 80*n, Delete: 18},
+				Delivered:  source.Delivered{Add: 660, Update: 4000 + 80*n, Delete: 18},
 				LatencyP50: 12 * time.Millisecond, LatencyP99: 95 * time.Millisecond,
-				InCallback: processor.CallbackUpdate, InCallbackKey: "default/web-2", InCallbackSince: t.Add(-40 * time.Millisecond),
+				InCallback: source.CallbackUpdate, InCallbackKey: "default/web-2", InCallbackSince: t.Add(-40 * time.Millisecond),
 				Synced: true, RequestedResync: 30 * time.Second, ResyncPeriod: 30 * time.Second},
 			{Name: "audit", Pending: 100 + 50*i, Capacity: 2048, HighWater: 100 + 50*i,
-				Delivered:  processor.Delivered{Add: 660, Update: 240},
+				Delivered:  source.Delivered{Add: 660, Update: 240},
 				LatencyP50: 3 * time.Millisecond, LatencyP99: 1400 * time.Millisecond,
-				InCallback: processor.CallbackUpdate, InCallbackKey: "default/web-7", InCallbackSince: t0.Add(-3 * time.Second),
+				InCallback: source.CallbackUpdate, InCallbackKey: "default/web-7", InCallbackSince: t0.Add(-3 * time.Second),
 				Synced: true, Panics: 2, LastPanic: "runtime error: index out of range [3] with length 3"},
 			{Name: "late", Pending: 300 - 30*i, Capacity: 1024, HighWater: 300,
-				Delivered: processor.Delivered{Add: 300 + 30*n}, LatencyP50: 1 * time.Millisecond, LatencyP99: 4 * time.Millisecond},
+				Delivered: source.Delivered{Add: 300 + 30*n}, LatencyP50: 1 * time.Millisecond, LatencyP99: 4 * time.Millisecond},
 		},
-		Events: instr.RingStats{Emitted: 123456 + 500*n},
+		Events: source.RingStats{Emitted: 123456 + 500*n},
 	}
 }
 
-func secretsSnapshot(i int, t time.Time) engine.Snapshot {
+func secretsSnapshot(i int, t time.Time) source.Informer {
 	n := uint64(i)
-	return engine.Snapshot{
-		Name: "secrets", Resource: "secrets", QueueKind: fifo.KindDeltaFIFO, Taken: t,
+	return source.Informer{
+		Name: "secrets", Resource: "secrets", QueueKind: source.DeltaFIFO, Taken: t,
 		Started: true, Synced: true, LastSyncResourceVersion: "9120",
-		Queue: fifo.Stats{
-			Kind: fifo.KindDeltaFIFO, Depth: 3, Deltas: 6, OldestEnqueued: t.Add(-4200 * time.Millisecond),
-			Added:  fifo.TypeCounts{Added: 5, Updated: 40 + n, Deleted: 1, Replaced: 5, Sync: 10},
-			Popped: fifo.TypeCounts{Added: 3, Updated: 38 + n, Deleted: 0, Replaced: 5, Sync: 9},
+		Queue: source.Queue{
+			Kind: source.DeltaFIFO, Depth: 3, Deltas: 6, OldestEnqueued: t.Add(-4200 * time.Millisecond),
+			Added:  source.DeltaCounts{Added: 5, Updated: 40 + n, Deleted: 1, Replaced: 5, Sync: 10},
+			Popped: source.DeltaCounts{Added: 3, Updated: 38 + n, Deleted: 0, Replaced: 5, Sync: 9},
 			Pops:   50 + n, Coalesced: 57, Synced: true,
-			Head: []fifo.Item{
+			Head: []source.QueueItem{
 				{Key: "kube-system/bootstrap-token-abcdef", Types: []cache.DeltaType{cache.Added, cache.Updated, cache.Updated}, Enqueued: t.Add(-4200 * time.Millisecond)},
 				{Key: "default/db-creds", Types: []cache.DeltaType{cache.Updated, cache.Deleted}, Enqueued: t.Add(-2 * time.Second)},
 				{Key: "default/tls-web", Types: []cache.DeltaType{cache.Sync}, Enqueued: t.Add(-300 * time.Millisecond)},
 			},
 		},
-		Store: indexer.Stats{Objects: 5, Indexes: map[string]int{"namespace": 2}, LastResourceVersion: "9120",
+		Store: source.Cache{Objects: 5, Indexes: map[string]int{"namespace": 2}, LastResourceVersion: "9120",
 			Adds: 5, Updates: 38 + n, Replaces: 1, Generation: 40},
-		Reflector: engine.ReflectorStats{
+		Reflector: source.Reflector{
 			Lists: 1, ListPages: 1, ListedItems: 5, LastListItems: 5, LastListTime: 40 * time.Millisecond,
 			Watches: 1, WatchOpen: true, WatchSince: t0.Add(-65 * time.Second),
 			WatchEvents: 42 + n, WatchAdded: 1, WatchModified: 40 + n, WatchDeleted: 1,
 		},
-		Listeners: []processor.ListenerStats{
-			{Name: "controller", Capacity: 1024, HighWater: 5, Delivered: processor.Delivered{Add: 5, Update: 38 + n, Sync: 9},
+		Listeners: []source.Listener{
+			{Name: "controller", Capacity: 1024, HighWater: 5, Delivered: source.Delivered{Add: 5, Update: 38 + n, Sync: 9},
 				LatencyP50: 400 * time.Microsecond, LatencyP99: 900 * time.Microsecond, Synced: true,
 				RequestedResync: 10 * time.Second, ResyncPeriod: 10 * time.Second},
 		},
-		Events: instr.RingStats{Emitted: 123456 + 500*n},
+		Events: source.RingStats{Emitted: 123456 + 500*n},
 	}
 }
 
-func configmapsSnapshot(t time.Time) engine.Snapshot {
-	return engine.Snapshot{
-		Name: "configmaps", Resource: "configmaps", QueueKind: fifo.KindRealFIFO, Taken: t, Started: true,
-		Queue: fifo.Stats{Kind: fifo.KindRealFIFO},
-		Store: indexer.Stats{Indexes: map[string]int{}},
-		Reflector: engine.ReflectorStats{
+func configmapsSnapshot(t time.Time) source.Informer {
+	return source.Informer{
+		Name: "configmaps", Resource: "configmaps", QueueKind: source.RealFIFO, Taken: t, Started: true,
+		Queue: source.Queue{Kind: source.RealFIFO},
+		Store: source.Cache{Indexes: map[string]int{}},
+		Reflector: source.Reflector{
 			Errors: 4, LastError: "403: cannot list configmaps in kube-system", LastErrorTime: t.Add(-3200 * time.Millisecond),
 		},
-		Listeners: []processor.ListenerStats{{Name: "cache-warmer", Capacity: 1024}},
+		Listeners: []source.Listener{{Name: "cache-warmer", Capacity: 1024}},
 	}
 }
 
@@ -251,39 +246,39 @@ func secretStore() *sourcetest.Store {
 }
 
 // fixtureEvents is a short, mixed instrumentation log.
-func fixtureEvents() []engine.Event {
+func fixtureEvents() []source.Event {
 	type ev struct {
-		typ      instr.EventType
+		typ      source.EventType
 		inf, lis string
 		key, det string
 		n        int
 		d        time.Duration
 	}
 	list := []ev{
-		{typ: instr.EventListPage, inf: "pods", n: 500, det: "continue=eyJ2IjoibWV0YS5r"},
-		{typ: instr.EventListPage, inf: "pods", n: 100},
-		{typ: instr.EventListDone, inf: "pods", n: 600, det: "48213"},
-		{typ: instr.EventReplace, inf: "pods", n: 600},
-		{typ: instr.EventWatchOpen, inf: "pods", det: "48213"},
-		{typ: instr.EventWatchEvent, inf: "pods", key: "default/web-1", det: "MODIFIED"},
-		{typ: instr.EventPop, inf: "pods", key: "default/web-1", det: "Updated"},
-		{typ: instr.EventStoreUpdate, inf: "pods", key: "default/web-1", det: "update"},
-		{typ: instr.EventDistribute, inf: "pods", key: "default/web-1", det: "update"},
-		{typ: instr.EventHandlerStart, inf: "pods", lis: "fast", key: "default/web-1", det: "OnUpdate"},
-		{typ: instr.EventHandlerFinish, inf: "pods", lis: "fast", key: "default/web-1", d: 180 * time.Microsecond},
-		{typ: instr.EventHandlerStart, inf: "pods", lis: "audit", key: "default/web-7", det: "OnUpdate"},
-		{typ: instr.EventHandlerPanic, inf: "pods", lis: "audit", key: "default/web-4", det: "runtime error: index out of range [3] with length 3"},
-		{typ: instr.EventWatchError, inf: "configmaps", det: "403: cannot list configmaps in kube-system"},
-		{typ: instr.EventSynced, inf: "secrets", det: "informer"},
-		{typ: instr.EventResync, inf: "secrets", n: 5},
-		{typ: instr.EventBookmark, inf: "pods", det: "48350"},
-		{typ: instr.EventWatchClose, inf: "pods", n: 1204},
-		{typ: instr.EventRelist, inf: "pods", det: "410 Gone"},
-		{typ: instr.EventControl, det: "pause"},
+		{typ: source.EventListPage, inf: "pods", n: 500, det: "continue=eyJ2IjoibWV0YS5r"},
+		{typ: source.EventListPage, inf: "pods", n: 100},
+		{typ: source.EventListDone, inf: "pods", n: 600, det: "48213"},
+		{typ: source.EventReplace, inf: "pods", n: 600},
+		{typ: source.EventWatchOpen, inf: "pods", det: "48213"},
+		{typ: source.EventWatchEvent, inf: "pods", key: "default/web-1", det: "MODIFIED"},
+		{typ: source.EventPop, inf: "pods", key: "default/web-1", det: "Updated"},
+		{typ: source.EventStoreUpdate, inf: "pods", key: "default/web-1", det: "update"},
+		{typ: source.EventDistribute, inf: "pods", key: "default/web-1", det: "update"},
+		{typ: source.EventHandlerStart, inf: "pods", lis: "fast", key: "default/web-1", det: "OnUpdate"},
+		{typ: source.EventHandlerFinish, inf: "pods", lis: "fast", key: "default/web-1", d: 180 * time.Microsecond},
+		{typ: source.EventHandlerStart, inf: "pods", lis: "audit", key: "default/web-7", det: "OnUpdate"},
+		{typ: source.EventHandlerPanic, inf: "pods", lis: "audit", key: "default/web-4", det: "runtime error: index out of range [3] with length 3"},
+		{typ: source.EventWatchError, inf: "configmaps", det: "403: cannot list configmaps in kube-system"},
+		{typ: source.EventSynced, inf: "secrets", det: "informer"},
+		{typ: source.EventResync, inf: "secrets", n: 5},
+		{typ: source.EventBookmark, inf: "pods", det: "48350"},
+		{typ: source.EventWatchClose, inf: "pods", n: 1204},
+		{typ: source.EventRelist, inf: "pods", det: "410 Gone"},
+		{typ: source.EventControl, det: "pause"},
 	}
-	out := make([]engine.Event, len(list))
+	out := make([]source.Event, len(list))
 	for i, e := range list {
-		out[i] = engine.Event{Seq: uint64(i + 1), Time: t0.Add(time.Duration(i) * 250 * time.Millisecond),
+		out[i] = source.Event{Seq: uint64(i + 1), Time: t0.Add(time.Duration(i) * 250 * time.Millisecond),
 			Type: e.typ, Informer: e.inf, Listener: e.lis, Key: e.key, Detail: e.det, Count: e.n, Duration: e.d}
 	}
 	return out

@@ -6,18 +6,19 @@ import (
 	"slices"
 	"time"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
+
 	"github.com/informtop/informtop/internal/humanize"
 )
 
 // The answers to "is it fresh?" and "what does it cost?" as the dashboard
-// words them, from the engine's figures (engine.FreshnessOf, the
+// words them, from the engine's figures (source.FreshnessOf, the
 // snapshot's Memory); ages are taken at the snapshot's time.
 
 // silence is the short warning for the title line, "" unless the
 // informer's watch has gone silent.
-func silence(s *engine.Snapshot) string {
-	f := engine.FreshnessOf(*s, s.Taken)
+func silence(s *source.Informer) string {
+	f := source.FreshnessOf(*s, s.Taken)
 	if !f.Silent {
 		return ""
 	}
@@ -25,8 +26,8 @@ func silence(s *engine.Snapshot) string {
 }
 
 // silenceSentence says what a silent watch means and what to do.
-func silenceSentence(s *engine.Snapshot, canVerify bool) string {
-	f := engine.FreshnessOf(*s, s.Taken)
+func silenceSentence(s *source.Informer, canVerify bool) string {
+	f := source.FreshnessOf(*s, s.Taken)
 	if !f.Silent {
 		return ""
 	}
@@ -42,8 +43,8 @@ func silenceSentence(s *engine.Snapshot, canVerify bool) string {
 
 // freshnessLine is the API server stage's freshness: ages of the last
 // event and bookmark, the watch's age and its restarts.
-func freshnessLine(s *engine.Snapshot) string {
-	f := engine.FreshnessOf(*s, s.Taken)
+func freshnessLine(s *source.Informer) string {
+	f := source.FreshnessOf(*s, s.Taken)
 	age := func(what string, a *float64) string {
 		if a == nil {
 			return "no " + what + " yet"
@@ -57,7 +58,7 @@ func freshnessLine(s *engine.Snapshot) string {
 // memoryLine is the Store view's "what does it cost": the estimate, per
 // object, where it goes and what the transforms save; "" before the first
 // sample.
-func memoryLine(m engine.MemoryStats) string {
+func memoryLine(m source.Memory) string {
 	if m.Sampled == 0 || m.EstimatedBytes <= 0 {
 		return ""
 	}

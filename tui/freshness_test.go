@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/sourcetest"
 )
@@ -24,9 +23,9 @@ func TestFreshnessAndMemoryOnScreen(t *testing.T) {
 		r.LastEventTime, r.LastBookmarkTime = s.Taken.Add(-80*time.Second), s.Taken.Add(-95*time.Second)
 		r.LastHeard = r.LastEventTime
 		s.Listeners[0].OldestPendingSince = s.Taken.Add(-42 * time.Second)
-		s.Memory = engine.MemoryStats{Objects: 60, Sampled: 32, BytesPerObject: 3000, EstimatedBytes: 180000,
-			ByField:           map[string]float64{engine.FieldSpec: 120000, engine.FieldStatus: 60000},
-			SavedByTransforms: map[string]float64{engine.TransformStripManagedFields: 150000}}
+		s.Memory = source.Memory{Objects: 60, Sampled: 32, BytesPerObject: 3000, EstimatedBytes: 180000,
+			ByField:           map[string]float64{source.FieldSpec: 120000, source.FieldStatus: 60000},
+			SavedByTransforms: map[string]float64{source.TransformStripManagedFields: 150000}}
 	}
 	src := sourcetest.NewVerifying(sourcetest.NewCluster(sourcetest.New(cfg), nil))
 	h := newHarness(t, src)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/source"
 )
 
@@ -31,7 +31,7 @@ func headerStatus(c *common) string {
 	s := c.data.snap()
 	// The source's own trouble (an attach endpoint gone, another version)
 	// comes before anything read from data that may be stale.
-	if why := c.data.status.Sentence(c.data.updated); why != "" {
+	if why := say.Status(c.data.status, c.data.updated); why != "" {
 		parts = append(parts, st.bad.Render(why))
 	}
 	if s == nil {
@@ -250,7 +250,7 @@ func headerNote(c *common, v view) string {
 }
 
 // connShort is the connection state in a few words for the status line.
-func connShort(c *common, s *engine.Snapshot) string {
+func connShort(c *common, s *source.Informer) string {
 	st := c.styles
 	r := s.Reflector
 	now := c.now()
@@ -271,7 +271,7 @@ func connShort(c *common, s *engine.Snapshot) string {
 }
 
 // connState is connShort with the error spelled out, for the pipeline.
-func connState(c *common, s *engine.Snapshot) string {
+func connState(c *common, s *source.Informer) string {
 	if p := connProblem(c, s); p != "" {
 		return c.styles.bad.Render(p)
 	}
@@ -280,7 +280,7 @@ func connState(c *common, s *engine.Snapshot) string {
 
 // connProblem explains a watch that is down, e.g. "watch down 3.2s: 403:
 // cannot watch pods in kube-system"; empty while the connection is fine.
-func connProblem(c *common, s *engine.Snapshot) string {
+func connProblem(c *common, s *source.Informer) string {
 	r := s.Reflector
 	if !s.Started || s.Stopped || r.WatchOpen || r.ListInProgress || r.LastError == "" {
 		return ""

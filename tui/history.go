@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source"
 )
 
@@ -55,7 +54,7 @@ type history struct {
 	points []point // oldest first
 }
 
-func sampleOf(s *engine.Snapshot) sample {
+func sampleOf(s *source.Informer) sample {
 	r := s.Reflector
 	out := sample{
 		t:        s.Taken,
@@ -72,7 +71,7 @@ func sampleOf(s *engine.Snapshot) sample {
 
 // observe records s when it is at least historySpacing newer than the last
 // point. A clock going backwards means a new engine (a reconnect): start over.
-func (h *history) observe(s *engine.Snapshot) {
+func (h *history) observe(s *source.Informer) {
 	n := len(h.points)
 	if n > 0 {
 		last := h.points[n-1].t

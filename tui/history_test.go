@@ -6,16 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source"
 )
 
-func snapAt(d time.Duration, modified uint64, pending int, delivered uint64) *engine.Snapshot {
-	return &engine.Snapshot{
+func snapAt(d time.Duration, modified uint64, pending int, delivered uint64) *source.Informer {
+	return &source.Informer{
 		Name: "pods", Taken: t0.Add(d),
-		Reflector: engine.ReflectorStats{WatchModified: modified},
-		Listeners: []processor.ListenerStats{{Name: "l", Pending: pending, Delivered: processor.Delivered{Update: delivered}}},
+		Reflector: source.Reflector{WatchModified: modified},
+		Listeners: []source.Listener{{Name: "l", Pending: pending, Delivered: source.Delivered{Update: delivered}}},
 	}
 }
 
@@ -88,10 +86,10 @@ func TestBacklogRising(t *testing.T) {
 func TestStalledListenerRules(t *testing.T) {
 	var h history
 	now := t0.Add(10 * time.Second)
-	busy := processor.ListenerStats{Name: "busy", InCallback: processor.CallbackUpdate, InCallbackSince: now.Add(-1500 * time.Millisecond)}
-	stuck := processor.ListenerStats{Name: "stuck", InCallback: processor.CallbackAdd, InCallbackSince: now.Add(-3 * time.Second)}
-	idle := processor.ListenerStats{Name: "idle", Pending: 500}
-	ranked := rankListeners([]processor.ListenerStats{idle, busy, stuck}, now, &h, 2*time.Second)
+	busy := source.Listener{Name: "busy", InCallback: source.CallbackUpdate, InCallbackSince: now.Add(-1500 * time.Millisecond)}
+	stuck := source.Listener{Name: "stuck", InCallback: source.CallbackAdd, InCallbackSince: now.Add(-3 * time.Second)}
+	idle := source.Listener{Name: "idle", Pending: 500}
+	ranked := rankListeners([]source.Listener{idle, busy, stuck}, now, &h, 2*time.Second)
 	var order []string
 	for _, r := range ranked {
 		order = append(order, r.stats.Name)
@@ -129,7 +127,7 @@ func TestEventLogKeepsLifecycleEventsAndCountsOverwrites(t *testing.T) {
 	h.frames(fixtureFrames)
 	const flood = 3 * eventLogSize
 	for seq := uint64(21); seq < 21+flood; seq++ {
-		src.AddEvents(engine.Event{Seq: seq, Time: t0.Add(7 * time.Second), Type: instr.EventWatchEvent, Informer: "pods", Key: "default/web-1", Detail: "MODIFIED"})
+		src.AddEvents(source.Event{Seq: seq, Time: t0.Add(7 * time.Second), Type: source.EventWatchEvent, Informer: "pods", Key: "default/web-1", Detail: "MODIFIED"})
 	}
 	h.frames(fixtureFrames)
 	h.keys("5", "a")
@@ -143,7 +141,7 @@ func TestEventLogKeepsLifecycleEventsAndCountsOverwrites(t *testing.T) {
 			t.Errorf("after %d watch events the log lost its %s event", flood, typ)
 		}
 	}
-	// 12 of the fixture's 20 are lifecycle events (engine.Event.Lifecycle);
+	// 12 of the fixture's 20 are lifecycle events (source.Event.Lifecycle);
 	// its 8 per-item ones, the bookmark included, and the flood share the
 	// per-item log.
 	over := uint64(8 + flood - eventLogSize)

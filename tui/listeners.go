@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/informtop/informtop/source"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/informtop/informtop/engine/processor"
 )
 
 // listenersView is the table of event handlers: backlog, throughput,
@@ -32,7 +32,7 @@ const backlogShown = 8
 // listenerBacklogMsg delivers the head of one listener's backlog.
 type listenerBacklogMsg struct {
 	informer, listener string
-	pending            []processor.Pending
+	pending            []source.Pending
 }
 
 // backlogCmd reads the selected listener's backlog head; nil when the
@@ -345,7 +345,7 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 }
 
 // syncedText says whether and when the registration reached HasSynced.
-func (v *listenersView) syncedText(l *processor.ListenerStats) string {
+func (v *listenersView) syncedText(l *source.Listener) string {
 	switch {
 	case !l.Synced:
 		return yesNo(false) + " not yet: its share of the initial list is still being delivered"
@@ -358,7 +358,7 @@ func (v *listenersView) syncedText(l *processor.ListenerStats) string {
 
 // owesLines list the notifications at the head of the backlog, oldest
 // first, when the source can read them.
-func (v *listenersView) owesLines(l *processor.ListenerStats, row func(string, string) string) []string {
+func (v *listenersView) owesLines(l *source.Listener, row func(string, string) string) []string {
 	st := v.c.styles
 	b := v.backlog
 	if v.c.caps.owes == nil {
@@ -393,7 +393,7 @@ func resyncText(d time.Duration) string {
 
 // behind is the age of the oldest notification a listener has not
 // handled yet: how far behind the cache its handler is; "-" when none.
-func behind(l *processor.ListenerStats, taken time.Time) string {
+func behind(l *source.Listener, taken time.Time) string {
 	age := l.OldestPendingAge(taken)
 	if age <= 0 {
 		return "-"
@@ -401,7 +401,7 @@ func behind(l *processor.ListenerStats, taken time.Time) string {
 	return humanDuration(age)
 }
 
-func behindText(l *processor.ListenerStats, taken time.Time) string {
+func behindText(l *source.Listener, taken time.Time) string {
 	if l.OldestPendingAge(taken) <= 0 {
 		return "up to date: nothing waits"
 	}

@@ -5,14 +5,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source"
 )
 
 // mutationLines describe the cached objects the listener's handler changed,
 // shown only once it has changed one: the count stays 0 whenever the
 // informer runs without mutation attribution, and 0 would then claim more
 // than is known.
-func mutationLines(l *processor.ListenerStats, row func(string, string) string, st styles, now time.Time) []string {
+func mutationLines(l *source.Listener, row func(string, string) string, st styles, now time.Time) []string {
 	m := l.LastCacheMutation
 	if l.CacheMutations == 0 || m == nil {
 		return nil

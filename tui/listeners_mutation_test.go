@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source"
 )
 
 // A handler that changed cached objects shows the count in view 3's MUT
@@ -16,7 +16,7 @@ func TestListenersShowCacheMutations(t *testing.T) {
 	for i := range cfg.Frames {
 		l := &cfg.Frames[i][0].Listeners[0] // fast
 		l.CacheMutations = 3
-		l.LastCacheMutation = &processor.CacheMutation{Time: t0.Add(-5 * time.Second), Callback: processor.CallbackUpdate,
+		l.LastCacheMutation = &source.CacheMutation{Time: t0.Add(-5 * time.Second), Callback: source.CallbackUpdate,
 			Key: "default/web-4", Fields: []string{`metadata.labels.touched: "" → "yes"`, `spec.nodeName: "n1" → "n2"`}}
 	}
 	h := newHarness(t, newControlledSource(cfg, newFixtureSource().ctl))

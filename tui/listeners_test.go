@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 )
 
@@ -27,10 +26,10 @@ func TestListenerDrillInShowsWhatItOwes(t *testing.T) {
 	}
 	base := newFixtureSource()
 	src := &owingSource{controlledSource: newControlledSource(cfg, base.ctl), ListenerReader: base.ctl}
-	base.ctl.SetBacklog("pods", "audit", []processor.Pending{
-		{Callback: processor.CallbackUpdate, Key: "default/web-8"},
-		{Callback: processor.CallbackDelete, Key: "default/web-9"},
-		{Callback: processor.CallbackUpdate, Key: "default/web-10", Sync: true},
+	base.ctl.SetBacklog("pods", "audit", []source.Pending{
+		{Callback: source.CallbackUpdate, Key: "default/web-8"},
+		{Callback: source.CallbackDelete, Key: "default/web-9"},
+		{Callback: source.CallbackUpdate, Key: "default/web-10", Sync: true},
 	})
 	h := newHarness(t, src)
 	h.size(160, 48)

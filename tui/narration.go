@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
+
 	"k8s.io/client-go/tools/cache"
 )
 
 // stepMsg is the answer of source.Processing.Step, delivered off the UI goroutine.
 type stepMsg struct {
-	res         engine.StepResult
+	res         source.StepResult
 	err         error
 	pausedFirst bool // the step paused a running engine first
 	batch       bool // the batch step key: source.Processing.StepBatch
@@ -83,12 +84,12 @@ func (n *narration) body(c *common, w int, journey []string) []string {
 	case n.msg.err != nil || r.Empty:
 	case r.Kind != "":
 		// The engine says which kind of step happened and what it popped.
-		if r.Kind == engine.StepBatch {
+		if r.Kind == source.StepBatch {
 			title += " · batch step"
 		} else {
 			title += " · single step"
 		}
-		kind = r.Headline()
+		kind = stepHeadline(r)
 	case n.msg.batch && r.Batch > 1:
 		title += " · batch step"
 		kind = fmt.Sprintf("%s popped at once, as client-go v0.37's batched pop does (up to 1,000 distinct keys, up to a bookmark)", plural(r.Batch, "item"))
@@ -133,7 +134,7 @@ func (n *narration) body(c *common, w int, journey []string) []string {
 		}
 		if len(r.Keys) > 1 && len(r.Summary) > 0 {
 			// A batch notifies per key; per listener and callback reads.
-			for i, line := range r.SummaryLines() {
+			for i, line := range stepSummaryLines(r) {
 				label := "         "
 				if i == 0 {
 					label = "notified "
@@ -168,13 +169,13 @@ func (n *narration) body(c *common, w int, journey []string) []string {
 // notificationGroup is a run of identical notifications, drawn as one line:
 // a hot DeltaFIFO key notifies a listener once per delta.
 type notificationGroup struct {
-	engine.StepNotification
+	source.StepNotification
 	n int
 }
 
 // groupNotifications folds runs of the same listener, callback, key and
 // detail into one entry with a count, keeping the order.
-func groupNotifications(ns []engine.StepNotification) []notificationGroup {
+func groupNotifications(ns []source.StepNotification) []notificationGroup {
 	var out []notificationGroup
 	for _, n := range ns {
 		if k := len(out); k > 0 && out[k-1].StepNotification == n {
@@ -197,7 +198,7 @@ func onlyBookmarks(ts []cache.DeltaType) bool {
 }
 
 // quietReason says why a popped item reached no listener.
-func quietReason(c *common, r engine.StepResult, bookmark bool) string {
+func quietReason(c *common, r source.StepResult, bookmark bool) string {
 	switch s := c.data.byName(r.Informer); {
 	case bookmark:
 		return "a bookmark carries only a resourceVersion"
@@ -209,7 +210,7 @@ func quietReason(c *common, r engine.StepResult, bookmark bool) string {
 
 // popLine says which key left the queue with which deltas, and why there
 // may be several: DeltaFIFO coalesces per key, RealFIFO keeps one per event.
-func (n *narration) popLine(c *common, r engine.StepResult) string {
+func (n *narration) popLine(c *common, r source.StepResult) string {
 	// A hot key under DeltaFIFO leaves with hundreds of deltas: runs of a
 	// type are counted ("Updated×333") so the line stays readable.
 	runs := deltaRun(r.Deltas)

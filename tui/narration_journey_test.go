@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 // journeyStep is fixtureStep as the demo reports it: the popped update's
 // resourceVersion and how it travelled the API server.
-func journeyStep() engine.StepResult {
+func journeyStep() source.StepResult {
 	r := fixtureStep
 	r.ResourceVersions = []string{"49447"}
 	r.Journey = []string{

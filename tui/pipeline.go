@@ -10,8 +10,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
@@ -146,7 +144,7 @@ func (v *pipelineView) render() string {
 	return out
 }
 
-func (v *pipelineView) apiLine(s *engine.Snapshot, p *point) string {
+func (v *pipelineView) apiLine(s *source.Informer, p *point) string {
 	st := v.c.styles
 	r := s.Reflector
 	return v.join(
@@ -159,7 +157,7 @@ func (v *pipelineView) apiLine(s *engine.Snapshot, p *point) string {
 	)
 }
 
-func (v *pipelineView) reflectorLine(s *engine.Snapshot) string {
+func (v *pipelineView) reflectorLine(s *source.Informer) string {
 	st := v.c.styles
 	r := s.Reflector
 	list := fmt.Sprintf("%s (%s", plural(r.Lists, "list"), listHow(r))
@@ -183,7 +181,7 @@ func (v *pipelineView) reflectorLine(s *engine.Snapshot) string {
 
 // listHow says how the initial list came: paged LIST responses, or a
 // WatchList stream, which has no pages to count.
-func listHow(r engine.ReflectorStats) string {
+func listHow(r source.Reflector) string {
 	if r.ListStreamed {
 		return "streamed (WatchList)"
 	}
@@ -191,14 +189,14 @@ func listHow(r engine.ReflectorStats) string {
 }
 
 // listingWord names a list in progress.
-func listingWord(r engine.ReflectorStats) string {
+func listingWord(r source.Reflector) string {
 	if r.ListStreamed {
 		return "streaming (WatchList)"
 	}
 	return "listing"
 }
 
-func (v *pipelineView) queueLine(s *engine.Snapshot, p *point) string {
+func (v *pipelineView) queueLine(s *source.Informer, p *point) string {
 	st := v.c.styles
 	q := s.Queue
 	kind := s.QueueKind
@@ -211,7 +209,7 @@ func (v *pipelineView) queueLine(s *engine.Snapshot, p *point) string {
 		oldest = "oldest " + humanDuration(since(v.c.now(), q.OldestEnqueued))
 	}
 	coalesced := ""
-	if kind == fifo.KindDeltaFIFO {
+	if kind == source.DeltaFIFO {
 		coalesced = count(q.Coalesced) + " coalesced"
 	}
 	state := v.queueState(s, "initial list not yet processed")
@@ -219,7 +217,7 @@ func (v *pipelineView) queueLine(s *engine.Snapshot, p *point) string {
 		"in "+rate(p.queueInRate), "out "+rate(p.queueOutRate), coalesced, state)
 }
 
-func (v *pipelineView) indexerLine(s *engine.Snapshot) string {
+func (v *pipelineView) indexerLine(s *source.Informer) string {
 	st := s.Store
 	return v.join(
 		plural(st.Objects, "object"),
@@ -237,7 +235,7 @@ func indexSummary(idx map[string]int) string {
 	return "indexes: " + humanize.Tally(idx, func(name string, n int) string { return name + " " + count(n) })
 }
 
-func (v *pipelineView) processorLine(s *engine.Snapshot, p *point) string {
+func (v *pipelineView) processorLine(s *source.Informer, p *point) string {
 	st := v.c.styles
 	sync, total := v.listenersSynced(s, p)
 	return v.join(plural(len(s.Listeners), "listener"), sync, "delivering "+rate(total)) +
@@ -247,7 +245,7 @@ func (v *pipelineView) processorLine(s *engine.Snapshot, p *point) string {
 // listenerLines draws one branch per listener of s, stalled first, within
 // rows lines; the rest are summarised in a last "… n more" line. h is the
 // informer's history and now the time its snapshot was taken.
-func (v *pipelineView) listenerLines(s *engine.Snapshot, h *history, now time.Time, rows int) []string {
+func (v *pipelineView) listenerLines(s *source.Informer, h *history, now time.Time, rows int) []string {
 	if rows <= 0 || len(s.Listeners) == 0 {
 		return nil
 	}
@@ -474,7 +472,7 @@ func joinNonEmpty(sep string, parts ...string) string {
 
 // queueState is the queue's condition worth a word on its stage, or "";
 // notSynced is the wording for a queue still holding the initial list.
-func (v *pipelineView) queueState(s *engine.Snapshot, notSynced string) string {
+func (v *pipelineView) queueState(s *source.Informer, notSynced string) string {
 	st := v.c.styles
 	switch {
 	case s.Queue.Closed:
@@ -490,7 +488,7 @@ func (v *pipelineView) queueState(s *engine.Snapshot, notSynced string) string {
 // serverLine is what the API server itself says about the resource (its
 // watch cache), indented under the API server stage; "" when the source
 // does not read it.
-func (v *pipelineView) serverLine(s *engine.Snapshot) string {
+func (v *pipelineView) serverLine(s *source.Informer) string {
 	st, ok := v.c.data.server[s.Name]
 	if !ok {
 		return ""
@@ -508,7 +506,7 @@ func (v *pipelineView) serverLine(s *engine.Snapshot) string {
 
 // listenersSynced is "2/3 synced" (flagged while any is not) and the
 // listeners' summed delivery rate, for the processor stage.
-func (v *pipelineView) listenersSynced(s *engine.Snapshot, p *point) (string, float64) {
+func (v *pipelineView) listenersSynced(s *source.Informer, p *point) (string, float64) {
 	synced, total := 0, 0.0
 	for _, l := range s.Listeners {
 		if l.Synced {

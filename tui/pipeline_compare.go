@@ -5,8 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/source"
 )
 
 // compareStackLines is how many lines a compact stage stack takes before
@@ -55,7 +54,7 @@ func (v *pipelineView) renderCompare() string {
 // compareStack is one informer's stages folded into a column: the same
 // facts as the single view, fewer words, the queue on two lines so rows,
 // deltas and coalescing can be read across the columns.
-func (v *pipelineView) compareStack(s *engine.Snapshot, listenerRows int) []string {
+func (v *pipelineView) compareStack(s *source.Informer, listenerRows int) []string {
 	c := v.c
 	st := c.styles
 	h := c.data.hist[s.Name]
@@ -99,28 +98,28 @@ func (v *pipelineView) compareStack(s *engine.Snapshot, listenerRows int) []stri
 
 // compareQueue is the queue stage on two lines: how many rows hold how
 // many deltas, then what the queue does with them and its flow.
-func (v *pipelineView) compareQueue(s *engine.Snapshot, p *point, now time.Time) (string, string) {
+func (v *pipelineView) compareQueue(s *source.Informer, p *point, now time.Time) (string, string) {
 	q := s.Queue
 	first := v.join(count(q.Depth)+" rows", count(q.Deltas)+" deltas")
 	if q.Depth > 0 {
 		first = v.join(first, "oldest "+humanDuration(since(now, q.OldestEnqueued)))
 	}
 	how := "one row per event"
-	if queueKind(s) == fifo.KindDeltaFIFO {
+	if queueKind(s) == source.DeltaFIFO {
 		how = count(q.Coalesced) + " coalesced"
 	}
 	state := v.queueState(s, "initial list not processed")
 	return first, v.join(how, "in "+rate(p.queueInRate), "out "+rate(p.queueOutRate), state)
 }
 
-func (v *pipelineView) compareProcessor(s *engine.Snapshot, p *point) string {
+func (v *pipelineView) compareProcessor(s *source.Informer, p *point) string {
 	sync, total := v.listenersSynced(s, p)
 	return v.join(plural(len(s.Listeners), "listener"), sync, "delivering "+rate(total))
 }
 
 // queueComparison sets the compared queues against each other in one line:
 // how many rows each needs for the deltas it holds.
-func (v *pipelineView) queueComparison(snaps []*engine.Snapshot) string {
+func (v *pipelineView) queueComparison(snaps []*source.Informer) string {
 	st := v.c.styles
 	parts := make([]string, 0, len(snaps))
 	empty := true

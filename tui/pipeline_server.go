@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source"
 )
 
@@ -19,7 +18,7 @@ import (
 
 // watchPath is the current informer's server watch path, nil when the
 // source does not know it (a real cluster).
-func (v *pipelineView) watchPath(s *engine.Snapshot) (source.ServerStats, bool) {
+func (v *pipelineView) watchPath(s *source.Informer) (source.ServerStats, bool) {
 	st, ok := v.c.data.server[s.Name]
 	return st, ok && st.Path != nil
 }
@@ -30,7 +29,7 @@ const baseStageRows = 9
 
 // serverExpanded is whether the server side is drawn as stages: as the
 // user last chose with the key, else when it fits beside every listener.
-func (v *pipelineView) serverExpanded(s *engine.Snapshot, st source.ServerStats) bool {
+func (v *pipelineView) serverExpanded(s *source.Informer, st source.ServerStats) bool {
 	if v.serverOpen != nil {
 		return *v.serverOpen
 	}
@@ -40,7 +39,7 @@ func (v *pipelineView) serverExpanded(s *engine.Snapshot, st source.ServerStats)
 // serverExcess is how many rows the pipeline lacks when the server side
 // takes rows lines, the other stages keep their connectors and every
 // listener is shown.
-func (v *pipelineView) serverExcess(s *engine.Snapshot, rows int) int {
+func (v *pipelineView) serverExcess(s *source.Informer, rows int) int {
 	need := rows + baseStageRows + len(s.Listeners)
 	if len(v.c.data.workqueues) > 0 {
 		need += 2 // their connector and a line
@@ -94,7 +93,7 @@ func (v *pipelineView) serverKey() (key.Binding, bool) {
 // stage, and how many of the other stages' connectors to leave out, from
 // the top. Expanded on a short terminal, connectors go first, from the top
 // down, then watchers beyond the first, so the listeners stay visible.
-func (v *pipelineView) serverRows(s *engine.Snapshot, st source.ServerStats) ([]string, int) {
+func (v *pipelineView) serverRows(s *source.Informer, st source.ServerStats) ([]string, int) {
 	if !v.serverExpanded(s, st) {
 		return []string{v.label("Server side") + v.serverFolded(st, v.c.width-v.stageWidth()), v.connector()}, 0
 	}

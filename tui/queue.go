@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/informtop/informtop/source"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
 )
 
 // queueView lists the queue's head in pop order: one row per key with its
@@ -118,7 +117,7 @@ func (v *queueView) readCorpora() {
 // headKeys is what the filter searches in each row: its key, or for a
 // whole-store row its label ("(Bookmark)", "(ReplacedAll)"), so those rows
 // can be found too.
-func headKeys(head []fifo.Item) []string {
+func headKeys(head []source.QueueItem) []string {
 	keys := make([]string, len(head))
 	for i, it := range head {
 		keys[i] = it.Key
@@ -213,7 +212,7 @@ func (v *queueView) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (v *queueView) selected() *fifo.Item {
+func (v *queueView) selected() *source.QueueItem {
 	head := v.head(v.c.snap())
 	if len(v.rows) == 0 || v.scroll.cursor >= len(v.rows) {
 		return nil
@@ -233,8 +232,8 @@ const (
 )
 
 // queueColumns are the head table's columns for a queue kind.
-func queueColumns(kind engine.QueueKind) []column {
-	if kind == fifo.KindDeltaFIFO {
+func queueColumns(kind source.QueueKind) []column {
+	if kind == source.DeltaFIFO {
 		return []column{
 			{title: "#", width: 6, right: true, prio: 2, id: qcPos},
 			{title: "KEY", width: 24, flex: true, maxw: 64, id: qcKey},
@@ -251,7 +250,7 @@ func queueColumns(kind engine.QueueKind) []column {
 	}
 }
 
-func (v *queueView) kind() engine.QueueKind { return queueKind(v.c.snap()) }
+func (v *queueView) kind() source.QueueKind { return queueKind(v.c.snap()) }
 
 func (v *queueView) render() string {
 	if v.detail != nil {
@@ -282,7 +281,7 @@ func (v *queueView) render() string {
 
 // emptyText says why s's table has no rows: an empty queue, or a filter
 // that matches none of its rows.
-func (v *queueView) emptyText(s *engine.Snapshot) string {
+func (v *queueView) emptyText(s *source.Informer) string {
 	if spec := v.filter.spec(); spec.err != "" {
 		return spec.err
 	}
@@ -302,7 +301,7 @@ type headMarks struct {
 
 // headRows draws rows lo..hi of a queue's filtered head under cols, w
 // cells wide. Ages are measured against the snapshot's own time.
-func (v *queueView) headRows(s *engine.Snapshot, rows []int, lo, hi int, cols []column, hm headMarks, w int) []string {
+func (v *queueView) headRows(s *source.Informer, rows []int, lo, hi int, cols []column, hm headMarks, w int) []string {
 	st := v.c.styles
 	head := v.head(s)
 	now := v.c.nowOf(s)
@@ -366,7 +365,7 @@ func (v *queueView) summary() string {
 	case len(q.Head) < q.Depth:
 		parts = append(parts, st.dim.Render("showing the first "+count(len(q.Head))))
 	}
-	if v.kind() == fifo.KindDeltaFIFO {
+	if v.kind() == source.DeltaFIFO {
 		parts = append(parts, st.dim.Render("one row per key, deltas coalesced"))
 	} else {
 		parts = append(parts, st.dim.Render("one row per event"))

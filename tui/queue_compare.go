@@ -3,8 +3,7 @@ package tui
 import (
 	"strings"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/source"
 )
 
 // renderCompare draws the compared queues' heads in columns under one
@@ -55,7 +54,7 @@ func (v *queueView) renderCompare() string {
 // compareColumns are queueColumns for a narrow column: the key may shrink
 // further, and the position, which lines rows up across the columns,
 // outlives the delta count (the delta run says it too).
-func compareColumns(kind engine.QueueKind) []column {
+func compareColumns(kind source.QueueKind) []column {
 	cols := queueColumns(kind)
 	for i := range cols {
 		switch cols[i].id {
@@ -82,7 +81,7 @@ func (v *queueView) peer(name string) *queuePeer {
 
 // compareSummary is a column's second line: rows, deltas, age, and how
 // this kind of queue lays them out.
-func (v *queueView) compareSummary(s *engine.Snapshot) string {
+func (v *queueView) compareSummary(s *source.Informer) string {
 	st := v.c.styles
 	q := s.Queue
 	parts := []string{count(q.Depth) + " rows", count(q.Deltas) + " deltas"}
@@ -92,7 +91,7 @@ func (v *queueView) compareSummary(s *engine.Snapshot) string {
 	if !v.paged(s) && len(q.Head) < q.Depth {
 		parts = append(parts, st.dim.Render("first "+count(len(q.Head))+" shown"))
 	}
-	if queueKind(s) == fifo.KindDeltaFIFO {
+	if queueKind(s) == source.DeltaFIFO {
 		parts = append(parts, st.dim.Render("one row per key"))
 	} else {
 		parts = append(parts, st.dim.Render("one row per event"))
@@ -103,7 +102,7 @@ func (v *queueView) compareSummary(s *engine.Snapshot) string {
 // peerOffset is the first row a peer column shows: the top, unless the
 // selected key's first row would be below the window; then that row sits a
 // third of the way down.
-func peerOffset(head []fifo.Item, rows []int, key string, height int) int {
+func peerOffset(head []source.QueueItem, rows []int, key string, height int) int {
 	if key == "" {
 		return 0
 	}
@@ -120,7 +119,7 @@ func peerOffset(head []fifo.Item, rows []int, key string, height int) int {
 
 // compareNote is the line under the columns: how each compared queue holds
 // the selected key, counted over the head rows shown.
-func (v *queueView) compareNote(snaps []*engine.Snapshot, key string) string {
+func (v *queueView) compareNote(snaps []*source.Informer, key string) string {
 	st := v.c.styles
 	if key == "" {
 		return st.dim.Render("▸ marks the selected key's rows in every column; enter shows its deltas")

@@ -2,9 +2,10 @@ package tui
 
 import (
 	tea "charm.land/bubbletea/v2"
-	"github.com/informtop/informtop/source"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/source"
 )
 
 // queueDetail is the open detail of one queue row. What it shows is read

@@ -5,11 +5,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/informtop/informtop/source"
+
 	"charm.land/lipgloss/v2"
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
 )
 
 // renderDetail draws the open detail: the current informer's alone, or in
@@ -30,7 +29,7 @@ func (v *queueView) renderDetail() string {
 
 // detailLines is one informer's side of the detail, at most h lines of w
 // cells; inColumn drops what the column's title already says.
-func (v *queueView) detailLines(s *engine.Snapshot, w, h int, inColumn bool) []string {
+func (v *queueView) detailLines(s *source.Informer, w, h int, inColumn bool) []string {
 	st := v.c.styles
 	d := v.detail
 	data := d.data[s.Name]
@@ -52,7 +51,7 @@ func (v *queueView) detailLines(s *engine.Snapshot, w, h int, inColumn bool) []s
 }
 
 // notQueued is what a detail says when the key has nothing queued.
-func (v *queueView) notQueued(s *engine.Snapshot) string {
+func (v *queueView) notQueued(s *source.Informer) string {
 	if s.Name != v.c.data.current {
 		return "nothing queued for this key in " + s.Name
 	}
@@ -74,7 +73,7 @@ func (v *queueView) cacheLine(data *detailData) string {
 // typeLines is the detail from the head alone, for sources without a
 // QueueReader: each delta's type, its row and age, and its effect, in at
 // most h lines.
-func (v *queueView) typeLines(s *engine.Snapshot, data *detailData, h int) []string {
+func (v *queueView) typeLines(s *source.Informer, data *detailData, h int) []string {
 	st := v.c.styles
 	key := v.detail.key
 	type entry struct {
@@ -99,7 +98,7 @@ func (v *queueView) typeLines(s *engine.Snapshot, data *detailData, h int) []str
 		lines = append(lines, ahead)
 	}
 	lines = append(lines, "", st.colHead.Render(fmt.Sprintf("%6s  %-9s %7s  %s", "#", "DELTA", "AGE", "IF POPPED NOW")))
-	note := queueKind(s) == fifo.KindDeltaFIFO && len(entries) > 1
+	note := queueKind(s) == source.DeltaFIFO && len(entries) > 1
 	budget := h - len(lines)
 	if note {
 		budget -= 2
@@ -138,7 +137,7 @@ const (
 // type, object (resourceVersion, tombstone, whole-store payload) and what
 // popping it would do, predicted delta after delta from the cache's state.
 // When they do not all fit in h lines the newest are summarised.
-func (v *queueView) readerLines(s *engine.Snapshot, data *detailData, w, h int) []string {
+func (v *queueView) readerLines(s *source.Informer, data *detailData, w, h int) []string {
 	st := v.c.styles
 	ds := data.deltas
 	if len(ds) == 0 {
@@ -176,9 +175,9 @@ func (v *queueView) readerLines(s *engine.Snapshot, data *detailData, w, h int) 
 	var note []string
 	switch {
 	case len(ds) < 2:
-	case queueKind(s) == fifo.KindDeltaFIFO:
+	case queueKind(s) == source.DeltaFIFO:
 		note = wrapText(coalescedNote, w)
-	case queueKind(s) == fifo.KindRealFIFO:
+	case queueKind(s) == source.RealFIFO:
 		note = wrapText(perEventNote, w)
 	}
 	budget := h - len(lines)
@@ -230,7 +229,7 @@ func wrapText(text string, w int) []string {
 // resync's SyncAll) is queued before the key's first row: it will change
 // the cache before the key is popped, while the predictions start from the
 // cache as it is now.
-func (v *queueView) aheadNote(s *engine.Snapshot) string {
+func (v *queueView) aheadNote(s *source.Informer) string {
 	for i, it := range v.head(s) {
 		if it.Key == v.detail.key {
 			return ""
@@ -244,7 +243,7 @@ func (v *queueView) aheadNote(s *engine.Snapshot) string {
 
 // queuedWhere says where the key's deltas sit, from the snapshot's head:
 // one row for DeltaFIFO, a row each for RealFIFO.
-func (v *queueView) queuedWhere(s *engine.Snapshot, n int) string {
+func (v *queueView) queuedWhere(s *source.Informer, n int) string {
 	q := s.Queue
 	var pos []string
 	var age string
@@ -260,9 +259,9 @@ func (v *queueView) queuedWhere(s *engine.Snapshot, n int) string {
 	}
 	const listed = 5
 	switch {
-	case queueKind(s) == fifo.KindDeltaFIFO && len(pos) == 0:
+	case queueKind(s) == source.DeltaFIFO && len(pos) == 0:
 		return fmt.Sprintf("%s in one row, beyond the first %s shown", plural(n, "delta"), count(len(head)))
-	case queueKind(s) == fifo.KindDeltaFIFO:
+	case queueKind(s) == source.DeltaFIFO:
 		return fmt.Sprintf("%s in one row: %s of %s, queued %s ago", plural(n, "delta"), pos[0], count(q.Depth), age)
 	case len(pos) == 0:
 		return fmt.Sprintf("%s, beyond the first %s shown", plural(n, "row"), count(len(head)))
@@ -275,7 +274,7 @@ func (v *queueView) queuedWhere(s *engine.Snapshot, n int) string {
 // keylessLines is the detail of a whole-store row: what it is, where it
 // sits and what popping it does; with a QueueReader, what each keyless
 // item queued carries.
-func (v *queueView) keylessLines(s *engine.Snapshot, data *detailData, w int) []string {
+func (v *queueView) keylessLines(s *source.Informer, data *detailData, w int) []string {
 	st := v.c.styles
 	types := v.detail.types
 	var t cache.DeltaType

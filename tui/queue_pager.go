@@ -3,8 +3,6 @@ package tui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/source"
 )
 
@@ -25,7 +23,7 @@ const (
 // queueMirror is the Queue view's copy of one informer's whole queue.
 type queueMirror struct {
 	informer string
-	items    []fifo.Item // in pop order; rows not read yet have no types
+	items    []source.QueueItem // in pop order; rows not read yet have no types
 	total    int
 	sweep    int  // where the next sweep chunk starts
 	ready    bool // one read has arrived: items stand for the queue
@@ -42,7 +40,7 @@ type queueRows struct {
 
 type queueRead struct {
 	offset int
-	rows   []fifo.Item
+	rows   []source.QueueItem
 	total  int
 }
 
@@ -124,7 +122,7 @@ func (m *queueMirror) apply(msg queueRows) {
 			m.items = m.items[:r.total]
 		}
 		for len(m.items) < r.total {
-			m.items = append(m.items, fifo.Item{})
+			m.items = append(m.items, source.QueueItem{})
 		}
 		end := min(r.offset+len(r.rows), len(m.items))
 		if r.offset < end {
@@ -143,7 +141,7 @@ func (m *queueMirror) apply(msg queueRows) {
 
 // head is the rows of s's queue the view shows: the whole queue when the
 // view pages s's queue, else the snapshot's first rows.
-func (v *queueView) head(s *engine.Snapshot) []fifo.Item {
+func (v *queueView) head(s *source.Informer) []source.QueueItem {
 	if v.paged(s) {
 		return v.mirrors[s.Name].items
 	}
@@ -154,7 +152,7 @@ func (v *queueView) head(s *engine.Snapshot) []fifo.Item {
 // nothing while the snapshot has rows is not trusted over the snapshot
 // (the queue may have drained since, and then the snapshot is a tick old
 // at worst).
-func (v *queueView) paged(s *engine.Snapshot) bool {
+func (v *queueView) paged(s *source.Informer) bool {
 	m := v.mirrors[s.Name]
 	return m != nil && m.ready && (m.total > 0 || len(s.Queue.Head) == 0)
 }

@@ -8,7 +8,6 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/sourcetest"
 )
@@ -22,7 +21,7 @@ type pagingSource struct {
 	asked []int
 }
 
-func (p *pagingSource) QueueRows(informer string, offset, max int) ([]fifo.Item, int) {
+func (p *pagingSource) QueueRows(informer string, offset, max int) ([]source.QueueItem, int) {
 	p.mu.Lock()
 	p.asked = append(p.asked, max)
 	p.mu.Unlock()
@@ -36,12 +35,12 @@ func (p *pagingSource) QueueRows(informer string, offset, max int) ([]fifo.Item,
 func TestQueuePagesThroughTheWholeQueue(t *testing.T) {
 	const depth = 10_000
 	base := newFixtureSource()
-	rows := make([]fifo.Item, depth)
+	rows := make([]source.QueueItem, depth)
 	for i := range rows {
-		rows[i] = fifo.Item{Key: fmt.Sprintf("default/pod-%d", i), Types: []cache.DeltaType{cache.Updated}, Enqueued: t0}
+		rows[i] = source.QueueItem{Key: fmt.Sprintf("default/pod-%d", i), Types: []cache.DeltaType{cache.Updated}, Enqueued: t0}
 	}
-	rows[7000] = fifo.Item{Types: []cache.DeltaType{cache.Bookmark}, Enqueued: t0}
-	rows[8000] = fifo.Item{Types: []cache.DeltaType{cache.ReplacedAll}, Enqueued: t0}
+	rows[7000] = source.QueueItem{Types: []cache.DeltaType{cache.Bookmark}, Enqueued: t0}
+	rows[8000] = source.QueueItem{Types: []cache.DeltaType{cache.ReplacedAll}, Enqueued: t0}
 	base.ctl.SetQueueRows("pods", rows)
 	cfg := fixtureConfig()
 	for i := range cfg.Frames {

@@ -7,8 +7,9 @@ import (
 	"os"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/informtop/informtop/source"
 	"golang.org/x/term"
+
+	"github.com/informtop/informtop/source"
 )
 
 // ErrNotTerminal is returned by Run when stdout is not a terminal.

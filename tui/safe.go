@@ -5,9 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/internal/termsafe"
 	"github.com/informtop/informtop/source"
 )
@@ -112,7 +109,7 @@ func safeFrame(msg *dataMsg) {
 
 // safeSnapshot is s with every text safe; slices and maps that change
 // are copied first.
-func safeSnapshot(s engine.Snapshot) engine.Snapshot {
+func safeSnapshot(s source.Informer) source.Informer {
 	s.Name, s.Resource, s.LastSyncResourceVersion = safe(s.Name), safe(s.Resource), safe(s.LastSyncResourceVersion)
 	s.Reflector.LastError = safe(s.Reflector.LastError)
 	s.Store.LastResourceVersion = safe(s.Store.LastResourceVersion)
@@ -126,7 +123,7 @@ func safeSnapshot(s engine.Snapshot) engine.Snapshot {
 		l := &s.Listeners[i]
 		l.Name, l.InCallback, l.InCallbackKey, l.LastPanic = safe(l.Name), safe(l.InCallback), safe(l.InCallbackKey), safe(l.LastPanic)
 		if m := l.LastCacheMutation; m != nil {
-			l.LastCacheMutation = &processor.CacheMutation{Time: m.Time, Callback: safe(m.Callback), Key: safe(m.Key), Fields: safeAll(m.Fields)}
+			l.LastCacheMutation = &source.CacheMutation{Time: m.Time, Callback: safe(m.Callback), Key: safe(m.Key), Fields: safeAll(m.Fields)}
 		}
 	}
 	return s
@@ -134,7 +131,7 @@ func safeSnapshot(s engine.Snapshot) engine.Snapshot {
 
 // safeItems returns queue rows with safe keys; items itself when none
 // changed.
-func safeItems(items []fifo.Item) []fifo.Item {
+func safeItems(items []source.QueueItem) []source.QueueItem {
 	for i, it := range items {
 		if safe(it.Key) != it.Key {
 			out := slices.Clone(items)
@@ -169,7 +166,7 @@ func safeServer(server map[string]source.ServerStats) map[string]source.ServerSt
 }
 
 // safeStep is a step's result with every text safe.
-func safeStep(r engine.StepResult) engine.StepResult {
+func safeStep(r source.StepResult) source.StepResult {
 	r.Informer, r.Key = safe(r.Informer), safe(r.Key)
 	r.Keys, r.Store, r.ResourceVersions, r.Journey = safeAll(r.Keys), safeAll(r.Store), safeAll(r.ResourceVersions), safeAll(r.Journey)
 	r.Notifications = slices.Clone(r.Notifications)
@@ -214,7 +211,7 @@ func safeObject(o source.Object) source.Object {
 
 // safePending is a listener's backlog head with safe keys; pending
 // itself when none changed.
-func safePending(pending []processor.Pending) []processor.Pending {
+func safePending(pending []source.Pending) []source.Pending {
 	for i, p := range pending {
 		if safe(p.Callback) != p.Callback || safe(p.Key) != p.Key {
 			out := slices.Clone(pending)

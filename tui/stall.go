@@ -4,7 +4,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source"
 )
 
 // stallInfo says whether a listener needs attention and why.
@@ -16,7 +16,7 @@ type stallInfo struct {
 
 // assessListener flags a listener that has been inside one callback for
 // longer than after, or whose backlog keeps growing.
-func assessListener(l *processor.ListenerStats, now time.Time, h *history, after time.Duration) stallInfo {
+func assessListener(l *source.Listener, now time.Time, h *history, after time.Duration) stallInfo {
 	var s stallInfo
 	if l.InCallback != "" {
 		s.inCallback = since(now, l.InCallbackSince)
@@ -27,7 +27,7 @@ func assessListener(l *processor.ListenerStats, now time.Time, h *history, after
 }
 
 // reason is the short sentence shown next to a stalled listener.
-func (s stallInfo) reason(l *processor.ListenerStats, after time.Duration) string {
+func (s stallInfo) reason(l *source.Listener, after time.Duration) string {
 	out := ""
 	if l.InCallback != "" && s.inCallback > after {
 		out = "in " + l.InCallback + " for " + humanDuration(s.inCallback)
@@ -43,14 +43,14 @@ func (s stallInfo) reason(l *processor.ListenerStats, after time.Duration) strin
 
 // rankedListener is a listener with its assessment, in display order.
 type rankedListener struct {
-	stats *processor.ListenerStats
+	stats *source.Listener
 	stall stallInfo
 }
 
 // rankListeners puts stalled listeners first (longest callback, then largest
 // backlog) and keeps the source's order for the rest, so healthy rows do not
 // jump around between ticks.
-func rankListeners(ls []processor.ListenerStats, now time.Time, h *history, after time.Duration) []rankedListener {
+func rankListeners(ls []source.Listener, now time.Time, h *history, after time.Duration) []rankedListener {
 	out := make([]rankedListener, len(ls))
 	for i := range ls {
 		out[i] = rankedListener{stats: &ls[i], stall: assessListener(&ls[i], now, h, after)}

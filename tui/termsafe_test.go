@@ -14,9 +14,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/sourcetest"
 	"github.com/informtop/informtop/verify"
@@ -138,12 +135,12 @@ func hostileConfig() (sourcetest.Config, *sourcetest.Controls) {
 	cfg := fixtureConfig()
 	// Texts the fixture leaves empty, so that they too turn hostile.
 	for _, frame := range cfg.Frames {
-		frame[0].Memory = engine.MemoryStats{Objects: 60, Sampled: 10, BytesPerObject: 100, EstimatedBytes: 6000,
+		frame[0].Memory = source.Memory{Objects: 60, Sampled: 10, BytesPerObject: 100, EstimatedBytes: 6000,
 			ByField: map[string]float64{"spec": 4000, "status": 2000}, SavedByTransforms: map[string]float64{"stripManagedFields": 100},
 			WouldSaveByTransforms: map[string]float64{"stripLastApplied": 50}}
 		audit := &frame[0].Listeners[2]
 		audit.CacheMutations = 1
-		audit.LastCacheMutation = &processor.CacheMutation{Callback: "OnUpdate", Key: "default/web-7", Fields: []string{`metadata.labels.touched: "" → "yes"`}}
+		audit.LastCacheMutation = &source.CacheMutation{Callback: "OnUpdate", Key: "default/web-7", Fields: []string{`metadata.labels.touched: "" → "yes"`}}
 	}
 	stores := cfg.Stores
 	cfg.Stores = nil
@@ -161,8 +158,8 @@ func hostileConfig() (sourcetest.Config, *sourcetest.Controls) {
 	step.Journey = []string{"etcd revision 48214: MODIFIED", "reflector received MODIFIED default/web-3"}
 	ctl.SetStepResult(hostileOf(step))
 	batch := step
-	batch.Kind, batch.Batching, batch.Batch, batch.Keys = engine.StepBatch, true, 2, []string{"default/web-3", "default/web-4"}
-	batch.Summary = []engine.NotificationCount{{Listener: "fast", Callback: "OnUpdate", Count: 2}}
+	batch.Kind, batch.Batching, batch.Batch, batch.Keys = source.StepBatch, true, 2, []string{"default/web-3", "default/web-4"}
+	batch.Summary = []source.NotificationCount{{Listener: "fast", Callback: "OnUpdate", Count: 2}}
 	ctl.SetBatchResult(hostileOf(batch))
 	return cfg, ctl
 }
@@ -204,12 +201,12 @@ func newHostileDemo(verifyErr bool) *hostileDemo {
 	pods := "pods"
 	cfg.Server = map[string]source.ServerStats{pods: {Available: true, From: "the demo" + evil, WatchCacheResourceVersion: "48000" + evil,
 		Path: &source.WatchPath{Watchers: []source.WatcherBuffer{{ID: 1, Client: "pods" + evil, Buffer: source.Buffer{Cap: 10}}}}}}
-	ctl.SetQueueRows(pods, []fifo.Item{{Key: "default/web-1" + evil, Types: []cache.DeltaType{cache.Updated}}, {Key: "default/web-2" + evil, Types: []cache.DeltaType{cache.Deleted}}})
+	ctl.SetQueueRows(pods, []source.QueueItem{{Key: "default/web-1" + evil, Types: []cache.DeltaType{cache.Updated}}, {Key: "default/web-2" + evil, Types: []cache.DeltaType{cache.Deleted}}})
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web-1" + evil, ResourceVersion: "48001" + evil}}
 	// Keyed as the dashboard asks: by the key it shows, escaped.
 	ctl.SetQueued(pods, safe("default/web-1"+evil), cache.Deltas{{Type: cache.Updated, Object: pod},
 		{Type: cache.Deleted, Object: cache.DeletedFinalStateUnknown{Key: "default/web-1" + evil, Obj: pod}}})
-	ctl.SetBacklog(pods, "audit", []processor.Pending{{Callback: "OnUpdate" + evil, Key: "default/web-1" + evil}})
+	ctl.SetBacklog(pods, "audit", []source.Pending{{Callback: "OnUpdate" + evil, Key: "default/web-1" + evil}})
 	return &hostileDemo{Demo: sourcetest.NewDemo(sourcetest.New(cfg), ctl), verifyErr: verifyErr}
 }
 

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informtop/informtop/source"
+
 	tea "charm.land/bubbletea/v2"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/source/sourcetest"
 )
 
@@ -224,7 +224,7 @@ func TestStepPausesThenNarrates(t *testing.T) {
 
 func TestStepEmptyQueueAndFailure(t *testing.T) {
 	src := newFixtureSource()
-	src.ctl.SetStepResult(engine.StepResult{Informer: "pods", Empty: true})
+	src.ctl.SetStepResult(source.StepResult{Informer: "pods", Empty: true})
 	h := newHarness(t, src)
 	h.size(80, 24)
 	h.frames(fixtureFrames)
@@ -243,7 +243,7 @@ func TestStepEmptyQueueAndFailure(t *testing.T) {
 // because of a resync rule; a sync that reaches nobody says why.
 func TestStepNarratesWhyNoListenerWasNotified(t *testing.T) {
 	src := newFixtureSource()
-	src.ctl.SetStepResult(engine.StepResult{Informer: "pods", Key: "(bookmark 620)", Deltas: []cache.DeltaType{cache.Bookmark}})
+	src.ctl.SetStepResult(source.StepResult{Informer: "pods", Key: "(bookmark 620)", Deltas: []cache.DeltaType{cache.Bookmark}})
 	h := newHarness(t, src)
 	h.size(100, 30)
 	h.frames(fixtureFrames)
@@ -253,7 +253,7 @@ func TestStepNarratesWhyNoListenerWasNotified(t *testing.T) {
 		"│ store    no object changes; the store records the bookmark's resourceVersion",
 		"│ notified no listener (a bookmark carries only a resourceVersion)",
 	})
-	src.ctl.SetStepResult(engine.StepResult{Informer: "pods", Key: "default/web-3", Deltas: []cache.DeltaType{cache.Sync},
+	src.ctl.SetStepResult(source.StepResult{Informer: "pods", Key: "default/web-3", Deltas: []cache.DeltaType{cache.Sync},
 		Store: []string{"Update default/web-3"}})
 	h.keys("n")
 	assertLinesInOrder(t, h.screen(), []string{
@@ -262,11 +262,11 @@ func TestStepNarratesWhyNoListenerWasNotified(t *testing.T) {
 	})
 	// A hot DeltaFIFO key leaves with hundreds of deltas, counted by run.
 	hot := append([]cache.DeltaType{cache.Added}, slices.Repeat([]cache.DeltaType{cache.Updated}, 333)...)
-	var notes []engine.StepNotification
+	var notes []source.StepNotification
 	for range hot {
-		notes = append(notes, engine.StepNotification{Listener: "fast", Callback: "OnUpdate", Key: "default/web-3"})
+		notes = append(notes, source.StepNotification{Listener: "fast", Callback: "OnUpdate", Key: "default/web-3"})
 	}
-	src.ctl.SetStepResult(engine.StepResult{Informer: "pods", Key: "default/web-3", Deltas: hot, Notifications: notes})
+	src.ctl.SetStepResult(source.StepResult{Informer: "pods", Key: "default/web-3", Deltas: hot, Notifications: notes})
 	h.keys("n")
 	// One listener notified once per delta reads as one line with a count.
 	assertLinesInOrder(t, h.screen(), []string{
@@ -523,7 +523,7 @@ func TestEventsFollowTheTail(t *testing.T) {
 	h.keys("5")
 	ev := h.m.views[viewEvents].(*eventsView)
 	addEvent := func(seq uint64) {
-		src.AddEvents(engine.Event{Seq: seq, Time: t0, Type: instr.EventPop, Informer: "pods", Key: fmt.Sprint("k", seq)})
+		src.AddEvents(source.Event{Seq: seq, Time: t0, Type: source.EventPop, Informer: "pods", Key: fmt.Sprint("k", seq)})
 	}
 	addEvent(21)
 	h.frames(1)
@@ -553,7 +553,7 @@ func TestEventsCursorStaysOnItsEventAsTheLogTurns(t *testing.T) {
 		t.Fatalf("k from the tail selected event %d, want 19", got)
 	}
 	for seq := uint64(21); seq < 21+eventLogSize; seq++ {
-		src.AddEvents(engine.Event{Seq: seq, Time: t0.Add(7 * time.Second), Type: instr.EventPop, Informer: "pods", Key: "k"})
+		src.AddEvents(source.Event{Seq: seq, Time: t0.Add(7 * time.Second), Type: source.EventPop, Informer: "pods", Key: "k"})
 	}
 	h.frames(2) // more than one fetch holds
 	// The per-item ring turned: events 6–12 of the fixture are gone, its
@@ -577,12 +577,12 @@ func TestEventsShowTheKeyOfObjectEvents(t *testing.T) {
 	h := newHarness(t, src)
 	h.size(80, 24)
 	h.frames(fixtureFrames)
-	src.AddEvents(engine.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: instr.EventWatchEvent,
-		Informer: "pods", Detail: "MODIFIED", Obj: comparePod("web-77", "9")})
+	src.AddEvents(source.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: source.EventWatchEvent,
+		Informer: "pods", Detail: "MODIFIED", Key: "default/web-77"})
 	h.frames(1)
 	h.keys("5")
-	if e := h.m.c.data.events.at(h.m.c.data.events.len() - 1); e.Key != "default/web-77" || e.Obj != nil {
-		t.Fatalf("the log holds key %q and object %v; want the key and no object", e.Key, e.Obj)
+	if e := h.m.c.data.events.at(h.m.c.data.events.len() - 1); e.Key != "default/web-77" {
+		t.Fatalf("the log holds key %q, want default/web-77", e.Key)
 	}
 	if got := rowFields(h.screen(), "web-77"); !reflect.DeepEqual(got, []string{"03:04:11.000", "WatchEvent", "default/web-77", "MODIFIED"}) {
 		t.Fatalf("the watch event row reads %q:\n%s", got, h.screen())
@@ -599,9 +599,9 @@ func TestEventsShowTheKeyOfObjectEvents(t *testing.T) {
 func TestMultiLineTextStaysOnItsRow(t *testing.T) {
 	cfg := fixtureConfig()
 	panicText := "boom\n\ngoroutine 7 [running]:\n\tmain.handler()"
-	cfg.Events = append(cfg.Events, engine.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: instr.EventHandlerPanic,
+	cfg.Events = append(cfg.Events, source.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: source.EventHandlerPanic,
 		Informer: "pods", Listener: "audit", Detail: panicText},
-		engine.Event{Seq: 22, Time: t0.Add(7 * time.Second), Type: instr.EventControl, Detail: "resume"})
+		source.Event{Seq: 22, Time: t0.Add(7 * time.Second), Type: source.EventControl, Detail: "resume"})
 	for i := range cfg.Frames {
 		cfg.Frames[i][0].Listeners[2].LastPanic = panicText
 	}
@@ -632,7 +632,7 @@ func TestMultiLineTextStaysOnItsRow(t *testing.T) {
 func TestEventDetailShowsTheWholeEvent(t *testing.T) {
 	cfg := fixtureConfig()
 	long := "watch stream: 410 Gone, the reflector relists: too old resource version: 47000 (48000); expect a DeletedFinalStateUnknown for each pod deleted meanwhile"
-	cfg.Events = append(cfg.Events, engine.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: instr.EventWatchError, Informer: "pods", Detail: long})
+	cfg.Events = append(cfg.Events, source.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: source.EventWatchError, Informer: "pods", Detail: long})
 	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
 	h.size(80, 24)
 	h.frames(fixtureFrames)
@@ -804,7 +804,7 @@ func TestBeforeTheFirstSnapshot(t *testing.T) {
 			t.Fatalf("view %s before any data:\n%s", k, screen)
 		}
 	}
-	src.SetFrames([][]engine.Snapshot{{}})
+	src.SetFrames([][]source.Informer{{}})
 	h.frames(1)
 	if !strings.Contains(h.screen(), "the demo source has no informers to show") {
 		t.Fatalf("empty source:\n%s", h.screen())

@@ -15,7 +15,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/humanize"
 )
 
@@ -99,9 +98,20 @@ func joinAnd(s []string) string {
 // namespace and selectors), metadata only.
 type Lister func(ctx context.Context, opts metav1.ListOptions) (*metav1.PartialObjectMetadataList, error)
 
-// Cutter copies the cache as one state (engine.Informer.Cut, or an
+// Cut is an informer's cache as one state: every key with its object's
+// resourceVersion, at the resourceVersion the cache stands at.
+type Cut struct {
+	// ResourceVersion is the version the objects stand at.
+	ResourceVersion string
+	// Objects maps each key to its object's resourceVersion.
+	Objects map[string]string
+	// Held is how long the pipeline waited while the cut was copied.
+	Held time.Duration
+}
+
+// Cutter copies the cache as one state (an engine informer's Cut, or an
 // attached controller's cut fetched from its agent).
-type Cutter func(ctx context.Context) (engine.CacheCut, error)
+type Cutter func(ctx context.Context) (Cut, error)
 
 // Run takes a cut of the cache, lists the server at the cut's version and
 // compares. When the server has compacted that version it takes a newer
@@ -161,7 +171,7 @@ func listAt(ctx context.Context, list Lister, rv string, pageSize int64) (map[st
 }
 
 // Compare compares a cut with the server's objects at the cut's version.
-func Compare(c engine.CacheCut, server map[string]string) Result {
+func Compare(c Cut, server map[string]string) Result {
 	r := Result{ResourceVersion: c.ResourceVersion, Objects: len(server)}
 	var missing, extra, stale []string
 	for key, rv := range server {

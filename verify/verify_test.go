@@ -10,8 +10,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/informtop/informtop/engine"
 )
 
 // pagedServer serves objects at one version, n per page, and fails
@@ -54,8 +52,8 @@ func (s *pagedServer) list(_ context.Context, o metav1.ListOptions) (*metav1.Par
 
 func TestRunEqualAcrossPages(t *testing.T) {
 	srv := &pagedServer{rv: "50", objects: map[string]string{"a/x": "1", "a/y": "2", "b/z": "3"}}
-	cut := func(context.Context) (engine.CacheCut, error) {
-		return engine.CacheCut{ResourceVersion: "50", Objects: map[string]string{"a/x": "1", "a/y": "2", "b/z": "3"}}, nil
+	cut := func(context.Context) (Cut, error) {
+		return Cut{ResourceVersion: "50", Objects: map[string]string{"a/x": "1", "a/y": "2", "b/z": "3"}}, nil
 	}
 	r, err := Run(context.Background(), cut, srv.list, 2)
 	if err != nil {
@@ -78,8 +76,8 @@ func TestRunNamesDifferences(t *testing.T) {
 		server[fmt.Sprintf("ns/m%02d", i)] = "1"
 	}
 	srv := &pagedServer{rv: "60", objects: server}
-	cut := func(context.Context) (engine.CacheCut, error) {
-		return engine.CacheCut{ResourceVersion: "60", Objects: map[string]string{"ns/same": "1", "ns/changed": "8", "ns/gone": "3"}}, nil
+	cut := func(context.Context) (Cut, error) {
+		return Cut{ResourceVersion: "60", Objects: map[string]string{"ns/same": "1", "ns/changed": "8", "ns/gone": "3"}}, nil
 	}
 	r, err := Run(context.Background(), cut, srv.list, 10)
 	if err != nil {
@@ -98,10 +96,10 @@ func TestRunNamesDifferences(t *testing.T) {
 func TestRunRetriesACompactedVersion(t *testing.T) {
 	srv := &pagedServer{rv: "80", objects: map[string]string{"a/x": "1"}, compacted: map[string]bool{"70": true}}
 	rvs := []string{"70", "80"}
-	cut := func(context.Context) (engine.CacheCut, error) {
+	cut := func(context.Context) (Cut, error) {
 		rv := rvs[0]
 		rvs = rvs[1:]
-		return engine.CacheCut{ResourceVersion: rv, Objects: map[string]string{"a/x": "1"}}, nil
+		return Cut{ResourceVersion: rv, Objects: map[string]string{"a/x": "1"}}, nil
 	}
 	r, err := Run(context.Background(), cut, srv.list, 0)
 	if err != nil {
@@ -114,8 +112,8 @@ func TestRunRetriesACompactedVersion(t *testing.T) {
 
 func TestRunGivesUpWithASentence(t *testing.T) {
 	srv := &pagedServer{compacted: map[string]bool{"1": true}}
-	cut := func(context.Context) (engine.CacheCut, error) {
-		return engine.CacheCut{ResourceVersion: "1"}, nil
+	cut := func(context.Context) (Cut, error) {
+		return Cut{ResourceVersion: "1"}, nil
 	}
 	_, err := Run(context.Background(), cut, srv.list, 0)
 	if err == nil || !strings.Contains(err.Error(), "verify again") {

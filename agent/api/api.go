@@ -26,13 +26,21 @@ package api
 import (
 	"time"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/source"
 )
 
-// Version is the protocol this build speaks.
-const Version = "1"
+// Version is the protocol this build's agent speaks. It changes whenever
+// a path or a body's JSON changes; the golden files in this package's
+// tests, named after it, pin every body.
+//
+// Version 2: bodies carry source's data model (source.ModelVersion 2):
+// an event says whether it is a tombstone, and a frame's reasons are only
+// those the agent knows better than the figures (none, today).
+const Version = "2"
+
+// Reads says whether a client of this build can read an agent speaking
+// version v: this one, and 1, whose bodies version 2 only added to.
+func Reads(v string) bool { return v == Version || v == "1" }
 
 // VersionHeader carries the agent's protocol version on every response.
 const VersionHeader = "X-Informtop-Agent-Version"
@@ -63,8 +71,8 @@ const (
 	// keys=true for every key with its version too. Shared while the
 	// informer has received nothing new, 1 s at most.
 	PathCut = "/informtop/v1/store/cut"
-	// PathReport answers the report informtop --once --json prints (SPEC
-	// §8, package report) with "source": "agent", for curl and scripts.
+	// PathReport answers the report informtop --once --json prints
+	// (package report) with "source": "agent", for curl and scripts.
 	// Shared for 0.1 s.
 	PathReport = "/informtop/v1/report"
 	// PathMetrics is the Prometheus exposition. Shared for 1 s among
@@ -78,11 +86,11 @@ const (
 type Frame struct {
 	Version    string             `json:"version"`
 	Source     string             `json:"source"` // the agent's name for its process, e.g. the binary
-	Snapshots  []engine.Snapshot  `json:"snapshots"`
-	Events     []engine.Event     `json:"events"`
+	Snapshots  []source.Informer  `json:"snapshots"`
+	Events     []source.Event     `json:"events"`
 	Next       uint64             `json:"next"`
 	Missed     uint64             `json:"missed"`
-	EventStats instr.RingStats    `json:"eventStats"`
+	EventStats source.RingStats   `json:"eventStats"`
 	Reasons    source.Reasons     `json:"reasons,omitempty"`
 	Workqueues []source.Workqueue `json:"workqueues,omitempty"`
 	Taken      time.Time          `json:"taken"`
@@ -112,7 +120,7 @@ type Error struct {
 // MaxEvents bounds the events of one frame, whatever a client asks for.
 const MaxEvents = 4096
 
-// Cut is an informer's cache as one state (engine.CacheCut): what verify
+// Cut is an informer's cache as one state (verify.Cut): what verify
 // compares with the API server. Digest is the hex SHA-256 of every
 // "key@resourceVersion\n", keys sorted, so two caches compare cheaply.
 type Cut struct {

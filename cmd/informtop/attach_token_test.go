@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/informtop/informtop/source"
+
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/engine"
 )
 
 func TestAttachTokenPrecedence(t *testing.T) {
@@ -64,7 +65,7 @@ func TestAttachSendsTheTokenFromEachSource(t *testing.T) {
 			return
 		}
 		w.Header().Set(api.VersionHeader, api.Version)
-		_ = json.NewEncoder(w).Encode(api.Frame{Version: api.Version, Source: "fake", Snapshots: []engine.Snapshot{{Name: "pods", Synced: true}}})
+		_ = json.NewEncoder(w).Encode(api.Frame{Version: api.Version, Source: "fake", Snapshots: []source.Informer{{Name: "pods", Synced: true}}})
 	}))
 	t.Cleanup(agent.Close)
 	file := filepath.Join(t.TempDir(), "token")

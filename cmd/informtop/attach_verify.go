@@ -9,7 +9,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/informtop/informtop/attach"
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/kube"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/verify"
@@ -59,6 +58,6 @@ func (a *attachVerifier) Verify(ctx context.Context, informer string) (verify.Re
 	if err != nil {
 		return verify.Result{}, err
 	}
-	cut := func(ctx context.Context) (engine.CacheCut, error) { return a.Cut(ctx, informer) }
+	cut := func(ctx context.Context) (verify.Cut, error) { return a.Cut(ctx, informer) }
 	return verify.Run(ctx, cut, list, a.pageSize)
 }

@@ -9,10 +9,11 @@ import (
 	"io"
 	"os"
 
-	"github.com/informtop/informtop/internal/termsafe"
-	"github.com/informtop/informtop/source"
 	"github.com/spf13/cobra"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
+	"github.com/informtop/informtop/internal/termsafe"
+	"github.com/informtop/informtop/source"
 )
 
 func main() {

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/spf13/pflag"
 	"go.uber.org/goleak"
+
+	"github.com/informtop/informtop/internal/kubetest"
 )
 
 // kubetest.Main stops the real API server the cluster tests share; goleak

@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
+
 	"github.com/informtop/informtop/source/sourcetest"
 	"github.com/informtop/informtop/verify"
 )
@@ -32,11 +33,11 @@ func (v verifyAnswers) Verify(_ context.Context, informer string) (verify.Result
 }
 
 func syncedCluster(names ...string) *sourcetest.Cluster {
-	var snaps []engine.Snapshot
+	var snaps []source.Informer
 	for _, n := range names {
-		snaps = append(snaps, engine.Snapshot{Name: n, Resource: n, Started: true, Synced: true, LastSyncResourceVersion: "5573"})
+		snaps = append(snaps, source.Informer{Name: n, Resource: n, Started: true, Synced: true, LastSyncResourceVersion: "5573"})
 	}
-	return sourcetest.NewCluster(sourcetest.New(sourcetest.Config{Kind: "kube", Frames: [][]engine.Snapshot{snaps}}), nil)
+	return sourcetest.NewCluster(sourcetest.New(sourcetest.Config{Kind: "kube", Frames: [][]source.Informer{snaps}}), nil)
 }
 
 func verifyOptions() *options {

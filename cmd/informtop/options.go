@@ -6,11 +6,12 @@ import (
 	"math"
 	"time"
 
+	"github.com/informtop/informtop/source"
+
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/informtop/informtop/demo"
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/kube"
 )
 
@@ -116,7 +117,7 @@ func (o *options) expectCommon(fs *pflag.FlagSet) {
 
 func queueChoice(p *string) *choiceValue {
 	return &choiceValue{p: p, check: func(s string) error {
-		var k engine.QueueKind
+		var k source.QueueKind
 		return k.UnmarshalText([]byte(s))
 	}, choices: []string{"RealFIFO\tclient-go's default: one item per event", "DeltaFIFO\tthe classic queue: deltas coalesced per key"}}
 }
@@ -189,8 +190,8 @@ func (o *options) validate(fs *pflag.FlagSet) error {
 	return nil
 }
 
-func (o *options) queueKind() (engine.QueueKind, error) {
-	var k engine.QueueKind
+func (o *options) queueKind() (source.QueueKind, error) {
+	var k source.QueueKind
 	if err := k.UnmarshalText([]byte(o.queue)); err != nil {
 		return 0, fmt.Errorf("%v, e.g. --queue DeltaFIFO", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/source"
 )
 
@@ -66,11 +67,7 @@ func progressLine(f source.Frame, waited time.Duration) string {
 			continue
 		}
 		if why == "" {
-			r := f.Reasons[s.Name]
-			if r == "" {
-				r = source.NotSyncedReason(s, f.Taken)
-			}
-			why = "; " + s.Name + ": " + r
+			why = "; " + s.Name + ": " + say.Reason(f.Reasons, s, f.Taken)
 		}
 	}
 	return fmt.Sprintf("informtop: waiting %s for the sync: %d of %d informers synced%s",

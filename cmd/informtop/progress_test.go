@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/sourcetest"
 )
@@ -24,10 +23,10 @@ func (listing) WaitSynced(ctx context.Context) error {
 }
 
 func newListing() listing {
-	snap := engine.Snapshot{Name: "pods", Started: true}
+	snap := source.Informer{Name: "pods", Started: true}
 	snap.Reflector.ListInProgress = true
 	return listing{sourcetest.New(sourcetest.Config{Kind: "kube", Title: "test",
-		Frames:  [][]engine.Snapshot{{snap, {Name: "configmaps", Started: true, Synced: true}}},
+		Frames:  [][]source.Informer{{snap, {Name: "configmaps", Started: true, Synced: true}}},
 		Reasons: source.Reasons{"pods": "still listing: 3 pages, 1,500 items so far"}})}
 }
 

@@ -13,6 +13,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/kube"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/source"
@@ -159,7 +160,7 @@ func (r *recordingShown) mark(f source.Frame) source.Frame {
 	if st.Err != nil {
 		m += " · " + st.Err.Error()
 	}
-	if why := f.Status.Sentence(f.Taken); why != "" {
+	if why := say.Status(f.Status, f.Taken); why != "" {
 		m += " · " + why
 	}
 	f.Status.Message = m

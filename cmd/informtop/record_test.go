@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/source"
 )
@@ -88,7 +89,7 @@ func TestRecordingMarkKeepsControls(t *testing.T) {
 	shown.w = w
 	wrapped := shown.wrap()
 	f := wrapped.Pull(0, 1)
-	if msg := f.Status.Sentence(f.Taken); !strings.HasPrefix(msg, "● REC ") || !strings.HasSuffix(msg, "B") || wrapped.Title() != "demo · steady" {
+	if msg := say.Status(f.Status, f.Taken); !strings.HasPrefix(msg, "● REC ") || !strings.HasSuffix(msg, "B") || wrapped.Title() != "demo · steady" {
 		t.Errorf("status while recording: %q, title %q", msg, wrapped.Title())
 	}
 	if _, ok := wrapped.(source.Processing); !ok {

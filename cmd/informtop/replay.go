@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/replay"
 	"github.com/informtop/informtop/source"
@@ -53,7 +52,7 @@ been served and processed, then prints one report: the same file always gives th
 	fs.Float64Var(&speed, "speed", 1, "pace: 1 as recorded, 10 ten times faster, 0 as fast as possible (the default with --once)")
 	fs.BoolVar(&step, "step", false, "start with processing paused, to step through the recording item by item")
 	fs.Var(&choiceValue{p: &queue, check: func(s string) error {
-		var k engine.QueueKind
+		var k source.QueueKind
 		return k.UnmarshalText([]byte(s))
 	}, choices: []string{"RealFIFO\treplay through client-go's default queue", "DeltaFIFO\treplay through the classic queue"}}, "queue", "replay through this queue kind instead of the recorded one: RealFIFO or DeltaFIFO")
 	fs.BoolVar(&o.once, "once", false, "replay the whole recording, print one report and exit")
@@ -89,7 +88,7 @@ func runReplay(path string, o *options, speed float64, speedSet, step bool, queu
 	}
 	opts := replay.Options{Speed: speed}
 	if queue != "" {
-		var k engine.QueueKind
+		var k source.QueueKind
 		if err := k.UnmarshalText([]byte(queue)); err != nil {
 			return err
 		}

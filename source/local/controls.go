@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source"
 )
 
@@ -62,26 +61,28 @@ func (s *Source) Paused() bool {
 }
 
 // Step pops exactly one item from the named informer's queue while paused.
-func (s *Source) Step(informer string) (engine.StepResult, error) {
+func (s *Source) Step(informer string) (source.StepResult, error) {
 	e, err := s.lookup(informer)
 	if err != nil {
-		return engine.StepResult{}, err
+		return source.StepResult{}, err
 	}
 	ctx, cancel := context.WithTimeout(s.stopCtx, stepTimeout)
 	defer cancel()
-	return e.inf.Step(ctx)
+	r, err := e.inf.Step(ctx)
+	return StepOf(r), err
 }
 
 // StepBatch pops a batch from the named informer's queue while paused, as
 // client-go's batched RealFIFO pop does; one key on a DeltaFIFO.
-func (s *Source) StepBatch(informer string) (engine.StepResult, error) {
+func (s *Source) StepBatch(informer string) (source.StepResult, error) {
 	e, err := s.lookup(informer)
 	if err != nil {
-		return engine.StepResult{}, err
+		return source.StepResult{}, err
 	}
 	ctx, cancel := context.WithTimeout(s.stopCtx, stepTimeout)
 	defer cancel()
-	return e.inf.StepBatch(ctx)
+	r, err := e.inf.StepBatch(ctx)
+	return StepOf(r), err
 }
 
 // Resync forces a resync of the named informer's queue.

@@ -10,9 +10,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 )
 
@@ -30,12 +28,12 @@ type Config struct {
 	// Notes, when set, gives the notes of each frame.
 	Notes func() []string
 	// Status, when set, gives the status of each frame from its
-	// snapshots; otherwise the source is always live.
-	Status func(snaps []engine.Snapshot) source.Status
+	// informers; otherwise the source is always live.
+	Status func(infs []source.Informer) source.Status
 	// Reason, when set, says why an informer has not synced where it
-	// knows better than its snapshot (an RBAC check); "" defers to
-	// source.NotSyncedReason.
-	Reason func(informer string, s engine.Snapshot) string
+	// knows better than its figures (an RBAC check); "" leaves it to
+	// whoever shows the frame.
+	Reason func(informer string, s source.Informer) string
 	// Server, when set, gives what the API server says about each
 	// informer's resource (Frame.Server).
 	Server func() map[string]source.ServerStats
@@ -107,9 +105,10 @@ func (s *Source) Title() string { return s.cfg.Title }
 // Pull implements source.Source: snapshots, events after cursor, notes,
 // status and the pause state, read in that order.
 func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
-	f := source.Frame{Snapshots: s.Snapshots(), Taken: time.Now(), Status: source.Status{State: source.Live}}
-	f.Events, f.Next, f.Missed = s.events.Since(cursor, maxEvents)
-	f.EventStats = s.events.Stats()
+	f := source.Frame{Snapshots: InformersOf(s.Snapshots()), Taken: time.Now(), Status: source.Status{State: source.Live}}
+	evs, next, missed := s.events.Since(cursor, maxEvents)
+	f.Events, f.Next, f.Missed = EventsOf(evs), next, missed
+	f.EventStats = RingStatsOf(s.events.Stats())
 	if s.cfg.Notes != nil {
 		f.Notes = s.cfg.Notes()
 	}
@@ -120,21 +119,19 @@ func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
 	if s.cfg.Server != nil {
 		f.Server = s.cfg.Server()
 	}
-	for _, snap := range f.Snapshots {
-		if snap.Synced {
+	if s.cfg.Reason == nil {
+		return f
+	}
+	for _, inf := range f.Snapshots {
+		if inf.Synced {
 			continue
 		}
-		why := ""
-		if s.cfg.Reason != nil {
-			why = s.cfg.Reason(snap.Name, snap)
+		if why := s.cfg.Reason(inf.Name, inf); why != "" {
+			if f.Reasons == nil {
+				f.Reasons = source.Reasons{}
+			}
+			f.Reasons[inf.Name] = why
 		}
-		if why == "" {
-			why = source.NotSyncedReason(snap, f.Taken)
-		}
-		if f.Reasons == nil {
-			f.Reasons = source.Reasons{}
-		}
-		f.Reasons[snap.Name] = why
 	}
 	return f
 }
@@ -154,7 +151,7 @@ func (s *Source) Store(informer string) source.StoreReader {
 	if e == nil {
 		return nil
 	}
-	return source.InformerStore(e.inf)
+	return InformerStore(e.inf)
 }
 
 // QueueDeltas implements source.QueueReader.
@@ -167,21 +164,22 @@ func (s *Source) QueueDeltas(informer, key string) cache.Deltas {
 }
 
 // QueueRows implements source.QueuePager.
-func (s *Source) QueueRows(informer string, offset, max int) ([]fifo.Item, int) {
+func (s *Source) QueueRows(informer string, offset, max int) ([]source.QueueItem, int) {
 	e := s.Informer(informer)
 	if e == nil {
 		return nil, 0
 	}
-	return e.inf.QueueRows(offset, max)
+	rows, total := e.inf.QueueRows(offset, max)
+	return QueueItemsOf(rows), total
 }
 
 // ListenerBacklog implements source.ListenerReader.
-func (s *Source) ListenerBacklog(informer, listener string, max int) []processor.Pending {
+func (s *Source) ListenerBacklog(informer, listener string, max int) []source.Pending {
 	e := s.Informer(informer)
 	if e == nil {
 		return nil
 	}
-	return e.inf.ListenerBacklog(listener, max)
+	return PendingOf(e.inf.ListenerBacklog(listener, max))
 }
 
 // Log records a control action (an operator's or a script's) in the

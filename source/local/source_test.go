@@ -11,7 +11,6 @@ import (
 
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/source"
 )
 
@@ -73,7 +72,7 @@ func TestPullIsOneFrame(t *testing.T) {
 	}
 	s.Log("a control")
 	g := s.Pull(f.Next, 0)
-	if len(g.Events) != 1 || g.Events[0].Type != instr.EventControl || g.Events[0].Detail != "a control" {
+	if len(g.Events) != 1 || g.Events[0].Type != source.EventControl || g.Events[0].Detail != "a control" {
 		t.Errorf("events after the cursor: %+v", g.Events)
 	}
 }
@@ -150,7 +149,7 @@ func TestControls(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Bookmarks may come first; the update arrives within a few steps.
-	var res engine.StepResult
+	var res source.StepResult
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		var err error

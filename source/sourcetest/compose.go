@@ -6,9 +6,6 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/verify"
 )
@@ -46,10 +43,10 @@ func (s *Cluster) SetPaused(paused bool) error { return s.Controls.SetPaused(pau
 func (s *Cluster) Paused() bool { return s.Controls.Paused() }
 
 // Step implements source.Processing.
-func (s *Cluster) Step(informer string) (engine.StepResult, error) { return s.Controls.Step(informer) }
+func (s *Cluster) Step(informer string) (source.StepResult, error) { return s.Controls.Step(informer) }
 
 // StepBatch implements source.Processing.
-func (s *Cluster) StepBatch(informer string) (engine.StepResult, error) {
+func (s *Cluster) StepBatch(informer string) (source.StepResult, error) {
 	return s.Controls.StepBatch(informer)
 }
 
@@ -67,12 +64,12 @@ func (s *Cluster) QueueDeltas(informer, key string) cache.Deltas {
 }
 
 // QueueRows implements source.QueuePager.
-func (s *Cluster) QueueRows(informer string, offset, max int) ([]fifo.Item, int) {
+func (s *Cluster) QueueRows(informer string, offset, max int) ([]source.QueueItem, int) {
 	return s.Controls.QueueRows(informer, offset, max)
 }
 
 // ListenerBacklog implements source.ListenerReader.
-func (s *Cluster) ListenerBacklog(informer, listener string, max int) []processor.Pending {
+func (s *Cluster) ListenerBacklog(informer, listener string, max int) []source.Pending {
 	return s.Controls.ListenerBacklog(informer, listener, max)
 }
 

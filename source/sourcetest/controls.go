@@ -7,9 +7,6 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 )
 
@@ -33,14 +30,14 @@ type Controls struct {
 	reads   []string
 	paused  bool
 	stalled map[string]bool // by "informer/listener"
-	step    engine.StepResult
+	step    source.StepResult
 	rate    float64
 	fail    error
 	queued  map[string]map[string]cache.Deltas // informer -> key -> deltas
 	by      source.Pauser
-	batch   engine.StepResult
-	rows    map[string][]fifo.Item         // informer -> whole queue
-	backlog map[string][]processor.Pending // "informer/listener" -> backlog
+	batch   source.StepResult
+	rows    map[string][]source.QueueItem // informer -> whole queue
+	backlog map[string][]source.Pending   // "informer/listener" -> backlog
 }
 
 var (
@@ -76,7 +73,7 @@ func (c *Controls) QueueReads() []string {
 }
 
 // SetStepResult is what Step answers from now on.
-func (c *Controls) SetStepResult(res engine.StepResult) {
+func (c *Controls) SetStepResult(res source.StepResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.step = res
@@ -113,7 +110,7 @@ func (c *Controls) PausedBy() source.Pauser {
 }
 
 // SetBatchResult is what StepBatch answers from now on.
-func (c *Controls) SetBatchResult(res engine.StepResult) {
+func (c *Controls) SetBatchResult(res source.StepResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.batch = res
@@ -121,22 +118,22 @@ func (c *Controls) SetBatchResult(res engine.StepResult) {
 
 // SetQueueRows makes rows the whole queue of informer that QueueRows pages
 // through; the Controls keeps the slice.
-func (c *Controls) SetQueueRows(informer string, rows []fifo.Item) {
+func (c *Controls) SetQueueRows(informer string, rows []source.QueueItem) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.rows == nil {
-		c.rows = map[string][]fifo.Item{}
+		c.rows = map[string][]source.QueueItem{}
 	}
 	c.rows[informer] = rows
 }
 
 // SetBacklog makes pending what ListenerBacklog answers for a listener,
 // oldest first; the Controls keeps the slice.
-func (c *Controls) SetBacklog(informer, listener string, pending []processor.Pending) {
+func (c *Controls) SetBacklog(informer, listener string, pending []source.Pending) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.backlog == nil {
-		c.backlog = map[string][]processor.Pending{}
+		c.backlog = map[string][]source.Pending{}
 	}
 	c.backlog[informer+"/"+listener] = pending
 }
@@ -214,24 +211,24 @@ func (c *Controls) Paused() bool {
 
 // Step implements source.Processing: ErrNotPaused while running, else the
 // step result set and the failure, if any.
-func (c *Controls) Step(informer string) (engine.StepResult, error) {
+func (c *Controls) Step(informer string) (source.StepResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("Step(%s)", informer)
 	if !c.paused {
-		return engine.StepResult{}, ErrNotPaused
+		return source.StepResult{}, ErrNotPaused
 	}
 	return c.step, c.fail
 }
 
 // StepBatch implements source.Processing: ErrNotPaused while running,
 // else the batch result set and the failure, if any.
-func (c *Controls) StepBatch(informer string) (engine.StepResult, error) {
+func (c *Controls) StepBatch(informer string) (source.StepResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("StepBatch(%s)", informer)
 	if !c.paused {
-		return engine.StepResult{}, ErrNotPaused
+		return source.StepResult{}, ErrNotPaused
 	}
 	return c.batch, c.fail
 }
@@ -294,22 +291,22 @@ func (c *Controls) QueueDeltas(informer, key string) cache.Deltas {
 
 // QueueRows implements source.QueuePager: a copy of at most max rows from
 // offset of what SetQueueRows set, and their total.
-func (c *Controls) QueueRows(informer string, offset, max int) ([]fifo.Item, int) {
+func (c *Controls) QueueRows(informer string, offset, max int) ([]source.QueueItem, int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	rows := c.rows[informer]
 	offset = min(max0(offset), len(rows))
 	end := min(offset+max0(max), len(rows))
-	return append([]fifo.Item(nil), rows[offset:end]...), len(rows)
+	return append([]source.QueueItem(nil), rows[offset:end]...), len(rows)
 }
 
 // ListenerBacklog implements source.ListenerReader: a copy of at most max
 // of what SetBacklog set.
-func (c *Controls) ListenerBacklog(informer, listener string, max int) []processor.Pending {
+func (c *Controls) ListenerBacklog(informer, listener string, max int) []source.Pending {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.backlog[informer+"/"+listener]
-	return append([]processor.Pending(nil), p[:min(max0(max), len(p))]...)
+	return append([]source.Pending(nil), p[:min(max0(max), len(p))]...)
 }
 
 func max0(n int) int { return max(n, 0) }

@@ -7,8 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/source"
 )
 
@@ -20,12 +18,12 @@ type Config struct {
 	Notes []string
 	// Frames are the snapshots of each frame, in order; Pull returns the
 	// current one (see Advance).
-	Frames [][]engine.Snapshot
+	Frames [][]source.Informer
 	// Events are the events the fake holds, by ascending Seq.
-	Events []engine.Event
+	Events []source.Event
 	// EventStats, when set, is every frame's EventStats; otherwise it is
 	// the largest Emitted and Dropped of the current frame's snapshots.
-	EventStats *instr.RingStats
+	EventStats *source.RingStats
 	// Status is every frame's Status.
 	Status source.Status
 	// Reasons are every frame's not-synced reasons.
@@ -69,7 +67,7 @@ func (f *Fake) Pull(cursor uint64, maxEvents int) source.Frame {
 	out := source.Frame{Notes: append([]string(nil), f.cfg.Notes...), Status: f.cfg.Status, Reasons: maps.Clone(f.cfg.Reasons),
 		Workqueues: slices.Clone(f.cfg.Workqueues), Server: maps.Clone(f.cfg.Server), Taken: time.Now()}
 	if len(f.cfg.Frames) > 0 {
-		out.Snapshots = append([]engine.Snapshot(nil), f.cfg.Frames[f.frame]...)
+		out.Snapshots = append([]source.Informer(nil), f.cfg.Frames[f.frame]...)
 	}
 	cursor = max(cursor, 1)
 	out.Next = cursor
@@ -126,14 +124,14 @@ func (f *Fake) Advance() {
 }
 
 // SetFrames replaces the frames and goes back to the first.
-func (f *Fake) SetFrames(frames [][]engine.Snapshot) {
+func (f *Fake) SetFrames(frames [][]source.Informer) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.cfg.Frames, f.frame = frames, 0
 }
 
 // AddEvents appends events; their Seq must be above every held event's.
-func (f *Fake) AddEvents(events ...engine.Event) {
+func (f *Fake) AddEvents(events ...source.Event) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.cfg.Events = append(f.cfg.Events, events...)

@@ -12,8 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/sourcetest"
 )
@@ -55,23 +53,23 @@ func TestCapabilitiesFollowTheType(t *testing.T) {
 }
 
 func TestPullReplaysFramesAndEvents(t *testing.T) {
-	snap := func(name string, emitted, dropped uint64) engine.Snapshot {
-		return engine.Snapshot{Name: name, Events: instr.RingStats{Emitted: emitted, Dropped: dropped}}
+	snap := func(name string, emitted, dropped uint64) source.Informer {
+		return source.Informer{Name: name, Events: source.RingStats{Emitted: emitted, Dropped: dropped}}
 	}
-	var events []engine.Event
+	var events []source.Event
 	for seq := uint64(1); seq <= 5; seq++ {
-		events = append(events, engine.Event{Seq: seq})
+		events = append(events, source.Event{Seq: seq})
 	}
 	status := source.Status{State: source.Disconnected, LastError: "EOF"}
 	f := sourcetest.New(sourcetest.Config{
 		Kind: "attach", Title: "localhost:6060", Notes: []string{"headline"}, Status: status, Events: events,
-		Frames: [][]engine.Snapshot{{snap("a", 10, 0), snap("b", 7, 3)}, {snap("a", 20, 1)}},
+		Frames: [][]source.Informer{{snap("a", 10, 0), snap("b", 7, 3)}, {snap("a", 20, 1)}},
 	})
 	fr := f.Pull(0, 2)
 	if len(fr.Snapshots) != 2 || fr.Notes[0] != "headline" || fr.Status != status || fr.Paused {
 		t.Fatalf("first frame %+v", fr)
 	}
-	if fr.EventStats != (instr.RingStats{Emitted: 10, Dropped: 3}) {
+	if fr.EventStats != (source.RingStats{Emitted: 10, Dropped: 3}) {
 		t.Errorf("stats %+v, want the largest of the snapshots'", fr.EventStats)
 	}
 	if len(fr.Events) != 2 || fr.Events[0].Seq != 1 || fr.Next != 3 || fr.Missed != 0 {
@@ -88,8 +86,8 @@ func TestPullReplaysFramesAndEvents(t *testing.T) {
 	if fr = f.Pull(0, 0); len(fr.Snapshots) != 1 || fr.EventStats.Emitted != 20 {
 		t.Errorf("Advance should stay on the last frame: %+v", fr.Snapshots)
 	}
-	f2 := sourcetest.New(sourcetest.Config{EventStats: &instr.RingStats{Emitted: 99}, Frames: [][]engine.Snapshot{{snap("a", 10, 5)}}})
-	if got := f2.Pull(0, 0).EventStats; got != (instr.RingStats{Emitted: 99}) {
+	f2 := sourcetest.New(sourcetest.Config{EventStats: &source.RingStats{Emitted: 99}, Frames: [][]source.Informer{{snap("a", 10, 5)}}})
+	if got := f2.Pull(0, 0).EventStats; got != (source.RingStats{Emitted: 99}) {
 		t.Errorf("explicit stats %+v", got)
 	}
 	c := sourcetest.NewCluster(f2, nil)
@@ -154,7 +152,7 @@ func TestControlsRecordEveryCall(t *testing.T) {
 	if _, err := c.Step("pods"); !errors.Is(err, sourcetest.ErrNotPaused) {
 		t.Errorf("step while running: %v", err)
 	}
-	c.SetStepResult(engine.StepResult{Informer: "pods", Key: "ns/a"})
+	c.SetStepResult(source.StepResult{Informer: "pods", Key: "ns/a"})
 	_ = c.SetPaused(true)
 	if res, err := c.Step("pods"); err != nil || res.Key != "ns/a" {
 		t.Errorf("step %+v %v", res, err)

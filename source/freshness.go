@@ -1,4 +1,4 @@
-package engine
+package source
 
 import "time"
 
@@ -42,7 +42,7 @@ type Freshness struct {
 }
 
 // FreshnessOf computes an informer's freshness from its snapshot at now.
-func FreshnessOf(s Snapshot, now time.Time) Freshness {
+func FreshnessOf(s Informer, now time.Time) Freshness {
 	r := s.Reflector
 	f := Freshness{
 		LastEventAgeSeconds:    ageOf(r.LastEventTime, now),

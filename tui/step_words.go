@@ -1,16 +1,17 @@
-package engine
+package tui
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source"
 )
 
-// Headline says which kind of step happened and what it popped, in one
+// stepHeadline says which kind of step happened and what it popped, in one
 // sentence: a single step, a batch step that popped a batch, or a batch
 // step that popped one item because this pop loop does not batch.
-func (r StepResult) Headline() string {
+func stepHeadline(r source.StepResult) string {
 	if r.Empty {
 		return "the queue was empty: nothing was popped"
 	}
@@ -23,9 +24,9 @@ func (r StepResult) Headline() string {
 		keys = fmt.Sprintf("%s … %s (%s keys)", strings.Join(r.Keys[:2], ", "), r.Keys[len(r.Keys)-1], humanize.Count(len(r.Keys)))
 	}
 	switch {
-	case r.Kind != StepBatch:
+	case r.Kind != source.StepBatch:
 		return fmt.Sprintf("single step: popped %s (%s)", what, keys)
-	case r.QueueKind == DeltaFIFO:
+	case r.QueueKind == source.DeltaFIFO:
 		return fmt.Sprintf("batch step: a DeltaFIFO pops one key at a time, with all its deltas, so it popped %s (%s)", what, keys)
 	case !r.Batching:
 		return fmt.Sprintf("batch step: batched processing is off (client-go's InOrderInformersBatchProcess gate), so it popped %s (%s)", what, keys)
@@ -34,12 +35,21 @@ func (r StepResult) Headline() string {
 		"(up to 1,000 distinct keys; a repeated key ends the batch, and a bookmark, relist or resync item goes alone): %s", what, keys)
 }
 
-// SummaryLines are the notifications per listener and callback,
+// stepSummaryLines are the notifications per listener and callback,
 // "fast ← OnUpdate ×334", in order of first appearance.
-func (r StepResult) SummaryLines() []string {
+func stepSummaryLines(r source.StepResult) []string {
 	out := make([]string, len(r.Summary))
 	for i, c := range r.Summary {
-		out[i] = c.String()
+		out[i] = notificationCount(c)
 	}
 	return out
+}
+
+// notificationCount reads "fast ← OnUpdate ×334", or without the count
+// when it is one.
+func notificationCount(c source.NotificationCount) string {
+	if c.Count == 1 {
+		return c.Listener + " ← " + c.Callback
+	}
+	return fmt.Sprintf("%s ← %s ×%d", c.Listener, c.Callback, c.Count)
 }

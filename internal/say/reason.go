@@ -1,17 +1,13 @@
-package source
+package say
 
 import (
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source"
 )
-
-// Reasons maps an informer's name to the sentence saying why it has not
-// synced; synced informers are absent.
-type Reasons map[string]string
 
 // watchListWait is how long a streamed initial list may run without its
 // initial-events-end bookmark before informtop suggests turning it off.
@@ -20,7 +16,7 @@ const watchListWait = 10 * time.Second
 // NotSyncedReason says, in one sentence, why an informer has not synced,
 // from its snapshot alone; "" when it has. Sources that know more (an RBAC
 // check, discovery) say it instead.
-func NotSyncedReason(s engine.Snapshot, now time.Time) string {
+func NotSyncedReason(s source.Informer, now time.Time) string {
 	if s.Synced {
 		return ""
 	}
@@ -58,7 +54,7 @@ func NotSyncedReason(s engine.Snapshot, now time.Time) string {
 	return "processing the initial list"
 }
 
-func retrying(r engine.ReflectorStats, now time.Time) string {
+func retrying(r source.Reflector, now time.Time) string {
 	if r.LastErrorTime.IsZero() {
 		return "; retrying with backoff"
 	}
@@ -90,4 +86,41 @@ func ErrorReason(msg, what string) string {
 func gone(msg string) bool {
 	low := strings.ToLower(msg)
 	return strings.Contains(low, "too old resource version") || strings.Contains(low, "410") || strings.Contains(low, "gone")
+}
+
+// Status says a source's status in one line: its message, else its state,
+// when the next attempt comes (measured from now) and the last error, in
+// that order, so a narrow header cut short still says when the next
+// attempt comes. "" when the source is live with nothing to add.
+func Status(s source.Status, now time.Time) string {
+	if s.Message != "" {
+		return s.Message
+	}
+	if s.State == source.Live || s.State == "" {
+		return ""
+	}
+	out := string(s.State)
+	if !s.NextRetry.IsZero() {
+		if d := s.NextRetry.Sub(now).Round(time.Second); d > 0 {
+			out += ", retrying in " + d.String()
+		} else {
+			out += ", retrying"
+		}
+	}
+	if s.LastError != "" {
+		out += ": " + s.LastError
+	}
+	return out
+}
+
+// Reason says why inf has not synced: what its source knows better when
+// it said so, else what its figures show; "" once it has synced.
+func Reason(known source.Reasons, inf source.Informer, now time.Time) string {
+	if inf.Synced {
+		return ""
+	}
+	if why := known[inf.Name]; why != "" {
+		return why
+	}
+	return NotSyncedReason(inf, now)
 }

@@ -1,0 +1,84 @@
+package source
+
+import "time"
+
+// The handler methods a listener runs.
+const (
+	CallbackAdd    = "OnAdd"
+	CallbackUpdate = "OnUpdate"
+	CallbackDelete = "OnDelete"
+)
+
+// Listener is one handler registration of an informer.
+type Listener struct {
+	Name string `json:"name"`
+	// Pending counts notifications waiting, not counting the one in progress.
+	Pending int `json:"pending"`
+	// Capacity is the backlog's current size; HighWater the largest
+	// Pending ever seen.
+	Capacity  int       `json:"capacity"`
+	HighWater int       `json:"highWater"`
+	Delivered Delivered `json:"delivered"`
+	// LatencyP50 and LatencyP99 are over a recent window of calls.
+	LatencyP50 time.Duration `json:"latencyP50"`
+	LatencyP99 time.Duration `json:"latencyP99"`
+	// InCallback is CallbackAdd, CallbackUpdate or CallbackDelete while a
+	// call runs, with its key and start.
+	InCallback      string    `json:"inCallback,omitempty"`
+	InCallbackKey   string    `json:"inCallbackKey,omitempty"`
+	InCallbackSince time.Time `json:"inCallbackSince"`
+	Synced          bool      `json:"synced"`
+	// SyncedAt is when the registration first reported HasSynced.
+	SyncedAt  time.Time `json:"syncedAt"`
+	Panics    uint64    `json:"panics"`
+	LastPanic string    `json:"lastPanic,omitempty"`
+	// CacheMutations counts the calls in which the handler changed the
+	// cached object it was given; LastCacheMutation is the latest.
+	CacheMutations    uint64         `json:"cacheMutations"`
+	LastCacheMutation *CacheMutation `json:"lastCacheMutation,omitempty"`
+	RequestedResync   time.Duration  `json:"requestedResync"`
+	ResyncPeriod      time.Duration  `json:"resyncPeriod"`
+	// OldestPendingSince is when the oldest notification not yet handled
+	// (the one in progress included) was queued; zero when none is.
+	OldestPendingSince time.Time `json:"oldestPendingSince"`
+}
+
+// OldestPendingAge is how far behind the listener is at now: the age of
+// its oldest unhandled notification, 0 when it has none.
+func (l Listener) OldestPendingAge(now time.Time) time.Duration {
+	if l.OldestPendingSince.IsZero() {
+		return 0
+	}
+	return max(now.Sub(l.OldestPendingSince), 0)
+}
+
+// Delivered counts the calls a handler returned from, by kind. Sync
+// counts OnUpdate calls from a resync; Tombstones the OnDelete calls (also
+// in Delete) whose object was a DeletedFinalStateUnknown.
+type Delivered struct {
+	Add        uint64 `json:"add"`
+	Update     uint64 `json:"update"`
+	Delete     uint64 `json:"delete"`
+	Sync       uint64 `json:"sync"`
+	Tombstones uint64 `json:"tombstones"`
+}
+
+// Total is the number of calls that returned.
+func (d Delivered) Total() uint64 { return d.Add + d.Update + d.Delete + d.Sync }
+
+// Pending is one notification waiting in a listener's backlog.
+type Pending struct {
+	Callback string `json:"callback"`
+	Key      string `json:"key"`
+	// Sync: an OnUpdate from a resync.
+	Sync bool `json:"sync,omitempty"`
+}
+
+// CacheMutation is one change a handler made to a cached object.
+type CacheMutation struct {
+	Time     time.Time `json:"time"`
+	Callback string    `json:"callback"`
+	Key      string    `json:"key"`
+	// Fields are the changes, e.g. `metadata.labels.touched: "" → "yes"`.
+	Fields []string `json:"fields"`
+}

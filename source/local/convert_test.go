@@ -1,0 +1,63 @@
+package local
+
+import (
+	"encoding/json"
+	"testing"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/fifo"
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/internal/fill"
+)
+
+// The adapter carries every figure the engine has: the engine's JSON and
+// the model's JSON of the same state are the same document, field for
+// field, so nothing the engine counts is lost on the way to the dashboard
+// or the wire.
+func TestAdapterCarriesEveryEngineField(t *testing.T) {
+	texts := []string{"DeltaFIFO", "Distribute"}
+	same := func(name string, engineSide, model any) {
+		t.Helper()
+		a, err := json.Marshal(engineSide)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(a) != string(b) {
+			t.Errorf("%s: the model differs from the engine:\nengine %s\nmodel  %s", name, a, b)
+		}
+	}
+	snap := fill.Value[engine.Snapshot](texts...)
+	same("informer", snap, InformerOf(snap))
+	step := fill.Value[engine.StepResult](texts...)
+	same("step", step, StepOf(step))
+	items := fill.Value[[]fifo.Item](texts...)
+	same("queue rows", items, QueueItemsOf(items))
+	pending := fill.Value[[]processor.Pending](texts...)
+	same("backlog", pending, PendingOf(pending))
+	ev := fill.Value[instr.Event](texts...)
+	ev.Obj = nil
+	same("event", ev, EventOf(ev))
+}
+
+// An event's key is built from its object once, here, and a tombstone's
+// distribution is a lifecycle event in the model as it is in the engine.
+func TestEventOfBuildsTheKeyAndKnowsTombstones(t *testing.T) {
+	tomb := cache.DeletedFinalStateUnknown{Key: "default/gone"}
+	e := EventOf(instr.Event{Type: instr.EventDistribute, Detail: processor.CallbackDelete, Obj: tomb})
+	if e.Key != "default/gone" || !e.Tombstone || !e.Lifecycle() {
+		t.Errorf("a tombstone's distribution became %+v (lifecycle %t)", e, e.Lifecycle())
+	}
+	if e := EventOf(instr.Event{Type: instr.EventDistribute, Key: "default/here"}); e.Tombstone || e.Lifecycle() || e.Key != "default/here" {
+		t.Errorf("an ordinary distribution became %+v", e)
+	}
+	if got := EventsOf(nil); got != nil {
+		t.Errorf("no events became %v", got)
+	}
+}

@@ -1,0 +1,77 @@
+package source
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/informtop/informtop/internal/fill"
+)
+
+// texts are what the model's text types read: a queue kind and an event type.
+var texts = []string{"DeltaFIFO", "Distribute"}
+
+var update = flag.Bool("update", false, "rewrite the golden files of the data model")
+
+// The model's JSON is what the agent's wire and anything storing frames
+// read. It is pinned here, per ModelVersion: a change to it without a new
+// version fails, and says what to do.
+func TestModelJSONIsPinnedByVersion(t *testing.T) {
+	model := map[string]any{
+		"informer":   fill.Value[Informer](texts...),
+		"event":      fill.Value[Event](texts...),
+		"step":       fill.Value[StepResult](texts...),
+		"pending":    fill.Value[Pending](texts...),
+		"workqueue":  fill.Value[Workqueue](texts...),
+		"status":     fill.Value[Status](texts...),
+		"entry":      fill.Value[Entry](texts...),
+		"object":     fill.Value[Object](texts...),
+		"freshness":  fill.Value[Freshness](texts...),
+		"reasons":    Reasons{"pods": "not started yet"},
+		"queueItems": fill.Value[[]QueueItem](texts...),
+	}
+	got, err := json.MarshalIndent(model, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	path := filepath.Join("testdata", "model.v"+ModelVersion+".json")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v: a new ModelVersion needs its golden file: run go test ./source -run %s -update", err, t.Name())
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the data model's JSON changed but ModelVersion is still %s: readers of version %s would misread it. "+
+			"Bump ModelVersion (and agent/api's Version), then run go test ./source -run %s -update.\ngot:\n%s", ModelVersion, ModelVersion, t.Name(), got)
+	}
+}
+
+// Every model type reads back what it wrote: nothing is lost on the wire.
+func TestModelRoundTrips(t *testing.T) {
+	check := func(name string, in, out any) {
+		t.Helper()
+		b, err := json.Marshal(in)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := reflect.ValueOf(out).Elem().Interface(); !reflect.DeepEqual(got, in) {
+			t.Errorf("%s: read back %+v, wrote %+v", name, got, in)
+		}
+	}
+	check("informer", fill.Value[Informer](texts...), new(Informer))
+	check("event", fill.Value[Event](texts...), new(Event))
+	check("step", fill.Value[StepResult](texts...), new(StepResult))
+	check("workqueue", fill.Value[Workqueue](texts...), new(Workqueue))
+}
