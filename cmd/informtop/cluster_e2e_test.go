@@ -23,7 +23,8 @@ import (
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
-// clusterJSON is the part of SPEC §8's report these tests read.
+// clusterJSON is the part of the --once --json report (docs/report.md)
+// these tests read.
 type clusterJSON struct {
 	Source    string `json:"source"`
 	Synced    bool   `json:"synced"`

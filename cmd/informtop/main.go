@@ -74,7 +74,7 @@ and shows its internals live. With a kubeconfig it watches your cluster
   informtop -A -r pods,deploy,configmaps    three informers over every namespace
   informtop --context prod -r widgets.example.com --metadata-only --listener slow=20ms
   informtop --demo --scenario expired       a 410 Gone, a relist and its tombstones
-  informtop --once --json -A -r pods        wait for the sync, print SPEC §8's report`,
+  informtop --once --json -A -r pods        wait for the sync, print the JSON report (docs/report.md)`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return fmt.Errorf("unexpected argument %q; run %s --help for usage", args[0], cmd.CommandPath())
@@ -115,7 +115,7 @@ func runRoot(cmd *cobra.Command, o *options, stdout, stderr io.Writer) error {
 	}
 	defer end()
 	// informtop's own informers survive a panicking handler and show it
-	// (SPEC §3 rule 14); a drop-in use elsewhere keeps client-go's default.
+	// (its panics count); a drop-in use elsewhere keeps client-go's default.
 	utilruntime.ReallyCrash = false
 	if !o.once && !isTerminal(stdout) {
 		return errors.New("stdout is not a terminal, so the dashboard cannot start; use informtop --once for a table or informtop --once --json for JSON")

@@ -38,7 +38,7 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errOut.String()
 }
 
-// --once --json prints SPEC §8's document after the sync and exits 0.
+// --once --json prints the JSON report (docs/report.md) after the sync and exits 0.
 func TestOnceJSON(t *testing.T) {
 	t.Setenv("KUBECONFIG", t.TempDir()+"/none")
 	t.Setenv("HOME", t.TempDir())
