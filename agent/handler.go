@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,6 +35,7 @@ type handler struct {
 	queues    *WorkqueueMetrics // nil: frames carry no workqueues
 	metrics   http.Handler
 	routes    []route
+	mux       *http.ServeMux // "GET <route's path>" for each route; "/" answers the rest
 	share     *sharer
 	admit     *admission // nil: no bound on the request rate
 
@@ -110,11 +113,12 @@ const (
 // NewHandler returns the agent's HTTP handler for the given informers
 // and, when opts.Informers is set, for those in that set, added before or
 // after: the paths of package agent/api, read-only, behind opts.Token
-// when set. Paths match relative to the mount point (a request path
-// ending in an api path is served), so the handler may be mounted under
-// any prefix. It registers a Prometheus collector in opts.Registry (or a
-// registry of its own); an error says why the informers or the registry
-// are unusable.
+// when set. A request whose path (made canonical, as ServeMux does) ends
+// in an api path is served, so the handler may be mounted under any
+// prefix, with or without http.StripPrefix: mounted at "/debug/informtop/",
+// it answers "/debug/informtop/informtop/v1/frame" with a frame. It
+// registers a Prometheus collector in opts.Registry (or a registry of its
+// own); an error says why the informers or the registry are unusable.
 func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, error) {
 	opts, err := opts.withToken()
 	if err != nil {
@@ -179,7 +183,48 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 		{api.PathReport, h.serveReport, frames, queryKey(), nil},
 		{api.PathMetrics, h.metrics.ServeHTTP, metrics, metricsKey, nil},
 	}
+	h.mux = http.NewServeMux()
+	for i, rt := range h.routes {
+		// GET patterns match HEAD too, as net/http's do: the answer without
+		// its body.
+		h.mux.HandleFunc(http.MethodGet+" "+rt.path, func(w http.ResponseWriter, r *http.Request) {
+			h.serveRoute(w, r, h.routes[i])
+		})
+	}
+	h.mux.HandleFunc("/", h.serveUnrouted)
 	return h, nil
+}
+
+// apiRoot begins every api path but api.PathMetrics (routed relies on it;
+// TestHandlerMountsUnderAnyPrefix serves every api path under prefixes).
+const apiRoot = "/informtop/v1/"
+
+// routed is r as the mux routes it: its path from the last apiRoot on, or
+// api.PathMetrics for a path ending so, whatever prefix the handler is
+// mounted under; any other path as it is, which no route matches. The
+// path is made canonical first, as ServeMux does, so that the mux has no
+// redirect to make (its Location would lose the prefix).
+func routed(r *http.Request) *http.Request {
+	p := r.URL.Path
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") && clean != "/" {
+		clean += "/"
+	}
+	switch i := strings.LastIndex(clean, apiRoot); {
+	case strings.HasSuffix(clean, api.PathMetrics):
+		clean = api.PathMetrics
+	case i > 0:
+		clean = clean[i:]
+	}
+	r2 := new(http.Request)
+	*r2 = *r
+	r2.URL = new(url.URL)
+	*r2.URL = *r.URL
+	r2.URL.Path, r2.URL.RawPath = clean, ""
+	return r2
 }
 
 // The answers to refused requests are fixed sentences without the
@@ -202,22 +247,33 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, sentenceUnauthorized)
 		return
 	}
+	// The mux picks the handler by the path relative to the mount point;
+	// the handler answers the request as it came.
+	serve, _ := h.mux.Handler(routed(r))
+	serve.ServeHTTP(w, r)
+}
+
+// serveRoute answers a GET (or HEAD) of rt's path.
+func (h *handler) serveRoute(w http.ResponseWriter, r *http.Request, rt route) {
+	w.Header().Set(api.VersionHeader, api.Version)
+	if rt.class == nil {
+		rt.serve(w, r)
+		return
+	}
+	h.share.serve(w, r, rt)
+}
+
+// serveUnrouted answers what no route matches: any method but GET and
+// HEAD on any path, 405 (the agent is read-only, and a refusal tells
+// nothing, not even which paths exist), and a GET of a path the agent
+// does not serve, 404.
+func (h *handler) serveUnrouted(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		writeError(w, http.StatusMethodNotAllowed, sentenceReadOnly)
 		return
 	}
 	w.Header().Set(api.VersionHeader, api.Version)
-	for _, rt := range h.routes {
-		if r.URL.Path == rt.path || strings.HasSuffix(r.URL.Path, rt.path) {
-			if rt.class == nil {
-				rt.serve(w, r)
-			} else {
-				h.share.serve(w, r, rt)
-			}
-			return
-		}
-	}
 	writeError(w, http.StatusNotFound, fmt.Sprintf("the informtop agent serves no %s; it serves %s, %s, %s, %s, %s, %s, %s and %s",
 		r.URL.Path, api.PathFrame, api.PathReport, api.PathEntries, api.PathGeneration, api.PathObject, api.PathIndex, api.PathCut, api.PathMetrics))
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -251,11 +252,12 @@ func TestDisconnectAndReconnect(t *testing.T) {
 	seen := func() string { return fmt.Sprintf("status %+v, events %q", s.Status(), details) }
 	eventually(t, "the first mark", has("before"), seen)
 
+	stopped := time.Now()
 	srv.stop()
 	eventually(t, "disconnected", func() bool { return s.Status().State == source.Disconnected }, seen)
 	f := s.Pull(cursor, 0)
 	st := f.Status
-	if st.LastError == "" || st.Message != "" || !st.NextRetry.After(time.Now().Add(-time.Second)) {
+	if st.LastError == "" || st.Message != "" || !st.NextRetry.After(stopped) {
 		t.Errorf("disconnected status %+v", st)
 	}
 	contains(t, "header", say.Status(st, st.NextRetry.Add(-4*time.Second)), "disconnected, retrying in 4s: ")
@@ -450,6 +452,9 @@ func TestWaitSyncedSaysWhatHasNot(t *testing.T) {
 	srv := serve(t, fa)
 	s := newSource(t, srv.addr, Options{})
 	run(t, s)
+	// The sentences name what the last frame and status say: wait for
+	// them, so that the short wait below is not a race with the poller.
+	eventually(t, "the first frame", func() bool { return len(s.Pull(0, 0).Snapshots) == 2 }, func() string { return fmt.Sprint(s.Status()) })
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	err := s.WaitSynced(ctx)
@@ -468,6 +473,7 @@ func TestWaitSyncedSaysWhatHasNot(t *testing.T) {
 	down := newSource(t, srv.addr, Options{})
 	srv.stop()
 	run(t, down)
+	eventually(t, "the first failed poll", func() bool { return down.Status().LastError != "" }, func() string { return fmt.Sprint(down.Status()) })
 	ctx, cancel = context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	err = down.WaitSynced(ctx)
@@ -477,40 +483,124 @@ func TestWaitSyncedSaysWhatHasNot(t *testing.T) {
 	contains(t, "error", err.Error(), "no frame from the agent at "+srv.addr+" yet", "(connecting, retrying", "connection refused")
 }
 
-// TestPullNeverWaitsForTheNetwork: an agent that does not answer delays
-// no Pull; the request times out with a sentence.
-func TestPullNeverWaitsForTheNetwork(t *testing.T) {
-	release := make(chan struct{})
-	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer close(release)
-	s := newSource(t, srv.addr, Options{Timeout: 200 * time.Millisecond})
-	run(t, s)
-	for range 20 {
-		start := time.Now()
-		s.Pull(0, 0)
-		if d := time.Since(start); d > 50*time.Millisecond {
-			t.Fatalf("Pull took %s", d)
-		}
-		time.Sleep(5 * time.Millisecond)
+// blockingAgent holds every request until release is closed (or the
+// client gives up), counting those that arrived and those still held.
+type blockingAgent struct {
+	arrived  chan struct{} // one send per request, buffered
+	release  chan struct{}
+	received atomic.Int64
+	held     atomic.Int64
+}
+
+func newBlockingAgent() *blockingAgent {
+	return &blockingAgent{arrived: make(chan struct{}, 64), release: make(chan struct{})}
+}
+
+func (a *blockingAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a.received.Add(1)
+	a.held.Add(1)
+	defer a.held.Add(-1)
+	select {
+	case a.arrived <- struct{}{}:
+	default:
 	}
-	eventually(t, "a timeout", func() bool { return s.Status().LastError != "" }, func() string { return fmt.Sprint(s.Status()) })
-	if got, want := s.Status().LastError, "no answer from "+srv.addr+" within 200ms"; got != want {
+	select {
+	case <-a.release:
+	case <-r.Context().Done():
+	}
+}
+
+// await waits for the next request to arrive; the deadline only guards
+// against a hang.
+func (a *blockingAgent) await(t *testing.T, what string) {
+	t.Helper()
+	select {
+	case <-a.arrived:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s: no request reached the agent within 30s", what)
+	}
+}
+
+// TestPullNeverWaitsForTheNetwork: while the poller's request hangs in an
+// agent that does not answer, Pull returns and asks the agent nothing;
+// a request that hangs times out with a sentence.
+func TestPullNeverWaitsForTheNetwork(t *testing.T) {
+	fa := newBlockingAgent()
+	srv := serve(t, fa)
+	defer close(fa.release) // before serve's cleanup closes the server
+	s := newSource(t, srv.addr, Options{Timeout: time.Hour})
+	run(t, s)
+	fa.await(t, "the first poll")
+
+	pulled := make(chan source.Frame)
+	go func() {
+		for range 20 {
+			s.Pull(0, 0)
+		}
+		pulled <- s.Pull(0, 0)
+	}()
+	var f source.Frame
+	select {
+	case f = <-pulled:
+	case <-time.After(30 * time.Second): // a hang guard, not a bound on Pull
+		t.Fatal("Pull waited for the agent, which holds the poller's request")
+	}
+	if n, held := fa.received.Load(), fa.held.Load(); n != 1 || held != 1 {
+		t.Errorf("after 21 pulls the agent received %d requests and holds %d; want the poller's one, still held", n, held)
+	}
+	if f.Status.State != source.Connecting || len(f.Snapshots) != 0 {
+		t.Errorf("a pull while the first request hangs: %+v", f)
+	}
+
+	timing := newSource(t, srv.addr, Options{Timeout: 200 * time.Millisecond})
+	run(t, timing)
+	eventually(t, "a timeout", func() bool { return timing.Status().LastError != "" }, func() string { return fmt.Sprint(timing.Status()) })
+	if got, want := timing.Status().LastError, "no answer from "+srv.addr+" within 200ms"; got != want {
 		t.Errorf("last error %q, want %q", got, want)
 	}
 }
 
+// TestRunsOnce: a Source runs once; another Run, while the first runs or
+// after it stopped, returns at once and polls nothing.
 func TestRunsOnce(t *testing.T) {
-	s := newSource(t, "127.0.0.1:1", Options{})
+	fa := newBlockingAgent()
+	srv := serve(t, fa)
+	defer close(fa.release)
+	s := newSource(t, srv.addr, Options{Timeout: time.Hour})
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { s.Run(ctx); close(done) }()
-	time.Sleep(20 * time.Millisecond)
-	s.Run(ctx) // returns at once
+	defer cancel()
+	first := make(chan struct{})
+	go func() { s.Run(ctx); close(first) }()
+	fa.await(t, "the first Run's poll")
+
+	// A second Run with a context that never ends: it can only return by
+	// declining to run.
+	again := func(what string, ctx context.Context) {
+		t.Helper()
+		returned := make(chan struct{})
+		go func() { s.Run(ctx); close(returned) }()
+		select {
+		case <-returned:
+		case <-time.After(30 * time.Second): // a hang guard
+			t.Fatalf("%s: Run did not return at once", what)
+		}
+	}
+	again("while the first runs", ctx)
+	select {
+	case <-first:
+		t.Fatal("the first Run stopped when the second returned")
+	default:
+	}
+	if n := fa.received.Load(); n != 1 {
+		t.Errorf("the agent received %d requests, want the first Run's one", n)
+	}
+
 	cancel()
-	<-done
+	<-first
+	fresh, stop := context.WithCancel(context.Background())
+	defer stop()
+	again("after the first stopped", fresh)
+	if n := fa.received.Load(); n != 1 {
+		t.Errorf("the agent received %d requests, want the first Run's one", n)
+	}
 }
