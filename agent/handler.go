@@ -20,6 +20,7 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/redact"
 )
 
 // handler serves agent/api for the informers given to NewHandler and
@@ -139,6 +140,9 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 			return nil, fmt.Errorf("agent: two informers are named %q; give each a distinct engine.Options.Name so clients can tell them apart", inf.Name())
 		}
 		seen[inf.Name()] = true
+		// Mutation reports leave through the agent: list their fields
+		// with secret values hidden, unless the informer's owner chose.
+		inf.DescribeMutationsWith(redact.FieldChanges)
 	}
 	if opts.Token != "" {
 		h.hasToken, h.tokenHash = true, sha256.Sum256([]byte(opts.Token))

@@ -38,6 +38,8 @@ func TestAgentCarriesCacheMutations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The agent, built before the informer runs, lists changed fields with secret values hidden.
+	srv := server(t, Options{Name: "my-controller"}, inf)
 	startInformer(t, inf)
 	waitFor(t, "the handler to sync", reg.HasSynced)
 	// The change is compared after the callback returns, which may be just
@@ -46,7 +48,6 @@ func TestAgentCarriesCacheMutations(t *testing.T) {
 		ls := inf.Snapshot().Listeners
 		return len(ls) == 1 && ls[0].CacheMutations > 0
 	})
-	srv := server(t, Options{Name: "my-controller"}, inf)
 	const name = "github.com/informtop/informtop/agent.(*relabeler)"
 	const field = `metadata.labels.touched: "" → "yes"`
 

@@ -52,13 +52,14 @@ func TestMetadataOnlySecretLeavesNoEndpoint(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The agent, built before the informer runs, lists changed fields with secret values hidden.
+			srv := server(t, c.opts, inf)
 			startInformer(t, inf)
 			waitFor(t, "the handler to sync", reg.HasSynced)
 			waitFor(t, "the change to be found", func() bool {
 				ls := inf.Snapshot().Listeners
 				return len(ls) == 1 && ls[0].CacheMutations > 0
 			})
-			srv := server(t, c.opts, inf)
 			paths := []string{api.PathFrame, api.PathReport, api.PathMetrics,
 				api.PathObject + "?informer=secrets&key=" + url.QueryEscape("default/db"),
 				api.PathEntries + "?informer=secrets"}

@@ -187,12 +187,13 @@ func TestSecretDataNeverLeavesThroughCacheMutationReports(t *testing.T) {
 	}, cache.HandlerOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	// The agent, built before the informer runs, lists changed fields with secret values hidden.
+	srv := server(t, Options{}, inf)
 	startInformer(t, inf)
 	waitFor(t, "the handler's write into the cached Secret to be found", func() bool {
 		s := inf.Snapshot()
 		return len(s.Listeners) == 1 && s.Listeners[0].CacheMutations == 1
 	})
-	srv := server(t, Options{}, inf)
 	bodies := noSecretIn(t, srv, []string{
 		api.PathFrame,
 		api.PathFrame + "?cursor=1",

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/redact"
 )
 
 // Set is a growing collection of informers for the agent to serve, for
@@ -56,6 +57,7 @@ func (s *Set) Add(inf *engine.Informer) error {
 		s.names = make(map[string]bool)
 	}
 	s.names[name] = true
+	inf.DescribeMutationsWith(redact.FieldChanges)
 	var next []*engine.Informer
 	if cur := s.list.Load(); cur != nil {
 		next = slices.Clip(*cur) // append below copies: readers keep their list

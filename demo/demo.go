@@ -12,6 +12,7 @@ import (
 
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/redact"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
@@ -154,7 +155,7 @@ func (d *Demo) newInformer(ip informerPlan) error {
 		// the whole story, and where checking every callback for changes
 		// to the cached object costs nothing noticeable.
 		Instrumentation: engine.Instrumentation{Events: d.Events(), ItemEvents: true, TapWatchStreams: true,
-			MutationAttribution: true, NoUpkeep: ip.noUpkeep},
+			MutationAttribution: true, DescribeMutation: redact.FieldChanges, NoUpkeep: ip.noUpkeep},
 	})
 	if _, err := d.AddInformer(ip.name, ip.resource, ip.queue, inf); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/redact"
 )
 
 // labelingController has the classic bug: its handler labels the cached
@@ -36,7 +37,7 @@ func TestAttributionReachesSnapshotAndEvents(t *testing.T) {
 		src.Add(pod(fmt.Sprintf("p%d", i)))
 	}
 	inf := NewSharedIndexInformerWithOptions(src, &corev1.Pod{}, Options{Name: "pods",
-		Instrumentation: Instrumentation{MutationAttribution: true, NoUpkeep: true}})
+		Instrumentation: Instrumentation{MutationAttribution: true, NoUpkeep: true, DescribeMutation: redact.FieldChanges}})
 	c := &labelingController{}
 	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: c.addPod})
 	if err != nil {

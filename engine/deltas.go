@@ -13,7 +13,7 @@ import (
 )
 
 // handleDeltas applies one popped queue item: every delta updates the
-// indexer first, then the listeners are told (SPEC §3 rule 1).
+// indexer first, then the listeners are told, as client-go does.
 func (inf *Informer) handleDeltas(obj any, isInInitialList bool) error {
 	inf.blockDeltas.Lock()
 	defer inf.blockDeltas.Unlock()
@@ -182,7 +182,7 @@ func (inf *Informer) replaceAll(info cache.ReplacedAllInfo, isInInitialList bool
 
 // notify hands a notification to the listeners. An update whose
 // resourceVersion did not change is a sync: only listeners due for a
-// resync get it (SPEC §3 rule 6).
+// resync get it, as in client-go.
 func (inf *Informer) notify(n any) {
 	sync := false
 	switch n := n.(type) {

@@ -137,8 +137,9 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 			inf.observer.items = inf.sink
 		}
 	}
-	inf.processor = processor.New(processor.Options{Informer: name, Resource: inf.Resource(), Sink: inf.sink,
-		CallbackEvents: opts.Instrumentation.ItemEvents, MutationAttribution: opts.Instrumentation.MutationAttribution})
+	inf.processor = processor.New(processor.Options{Informer: name, Sink: inf.sink, CallbackEvents: opts.Instrumentation.ItemEvents,
+		MutationAttribution: opts.Instrumentation.MutationAttribution})
+	inf.DescribeMutationsWith(opts.Instrumentation.DescribeMutation)
 	return inf
 }
 
@@ -388,4 +389,16 @@ func (inf *Informer) Resource() string {
 		return gvr.GroupResource().String()
 	}
 	return ""
+}
+
+// DescribeMutationsWith sets how mutation reports list the fields a
+// handler changed (Instrumentation.DescribeMutation), unless that was set
+// already: whoever serves the informer (the agent) can supply it. resource
+// is the informer's. Safe to call while the informer runs.
+func (inf *Informer) DescribeMutationsWith(d func(resource string, before, after any) []string) {
+	if d == nil {
+		return
+	}
+	resource := inf.Resource()
+	inf.processor.DescribeMutationsWith(func(before, after any) []string { return d(resource, before, after) })
 }

@@ -97,6 +97,12 @@ type Instrumentation struct {
 	// independent of client-go's KUBE_CACHE_MUTATION_DETECTOR, which the
 	// engine honours as client-go does.
 	MutationAttribution bool
+	// DescribeMutation lists, for a mutation report, the fields that
+	// differ between the copy taken before the call and the object after
+	// it; resource is the informer's. nil lists no fields. The engine
+	// holds no opinion on what may be shown: redact.FieldChanges lists
+	// them with secret values hidden, as the dashboard and agent need.
+	DescribeMutation func(resource string, before, after any) []string
 }
 
 const defaultQueueHead = 64

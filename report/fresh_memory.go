@@ -12,7 +12,7 @@ import (
 	"github.com/informtop/informtop/internal/humanize"
 )
 
-// Memory is an informer's estimated cache size (SPEC §8): bytes of the
+// Memory is an informer's estimated cache size: bytes of the
 // objects' JSON encoding, estimated from a bounded sample, by field; what
 // each transform saves (applied) or would save; and the process's Go heap
 // in use, to check the estimate against.

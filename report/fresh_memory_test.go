@@ -11,7 +11,7 @@ import (
 )
 
 // A silent watch, a lagging handler and the memory estimate reach the JSON
-// under SPEC §8's names, and the table says them in words.
+// under the report's documented names, and the table says them in words.
 func TestReportFreshnessAndMemory(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	quiet := now.Add(-source.SilentAfter - 5*time.Second)

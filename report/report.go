@@ -1,4 +1,4 @@
-// Package report is SPEC §8's machine-readable report: its types, how one
+// Package report is the machine-readable report (docs/report.md): its types, how one
 // is built from snapshots, and its JSON and table output. It imports no UI,
 // so a controller embedding the agent can build one too.
 package report
@@ -17,7 +17,7 @@ import (
 	"github.com/informtop/informtop/source"
 )
 
-// Report is the machine-readable document of SPEC §8. Field names are the
+// Report is the machine-readable document (docs/report.md). Field names are the
 // stable contract; add fields, never rename them.
 type Report struct {
 	Source    string           `json:"source"`

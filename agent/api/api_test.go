@@ -363,3 +363,29 @@ func TestGoldensAreIndented(t *testing.T) {
 		}
 	}
 }
+
+// A client of this build reads every version Reads admits: each older
+// golden decodes into today's types with no field left over.
+func TestReadsOlderVersionsItAdmits(t *testing.T) {
+	for _, v := range []string{"1"} {
+		if !api.Reads(v) {
+			t.Fatalf("Reads(%q) is false", v)
+		}
+		b, err := os.ReadFile(filepath.Join("testdata", "frame.v"+v+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		var f api.Frame
+		if err := dec.Decode(&f); err != nil {
+			t.Errorf("a version %s frame does not decode: %v", v, err)
+		}
+		if len(f.Snapshots) == 0 || len(f.Events) == 0 {
+			t.Errorf("a version %s frame decoded to %d informers and %d events", v, len(f.Snapshots), len(f.Events))
+		}
+	}
+	if api.Reads("3") {
+		t.Error("Reads admits a version that does not exist yet")
+	}
+}

@@ -6,8 +6,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/informtop/informtop/internal/benchlw"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/internal/benchlw"
 )
 
 // BenchmarkAttributionPerCallback: one listener handling updates of a

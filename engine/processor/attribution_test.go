@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/engine/instr"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/redact"
 )
 
 const touched = `metadata.labels.touched: "" → "yes"`
@@ -35,7 +36,7 @@ func TestAttributionNamesOnlyTheMutatingListener(t *testing.T) {
 		return i
 	}
 	events := newSink()
-	p := New(Options{Informer: "pods", Sink: events.Ring, MutationAttribution: true})
+	p := New(Options{Informer: "pods", Sink: events.Ring, MutationAttribution: true, DescribeMutation: fieldChanges})
 	mutator := p.NewListener(ListenerConfig{Name: "mutator", Handler: cache.ResourceEventHandlerFuncs{
 		AddFunc: func(o any) {
 			i := index(o)
@@ -87,7 +88,7 @@ func TestAttributionNamesOnlyTheMutatingListener(t *testing.T) {
 // but neither listener is named or counted.
 func TestAttributionRefusesToGuessWhenCallbacksOverlap(t *testing.T) {
 	events := newSink()
-	p := New(Options{Informer: "pods", Sink: events.Ring, MutationAttribution: true})
+	p := New(Options{Informer: "pods", Sink: events.Ring, MutationAttribution: true, DescribeMutation: fieldChanges})
 	bystanderIn, mutated := make(chan struct{}), make(chan struct{})
 	mutator := p.NewListener(ListenerConfig{Name: "mutator", Handler: cache.ResourceEventHandlerFuncs{
 		AddFunc: func(o any) {
@@ -137,56 +138,28 @@ func TestAttributionIsOffByDefault(t *testing.T) {
 	}
 }
 
-func TestFieldChangesAreJSONPaths(t *testing.T) {
-	before := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: "p", Labels: map[string]string{"app": "web"}},
-		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "nginx:1"}}},
-	}
-	after := before.DeepCopy()
-	after.Labels["app"] = "db"
-	after.Spec.Containers[0].Image = "nginx:2"
-	after.Annotations = map[string]string{"a": "1"}
-	got := FieldChanges("", before, after)
-	want := []string{
-		`metadata.annotations.a: "" → "1"`,
-		`metadata.labels.app: "web" → "db"`,
-		`spec.containers[0].image: "nginx:1" → "nginx:2"`,
-	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("FieldChanges = %q, want %q", got, want)
-	}
-}
+// fieldChanges lists changed fields as the dashboard's sources do.
+func fieldChanges(before, after any) []string { return redact.FieldChanges("", before, after) }
 
-// A handler that writes into a cached Secret is reported without the
-// secret's values: these reports reach the dashboard, events and the agent.
-func TestFieldChangesOfASecretShowSizesNotValues(t *testing.T) {
-	before := &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: "s", Annotations: map[string]string{
-			"kubectl.kubernetes.io/last-applied-configuration": `{"data":{"password":"aHVudGVyMg=="}}`}},
-		Data: map[string][]byte{"password": []byte("hunter2")},
+// Without a describer the change is still charged to the listener, with
+// the changed paths but no value: the engine cannot tell what is secret.
+func TestAttributionWithoutADescriberNamesPathsOnly(t *testing.T) {
+	events := newSink()
+	p := New(Options{Informer: "pods", Sink: events.Ring, MutationAttribution: true})
+	l := p.NewListener(ListenerConfig{Name: "mutator", Handler: cache.ResourceEventHandlerFuncs{
+		AddFunc: func(o any) {
+			o.(*metav1.PartialObjectMetadata).Labels = map[string]string{"touched": "yes"}
+		}}})
+	p.AddListener(l, nil)
+	run(t, p)
+	p.Distribute(add(obj("p", "1"), false), false)
+	delivered(t, l, 1)
+	want := "metadata.labels.touched (value not shown)"
+	if m := l.Stats().LastCacheMutation; m == nil || !slices.Equal(m.Fields, []string{want}) || m.Key != "ns/p" {
+		t.Fatalf("last mutation %+v, want ns/p with %q", m, want)
 	}
-	after := before.DeepCopy()
-	after.Data["password"] = []byte("swordfish")
-	after.Data["token"] = []byte("abc")
-	after.StringData = map[string]string{"extra": "abcd"} // valid base64, yet 4 bytes as written
-	after.Annotations["kubectl.kubernetes.io/last-applied-configuration"] = `{"data":{"password":"c3dvcmRmaXNo"}}`
-	after.Labels = map[string]string{"touched": "yes"}
-	got := FieldChanges("", before, after)
-	want := []string{
-		`data.password: <redacted, 7 bytes> → <redacted, 9 bytes>`,
-		`data.token: "" → <redacted, 3 bytes>`,
-		`metadata.annotations.kubectl.kubernetes.io/last-applied-configuration: <redacted, 36 bytes> → <redacted, 36 bytes>`,
-		`metadata.labels.touched: "" → "yes"`,
-		`stringData.extra: "" → <redacted, 4 bytes>`,
-	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("FieldChanges = %q, want %q", got, want)
-	}
-	for _, c := range got {
-		for _, secret := range []string{"hunter2", "swordfish", "aHVudGVyMg", "c3dvcmRmaXNo", "abcd", "abc\""} {
-			if strings.Contains(c, secret) {
-				t.Fatalf("a field change shows secret data %q: %s", secret, c)
-			}
-		}
+	evs := events.ofType(instr.EventCacheMutation)
+	if len(evs) != 1 || !strings.HasSuffix(evs[0].Detail, want) || strings.Contains(evs[0].Detail, "yes") {
+		t.Fatalf("mutation events %+v, want one naming the path and not the value", evs)
 	}
 }

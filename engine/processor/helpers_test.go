@@ -7,10 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine/instr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine/instr"
 )
 
 // obj builds a namespaced object with a resourceVersion; its key is "ns/name".

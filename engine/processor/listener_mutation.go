@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/internal/jsondiff"
 )
 
 // cacheMutations is a listener's record of the cached objects its handler
@@ -38,11 +39,16 @@ func (l *Listener) checkMutation(e entry, pr *probe) {
 	}
 	now := l.p.clock.Now()
 	key := instr.KeyOf(obj)
-	fields := FieldChanges(l.p.resource, pr.before, obj)
+	var fields []string
+	if d := l.p.describe.Load(); d != nil {
+		fields = (*d)(pr.before, obj)
+	} else {
+		fields = changedPaths(pr.before, obj)
+	}
 	if verdict == changedAmbiguous {
 		l.p.sink.Emit(instr.Event{Time: now, Type: instr.EventCacheMutation, Informer: l.p.informer, Key: key,
 			Detail: fmt.Sprintf("a cached object changed while %s were all handling it, so no handler is named: %s",
-				joinNames(suspects), strings.Join(fields, ", "))})
+				joinNames(suspects), fieldList(fields))})
 		return
 	}
 	m := &CacheMutation{Time: now, Callback: e.callback(), Key: key, Fields: fields}
@@ -51,5 +57,35 @@ func (l *Listener) checkMutation(e entry, pr *probe) {
 	l.mutations.last = m
 	l.mu.Unlock()
 	l.p.sink.Emit(instr.Event{Time: now, Type: instr.EventCacheMutation, Informer: l.p.informer, Listener: l.name, Key: key,
-		Detail: e.callback() + " changed the cached object (it changed during this callback, with no other handler on it): " + strings.Join(fields, ", ")})
+		Detail: e.callback() + " changed the cached object (it changed during this callback, with no other handler on it): " + fieldList(fields)})
+}
+
+// fieldList joins the changed fields for an event's detail.
+func fieldList(fields []string) string {
+	if len(fields) == 0 {
+		return "no field differs in JSON"
+	}
+	return strings.Join(fields, ", ")
+}
+
+// maxChangedPaths bounds the paths one report lists.
+const maxChangedPaths = 8
+
+// changedPaths lists the paths that changed, without their values: the
+// engine cannot tell which values may be shown (a Secret's may not), so
+// without Options.DescribeMutation it names fields only.
+func changedPaths(before, after any) []string {
+	changes, err := jsondiff.Objects(before, after)
+	if err != nil {
+		return []string{"(the object cannot be converted to JSON to compare fields)"}
+	}
+	out := make([]string, 0, min(len(changes), maxChangedPaths+1))
+	for i, c := range changes {
+		if i == maxChangedPaths {
+			out = append(out, fmt.Sprintf("… and %d more", len(changes)-maxChangedPaths))
+			break
+		}
+		out = append(out, c.Path+" (value not shown)")
+	}
+	return out
 }

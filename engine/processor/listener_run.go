@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/informtop/informtop/engine/instr"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine/instr"
 )
 
 // enqueue appends e to the backlog without waiting for the handler.

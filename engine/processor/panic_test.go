@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine/instr"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
+	"github.com/informtop/informtop/engine/instr"
 )
 
 // noCrash makes handler panics recoverable for the rest of the test. Call it

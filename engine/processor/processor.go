@@ -5,17 +5,18 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
-	"github.com/informtop/informtop/engine/instr"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
+
+	"github.com/informtop/informtop/engine/instr"
 )
 
 // Options configure a Processor.
 type Options struct {
 	Informer      string      // informer name, put in events
-	Resource      string      // the informer's resource ("" unknown): decides what mutation reports redact
 	Sink          instr.Sink  // may be nil
 	Clock         clock.Clock // nil = real clock
 	LatencyWindow int         // number of recent handler calls kept for p50/p99; 0 = 256
@@ -28,6 +29,11 @@ type Options struct {
 	// objects (see attribution.go). It costs a deep copy and a comparison per
 	// call, so it is off unless asked for; off, it costs one nil check.
 	MutationAttribution bool
+	// DescribeMutation lists the fields a handler changed, for the
+	// mutation report; nil lists none (the change is still reported). The
+	// processor does not word or redact objects itself: whoever builds it
+	// knows what may be shown.
+	DescribeMutation func(before, after any) []string
 }
 
 // runState is where a Processor is in its one-way life.
@@ -49,7 +55,7 @@ const (
 // A Listener's own mu may be taken while mu is held, never the reverse.
 type Processor struct {
 	informer string
-	resource string
+	describe atomic.Pointer[func(before, after any) []string] // nil: no field list
 	sink     instr.Sink
 	perCall  instr.Sink // sink for HandlerStart/Finish events; nil unless CallbackEvents
 	clock    clock.Clock
@@ -69,12 +75,15 @@ func New(opts Options) *Processor {
 	if c == nil {
 		c = clock.RealClock{}
 	}
-	p := &Processor{informer: opts.Informer, resource: opts.Resource, sink: opts.Sink, clock: c, window: opts.LatencyWindow}
+	p := &Processor{informer: opts.Informer, sink: opts.Sink, clock: c, window: opts.LatencyWindow}
 	if opts.CallbackEvents {
 		p.perCall = opts.Sink
 	}
 	if opts.MutationAttribution {
 		p.attrib = newAttribution()
+	}
+	if d := opts.DescribeMutation; d != nil {
+		p.describe.Store(&d)
 	}
 	return p
 }
@@ -232,4 +241,14 @@ func (p *Processor) Stats() []ListenerStats {
 // client-go reports them through utilruntime.
 func (p *Processor) logger(listener string) klog.Logger {
 	return klog.Background().WithValues("informer", p.informer, "handler", listener)
+}
+
+// DescribeMutationsWith sets how mutation reports list the changed fields,
+// unless it was set already (by Options or an earlier call); it reports
+// whether it set it. Safe to call while the processor runs.
+func (p *Processor) DescribeMutationsWith(d func(before, after any) []string) bool {
+	if d == nil {
+		return false
+	}
+	return p.describe.CompareAndSwap(nil, &d)
 }

@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine/instr"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/informtop/informtop/engine/instr"
 )
 
 // steppingHandler advances the fake clock inside each call by the number of

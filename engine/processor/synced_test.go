@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/engine/instr"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine/instr"
 )
 
 // synced waits for the registration's checker to be done.
