@@ -344,3 +344,8 @@ func notSynced(snaps []source.Informer, reasons source.Reasons, now time.Time) [
 	}
 	return out
 }
+
+// Controls implements source.Source: an attached process is only shown;
+// its informers run, and are paced, where they live. (informtop attach
+// adds a verifier when given a cluster to compare with.)
+func (s *Source) Controls() source.Controls { return source.Controls{} }

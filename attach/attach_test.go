@@ -152,8 +152,8 @@ func TestFramesFromARealAgent(t *testing.T) {
 		t.Errorf("a pull shares snapshots with the last reader: %q", g.Snapshots[0].Name)
 	}
 	var _ source.Source = s
-	if _, ok := any(s).(source.Processing); ok {
-		t.Error("attach must offer no local capability")
+	if s.Controls() != (source.Controls{}) {
+		t.Errorf("attach offers controls %+v; an attached process can only be shown", s.Controls())
 	}
 }
 
@@ -314,7 +314,7 @@ func TestIncompatibleVersion(t *testing.T) {
 	run(t, s)
 	eventually(t, "incompatible", func() bool { return s.Status().State == source.Incompatible }, func() string { return fmt.Sprint(s.Status()) })
 	st := s.Pull(0, 0).Status
-	want := "the agent at " + srv.addr + " speaks protocol version 9; this informtop speaks 1: upgrade the older side"
+	want := "the agent at " + srv.addr + " speaks protocol version 9; this informtop speaks " + api.Version + ": upgrade the older side"
 	if st.Message != want || say.Status(st, time.Now()) != want {
 		t.Errorf("status %+v\nwant message %q", st, want)
 	}
@@ -328,7 +328,7 @@ func TestIncompatibleVersion(t *testing.T) {
 	if st.State != source.Incompatible {
 		t.Errorf("without a header: %+v", st)
 	}
-	contains(t, "message", st.Message, srv.addr, "speaks agent protocol version 1", "informtop agent")
+	contains(t, "message", st.Message, srv.addr, "speaks agent protocol version "+api.Version, "informtop agent")
 }
 
 // TestToken: the token goes out as a bearer token on frames and store

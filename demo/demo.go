@@ -169,3 +169,12 @@ func (d *Demo) newInformer(ip informerPlan) error {
 	}
 	return nil
 }
+
+// Controls implements source.Source: everything an in-process source can
+// do, stepping narrated with the item's way through the simulated API
+// server, plus the simulated server's faults and workload.
+func (d *Demo) Controls() source.Controls {
+	c := d.Source.Controls()
+	c.Processing, c.Faults, c.Workload = d, d, d
+	return c
+}

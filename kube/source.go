@@ -301,3 +301,12 @@ func teachRedactedKinds(res []resource) {
 		redact.SetCurrent(p.WithKinds(kinds...))
 	}
 }
+
+// Controls implements source.Source: an in-process source's controls,
+// plus verifying caches against the cluster and waiting for the API
+// server's figures.
+func (s *Source) Controls() source.Controls {
+	c := s.Source.Controls()
+	c.Verifier, c.Server = s, s
+	return c
+}

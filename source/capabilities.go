@@ -8,8 +8,8 @@ import (
 	"github.com/informtop/informtop/verify"
 )
 
-// The capabilities below are optional: the dashboard finds them by type
-// assertion on a Source and offers a key only when its capability is
+// The capabilities below are optional: a source lists those it has in
+// Controls, and the dashboard offers a key only when its capability is
 // there. Every method returns an error that is a sentence for the status
 // line when it cannot do what was asked.
 

@@ -1,32 +1,37 @@
 // Package source is the data contract between whatever produces informer
 // data (the embedded demo, a real cluster, an attached process, a replay)
-// and whatever shows it (the dashboard, --once reports). It imports no UI.
+// and whatever shows it (the dashboard, reports, the agent's wire). It
+// owns the data model (model.go, listener.go, event.go, step.go), imports
+// no engine and no UI, and speaks no sentences: those are internal/say's.
 //
 // A source answers one Pull per dashboard tick with a Frame: every
-// informer's Snapshot, the events after the reader's cursor, the notes to
-// show and the source's connection Status. One call per tick, because a
-// remote source pays a round trip per call. The Store view reads a cache
-// through a StoreReader, on demand and never while drawing.
+// informer's state (Informer), the events after the reader's cursor, the
+// notes to show and the source's connection Status. One call per tick,
+// because a remote source pays a round trip per call. The Store view reads
+// a cache through a StoreReader, on demand and never while drawing.
 //
-// Keys beyond viewing are capabilities, found by type assertion on the
-// Source, so a view offers only what the source can do: Processing
-// (pause, step, batch step, resync), Stalling (stall a simulated
-// listener), Faults (server faults), Workload (change the churn rate),
-// QueueReader (what is queued for one key), QueuePager (the whole queue, a
-// page at a time) and ListenerReader (what a listener still owes).
+// What a source can do beyond showing data it states in Controls: pause,
+// step and resync (Processing), stall a simulated listener (Stalling),
+// break a simulated server (Faults), change the churn (Workload), read a
+// queue or a backlog (QueueReader, QueuePager, ListenerReader), compare a
+// cache with the API server (Verifier). The dashboard offers exactly those
+// keys. Decorate wraps a source to change its title, frames or controls
+// without losing the rest.
 //
-// # Plugging in a new source
+// # Adding a source
 //
-//  1. Build engine informers (engine.NewSharedIndexInformerWithOptions)
-//     with a shared instr.Ring, or talk to something that serves them.
-//  2. For informers running in this process, embed *local.Source (package
-//     source/local): it implements Pull, Store, Run, WaitSynced and every
-//     local capability; add informers with AddInformer before Run.
-//  3. Otherwise implement Source yourself: Pull must be cheap and safe
-//     for concurrent use, and fill Frame.Status with a sentence whenever
-//     the data may be stale ("disconnected, retrying in 4s").
-//  4. Implement only the capability interfaces you can honour; the
-//     dashboard hides the others and says why when their key is pressed.
-//  5. Wire it in cmd/informtop: the only package that imports both a
-//     source and the UI.
+// One package that fills the model and states its controls:
+//
+//  1. Informers running in this process are engine informers: embed
+//     *local.Source (package source/local, the one adapter from the engine
+//     to this model), add them with AddInformer before Run, and add to its
+//     Controls what else the source can do.
+//  2. Anything else (a remote process, a metrics server, a file)
+//     implements Source itself: fill Informer with what it knows and leave
+//     the rest zero; Pull must be cheap and safe for concurrent use, and
+//     Frame.Status must say, as a Message, when the data may be stale.
+//  3. Run the conformance suite (package source/sourcetest's Conform) in
+//     its tests.
+//
+// cmd/informtop then only has to construct it.
 package source

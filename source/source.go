@@ -31,6 +31,9 @@ type Source interface {
 	// WaitSynced returns nil once every informer and handler registration
 	// has synced, or an error saying what had not when ctx ends.
 	WaitSynced(ctx context.Context) error
+	// Controls says what the source can do beyond showing data. It must
+	// not block and returns the same controls every time.
+	Controls() Controls
 }
 
 // Frame is one tick's worth of a source.

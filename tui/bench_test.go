@@ -80,7 +80,7 @@ func newBigSource() *controlledSource {
 		events[i] = source.Event{Seq: uint64(i + 1), Time: t0, Type: source.EventWatchEvent, Informer: "pods", Key: keys[i], Detail: "MODIFIED"}
 	}
 	return newControlledSource(sourcetest.Config{Kind: "demo", Title: "demo", Frames: frames, Events: events,
-		Stores: map[string]source.StoreReader{"pods": &lazyStore{keys: keys}}}, &sourcetest.Controls{})
+		Stores: map[string]source.StoreReader{"pods": &lazyStore{keys: keys}}}, &sourcetest.Controller{})
 }
 
 // bigHarness is a model over newBigSource at 160×48 with the store's keys

@@ -7,8 +7,8 @@ import (
 	"github.com/informtop/informtop/source"
 )
 
-// capabilities are what the source can do beyond showing data, found once
-// by type assertion (as k9s' dao capabilities decide a view's keys). A nil
+// capabilities are what the source can do beyond showing data, read once
+// from its Controls (as k9s' dao capabilities decide a view's keys). A nil
 // field means the source cannot: its keys are hidden and explain why when
 // pressed.
 type capabilities struct {
@@ -23,16 +23,9 @@ type capabilities struct {
 }
 
 func capabilitiesOf(src source.Source) capabilities {
-	var c capabilities
-	c.proc, _ = src.(source.Processing)
-	c.stall, _ = src.(source.Stalling)
-	c.faults, _ = src.(source.Faults)
-	c.work, _ = src.(source.Workload)
-	c.queue, _ = src.(source.QueueReader)
-	c.pager, _ = src.(source.QueuePager)
-	c.owes, _ = src.(source.ListenerReader)
-	c.verify, _ = src.(source.Verifier)
-	return c
+	c := src.Controls()
+	return capabilities{proc: c.Processing, stall: c.Stalling, faults: c.Faults, work: c.Workload,
+		queue: c.Queue, pager: c.QueuePager, owes: c.Backlog, verify: c.Verifier}
 }
 
 // controlGroup ties control keys to the capability they need and the

@@ -55,7 +55,7 @@ const (
 func TestReadOnlySourceOffersNoControl(t *testing.T) {
 	f := sourcetest.New(clusterConfig())
 	// The controls only report the pause state; no call may reach them.
-	ctl := &sourcetest.Controls{}
+	ctl := &sourcetest.Controller{}
 	f.ReportPaused(ctl)
 	h := newHarness(t, f)
 	h.size(160, 48)
@@ -98,7 +98,7 @@ func TestReadOnlySourceOffersNoControl(t *testing.T) {
 // stall work, the simulated server's faults and workload rate do not.
 func TestClusterSourceOffersProcessingAndStalling(t *testing.T) {
 	src := sourcetest.NewCluster(sourcetest.New(clusterConfig()), nil)
-	src.Controls.SetStepResult(fixtureStep)
+	src.Ctl.SetStepResult(fixtureStep)
 	h := newHarness(t, src)
 	h.size(160, 48)
 	h.frames(fixtureFrames)
@@ -131,7 +131,7 @@ func TestClusterSourceOffersProcessingAndStalling(t *testing.T) {
 	pressRefused(t, h, "x", whyFaults)
 	pressRefused(t, h, "+", whyWorkload)
 	want := []string{"SetPaused(true)", "Step(pods)", "Resync(pods)", "ToggleStall(pods,audit)"}
-	if got := src.Controls.Calls(); !reflect.DeepEqual(got, want) {
+	if got := src.Ctl.Calls(); !reflect.DeepEqual(got, want) {
 		t.Errorf("controls called %v, want %v", got, want)
 	}
 }

@@ -129,7 +129,7 @@ func compareConfig() sourcetest.Config {
 // newCompareSource is the compare fixture, paused, with every control but
 // no QueueReader.
 func newCompareSource() *controlledSource {
-	ctl := &sourcetest.Controls{}
+	ctl := &sourcetest.Controller{}
 	ctl.SetPausedState(true)
 	return newControlledSource(compareConfig(), ctl)
 }
@@ -174,7 +174,7 @@ func comparePodsSnapshot(name string, kind source.QueueKind, rows []source.Queue
 // the Controls record.
 func newReaderSource() *sourcetest.Demo {
 	_, _, byKey := compareQueues()
-	ctl := &sourcetest.Controls{}
+	ctl := &sourcetest.Controller{}
 	ctl.SetPausedState(true)
 	for inf, keys := range byKey {
 		for key, deltas := range keys {

@@ -237,7 +237,7 @@ func TestCompareLineSaysEmptyOnlyWhenItIs(t *testing.T) {
 			q.Depth = 0 // a count read before the head was copied
 		}
 	}
-	h := compareHarness(t, newControlledSource(cfg, &sourcetest.Controls{}), 160, 48)
+	h := compareHarness(t, newControlledSource(cfg, &sourcetest.Controller{}), 160, 48)
 	if s := h.screen(); strings.Contains(s, "every compared queue is empty") {
 		t.Fatalf("rows are shown, yet the line says the queues are empty:\n%s", s)
 	}
@@ -246,7 +246,7 @@ func TestCompareLineSaysEmptyOnlyWhenItIs(t *testing.T) {
 			cfg.Frames[i][j].Queue = source.Queue{Kind: cfg.Frames[i][j].QueueKind, Synced: true}
 		}
 	}
-	h = compareHarness(t, newControlledSource(cfg, &sourcetest.Controls{}), 160, 48)
+	h = compareHarness(t, newControlledSource(cfg, &sourcetest.Controller{}), 160, 48)
 	if s := h.screen(); !strings.Contains(s, "every compared queue is empty; their listeners still owe 6 notifications") {
 		t.Fatalf("drained queues with listeners still busy:\n%s", s)
 	}

@@ -125,7 +125,7 @@ func TestQueueFilterMatchesKeylessRows(t *testing.T) {
 		s := &cfg.Frames[i][0]
 		s.Queue.Head = append([]source.QueueItem{{Types: []cache.DeltaType{cache.ReplacedAll}}, {Types: []cache.DeltaType{cache.Bookmark}}}, s.Queue.Head...)
 	}
-	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
+	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controller{}))
 	h.size(80, 24)
 	h.frames(fixtureFrames)
 	h.keys("2", "/")
@@ -182,7 +182,7 @@ func TestStoreAt80KeepsLongKeysWhole(t *testing.T) {
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "kube-state-metrics-mt6d4pwt9q-zxp82", Namespace: "kube-system",
 		Labels: map[string]string{"app.kubernetes.io/name": "kube-state-metrics", "pod-template-hash": "mt6d4pwt9q"}}}
 	cfg.Stores["pods"] = sourcetest.NewStore(1, sourcetest.Item{Key: long, Object: pod})
-	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
+	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controller{}))
 	h.size(80, 24)
 	h.frames(fixtureFrames)
 	h.keys("4")

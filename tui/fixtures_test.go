@@ -26,17 +26,17 @@ var modifiedPerSecond = []uint64{100, 140, 90, 200, 260, 180, 120, 150, 300, 220
 // what the snapshot's queue head tells, as the goldens pin it.
 type controlledSource struct {
 	*sourcetest.Fake
-	source.Processing
-	source.Stalling
-	source.Faults
-	source.Workload
-	ctl *sourcetest.Controls
+	ctl *sourcetest.Controller
 }
 
-func newControlledSource(cfg sourcetest.Config, ctl *sourcetest.Controls) *controlledSource {
+func newControlledSource(cfg sourcetest.Config, ctl *sourcetest.Controller) *controlledSource {
 	f := sourcetest.New(cfg)
 	f.ReportPaused(ctl)
-	return &controlledSource{Fake: f, Processing: ctl, Stalling: ctl, Faults: ctl, Workload: ctl, ctl: ctl}
+	return &controlledSource{Fake: f, ctl: ctl}
+}
+
+func (s *controlledSource) Controls() source.Controls {
+	return source.Controls{Processing: s.ctl, Stalling: s.ctl, Faults: s.ctl, Workload: s.ctl}
 }
 
 // fixtureStep is what stepping the fixture's pods informer pops.
@@ -57,7 +57,7 @@ var fixtureStep = source.StepResult{
 // (DeltaFIFO with coalesced keys, Secret objects) and "configmaps" (watch
 // down with a 403).
 func newFixtureSource() *controlledSource {
-	ctl := &sourcetest.Controls{}
+	ctl := &sourcetest.Controller{}
 	ctl.SetStepResult(fixtureStep)
 	return newControlledSource(fixtureConfig(), ctl)
 }

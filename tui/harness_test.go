@@ -22,7 +22,7 @@ type harness struct {
 	m   *Model
 	src source.Source
 	// ctl answers src's capabilities; nil for a read-only source.
-	ctl  *sourcetest.Controls
+	ctl  *sourcetest.Controller
 	quit bool
 	// delivered counts the messages Update was given, by type.
 	delivered map[reflect.Type]int
@@ -42,14 +42,14 @@ func newHarness(t testing.TB, src source.Source) *harness {
 }
 
 // controlsOf finds the fake controls behind a test source.
-func controlsOf(src source.Source) *sourcetest.Controls {
+func controlsOf(src source.Source) *sourcetest.Controller {
 	switch s := src.(type) {
 	case *controlledSource:
 		return s.ctl
 	case *sourcetest.Cluster:
-		return s.Controls
+		return s.Ctl
 	case *sourcetest.Demo:
-		return s.Controls
+		return s.Controller
 	}
 	return nil
 }

@@ -103,7 +103,7 @@ func TestStreamedListIsSaid(t *testing.T) {
 		r := &cfg.Frames[i][0].Reflector
 		r.Lists, r.ListPages, r.ListStreamed = 1, 0, true
 	}
-	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
+	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controller{}))
 	h.size(80, 24)
 	h.frames(fixtureFrames)
 	if s := h.screen(); !strings.Contains(s, "1 list (streamed (WatchList), last 600 in 1.2s)") || strings.Contains(s, "0 pages") {
@@ -112,7 +112,7 @@ func TestStreamedListIsSaid(t *testing.T) {
 	for i := range cfg.Frames {
 		cfg.Frames[i][0].Reflector.ListInProgress = true
 	}
-	h = newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
+	h = newHarness(t, newControlledSource(cfg, &sourcetest.Controller{}))
 	h.size(80, 24)
 	h.frames(fixtureFrames)
 	if s := h.screen(); !strings.Contains(s, "streaming (WatchList)…") || !strings.Contains(s, "streaming (WatchList): 600 items so far") {

@@ -14,6 +14,12 @@ type owingSource struct {
 	source.ListenerReader
 }
 
+func (s *owingSource) Controls() source.Controls {
+	c := s.controlledSource.Controls()
+	c.Backlog = s.ListenerReader
+	return c
+}
+
 // A listener's drill-in shows what it still owes (the head of its
 // backlog, oldest first), its tombstones and syncs, and when its
 // registration reached HasSynced; view 3 counts tombstones per listener.

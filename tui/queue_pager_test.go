@@ -21,6 +21,12 @@ type pagingSource struct {
 	asked []int
 }
 
+func (s *pagingSource) Controls() source.Controls {
+	c := s.controlledSource.Controls()
+	c.QueuePager = s
+	return c
+}
+
 func (p *pagingSource) QueueRows(informer string, offset, max int) ([]source.QueueItem, int) {
 	p.mu.Lock()
 	p.asked = append(p.asked, max)
@@ -85,7 +91,7 @@ func TestQueuePagesThroughTheWholeQueue(t *testing.T) {
 // rows are all there, not its first 64.
 func TestCompareQueuePagesEveryColumn(t *testing.T) {
 	df, rf, _ := compareQueues()
-	ctl := &sourcetest.Controls{}
+	ctl := &sourcetest.Controller{}
 	ctl.SetPausedState(true)
 	ctl.SetQueueRows("pods-deltafifo", df)
 	ctl.SetQueueRows("pods-realfifo", rf)

@@ -45,7 +45,7 @@ func TestStoreViewDrawsWithoutReadingTheStore(t *testing.T) {
 	cfg := fixtureConfig()
 	cs := &countingStore{sr: podStore()}
 	cfg.Stores["pods"] = cs
-	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
+	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controller{}))
 	h.size(160, 48)
 	h.frames(fixtureFrames)
 

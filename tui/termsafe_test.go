@@ -131,7 +131,7 @@ func hostileSource() *controlledSource {
 	return newControlledSource(cfg, ctl)
 }
 
-func hostileConfig() (sourcetest.Config, *sourcetest.Controls) {
+func hostileConfig() (sourcetest.Config, *sourcetest.Controller) {
 	cfg := fixtureConfig()
 	// Texts the fixture leaves empty, so that they too turn hostile.
 	for _, frame := range cfg.Frames {
@@ -153,7 +153,7 @@ func hostileConfig() (sourcetest.Config, *sourcetest.Controls) {
 	cfg.Status = source.Status{State: source.Disconnected, Message: "agent gone" + evil}
 	cfg.Workqueues = []source.Workqueue{{Name: "deployments" + evil, Depth: 3, Adds: 10}}
 	cfg.Server = map[string]source.ServerStats{"pods" + evil: {Available: false, Reason: "no /metrics" + evil}}
-	ctl := &sourcetest.Controls{}
+	ctl := &sourcetest.Controller{}
 	step := fixtureStep
 	step.Journey = []string{"etcd revision 48214: MODIFIED", "reflector received MODIFIED default/web-3"}
 	ctl.SetStepResult(hostileOf(step))
@@ -309,7 +309,7 @@ func TestCapabilityViewsEscapeSourceText(t *testing.T) {
 func TestControlErrorsEscapeSourceText(t *testing.T) {
 	for _, keys := range [][]string{{"n"}, {"w"}} {
 		src := newHostileDemo(false)
-		src.Controls.SetFailure(errors.New("the server said no" + evil))
+		src.Controller.SetFailure(errors.New("the server said no" + evil))
 		h := newHarness(t, src)
 		h.size(160, 48)
 		h.frames(fixtureFrames)

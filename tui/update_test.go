@@ -605,7 +605,7 @@ func TestMultiLineTextStaysOnItsRow(t *testing.T) {
 	for i := range cfg.Frames {
 		cfg.Frames[i][0].Listeners[2].LastPanic = panicText
 	}
-	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
+	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controller{}))
 	h.size(130, 30)
 	h.frames(fixtureFrames)
 	h.keys("5", "G")
@@ -633,7 +633,7 @@ func TestEventDetailShowsTheWholeEvent(t *testing.T) {
 	cfg := fixtureConfig()
 	long := "watch stream: 410 Gone, the reflector relists: too old resource version: 47000 (48000); expect a DeletedFinalStateUnknown for each pod deleted meanwhile"
 	cfg.Events = append(cfg.Events, source.Event{Seq: 21, Time: t0.Add(6 * time.Second), Type: source.EventWatchError, Informer: "pods", Detail: long})
-	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controls{}))
+	h := newHarness(t, newControlledSource(cfg, &sourcetest.Controller{}))
 	h.size(80, 24)
 	h.frames(fixtureFrames)
 	h.keys("5", "/", "4", "1", "0", "enter")

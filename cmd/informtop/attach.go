@@ -60,8 +60,9 @@ of this machine can read --token's value in the process list (ps).`,
 			if !o.verify {
 				return present(ctx, src, o, stdout, stderr)
 			}
-			return present(ctx, &attachVerifier{Source: src, flags: o.kubeFlags, allNamespace: o.allNamespaces,
-				label: o.selector, field: o.fieldSelector, pageSize: o.pageSize, timeout: o.timeout}, o, stdout, stderr)
+			v := &attachVerifier{src: src, flags: o.kubeFlags, allNamespace: o.allNamespaces,
+				label: o.selector, field: o.fieldSelector, pageSize: o.pageSize, timeout: o.timeout}
+			return present(ctx, withVerifier(src, v), o, stdout, stderr)
 		},
 	}
 	fs := cmd.Flags()

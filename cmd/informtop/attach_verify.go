@@ -14,12 +14,12 @@ import (
 	"github.com/informtop/informtop/verify"
 )
 
-// attachVerifier is an attached controller that can be verified: its
-// caches' cuts come from its agent, the server's lists from informtop's
-// own connection (attach --verify --kubeconfig …). Embedding keeps every
-// capability of the attach source.
+// attachVerifier verifies an attached controller: its caches' cuts come
+// from its agent, the server's lists from informtop's own connection
+// (attach --verify --kubeconfig …). withVerifier adds it to the attach
+// source's controls.
 type attachVerifier struct {
-	*attach.Source
+	src          *attach.Source
 	flags        *genericclioptions.ConfigFlags
 	allNamespace bool
 	label, field string
@@ -33,6 +33,14 @@ type attachVerifier struct {
 
 var _ source.Verifier = (*attachVerifier)(nil)
 
+// withVerifier is src with v as its verifier, every other control its own.
+func withVerifier(src source.Source, v source.Verifier) source.Source {
+	return source.Decorate(src, source.Decoration{Controls: func(c source.Controls) source.Controls {
+		c.Verifier = v
+		return c
+	}})
+}
+
 // Verify compares the named informer of the controller with the server:
 // its resource is the one the agent reports, listed in -n's namespace
 // (all namespaces with -A or when no namespace is set anywhere).
@@ -42,7 +50,7 @@ func (a *attachVerifier) Verify(ctx context.Context, informer string) (verify.Re
 		return verify.Result{}, a.err
 	}
 	resource := ""
-	for _, s := range a.Pull(0, 0).Snapshots {
+	for _, s := range a.src.Pull(0, 0).Snapshots {
 		if s.Name == informer {
 			resource = s.Resource
 		}
@@ -58,6 +66,6 @@ func (a *attachVerifier) Verify(ctx context.Context, informer string) (verify.Re
 	if err != nil {
 		return verify.Result{}, err
 	}
-	cut := func(ctx context.Context) (verify.Cut, error) { return a.Cut(ctx, informer) }
+	cut := func(ctx context.Context) (verify.Cut, error) { return a.src.Cut(ctx, informer) }
 	return verify.Run(ctx, cut, list, a.pageSize)
 }

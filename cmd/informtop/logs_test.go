@@ -46,11 +46,8 @@ func TestLogFileRecordsWatchErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	faults, ok := src.(interface {
-		DropWatch() error
-		SetServerAvailable(bool)
-	})
-	if !ok {
+	faults := src.demo
+	if faults == nil || src.Controls().Faults == nil {
 		t.Fatal("the demo offers no watch faults")
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -31,7 +31,7 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	waitCtx, cancelWait := context.WithTimeout(runCtx, o.timeout)
 	defer cancelWait()
 	syncErr := o.progress.waitSynced(func() error { return src.WaitSynced(waitCtx) }, src, stderr)
-	if r, ok := src.(source.ServerReader); ok {
+	if r := src.Controls().Server; r != nil {
 		// The read started with Run, beside the sync: usually done already.
 		r.WaitServerRead(waitCtx)
 	}
@@ -114,10 +114,10 @@ var errCannotVerify = errors.New("cannot compare its caches with a server")
 // after the other (each LIST is paged), each bounded by timeout, and
 // returns the informers whose comparison could not be made.
 func verifyAll(ctx context.Context, src source.Source, r *report.Report, timeout time.Duration) []verifyFailure {
-	v, ok := src.(source.Verifier)
+	v := src.Controls().Verifier
 	var failed []verifyFailure
 	for _, inf := range r.Informers {
-		if !ok {
+		if v == nil {
 			err := fmt.Errorf("the %s source %w", src.Kind(), errCannotVerify)
 			r.SetVerify(inf.Name, verify.Result{}, err)
 			failed = append(failed, verifyFailure{inf.Name, err})

@@ -14,10 +14,8 @@ import (
 
 	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/internal/say"
-	"github.com/informtop/informtop/kube"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/local"
 )
 
 // recordProgressEvery is how often a headless recording reports on stderr.
@@ -83,11 +81,10 @@ func runRecord(fs *pflag.FlagSet, o *options, out string, headless bool, stdout,
 	if err != nil {
 		return err
 	}
-	ls, shown := recordable(src)
-	if ls == nil {
+	if src.inProcess == nil {
 		return fmt.Errorf("the %s source cannot be recorded: only informers running in informtop can", src.Kind())
 	}
-	w, err := recording.Start(out, ls, o.recordingHeader(src))
+	w, err := recording.Start(out, src.inProcess, o.recordingHeader(src))
 	if err != nil {
 		return err
 	}
@@ -95,8 +92,7 @@ func runRecord(fs *pflag.FlagSet, o *options, out string, headless bool, stdout,
 	if headless {
 		recordHeadless(ctx, src, w, stderr)
 	} else {
-		shown.w = w
-		if err := runDashboard(ctx, shown.wrap(), o); err != nil {
+		if err := runDashboard(ctx, recordingShown(src, w), o); err != nil {
 			fmt.Fprintf(stderr, "informtop: %v\n", err)
 		}
 	}
@@ -141,74 +137,33 @@ func recordHeadless(ctx context.Context, src source.Source, w *recording.Writer,
 	}
 }
 
-// recordingShown puts the REC mark and the file's size first on the
-// dashboard's top line (as the source's status, which every width shows),
-// keeping every capability of the source it wraps.
-type recordingShown struct {
-	demo *withNotes
-	kube *kube.Source
-	w    *recording.Writer
-}
-
-// mark puts "● REC 1.2 MB" before whatever the source has to say.
-func (r *recordingShown) mark(f source.Frame) source.Frame {
-	st := r.w.Stats()
-	m := "● REC " + humanize.Bytes(st.Bytes)
-	if st.Dropped > 0 {
-		m += fmt.Sprintf(" (%s dropped: the disk is falling behind)", humanize.Plural(st.Dropped, "record"))
-	}
-	if st.Err != nil {
-		m += " · " + st.Err.Error()
-	}
-	if why := say.Status(f.Status, f.Taken); why != "" {
-		m += " · " + why
-	}
-	f.Status.Message = m
-	return f
-}
-
-type recDemo struct {
-	withNotes
-	r *recordingShown
-}
-
-func (d recDemo) Pull(cursor uint64, maxEvents int) source.Frame {
-	return d.r.mark(d.withNotes.Pull(cursor, maxEvents))
-}
-
-type recKube struct {
-	*kube.Source
-	r *recordingShown
-}
-
-func (k recKube) Pull(cursor uint64, maxEvents int) source.Frame {
-	return k.r.mark(k.Source.Pull(cursor, maxEvents))
-}
-
-func (r *recordingShown) wrap() source.Source {
-	if r.demo != nil {
-		return recDemo{*r.demo, r}
-	}
-	return recKube{r.kube, r}
-}
-
-// recordable finds the in-process informers of src.
-func recordable(src source.Source) (*local.Source, *recordingShown) {
-	switch s := src.(type) {
-	case withNotes:
-		return s.Demo.Source, &recordingShown{demo: &s}
-	case *kube.Source:
-		return s.Source, &recordingShown{kube: s}
-	}
-	return nil, nil
+// recordingShown puts "● REC 1.2 MB" first on the dashboard's top line
+// (as the source's status, which every width shows) before whatever the
+// source has to say; the source keeps every control.
+func recordingShown(src source.Source, w *recording.Writer) source.Source {
+	return source.Decorate(src, source.Decoration{Frame: func(f source.Frame) source.Frame {
+		st := w.Stats()
+		m := "● REC " + humanize.Bytes(st.Bytes)
+		if st.Dropped > 0 {
+			m += fmt.Sprintf(" (%s dropped: the disk is falling behind)", humanize.Plural(st.Dropped, "record"))
+		}
+		if st.Err != nil {
+			m += " · " + st.Err.Error()
+		}
+		if why := say.Status(f.Status, f.Taken); why != "" {
+			m += " · " + why
+		}
+		f.Status.Message = m
+		return f
+	}})
 }
 
 // recordingHeader is what only the command line knows about the
 // informers: namespace, selectors and transforms (the demo has none).
-func (o *options) recordingHeader(src source.Source) recording.Header {
+func (o *options) recordingHeader(src chosen) recording.Header {
 	vs := currentVersions()
 	h := recording.Header{Informtop: vs.informtop, Source: src.Title()}
-	if _, ok := src.(withNotes); ok {
+	if src.demo != nil {
 		h.Source = fmt.Sprintf("%s (seed %d)", src.Title(), o.seed)
 		return h
 	}

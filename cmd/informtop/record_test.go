@@ -14,7 +14,6 @@ import (
 
 	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/recording"
-	"github.com/informtop/informtop/source"
 )
 
 // A seeded demo recorded headless (stdout is no terminal) replays twice
@@ -77,25 +76,23 @@ func TestRecordingMarkKeepsControls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ls, shown := recordable(src)
-	if ls == nil {
+	if src.inProcess == nil {
 		t.Fatal("the demo cannot be recorded")
 	}
-	w, err := recording.Start(filepath.Join(t.TempDir(), "r.rec.zst"), ls, o.recordingHeader(src))
+	w, err := recording.Start(filepath.Join(t.TempDir(), "r.rec.zst"), src.inProcess, o.recordingHeader(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	shown.w = w
-	wrapped := shown.wrap()
+	wrapped := recordingShown(src, w)
 	f := wrapped.Pull(0, 1)
 	if msg := say.Status(f.Status, f.Taken); !strings.HasPrefix(msg, "● REC ") || !strings.HasSuffix(msg, "B") || wrapped.Title() != "demo · steady" {
 		t.Errorf("status while recording: %q, title %q", msg, wrapped.Title())
 	}
-	if _, ok := wrapped.(source.Processing); !ok {
+	if wrapped.Controls().Processing == nil {
 		t.Error("the recording dashboard lost pause and step")
 	}
-	if _, ok := wrapped.(source.Faults); !ok {
+	if wrapped.Controls().Faults == nil {
 		t.Error("the recording dashboard lost the demo's faults")
 	}
 }

@@ -15,29 +15,50 @@ import (
 	"github.com/informtop/informtop/demo"
 	"github.com/informtop/informtop/kube"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
+
+// chosen is the source picked and what only its maker knows about it.
+type chosen struct {
+	source.Source
+	// inProcess is the source's informers when they run in this process
+	// (the demo, a cluster): what a recording taps. nil otherwise.
+	inProcess *local.Source
+	// demo is the embedded demo when that is the source.
+	demo *demo.Demo
+}
 
 // chooseSource picks the source: the demo when asked for or when no
 // kubeconfig exists (the header says which), a real cluster otherwise.
-func chooseSource(ctx context.Context, o *options, fs *pflag.FlagSet) (source.Source, error) {
+func chooseSource(ctx context.Context, o *options, fs *pflag.FlagSet) (chosen, error) {
 	if !o.demo {
 		path := defaultKubeconfig()
 		explicitNoDemo := fs.Changed("demo")
 		if path != "" || len(o.clusterFlagsSet(fs)) > 0 {
 			ko, err := o.kubeOptions()
 			if err != nil {
-				return nil, err
+				return chosen{}, err
 			}
-			return kube.New(ctx, ko)
+			k, err := kube.New(ctx, ko)
+			if err != nil {
+				return chosen{}, err
+			}
+			return chosen{Source: k, inProcess: k.Source}, nil
 		}
 		if explicitNoDemo {
-			return nil, fmt.Errorf("no kubeconfig found (looked at %s); point --kubeconfig or KUBECONFIG at one, or drop --demo=false to run the embedded demo", strings.Join(kubeconfigPlaces(), ", "))
+			return chosen{}, fmt.Errorf("no kubeconfig found (looked at %s); point --kubeconfig or KUBECONFIG at one, or drop --demo=false to run the embedded demo", strings.Join(kubeconfigPlaces(), ", "))
 		}
 	}
-	var why withNotes
+	var why source.Decoration
 	if !o.demo {
-		why.titleMark = " (no kubeconfig found)"
-		why.extra = []string{"no kubeconfig found: showing the embedded demo cluster"}
+		// Say in the header why the demo runs: a short mark on the title,
+		// the whole sentence after the scenario's own notes (the first
+		// note is the scenario's headline).
+		why.Title = func(t string) string { return t + " (no kubeconfig found)" }
+		why.Frame = func(f source.Frame) source.Frame {
+			f.Notes = append(slices.Clip(f.Notes), "no kubeconfig found: showing the embedded demo cluster")
+			return f
+		}
 	}
 	kind, _ := o.queueKind()
 	wl, _ := kube.ParseWatchList(o.watchList)
@@ -49,28 +70,9 @@ func chooseSource(ctx context.Context, o *options, fs *pflag.FlagSet) (source.So
 		WatchList: wl == kube.WatchListOn,
 	})
 	if err != nil {
-		return nil, err
+		return chosen{}, err
 	}
-	why.Demo = d
-	return why, nil
-}
-
-// withNotes says in the header why the demo is running: a short mark on the
-// title, and the full sentence after the scenario's own notes (the first
-// note is the scenario's headline). Embedding keeps every capability of
-// the demo visible to the dashboard.
-type withNotes struct {
-	*demo.Demo
-	titleMark string
-	extra     []string
-}
-
-func (w withNotes) Title() string { return w.Demo.Title() + w.titleMark }
-
-func (w withNotes) Pull(cursor uint64, maxEvents int) source.Frame {
-	f := w.Demo.Pull(cursor, maxEvents)
-	f.Notes = slices.Concat(f.Notes, w.extra)
-	return f
+	return chosen{Source: source.Decorate(d, why), inProcess: d.Source, demo: d}, nil
 }
 
 // defaultKubeconfig returns the first kubeconfig kubectl would load, or "".

@@ -199,3 +199,10 @@ func (s *Source) lookup(informer string) (*Informer, error) {
 	}
 	return nil, fmt.Errorf("no informer named %q", informer)
 }
+
+// Controls implements source.Source: informers running in this process
+// can be paused, stepped, resynced and read queue by queue; simulated
+// listeners can be stalled.
+func (s *Source) Controls() source.Controls {
+	return source.Controls{Processing: s, Stalling: s, Queue: s, QueuePager: s, Backlog: s}
+}

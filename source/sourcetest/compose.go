@@ -12,92 +12,90 @@ import (
 
 // Cluster is a Fake with the capabilities of informers running in
 // informtop over a real cluster: Processing, Stalling, QueueReader, QueuePager and ListenerReader,
-// answered by Controls. It has no Faults and no Workload.
+// answered by Controller. It has no Faults and no Workload.
 type Cluster struct {
 	*Fake
-	Controls *Controls
+	Ctl *Controller
 }
 
-var (
-	_ source.Processing     = (*Cluster)(nil)
-	_ source.Stalling       = (*Cluster)(nil)
-	_ source.QueueReader    = (*Cluster)(nil)
-	_ source.QueuePager     = (*Cluster)(nil)
-	_ source.ListenerReader = (*Cluster)(nil)
-)
+var _ source.Source = (*Cluster)(nil)
+
+// Controls implements source.Source: processing, stalling and queue and
+// backlog reads, as a cluster source has.
+func (s *Cluster) Controls() source.Controls {
+	return source.Controls{Processing: s, Stalling: s, Queue: s, QueuePager: s, Backlog: s}
+}
 
 // NewCluster returns f with c's processing, stalling and queue reading;
-// nil c gets new Controls. f's frames report c's pause state.
-func NewCluster(f *Fake, c *Controls) *Cluster {
+// nil c gets new Controller. f's frames report c's pause state.
+func NewCluster(f *Fake, c *Controller) *Cluster {
 	if c == nil {
-		c = &Controls{}
+		c = &Controller{}
 	}
 	f.ReportPaused(c)
-	return &Cluster{Fake: f, Controls: c}
+	return &Cluster{Fake: f, Ctl: c}
 }
 
 // SetPaused implements source.Processing.
-func (s *Cluster) SetPaused(paused bool) error { return s.Controls.SetPaused(paused) }
+func (s *Cluster) SetPaused(paused bool) error { return s.Ctl.SetPaused(paused) }
 
 // Paused implements source.Processing.
-func (s *Cluster) Paused() bool { return s.Controls.Paused() }
+func (s *Cluster) Paused() bool { return s.Ctl.Paused() }
 
 // Step implements source.Processing.
-func (s *Cluster) Step(informer string) (source.StepResult, error) { return s.Controls.Step(informer) }
+func (s *Cluster) Step(informer string) (source.StepResult, error) { return s.Ctl.Step(informer) }
 
 // StepBatch implements source.Processing.
 func (s *Cluster) StepBatch(informer string) (source.StepResult, error) {
-	return s.Controls.StepBatch(informer)
+	return s.Ctl.StepBatch(informer)
 }
 
 // Resync implements source.Processing.
-func (s *Cluster) Resync(informer string) error { return s.Controls.Resync(informer) }
+func (s *Cluster) Resync(informer string) error { return s.Ctl.Resync(informer) }
 
 // ToggleStall implements source.Stalling.
 func (s *Cluster) ToggleStall(informer, listener string) (bool, error) {
-	return s.Controls.ToggleStall(informer, listener)
+	return s.Ctl.ToggleStall(informer, listener)
 }
 
 // QueueDeltas implements source.QueueReader.
 func (s *Cluster) QueueDeltas(informer, key string) cache.Deltas {
-	return s.Controls.QueueDeltas(informer, key)
+	return s.Ctl.QueueDeltas(informer, key)
 }
 
 // QueueRows implements source.QueuePager.
 func (s *Cluster) QueueRows(informer string, offset, max int) ([]source.QueueItem, int) {
-	return s.Controls.QueueRows(informer, offset, max)
+	return s.Ctl.QueueRows(informer, offset, max)
 }
 
 // ListenerBacklog implements source.ListenerReader.
 func (s *Cluster) ListenerBacklog(informer, listener string, max int) []source.Pending {
-	return s.Controls.ListenerBacklog(informer, listener, max)
+	return s.Ctl.ListenerBacklog(informer, listener, max)
 }
 
 // Demo is a Fake with every capability, like the embedded demo, answered
-// by its embedded Controls.
+// by its embedded Controller.
 type Demo struct {
 	*Fake
-	*Controls
+	*Controller
 }
 
-var (
-	_ source.Processing     = (*Demo)(nil)
-	_ source.Stalling       = (*Demo)(nil)
-	_ source.Faults         = (*Demo)(nil)
-	_ source.Workload       = (*Demo)(nil)
-	_ source.QueueReader    = (*Demo)(nil)
-	_ source.QueuePager     = (*Demo)(nil)
-	_ source.ListenerReader = (*Demo)(nil)
-)
+var _ source.Source = (*Demo)(nil)
 
-// NewDemo returns f with every capability of c; nil c gets new Controls.
+// Controls implements source.Source: every capability, as the demo has.
+func (d *Demo) Controls() source.Controls {
+	c := d.Controller
+	return source.Controls{Processing: c, Stalling: c, Faults: c, Workload: c, Queue: c, QueuePager: c, Backlog: c}
+}
+
+// NewDemo returns f with every capability of c; nil c gets new Controller.
 // f's frames report c's pause state.
-func NewDemo(f *Fake, c *Controls) *Demo {
+func NewDemo(f *Fake, c *Controller) *Demo {
 	if c == nil {
-		c = &Controls{}
+		c = &Controller{}
 	}
 	f.ReportPaused(c)
-	return &Demo{Fake: f, Controls: c}
+	return &Demo{Fake: f, Controller: c}
 }
 
 // Verifying is a Cluster that can also verify its caches, answering every
@@ -110,7 +108,14 @@ type Verifying struct {
 	asked []string
 }
 
-var _ source.Verifier = (*Verifying)(nil)
+var _ source.Source = (*Verifying)(nil)
+
+// Controls implements source.Source: a cluster's, and verify.
+func (v *Verifying) Controls() source.Controls {
+	c := v.Cluster.Controls()
+	c.Verifier = v
+	return c
+}
 
 // NewVerifying adds verification to c.
 func NewVerifying(c *Cluster) *Verifying { return &Verifying{Cluster: c} }

@@ -17,14 +17,14 @@ const RateStep = 10
 // ErrNotPaused is what Step answers while processing runs.
 var ErrNotPaused = errors.New("processing is not paused: step needs a pause first")
 
-// Controls is a fake of every capability: it records each control call in
+// Controller is a fake of every capability: it records each control call in
 // order (Calls) and each queue read (QueueReads), and answers from state
-// the test sets. The zero Controls is ready to use: running, no stalls,
+// the test sets. The zero Controller is ready to use: running, no stalls,
 // rate 0, nothing queued.
 //
 // When a failure is set, every control returns it: SetPaused then changes
 // nothing; Step, ToggleStall and AdjustRate still answer their result.
-type Controls struct {
+type Controller struct {
 	mu      sync.Mutex
 	calls   []string
 	reads   []string
@@ -41,17 +41,17 @@ type Controls struct {
 }
 
 var (
-	_ source.Processing     = (*Controls)(nil)
-	_ source.Stalling       = (*Controls)(nil)
-	_ source.Faults         = (*Controls)(nil)
-	_ source.Workload       = (*Controls)(nil)
-	_ source.QueueReader    = (*Controls)(nil)
-	_ source.QueuePager     = (*Controls)(nil)
-	_ source.ListenerReader = (*Controls)(nil)
+	_ source.Processing     = (*Controller)(nil)
+	_ source.Stalling       = (*Controller)(nil)
+	_ source.Faults         = (*Controller)(nil)
+	_ source.Workload       = (*Controller)(nil)
+	_ source.QueueReader    = (*Controller)(nil)
+	_ source.QueuePager     = (*Controller)(nil)
+	_ source.ListenerReader = (*Controller)(nil)
 )
 
 // record appends a call; c.mu is held.
-func (c *Controls) record(format string, args ...any) {
+func (c *Controller) record(format string, args ...any) {
 	c.calls = append(c.calls, fmt.Sprintf(format, args...))
 }
 
@@ -59,28 +59,28 @@ func (c *Controls) record(format string, args ...any) {
 // "Step(pods)", "StepBatch(pods)", "Resync(pods)", "ToggleStall(pods,audit)", "DropWatch",
 // "ExpireHistory", "AdjustRate(-1)". Paused and QueueDeltas are reads and
 // are not recorded here.
-func (c *Controls) Calls() []string {
+func (c *Controller) Calls() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]string(nil), c.calls...)
 }
 
 // QueueReads returns the QueueDeltas calls so far as "informer key".
-func (c *Controls) QueueReads() []string {
+func (c *Controller) QueueReads() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]string(nil), c.reads...)
 }
 
 // SetStepResult is what Step answers from now on.
-func (c *Controls) SetStepResult(res source.StepResult) {
+func (c *Controller) SetStepResult(res source.StepResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.step = res
 }
 
 // SetFailure makes every control return err from now on; nil ends it.
-func (c *Controls) SetFailure(err error) {
+func (c *Controller) SetFailure(err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.fail = err
@@ -89,7 +89,7 @@ func (c *Controls) SetFailure(err error) {
 // SetPausedState sets the pause state without recording a call, as if
 // something else (a scenario's script) had paused processing: PausedBy
 // then reports source.PausedByScenario.
-func (c *Controls) SetPausedState(paused bool) {
+func (c *Controller) SetPausedState(paused bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.paused, c.by = paused, ""
@@ -100,7 +100,7 @@ func (c *Controls) SetPausedState(paused bool) {
 
 // PausedBy says who paused: source.PausedByYou after SetPaused(true),
 // source.PausedByScenario after SetPausedState(true), "" while running.
-func (c *Controls) PausedBy() source.Pauser {
+func (c *Controller) PausedBy() source.Pauser {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.paused {
@@ -110,15 +110,15 @@ func (c *Controls) PausedBy() source.Pauser {
 }
 
 // SetBatchResult is what StepBatch answers from now on.
-func (c *Controls) SetBatchResult(res source.StepResult) {
+func (c *Controller) SetBatchResult(res source.StepResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.batch = res
 }
 
 // SetQueueRows makes rows the whole queue of informer that QueueRows pages
-// through; the Controls keeps the slice.
-func (c *Controls) SetQueueRows(informer string, rows []source.QueueItem) {
+// through; the Controller keeps the slice.
+func (c *Controller) SetQueueRows(informer string, rows []source.QueueItem) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.rows == nil {
@@ -128,8 +128,8 @@ func (c *Controls) SetQueueRows(informer string, rows []source.QueueItem) {
 }
 
 // SetBacklog makes pending what ListenerBacklog answers for a listener,
-// oldest first; the Controls keeps the slice.
-func (c *Controls) SetBacklog(informer, listener string, pending []source.Pending) {
+// oldest first; the Controller keeps the slice.
+func (c *Controller) SetBacklog(informer, listener string, pending []source.Pending) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.backlog == nil {
@@ -139,7 +139,7 @@ func (c *Controls) SetBacklog(informer, listener string, pending []source.Pendin
 }
 
 // SetStalled sets a listener's stall state without recording a call.
-func (c *Controls) SetStalled(informer, listener string, stalled bool) {
+func (c *Controller) SetStalled(informer, listener string, stalled bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stalled == nil {
@@ -149,21 +149,21 @@ func (c *Controls) SetStalled(informer, listener string, stalled bool) {
 }
 
 // Stalled reports a listener's stall state.
-func (c *Controls) Stalled(informer, listener string) bool {
+func (c *Controller) Stalled(informer, listener string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.stalled[informer+"/"+listener]
 }
 
 // SetRate sets the workload rate without recording a call.
-func (c *Controls) SetRate(perSecond float64) {
+func (c *Controller) SetRate(perSecond float64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.rate = perSecond
 }
 
 // Rate is the workload rate in changes per second.
-func (c *Controls) Rate() float64 {
+func (c *Controller) Rate() float64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.rate
@@ -171,7 +171,7 @@ func (c *Controls) Rate() float64 {
 
 // SetQueued is what QueueDeltas answers for informer and key from now on
 // (key "" for the keyless items); nil deltas: nothing queued.
-func (c *Controls) SetQueued(informer, key string, deltas cache.Deltas) {
+func (c *Controller) SetQueued(informer, key string, deltas cache.Deltas) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if deltas == nil {
@@ -188,7 +188,7 @@ func (c *Controls) SetQueued(informer, key string, deltas cache.Deltas) {
 }
 
 // SetPaused implements source.Processing.
-func (c *Controls) SetPaused(paused bool) error {
+func (c *Controller) SetPaused(paused bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("SetPaused(%v)", paused)
@@ -203,7 +203,7 @@ func (c *Controls) SetPaused(paused bool) error {
 }
 
 // Paused implements source.Processing.
-func (c *Controls) Paused() bool {
+func (c *Controller) Paused() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.paused
@@ -211,7 +211,7 @@ func (c *Controls) Paused() bool {
 
 // Step implements source.Processing: ErrNotPaused while running, else the
 // step result set and the failure, if any.
-func (c *Controls) Step(informer string) (source.StepResult, error) {
+func (c *Controller) Step(informer string) (source.StepResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("Step(%s)", informer)
@@ -223,7 +223,7 @@ func (c *Controls) Step(informer string) (source.StepResult, error) {
 
 // StepBatch implements source.Processing: ErrNotPaused while running,
 // else the batch result set and the failure, if any.
-func (c *Controls) StepBatch(informer string) (source.StepResult, error) {
+func (c *Controller) StepBatch(informer string) (source.StepResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("StepBatch(%s)", informer)
@@ -234,7 +234,7 @@ func (c *Controls) StepBatch(informer string) (source.StepResult, error) {
 }
 
 // Resync implements source.Processing.
-func (c *Controls) Resync(informer string) error {
+func (c *Controller) Resync(informer string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("Resync(%s)", informer)
@@ -243,7 +243,7 @@ func (c *Controls) Resync(informer string) error {
 
 // ToggleStall implements source.Stalling: it flips the listener's stall
 // state and reports the new one.
-func (c *Controls) ToggleStall(informer, listener string) (bool, error) {
+func (c *Controller) ToggleStall(informer, listener string) (bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("ToggleStall(%s,%s)", informer, listener)
@@ -256,7 +256,7 @@ func (c *Controls) ToggleStall(informer, listener string) (bool, error) {
 }
 
 // DropWatch implements source.Faults.
-func (c *Controls) DropWatch() error {
+func (c *Controller) DropWatch() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("DropWatch")
@@ -264,7 +264,7 @@ func (c *Controls) DropWatch() error {
 }
 
 // ExpireHistory implements source.Faults.
-func (c *Controls) ExpireHistory() error {
+func (c *Controller) ExpireHistory() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("ExpireHistory")
@@ -273,7 +273,7 @@ func (c *Controls) ExpireHistory() error {
 
 // AdjustRate implements source.Workload: each step moves the rate by
 // RateStep.
-func (c *Controls) AdjustRate(step int) (float64, error) {
+func (c *Controller) AdjustRate(step int) (float64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("AdjustRate(%d)", step)
@@ -282,7 +282,7 @@ func (c *Controls) AdjustRate(step int) (float64, error) {
 }
 
 // QueueDeltas implements source.QueueReader: a copy of what SetQueued set.
-func (c *Controls) QueueDeltas(informer, key string) cache.Deltas {
+func (c *Controller) QueueDeltas(informer, key string) cache.Deltas {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.reads = append(c.reads, informer+" "+key)
@@ -291,7 +291,7 @@ func (c *Controls) QueueDeltas(informer, key string) cache.Deltas {
 
 // QueueRows implements source.QueuePager: a copy of at most max rows from
 // offset of what SetQueueRows set, and their total.
-func (c *Controls) QueueRows(informer string, offset, max int) ([]source.QueueItem, int) {
+func (c *Controller) QueueRows(informer string, offset, max int) ([]source.QueueItem, int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	rows := c.rows[informer]
@@ -302,7 +302,7 @@ func (c *Controls) QueueRows(informer string, offset, max int) ([]source.QueueIt
 
 // ListenerBacklog implements source.ListenerReader: a copy of at most max
 // of what SetBacklog set.
-func (c *Controls) ListenerBacklog(informer, listener string, max int) []source.Pending {
+func (c *Controller) ListenerBacklog(informer, listener string, max int) []source.Pending {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.backlog[informer+"/"+listener]

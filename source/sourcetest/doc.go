@@ -9,7 +9,7 @@
 //     controller's workqueues.
 //   - Store is an immutable cache: keys, objects, labels, creation times
 //     and indexes, read as source.InformerStore reads an engine informer.
-//   - Controls records every control call in order; its step result,
+//   - Controller records every control call in order; its step result,
 //     failure, pause state, stall states, rate and queued deltas are
 //     settable.
 //
@@ -24,7 +24,7 @@
 //   - *Demo adds every capability, like the embedded demo.
 //
 // Another set is a struct embedding *Fake and exactly the capability
-// interfaces it should offer, each set to one *Controls, with ReportPaused
+// interfaces it should offer, each set to one *Controller, with ReportPaused
 // so its frames carry the pause state:
 //
 //	type pausable struct {
@@ -32,7 +32,7 @@
 //		source.Processing
 //	}
 //
-//	ctl := &sourcetest.Controls{}
+//	ctl := &sourcetest.Controller{}
 //	f := sourcetest.New(sourcetest.Config{Kind: "demo", Frames: frames})
 //	f.ReportPaused(ctl)
 //	src := pausable{f, ctl}

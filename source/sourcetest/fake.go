@@ -172,9 +172,13 @@ func (f *Fake) SetServer(server map[string]source.ServerStats) {
 
 // ReportPaused makes every later frame's Paused read p.Paused(), and its
 // PausedBy read p.PausedBy() when p has that method; NewCluster
-// and NewDemo call it with their Controls.
+// and NewDemo call it with their Controller.
 func (f *Fake) ReportPaused(p source.Processing) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.paused = p
 }
+
+// Controls implements source.Source: a Fake only shows; NewCluster,
+// NewDemo and NewVerifying give it controls.
+func (f *Fake) Controls() source.Controls { return source.Controls{} }

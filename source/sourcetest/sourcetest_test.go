@@ -19,25 +19,26 @@ import (
 // offers lists the capabilities src has, in a fixed order.
 func offers(src source.Source) []string {
 	var out []string
-	if _, ok := src.(source.Processing); ok {
+	c := src.Controls()
+	if c.Processing != nil {
 		out = append(out, "processing")
 	}
-	if _, ok := src.(source.Stalling); ok {
+	if c.Stalling != nil {
 		out = append(out, "stalling")
 	}
-	if _, ok := src.(source.Faults); ok {
+	if c.Faults != nil {
 		out = append(out, "faults")
 	}
-	if _, ok := src.(source.Workload); ok {
+	if c.Workload != nil {
 		out = append(out, "workload")
 	}
-	if _, ok := src.(source.QueueReader); ok {
+	if c.Queue != nil {
 		out = append(out, "queue")
 	}
 	return out
 }
 
-func TestCapabilitiesFollowTheType(t *testing.T) {
+func TestCapabilitiesAreTheSourcesControls(t *testing.T) {
 	for _, tc := range []struct {
 		src  source.Source
 		want []string
@@ -91,7 +92,7 @@ func TestPullReplaysFramesAndEvents(t *testing.T) {
 		t.Errorf("explicit stats %+v", got)
 	}
 	c := sourcetest.NewCluster(f2, nil)
-	c.Controls.SetPausedState(true)
+	c.Ctl.SetPausedState(true)
 	if !c.Pull(0, 0).Paused {
 		t.Error("a Cluster's frame does not report its pause state")
 	}
@@ -148,7 +149,7 @@ func TestStoreReadsLikeAnInformer(t *testing.T) {
 }
 
 func TestControlsRecordEveryCall(t *testing.T) {
-	c := &sourcetest.Controls{}
+	c := &sourcetest.Controller{}
 	if _, err := c.Step("pods"); !errors.Is(err, sourcetest.ErrNotPaused) {
 		t.Errorf("step while running: %v", err)
 	}
