@@ -186,7 +186,7 @@ func (s *Source) Status() source.Status {
 func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
 	s.mu.Lock()
 	f := source.Frame{
-		Snapshots:  slices.Clone(s.last.Snapshots), // the reader may write into its copy
+		Snapshots:  source.CloneInformers(s.last.Snapshots), // the reader may write into its copy
 		EventStats: s.last.EventStats,
 		Status:     s.status,
 		Reasons:    maps.Clone(s.last.Reasons),

@@ -2,6 +2,8 @@ package source
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -225,3 +227,38 @@ const (
 	TransformStripManagedFields = "stripManagedFields"
 	TransformStripLastApplied   = "stripLastApplied"
 )
+
+// Clone is a copy of i that shares nothing with it: a source that keeps
+// the informers it hands out gives each reader a clone, since readers may
+// write into their frame.
+func (i Informer) Clone() Informer {
+	i.Queue.Head = slices.Clone(i.Queue.Head)
+	for j := range i.Queue.Head {
+		i.Queue.Head[j].Types = slices.Clone(i.Queue.Head[j].Types)
+	}
+	i.Store.Indexes = maps.Clone(i.Store.Indexes)
+	i.Listeners = slices.Clone(i.Listeners)
+	for j := range i.Listeners {
+		if m := i.Listeners[j].LastCacheMutation; m != nil {
+			c := *m
+			c.Fields = slices.Clone(m.Fields)
+			i.Listeners[j].LastCacheMutation = &c
+		}
+	}
+	i.Memory.ByField = maps.Clone(i.Memory.ByField)
+	i.Memory.SavedByTransforms = maps.Clone(i.Memory.SavedByTransforms)
+	i.Memory.WouldSaveByTransforms = maps.Clone(i.Memory.WouldSaveByTransforms)
+	return i
+}
+
+// CloneInformers clones every informer of infs.
+func CloneInformers(infs []Informer) []Informer {
+	if infs == nil {
+		return nil
+	}
+	out := make([]Informer, len(infs))
+	for i, inf := range infs {
+		out[i] = inf.Clone()
+	}
+	return out
+}

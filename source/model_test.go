@@ -75,3 +75,48 @@ func TestModelRoundTrips(t *testing.T) {
 	check("step", fill.Value[StepResult](texts...), new(StepResult))
 	check("workqueue", fill.Value[Workqueue](texts...), new(Workqueue))
 }
+
+// A clone shares nothing: writing into every part of it leaves the
+// original as it was.
+func TestCloneSharesNothing(t *testing.T) {
+	orig := fill.Value[Informer](texts...)
+	want, _ := json.Marshal(orig)
+	c := orig.Clone()
+	scribble(reflect.ValueOf(&c).Elem())
+	if got, _ := json.Marshal(orig); !bytes.Equal(got, want) {
+		t.Fatalf("writing into a clone changed the original:\n%s\nwas\n%s", got, want)
+	}
+}
+
+// scribble writes into every slice element, map entry and pointee of v.
+func scribble(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				scribble(v.Field(i))
+			}
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			scribble(v.Elem())
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			scribble(v.Index(i))
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			e := reflect.New(v.Type().Elem()).Elem()
+			v.SetMapIndex(k, e)
+		}
+	case reflect.String:
+		if v.CanSet() {
+			v.SetString("scribbled")
+		}
+	case reflect.Int, reflect.Int64, reflect.Uint64, reflect.Float64:
+		if v.CanSet() && v.Type().PkgPath() == "" {
+			v.SetZero()
+		}
+	}
+}

@@ -32,6 +32,12 @@ func (v verifyAnswers) Verify(_ context.Context, informer string) (verify.Result
 	return a.res, a.err
 }
 
+func (v verifyAnswers) Controls() source.Controls {
+	c := v.Cluster.Controls()
+	c.Verifier = v
+	return c
+}
+
 func syncedCluster(names ...string) *sourcetest.Cluster {
 	var snaps []source.Informer
 	for _, n := range names {

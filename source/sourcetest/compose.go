@@ -33,6 +33,7 @@ func NewCluster(f *Fake, c *Controller) *Cluster {
 		c = &Controller{}
 	}
 	f.ReportPaused(c)
+	c.knowInformersOf(f)
 	return &Cluster{Fake: f, Ctl: c}
 }
 
@@ -95,6 +96,7 @@ func NewDemo(f *Fake, c *Controller) *Demo {
 		c = &Controller{}
 	}
 	f.ReportPaused(c)
+	c.knowInformersOf(f)
 	return &Demo{Fake: f, Controller: c}
 }
 
@@ -140,4 +142,11 @@ func (v *Verifying) Verify(_ context.Context, informer string) (verify.Result, e
 	defer v.mu.Unlock()
 	v.asked = append(v.asked, informer)
 	return v.res, v.err
+}
+
+// knowInformersOf makes c refuse informers f's current frame lacks.
+func (c *Controller) knowInformersOf(f *Fake) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.knows = f.has
 }

@@ -38,6 +38,18 @@ type Controller struct {
 	batch   source.StepResult
 	rows    map[string][]source.QueueItem // informer -> whole queue
 	backlog map[string][]source.Pending   // "informer/listener" -> backlog
+	// knows, when set, says whether an informer exists: controls refuse
+	// others as a real source does. nil knows every name.
+	knows func(informer string) bool
+}
+
+// unknown is the refusal of a control for an informer the source lacks;
+// nil when it has it. c.mu is held.
+func (c *Controller) unknown(informer string) error {
+	if c.knows == nil || c.knows(informer) {
+		return nil
+	}
+	return fmt.Errorf("there is no informer %q", informer)
 }
 
 var (
@@ -215,6 +227,9 @@ func (c *Controller) Step(informer string) (source.StepResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("Step(%s)", informer)
+	if err := c.unknown(informer); err != nil {
+		return source.StepResult{}, err
+	}
 	if !c.paused {
 		return source.StepResult{}, ErrNotPaused
 	}
@@ -227,6 +242,9 @@ func (c *Controller) StepBatch(informer string) (source.StepResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("StepBatch(%s)", informer)
+	if err := c.unknown(informer); err != nil {
+		return source.StepResult{}, err
+	}
 	if !c.paused {
 		return source.StepResult{}, ErrNotPaused
 	}
@@ -238,6 +256,9 @@ func (c *Controller) Resync(informer string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("Resync(%s)", informer)
+	if err := c.unknown(informer); err != nil {
+		return err
+	}
 	return c.fail
 }
 
@@ -247,6 +268,9 @@ func (c *Controller) ToggleStall(informer, listener string) (bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record("ToggleStall(%s,%s)", informer, listener)
+	if err := c.unknown(informer); err != nil {
+		return false, err
+	}
 	if c.stalled == nil {
 		c.stalled = map[string]bool{}
 	}

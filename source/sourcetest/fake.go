@@ -67,7 +67,7 @@ func (f *Fake) Pull(cursor uint64, maxEvents int) source.Frame {
 	out := source.Frame{Notes: append([]string(nil), f.cfg.Notes...), Status: f.cfg.Status, Reasons: maps.Clone(f.cfg.Reasons),
 		Workqueues: slices.Clone(f.cfg.Workqueues), Server: maps.Clone(f.cfg.Server), Taken: time.Now()}
 	if len(f.cfg.Frames) > 0 {
-		out.Snapshots = append([]source.Informer(nil), f.cfg.Frames[f.frame]...)
+		out.Snapshots = source.CloneInformers(f.cfg.Frames[f.frame])
 	}
 	cursor = max(cursor, 1)
 	out.Next = cursor
@@ -182,3 +182,19 @@ func (f *Fake) ReportPaused(p source.Processing) {
 // Controls implements source.Source: a Fake only shows; NewCluster,
 // NewDemo and NewVerifying give it controls.
 func (f *Fake) Controls() source.Controls { return source.Controls{} }
+
+// has reports whether the current frame has the informer. It takes only
+// f's lock: a Controller asks while holding its own.
+func (f *Fake) has(informer string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.cfg.Frames) == 0 {
+		return false
+	}
+	for _, inf := range f.cfg.Frames[f.frame] {
+		if inf.Name == informer {
+			return true
+		}
+	}
+	return false
+}

@@ -207,3 +207,22 @@ func TestPullReturnsWorkqueues(t *testing.T) {
 		t.Fatalf("after SetWorkqueues: %+v", got)
 	}
 }
+
+// The fake the dashboard's tests rest on behaves as every real source
+// must: what passes with it passes for the reason it would with them.
+func TestFakeConforms(t *testing.T) {
+	frames := [][]source.Informer{{{Name: "pods", Listeners: []source.Listener{{Name: "fast"}}}, {Name: "secrets", QueueKind: source.DeltaFIFO}}}
+	f := sourcetest.New(sourcetest.Config{Kind: "fake", Title: "fake · test", Frames: frames,
+		Status: source.Status{State: source.Live},
+		Stores: map[string]source.StoreReader{"pods": &sourcetest.Store{}}})
+	var seq uint64
+	churn := func(_ testing.TB, n int) {
+		for range n {
+			seq++
+			f.AddEvents(source.Event{Seq: seq, Type: source.EventWatchEvent, Informer: "pods"})
+		}
+	}
+	for _, src := range []source.Source{f, sourcetest.NewCluster(f, nil), sourcetest.NewDemo(f, nil)} {
+		sourcetest.Conform(t, src, 0, churn)
+	}
+}

@@ -1,0 +1,81 @@
+package attach
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent"
+	"github.com/informtop/informtop/demo/cluster"
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source/sourcetest"
+)
+
+// attach over a real agent behaves as every source must: the dashboard
+// cannot tell it from one running its informers in this process.
+func TestAttachConforms(t *testing.T) {
+	const held = 64
+	fx := newItemAgent(t)
+	srv := serve(t, fx.handler)
+	s := newSource(t, srv.addr, Options{})
+	s.events = newEventBuffer(held) // a small buffer, so losing events takes few writes
+	run(t, s)
+	eventually(t, "the first frame", func() bool { return len(s.Pull(0, 0).Snapshots) == 1 }, func() string { return "" })
+	keys := fx.cluster.Keys(cluster.Pods)
+	churn := func(t testing.TB, n int) {
+		t.Helper()
+		start := s.Pull(0, 0).Next
+		for i := 0; ; i++ {
+			if _, err := fx.cluster.Update(cluster.Pods, keys[i%len(keys)]); err != nil {
+				t.Fatal(err)
+			}
+			// Each update is a watch event in the agent's ring; wait until
+			// the poller has brought it over.
+			deadline := time.Now().Add(10 * time.Second)
+			for s.Pull(0, 0).Next <= start+uint64(i) && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond)
+			}
+			if s.Pull(0, 0).Next >= start+uint64(n) {
+				return
+			}
+		}
+	}
+	sourcetest.Conform(t, s, held, churn)
+}
+
+// newItemAgent is newAgent's fixture with an event per item, so every
+// write the test makes reaches the agent's ring.
+func newItemAgent(t *testing.T) *fixture {
+	t.Helper()
+	c := cluster.New(cluster.Options{Seed: 7})
+	if err := c.Populate(cluster.Pods, 8); err != nil {
+		t.Fatal(err)
+	}
+	lw, err := c.ListerWatcher(cluster.Pods, cluster.Selector{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, _ := c.ExampleObject(cluster.Pods)
+	ring := instr.NewRing(1024)
+	inf := engine.NewSharedIndexInformerWithOptions(lw.(cache.ListerWatcher), example, engine.Options{
+		Name: "pods", Resource: "pods",
+		Indexers:        cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		Instrumentation: engine.Instrumentation{Events: ring, ItemEvents: true},
+	})
+	if _, err := inf.AddNamedEventHandler("slow", cache.ResourceEventHandlerFuncs{}, cache.HandlerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := agent.NewHandler(agent.Options{}, inf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { inf.RunWithContext(ctx) })
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	return &fixture{cluster: c, inf: inf, ring: ring, handler: h}
+}
