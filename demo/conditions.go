@@ -8,7 +8,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
@@ -52,7 +51,7 @@ func watchesSettled(d *Demo) bool {
 	}
 	settled := true
 	for _, e := range d.Informers() {
-		r := e.Engine().Snapshot().Reflector
+		r := e.State().Reflector
 		if !r.WatchOpen {
 			settled = false
 			continue
@@ -73,7 +72,7 @@ func watchesSettled(d *Demo) bool {
 // server's state.
 func caughtUp(d *Demo) bool {
 	for _, e := range d.Informers() {
-		if e.Engine().Snapshot().Queue.Depth != 0 || d.storeDiff(e) != "" {
+		if e.State().Queue.Depth != 0 || d.storeDiff(e) != "" {
 			return false
 		}
 	}
@@ -83,7 +82,7 @@ func caughtUp(d *Demo) bool {
 // listenersIdle: no listener has a backlog or a callback in progress.
 func listenersIdle(d *Demo) bool {
 	for _, e := range d.Informers() {
-		for _, ls := range e.Engine().Snapshot().Listeners {
+		for _, ls := range e.State().Listeners {
 			if ls.Pending != 0 || ls.InCallback != "" {
 				return false
 			}
@@ -118,10 +117,10 @@ func queuesDrained(d *Demo) bool {
 // number of calls of each kind, and listeners of the same name on
 // different informers too (fifo-compare).
 func sameDeliveries(d *Demo) bool {
-	byName := map[string]processor.Delivered{}
+	byName := map[string]source.Delivered{}
 	for _, e := range d.Informers() {
-		var first *processor.Delivered
-		for _, ls := range e.Engine().Snapshot().Listeners {
+		var first *source.Delivered
+		for _, ls := range e.State().Listeners {
 			if first == nil {
 				first = &ls.Delivered
 			} else if ls.Delivered != *first {
@@ -158,7 +157,7 @@ func inCallback(d *Demo, informer, listener string) bool {
 	if e == nil {
 		return false
 	}
-	for _, ls := range e.Engine().Snapshot().Listeners {
+	for _, ls := range e.State().Listeners {
 		if ls.Name == listener {
 			return ls.InCallback != ""
 		}
@@ -173,7 +172,7 @@ func (d *Demo) markWatches() {
 	defer d.mu.Unlock()
 	d.facts.watchesBefore = make(map[string]uint64, len(d.Informers()))
 	for _, e := range d.Informers() {
-		d.facts.watchesBefore[e.Name()] = e.Engine().Snapshot().Reflector.Watches
+		d.facts.watchesBefore[e.Name()] = e.State().Reflector.Watches
 	}
 }
 
@@ -184,7 +183,7 @@ func rewatched(d *Demo) bool {
 	before := d.facts.watchesBefore
 	d.mu.Unlock()
 	for _, e := range d.Informers() {
-		if r := e.Engine().Snapshot().Reflector; !r.WatchOpen || r.Watches <= before[e.Name()] {
+		if r := e.State().Reflector; !r.WatchOpen || r.Watches <= before[e.Name()] {
 			return false
 		}
 	}
@@ -194,7 +193,7 @@ func rewatched(d *Demo) bool {
 // watchesDown: no informer has a watch open.
 func watchesDown(d *Demo) bool {
 	for _, e := range d.Informers() {
-		if e.Engine().Snapshot().Reflector.WatchOpen {
+		if e.State().Reflector.WatchOpen {
 			return false
 		}
 	}
@@ -204,7 +203,7 @@ func watchesDown(d *Demo) bool {
 // listStarted: every informer's reflector has started its initial list.
 func listStarted(d *Demo) bool {
 	for _, e := range d.Informers() {
-		if e.Engine().Snapshot().Reflector.Lists == 0 {
+		if e.State().Reflector.Lists == 0 {
 			return false
 		}
 	}

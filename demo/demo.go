@@ -11,7 +11,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/redact"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
@@ -144,20 +143,16 @@ func (d *Demo) newInformer(ip informerPlan) error {
 	if err != nil {
 		return err
 	}
-	inf := engine.NewSharedIndexInformerWithOptions(lw, example, engine.Options{
-		Name:         ip.name,
-		Resource:     ip.resource,
-		ResyncPeriod: ip.resync,
-		Indexers:     demoIndexers(),
-		Queue:        ip.queue,
+	_, err = d.NewInformer(local.InformerSpec{
+		Name: ip.name, Resource: ip.resource, Queue: ip.queue, ListerWatcher: lw, Example: example,
+		ResyncPeriod: ip.resync, Indexers: demoIndexers(),
 		// The demo runs at teaching rates, where a start and a finish event
 		// per handler call is affordable and makes the Events view tell
 		// the whole story, and where checking every callback for changes
 		// to the cached object costs nothing noticeable.
-		Instrumentation: engine.Instrumentation{Events: d.Events(), ItemEvents: true, TapWatchStreams: true,
-			MutationAttribution: true, DescribeMutation: redact.FieldChanges, NoUpkeep: ip.noUpkeep},
+		ItemEvents: true, TapWatchStreams: true, MutationAttribution: true, DescribeMutation: redact.FieldChanges, NoUpkeep: ip.noUpkeep,
 	})
-	if _, err := d.AddInformer(ip.name, ip.resource, ip.queue, inf); err != nil {
+	if err != nil {
 		return err
 	}
 	for _, lp := range ip.listeners {

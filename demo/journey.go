@@ -44,7 +44,7 @@ func (d *Demo) journey(informer string, r source.StepResult) []string {
 	case cache.Replaced, cache.ReplacedAll:
 		// A streamed list ends in the same Replace as a LIST; the
 		// reflector's newest list says which it was.
-		if inf.Engine().Snapshot().Reflector.ListStreamed {
+		if inf.State().Reflector.ListStreamed {
 			return []string{"streamed from the watch cache as an initial event of a WatchList (a watch with sendInitialEvents=true), which a bookmark ended: no LIST"}
 		}
 		return []string{"listed by the reflector's LIST, which reads etcd directly: no watch event, no watch cache"}

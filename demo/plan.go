@@ -4,8 +4,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/source/local"
+	"github.com/informtop/informtop/source"
 )
 
 // plan is what a scenario asks New to build: objects, informers, listeners,
@@ -34,7 +33,7 @@ type population struct {
 type informerPlan struct {
 	name      string
 	resource  string
-	queue     engine.QueueKind
+	queue     source.QueueKind
 	resync    time.Duration // the informer's default handler resync period
 	listeners []listenerPlan
 	// selector narrows what the informer lists and watches.
@@ -103,7 +102,7 @@ func standardListeners() []listenerPlan {
 func podsOnly(cfg resolved, listeners []listenerPlan) plan {
 	return plan{
 		populate:  []population{{resource: cluster.Pods, count: cfg.Objects}},
-		informers: []informerPlan{{name: "pods", resource: cluster.Pods, queue: local.EngineQueueKind(cfg.Queue), listeners: listeners}},
+		informers: []informerPlan{{name: "pods", resource: cluster.Pods, queue: cfg.Queue, listeners: listeners}},
 		workload:  workloadPlan{resources: []string{cluster.Pods}, create: 2, update: 6, delete: 2},
 		loopFrom:  -1,
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 // bookmarksWindow is the bookmarks scenario's watch cache window, in pod
@@ -36,7 +36,7 @@ type bookmarkFacts struct {
 func (f *bookmarkFacts) mark(d *Demo) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	r := d.Informer("quiet").Engine().Snapshot().Reflector
+	r := d.Informer("quiet").State().Reflector
 	f.fromRV, f.bookmarksAt, f.watchEventsAtStart = informerRV(d, "quiet"), r.WatchBookmarks, r.WatchEvents
 	f.noBookmarksRVAtStart = informerRV(d, "quiet-no-bookmarks")
 }
@@ -51,7 +51,7 @@ func (f *bookmarkFacts) get() bookmarkFacts {
 // bookmarks alone: it got bookmarks and no object event.
 func (f *bookmarkFacts) bookmarked(d *Demo) bool {
 	start := f.get()
-	r := d.Informer("quiet").Engine().Snapshot().Reflector
+	r := d.Informer("quiet").State().Reflector
 	objectEvents := r.WatchAdded + r.WatchModified + r.WatchDeleted
 	return objectEvents == 0 && r.WatchBookmarks > start.bookmarksAt && informerRV(d, "quiet") > start.fromRV
 }
@@ -69,7 +69,7 @@ func buildBookmarks(cfg resolved) plan {
 		}},
 		{name: "bookmarked", until: f.bookmarked, do: do(func(d *Demo) {
 			start := f.get()
-			s := d.Informer("quiet").Engine().Snapshot()
+			s := d.Informer("quiet").State()
 			d.setNote([]string{
 				fmt.Sprintf("quiet has had no object event, yet its resourceVersion moved from %d to %d: the server sent it %d BOOKMARKs (Reflector stage in view 1, Bookmark rows in the Events view 5).",
 					start.fromRV, informerRV(d, "quiet"), s.Reflector.WatchBookmarks-start.bookmarksAt),
@@ -112,11 +112,11 @@ func buildBookmarks(cfg resolved) plan {
 // bookmarkRows says where an informer's bookmarks went: a RealFIFO under
 // client-go's AtomicFIFO gate queues each as a Bookmark delta; a DeltaFIFO
 // has no such delta and only the resourceVersion is kept.
-func bookmarkRows(s engine.Snapshot) string {
+func bookmarkRows(s source.Informer) string {
 	switch {
 	case s.Queue.Added.Bookmark > 0:
 		return fmt.Sprintf("its RealFIFO queued each as a Bookmark delta (%d so far; each passes the Queue view 2 as a (Bookmark) row) that sets the store's resourceVersion when popped and notifies no handler", s.Queue.Added.Bookmark)
-	case s.QueueKind == engine.RealFIFO:
+	case s.QueueKind == source.RealFIFO:
 		return "this RealFIFO runs without client-go's AtomicFIFO gate, so it queued nothing: the reflector keeps the resourceVersion itself"
 	}
 	return "a DeltaFIFO has no Bookmark delta, so nothing was queued: the reflector keeps the resourceVersion itself"

@@ -80,7 +80,7 @@ func (d *Demo) markRelists() {
 	defer d.mu.Unlock()
 	d.facts.relistsBefore = make(map[string]uint64, len(d.Informers()))
 	for _, e := range d.Informers() {
-		d.facts.relistsBefore[e.Name()] = e.Engine().Snapshot().Reflector.Relists
+		d.facts.relistsBefore[e.Name()] = e.State().Reflector.Relists
 	}
 }
 
@@ -96,7 +96,7 @@ func relistedWithTombstones(d *Demo) bool {
 		listeners = append(listeners, d.Listeners(e.Name())...)
 	}
 	for _, e := range d.Informers() {
-		if r := e.Engine().Snapshot().Reflector; r.Relists <= before[e.Name()] || r.ListInProgress {
+		if r := e.State().Reflector; r.Relists <= before[e.Name()] || r.ListInProgress {
 			return false
 		}
 	}
@@ -108,7 +108,7 @@ func relistedWithTombstones(d *Demo) bool {
 	// The figure the note points at: view 3's tombstone count, which the
 	// processor updates once each OnDelete has returned.
 	for _, e := range d.Informers() {
-		for _, ls := range e.Engine().Snapshot().Listeners {
+		for _, ls := range e.State().Listeners {
 			if ls.Delivered.Tombstones < uint64(len(deleted)) {
 				return false
 			}

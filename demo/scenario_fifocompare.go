@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/source"
 )
 
 // compareBurst is the burst the fifo-compare scenario queues while paused.
@@ -25,8 +25,8 @@ func buildFIFOCompare(cfg resolved) plan {
 	p := plan{
 		populate: []population{{resource: cluster.Pods, count: cfg.Objects}},
 		informers: []informerPlan{
-			{name: "pods-deltafifo", resource: cluster.Pods, queue: engine.DeltaFIFO, listeners: listeners()},
-			{name: "pods-realfifo", resource: cluster.Pods, queue: engine.RealFIFO, listeners: listeners()},
+			{name: "pods-deltafifo", resource: cluster.Pods, queue: source.DeltaFIFO, listeners: listeners()},
+			{name: "pods-realfifo", resource: cluster.Pods, queue: source.RealFIFO, listeners: listeners()},
 		},
 		workload: workloadPlan{resources: []string{cluster.Pods}, create: 2, update: 6, delete: 2},
 		loopFrom: 1,

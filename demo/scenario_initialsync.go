@@ -71,7 +71,7 @@ func buildInitialSync(cfg resolved) plan {
 func initialSyncStatus(d *Demo) []string {
 	var lines []string
 	for _, e := range d.Informers() {
-		s := e.Engine().Snapshot()
+		s := e.State()
 		r := s.Reflector
 		switch {
 		case r.ListInProgress && r.ListStreamed:

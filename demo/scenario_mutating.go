@@ -120,7 +120,7 @@ func othersAt(d *Demo, key, rv string) bool {
 	if inf == nil || key == "" {
 		return false
 	}
-	stats := inf.Engine().Snapshot().Listeners
+	stats := inf.State().Listeners
 	for _, name := range []string{"fast", "medium"} {
 		l := d.Listener("pods", name)
 		if l == nil || l.View()[key] != rv {
@@ -141,7 +141,7 @@ func labelerCharged(d *Demo) bool {
 	if inf == nil {
 		return false
 	}
-	for _, ls := range inf.Engine().Snapshot().Listeners {
+	for _, ls := range inf.State().Listeners {
 		if ls.Name == labeler {
 			return ls.CacheMutations > 0
 		}

@@ -56,7 +56,7 @@ func buildResync(cfg resolved) plan {
 // syncStatus counts the sync notifications each listener received.
 func syncStatus(d *Demo) []string {
 	var parts []string
-	for _, ls := range d.Informers()[0].Engine().Snapshot().Listeners {
+	for _, ls := range d.Informers()[0].State().Listeners {
 		parts = append(parts, fmt.Sprintf("%s %s", ls.Name, humanize.Count(ls.Delivered.Sync)))
 	}
 	return []string{"syncs delivered: " + strings.Join(parts, " · ")}

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/source/local"
 )
 
 // steady is the default: moderate churn over every resource, three
@@ -24,7 +23,7 @@ func buildSteady(cfg resolved) plan {
 	for _, res := range []string{cluster.ConfigMaps, cluster.Deployments, cluster.Secrets} {
 		p.populate = append(p.populate, population{resource: res, count: max(cfg.Objects/5, 1)})
 		p.informers = append(p.informers, informerPlan{
-			name: res, resource: res, queue: local.EngineQueueKind(cfg.Queue),
+			name: res, resource: res, queue: cfg.Queue,
 			listeners: []listenerPlan{{name: "fast", delay: fastDelay}},
 		})
 		p.workload.resources = append(p.workload.resources, res)

@@ -138,7 +138,7 @@ func tombstonedMissed(d *Demo, informer string) bool {
 	if e == nil {
 		return false
 	}
-	for _, ls := range e.Engine().Snapshot().Listeners {
+	for _, ls := range e.State().Listeners {
 		if ls.Delivered.Tombstones < uint64(len(deleted)) {
 			return false
 		}

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source"
 )
 
 // Helpers for the live status lines under a scenario's note.
@@ -19,7 +18,7 @@ func seconds(d time.Duration) string {
 }
 
 // listenerLine summarises one listener: "slow: 240 pending, in OnUpdate for 12.0s".
-func listenerLine(ls processor.ListenerStats, now time.Time) string {
+func listenerLine(ls source.Listener, now time.Time) string {
 	line := fmt.Sprintf("%s: %s pending, %s delivered", ls.Name, humanize.Count(ls.Pending), humanize.Count(ls.Delivered.Total()))
 	if ls.InCallback != "" && now.Sub(ls.InCallbackSince) >= time.Second {
 		line += fmt.Sprintf(", in %s for %s", ls.InCallback, seconds(now.Sub(ls.InCallbackSince)))
@@ -36,7 +35,7 @@ func listenersStatus(d *Demo) []string {
 	var lines []string
 	for _, e := range d.Informers() {
 		var parts []string
-		for _, ls := range e.Engine().Snapshot().Listeners {
+		for _, ls := range e.State().Listeners {
 			parts = append(parts, listenerLine(ls, now))
 		}
 		prefix := ""
@@ -52,7 +51,7 @@ func listenersStatus(d *Demo) []string {
 func reflectorStatus(d *Demo) []string {
 	var lines []string
 	for _, e := range d.Informers() {
-		r := e.Engine().Snapshot().Reflector
+		r := e.State().Reflector
 		lines = append(lines, fmt.Sprintf("%s: %s · LISTs %d (relists %d) · WATCHes %d · errors %d",
 			e.Name(), watchState(r, true), r.Lists, r.Relists, r.Watches, r.Errors))
 	}
@@ -61,7 +60,7 @@ func reflectorStatus(d *Demo) []string {
 
 // watchState is where a reflector stands: listing, watch open (with its
 // age when withAge) or watch down.
-func watchState(r engine.ReflectorStats, withAge bool) string {
+func watchState(r source.Reflector, withAge bool) string {
 	switch {
 	case r.ListInProgress:
 		return "listing"

@@ -24,8 +24,8 @@ const quietSelector = "app=nightly-report"
 func quietInformers(cfg resolved) []informerPlan {
 	sel := cluster.Selector{LabelSelector: quietSelector}
 	return []informerPlan{
-		{name: "quiet", resource: cluster.Pods, queue: local.EngineQueueKind(cfg.Queue), selector: sel, listeners: []listenerPlan{{name: "fast", delay: fastDelay}}},
-		{name: "quiet-no-bookmarks", resource: cluster.Pods, queue: local.EngineQueueKind(cfg.Queue), selector: sel, noBookmarks: true, listeners: []listenerPlan{{name: "fast", delay: fastDelay}}},
+		{name: "quiet", resource: cluster.Pods, queue: cfg.Queue, selector: sel, listeners: []listenerPlan{{name: "fast", delay: fastDelay}}},
+		{name: "quiet-no-bookmarks", resource: cluster.Pods, queue: cfg.Queue, selector: sel, noBookmarks: true, listeners: []listenerPlan{{name: "fast", delay: fastDelay}}},
 	}
 }
 
@@ -71,7 +71,7 @@ func informerSettled(d *Demo, name string, relistsFrom uint64) bool {
 	if e == nil {
 		return false
 	}
-	r := e.Engine().Snapshot().Reflector
+	r := e.State().Reflector
 	return r.WatchOpen && !r.ListInProgress && r.Relists == relistsFrom && d.storeDiff(e) == ""
 }
 
@@ -82,7 +82,7 @@ func relistedSince(d *Demo, name string, relistsFrom uint64) bool {
 	if e == nil {
 		return false
 	}
-	r := e.Engine().Snapshot().Reflector
+	r := e.State().Reflector
 	return r.Relists > relistsFrom && r.WatchOpen && !r.ListInProgress && d.storeDiff(e) == ""
 }
 
@@ -114,7 +114,7 @@ func windowStatus(d *Demo, resource string) string {
 func clientStatus(d *Demo) []string {
 	var lines []string
 	for _, e := range d.Informers() {
-		r := e.Engine().Snapshot().Reflector
+		r := e.State().Reflector
 		lines = append(lines, fmt.Sprintf("%s: at RV %d · %s · LISTs %d (relists %d) · WATCHes %d · object events %d · bookmarks %d",
 			e.Name(), clientRV(e), watchState(r, false), r.Lists, r.Relists, r.Watches, r.WatchAdded+r.WatchModified+r.WatchDeleted, r.WatchBookmarks))
 	}
@@ -149,7 +149,7 @@ func rewatchedOne(d *Demo, name string) bool {
 	d.mu.Lock()
 	before := d.facts.watchesBefore[name]
 	d.mu.Unlock()
-	r := e.Engine().Snapshot().Reflector
+	r := e.State().Reflector
 	return r.WatchOpen && r.Watches > before
 }
 

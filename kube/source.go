@@ -9,11 +9,8 @@ import (
 	"time"
 
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/internal/wirekeep"
 	"github.com/informtop/informtop/redact"
@@ -149,7 +146,7 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	wg.Wait()
 	// Lifecycle events only (no per-item events), so a smaller ring than the
 	// demo's holds minutes of them and costs ~0.5 MB instead of 2 MB.
-	cfgLocal := local.Config{Kind: "kube", Title: title, Status: s.status, Reason: s.reason, EventRingSize: instr.DefaultRingSize}
+	cfgLocal := local.Config{Kind: "kube", Title: title, Status: s.status, Reason: s.reason, EventRingSize: local.DefaultEngineRingSize}
 	if o.NoServerMetrics {
 		cfgLocal.Server = s.serverOff
 	} else {
@@ -173,21 +170,16 @@ func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) e
 	}
 	lw := &shaped{list: list, watch: watchFn, label: o.LabelSelector, field: o.FieldSelector, pageSize: o.PageSize, watchList: o.WatchList, keeper: keeper}
 	name := r.name()
-	inf := engine.NewSharedIndexInformerWithOptions(lw, example, engine.Options{
-		Name:     name,
-		Resource: name,
-		Queue:    local.EngineQueueKind(o.Queue),
-		Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+	e, err := s.NewInformer(local.InformerSpec{Name: name, Resource: name, Queue: o.Queue, ListerWatcher: lw, Example: example,
 		// Lifecycle events only: per-item events cost at real rates.
-		Instrumentation: engine.Instrumentation{Events: s.Events(), TapWatchStreams: true},
-	})
-	if t := transform(inf, o); t != nil {
-		if err := inf.SetTransform(t); err != nil {
+		TapWatchStreams: true})
+	if err != nil {
+		return err
+	}
+	if t := transform(e, o); t != nil {
+		if err := e.SetTransform(t); err != nil {
 			return err
 		}
-	}
-	if _, err := s.AddInformer(name, name, local.EngineQueueKind(o.Queue), inf); err != nil {
-		return err
 	}
 	if s.metrics != nil {
 		s.metrics.resources[name] = r.mapping.Resource.GroupResource()

@@ -7,7 +7,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 // transform builds the informer's transform from the options: managedFields
@@ -15,13 +17,13 @@ import (
 // --metadata-only's compaction last. Each stripping records, on a sample of
 // objects, how much it removed, for the memory view. nil when there is
 // nothing to do.
-func transform(inf *engine.Informer, o Options) cache.TransformFunc {
-	var managed, applied *engine.TransformMeter
+func transform(inf *local.Informer, o Options) cache.TransformFunc {
+	var managed, applied *local.TransformMeter
 	if !o.KeepManagedFields {
-		managed = inf.MeterTransform(engine.TransformStripManagedFields)
+		managed = inf.MeterTransform(source.TransformStripManagedFields)
 	}
 	if o.StripLastApplied {
-		applied = inf.MeterTransform(engine.TransformStripLastApplied)
+		applied = inf.MeterTransform(source.TransformStripLastApplied)
 	}
 	if managed == nil && applied == nil && !o.MetadataOnly {
 		return nil
@@ -48,7 +50,7 @@ func transform(inf *engine.Informer, o Options) cache.TransformFunc {
 
 // stripManaged removes metadata.managedFields: 2–4 KB of every object on a
 // real cluster that informtop never shows.
-func stripManaged(a metav1.Object, m *engine.TransformMeter) {
+func stripManaged(a metav1.Object, m *local.TransformMeter) {
 	f := a.GetManagedFields()
 	if m.Sample(a.GetResourceVersion()) {
 		n := 0
@@ -65,13 +67,13 @@ func stripManaged(a metav1.Object, m *engine.TransformMeter) {
 // stripLastApplied removes the kubectl.kubernetes.io/last-applied-configuration
 // annotation, a whole copy of the applied object. The annotations map is
 // replaced, not edited: the object may be shared with whoever decoded it.
-func stripLastApplied(a metav1.Object, m *engine.TransformMeter) {
+func stripLastApplied(a metav1.Object, m *local.TransformMeter) {
 	ann := a.GetAnnotations()
-	v, ok := ann[engine.LastAppliedAnnotation]
+	v, ok := ann[redact.LastApplied]
 	if m.Sample(a.GetResourceVersion()) {
 		n := 0
 		if ok {
-			n = memberBytes(engine.LastAppliedAnnotation, v)
+			n = memberBytes(redact.LastApplied, v)
 		}
 		m.Removed(n)
 	}
@@ -80,7 +82,7 @@ func stripLastApplied(a metav1.Object, m *engine.TransformMeter) {
 	}
 	rest := make(map[string]string, len(ann)-1)
 	for k, val := range ann {
-		if k != engine.LastAppliedAnnotation {
+		if k != redact.LastApplied {
 			rest[k] = val
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 func appliedConfigMap() *corev1.ConfigMap {
@@ -34,8 +35,9 @@ func TestTransformStrips(t *testing.T) {
 		{"keep managedFields, strip last-applied", Options{KeepManagedFields: true, StripLastApplied: true}, true, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			inf := engine.NewSharedIndexInformer(&cache.ListWatch{}, &corev1.ConfigMap{}, 0, nil)
-			tf := transform(inf, c.opts)
+			e := meteredInformer(t)
+			inf := e.Engine()
+			tf := transform(e, c.opts)
 			shared := appliedConfigMap()
 			before := shared.Annotations
 			out, err := tf(shared)
@@ -65,8 +67,9 @@ func TestTransformStrips(t *testing.T) {
 // object passing the transform twice, as a streamed list's items do, is
 // measured once.
 func TestTransformMetersSavings(t *testing.T) {
-	inf := engine.NewSharedIndexInformerWithOptions(&cache.ListWatch{}, &corev1.ConfigMap{}, engine.Options{Instrumentation: engine.Instrumentation{NoUpkeep: true}})
-	tf := transform(inf, Options{StripLastApplied: true})
+	e := meteredInformer(t)
+	inf := e.Engine()
+	tf := transform(e, Options{StripLastApplied: true})
 	var objs []*corev1.ConfigMap
 	for i := range 1000 {
 		cm := appliedConfigMap()
@@ -87,4 +90,16 @@ func TestTransformMetersSavings(t *testing.T) {
 	if got := inf.Snapshot().Memory.SavedByTransforms[source.TransformStripLastApplied]; got != want {
 		t.Fatalf("saved %v bytes per cached object, want %v", got, want)
 	}
+}
+
+// meteredInformer is a configmaps informer built as the kube source builds
+// its own, never run.
+func meteredInformer(t *testing.T) *local.Informer {
+	t.Helper()
+	e, err := local.New(local.Config{Kind: "test", Title: "test"}).NewInformer(local.InformerSpec{
+		Name: "configmaps", Resource: "configmaps", ListerWatcher: &cache.ListWatch{}, Example: &corev1.ConfigMap{}, NoUpkeep: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

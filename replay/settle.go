@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
 )
 
 // settlePoll is how often Settled looks at the pipeline once the
@@ -44,7 +44,7 @@ func (s *Source) Settled(ctx context.Context) error {
 				at[lw.informer] = lw.lastSent()
 			}
 		}
-		if idle(s.Snapshots(), canSync, at) {
+		if idle(local.InformersOf(s.Snapshots()), canSync, at) {
 			if len(never) > 0 {
 				return fmt.Errorf("%s ends before the initial list of %s was complete, so the replay cannot sync it", s.path, strings.Join(never, ", "))
 			}
@@ -90,7 +90,7 @@ func (s *Source) deadline(timeout time.Duration) time.Time {
 	return at.Add(timeout)
 }
 
-func idle(snaps []engine.Snapshot, canSync map[string]bool, at map[string]string) bool {
+func idle(snaps []source.Informer, canSync map[string]bool, at map[string]string) bool {
 	for _, s := range snaps {
 		if (!s.Synced && canSync[s.Name]) || s.Queue.Depth > 0 {
 			return false

@@ -9,9 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"k8s.io/client-go/tools/cache"
-
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
@@ -122,16 +119,11 @@ func newSource(r *recording.Reader, o Options) (*Source, error) {
 		if gvk, typed, _ := r.Kind(ri.Name); typed {
 			lw.typed = &gvk
 		}
-		inf := engine.NewSharedIndexInformerWithOptions(lw, lw.exampleObject(), engine.Options{
-			Name:     ri.Name,
-			Resource: ri.Resource,
-			Queue:    local.EngineQueueKind(queues[i]),
-			Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		if _, err := s.NewInformer(local.InformerSpec{Name: ri.Name, Resource: ri.Resource, Queue: queues[i],
+			ListerWatcher: lw, Example: lw.exampleObject(),
 			// As in the demo: every item's way through is narrated, so a
 			// step tells the whole story.
-			Instrumentation: engine.Instrumentation{Events: s.Events(), ItemEvents: true, TapWatchStreams: true},
-		})
-		if _, err := s.AddInformer(ri.Name, ri.Resource, local.EngineQueueKind(queues[i]), inf); err != nil {
+			ItemEvents: true, TapWatchStreams: true}); err != nil {
 			return nil, err
 		}
 		for _, rl := range ri.Listeners {

@@ -1,5 +1,6 @@
-// Package layering holds no code: its test checks that imports run the one
-// way README's layout and SPEC §2 say they do, so a shortcut (a source that
-// imports the UI, an agent that needs Bubble Tea) fails CI instead of
-// creeping in.
+// Package layering holds no code: its tests check that imports run the
+// one way docs/architecture.md draws them, for every package of the
+// module, new ones included, so a shortcut (a view that reads the engine,
+// an agent that needs Bubble Tea, a source the contract knows by name)
+// fails CI instead of creeping in; and that the docs stay short and whole.
 package layering

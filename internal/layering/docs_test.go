@@ -24,20 +24,6 @@ const root = "../.."
 // a few examples and the links; everything else belongs in docs/.
 const readmeLimit = 10 * 1024
 
-// checkAllGoFiles widens the check for references to the spec from the
-// files below to every .go file of the repository. Other packages still
-// name its sections in comments until that clean-up merges; then set it to
-// true.
-const checkAllGoFiles = false
-
-// specGoFiles are the Go files already free of references to the spec:
-// the CLI's help text and the tests beside it.
-var specGoFiles = []string{
-	"cmd/informtop/main.go",
-	"cmd/informtop/main_test.go",
-	"cmd/informtop/cluster_e2e_test.go",
-}
-
 // specRef is a reference to the spec, a file users don't have: its name
 // followed by a section sign (also when a comment wraps between the two),
 // or its file name. Spelled with escapes so this file does not match.
@@ -184,7 +170,7 @@ func TestNoSpecReferences(t *testing.T) {
 		switch {
 		case strings.HasSuffix(rel, ".md") && !slices.Contains(files, rel):
 			files = append(files, rel)
-		case strings.HasSuffix(rel, ".go") && (checkAllGoFiles || slices.Contains(specGoFiles, rel)):
+		case strings.HasSuffix(rel, ".go"):
 			files = append(files, rel)
 		}
 		return nil

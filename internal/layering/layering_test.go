@@ -8,52 +8,132 @@ import (
 
 const module = "github.com/informtop/informtop"
 
-// deps lists every package pkg depends on, itself included.
-func deps(t *testing.T, pkg string) []string {
+// layer is what a package is for; the rules below are per layer.
+type layer string
+
+const (
+	engineLayer  layer = "the engine (drop-in for client-go's informer)"
+	modelLayer   layer = "the data model and what reads only it"
+	adapterLayer layer = "the engine's one adapter to the model"
+	agentLayer   layer = "the agent inside a user's controller"
+	inProcess    layer = "sources running informers in this process"
+	remoteLayer  layer = "sources reading informers elsewhere"
+	uiLayer      layer = "the dashboard"
+	cmdLayer     layer = "the command"
+	tapLayer     layer = "the recording of informers running in this process"
+	toolLayer    layer = "test and benchmark tooling"
+)
+
+// layers places every package of the module. A package missing here
+// fails TestEveryPackageHasALayer: a new package states where it belongs.
+var layers = map[string]layer{
+	"engine": engineLayer, "engine/fifo": engineLayer, "engine/indexer": engineLayer,
+	"engine/instr": engineLayer, "engine/processor": engineLayer,
+
+	"source": modelLayer, "source/sourcetest": modelLayer, "verify": modelLayer, "report": modelLayer,
+	"redact": modelLayer, "agent/api": modelLayer, "recording": tapLayer,
+	"internal/say": modelLayer, "internal/humanize": modelLayer, "internal/termsafe": modelLayer,
+	"internal/jsondiff": modelLayer, "internal/fill": modelLayer, "internal/smallfile": modelLayer,
+	"internal/tokenfile": modelLayer, "internal/wirekeep": modelLayer, "internal/hostile": modelLayer,
+
+	"source/local": adapterLayer,
+	"agent":        agentLayer,
+
+	"demo": inProcess, "demo/cluster": inProcess, "kube": inProcess, "replay": inProcess,
+	"attach": remoteLayer,
+
+	"tui":           uiLayer,
+	"cmd/informtop": cmdLayer,
+
+	"internal/benchrun": toolLayer, "internal/benchlw": toolLayer, "internal/benchratio": toolLayer,
+	"internal/benchwire": toolLayer, "internal/kubetest": toolLayer, "internal/layering": toolLayer,
+}
+
+// pkg is one package's imports (direct) and dependencies (all).
+type pkg struct{ imports, deps []string }
+
+func packages(t *testing.T) map[string]pkg {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-deps", module+"/"+pkg).Output()
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}|{{join .Imports \",\"}}|{{join .Deps \",\"}}", module+"/...").Output()
 	if err != nil {
-		t.Fatalf("go list -deps %s: %v", pkg, err)
+		t.Fatalf("go list: %v", err)
 	}
-	return strings.Fields(string(out))
+	m := map[string]pkg{}
+	for line := range strings.Lines(strings.TrimSpace(string(out))) {
+		f := strings.Split(strings.TrimSpace(line), "|")
+		name, ok := strings.CutPrefix(f[0], module+"/")
+		if !ok {
+			continue
+		}
+		m[name] = pkg{imports: ours(f[1]), deps: ours(f[2])}
+	}
+	return m
 }
 
+// ours keeps this module's packages of a comma-separated list, relative,
+// plus the third-party ones the rules name.
+func ours(list string) []string {
+	var out []string
+	for p := range strings.SplitSeq(list, ",") {
+		if rel, ok := strings.CutPrefix(p, module+"/"); ok {
+			out = append(out, rel)
+		} else if strings.HasPrefix(p, "charm.land/") || strings.HasPrefix(p, "github.com/prometheus/") ||
+			strings.HasPrefix(p, "k8s.io/kubernetes") || strings.HasPrefix(p, "go.etcd.io/etcd/server") || strings.HasPrefix(p, "github.com/google/go-cmp") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func isEngine(p string) bool { return p == "engine" || strings.HasPrefix(p, "engine/") }
+
+func TestEveryPackageHasALayer(t *testing.T) {
+	for name := range packages(t) {
+		if _, ok := layers[name]; !ok {
+			t.Errorf("package %s has no layer: add it to layers in internal/layering, where the rules say what it may import", name)
+		}
+	}
+}
+
+// The rules, per layer, on non-test imports.
 func TestImportsRunOneWay(t *testing.T) {
-	noUI := []string{"engine", "source", "source/local", "source/sourcetest", "report", "redact", "demo", "demo/cluster", "kube", "agent", "agent/api", "attach", "verify", "recording", "replay"}
-	for _, pkg := range noUI {
-		for _, d := range deps(t, pkg) {
-			if strings.HasPrefix(d, "charm.land/") || d == module+"/tui" {
-				t.Errorf("%s depends on %s: data packages must not import the UI", pkg, d)
+	all := packages(t)
+	for name, p := range all {
+		l := layers[name]
+		for _, d := range p.deps {
+			switch {
+			case strings.HasPrefix(d, "charm.land/") && l != uiLayer && l != cmdLayer:
+				t.Errorf("%s (%s) depends on %s: only the dashboard and the command draw", name, l, d)
+			case d == "tui" && l != cmdLayer:
+				t.Errorf("%s depends on the dashboard: nothing but the command may", name)
+			case d == "cmd/informtop":
+				t.Errorf("%s depends on the command", name)
+			case isEngine(d) && (l == modelLayer || l == uiLayer || l == remoteLayer):
+				t.Errorf("%s (%s) depends on %s: it must read the data model only, which any source fills without an engine", name, l, d)
+			case l == remoteLayer && (d == "agent" || strings.HasPrefix(d, "github.com/prometheus/")):
+				t.Errorf("%s depends on %s: a client of the agent must not link the agent's server side", name, d)
+			case strings.HasPrefix(d, "github.com/google/go-cmp") && l != toolLayer:
+				t.Errorf("%s depends on go-cmp: a test helper must not reach what users link", name)
+			case (strings.HasPrefix(d, "k8s.io/kubernetes") || strings.HasPrefix(d, "go.etcd.io/etcd/server")) && l != toolLayer:
+				t.Errorf("%s depends on %s: the API server's own code belongs to the test harness", name, d)
 			}
 		}
-	}
-	for _, d := range deps(t, "tui") {
-		for _, src := range []string{"demo", "kube", "attach", "agent", "source/local", "cmd/informtop", "recording", "replay"} {
-			if d == module+"/"+src {
-				t.Errorf("tui depends on %s: the UI sees sources only through package source", src)
+		for _, d := range p.imports {
+			if _, local := layers[d]; !local && !isEngine(d) && !strings.HasPrefix(d, "github.com/prometheus/") {
+				continue // a third-party package: the dependency rules above cover those that matter
 			}
-		}
-	}
-	for _, pkg := range []string{"source", "report", "redact", "agent/api", "verify"} {
-		for _, d := range deps(t, pkg) {
-			if d == module+"/demo" || d == module+"/kube" || d == module+"/attach" || d == module+"/agent" {
-				t.Errorf("%s depends on %s: the contract must not know its implementations", pkg, d)
+			switch {
+			case isEngine(d) && !(l == engineLayer || l == adapterLayer || l == agentLayer || l == toolLayer):
+				t.Errorf("%s (%s) imports %s: only the engine's adapter (source/local) and the agent speak the engine", name, l, d)
+			case l == engineLayer && !isEngine(d) && d != "internal/jsondiff":
+				t.Errorf("the engine imports %s: it is a drop-in for client-go and knows nothing of informtop above it", d)
+			case l == modelLayer && layers[d] != modelLayer:
+				t.Errorf("%s (%s) imports %s (%s): the contract must not know its implementations", name, l, d, layers[d])
+			case l == uiLayer && layers[d] != modelLayer:
+				t.Errorf("the dashboard imports %s (%s): it sees sources only through package source", d, layers[d])
+			case l == remoteLayer && (d == "agent" || strings.HasPrefix(d, "github.com/prometheus/")):
+				t.Errorf("%s imports %s: a client of the agent must not link the agent's server side", name, d)
 			}
-		}
-	}
-	for _, d := range deps(t, "cmd/informtop") {
-		if strings.HasPrefix(d, "k8s.io/kubernetes") || strings.HasPrefix(d, "go.etcd.io/etcd/server") {
-			t.Errorf("the informtop binary depends on %s: test-only dependencies belong in test/kube", d)
-		}
-	}
-}
-
-// The attach client must not drag the agent's Prometheus server side into
-// the informtop binary.
-func TestAttachIsLean(t *testing.T) {
-	for _, d := range deps(t, "attach") {
-		if strings.HasPrefix(d, "github.com/prometheus/") || d == module+"/agent" {
-			t.Errorf("attach depends on %s", d)
 		}
 	}
 }

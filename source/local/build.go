@@ -1,0 +1,81 @@
+package local
+
+import (
+	"errors"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
+)
+
+// InformerSpec describes an informer a source runs in this process: what
+// it lists and watches, and how much of its pipeline it narrates. It is
+// how the demo, a cluster and a replay build informers without speaking
+// the engine's own options.
+type InformerSpec struct {
+	// Name is what the dashboard calls it; Resource what it watches
+	// ("pods", "widgets.example.com"), which also decides redaction.
+	Name, Resource string
+	Queue          source.QueueKind
+	ListerWatcher  cache.ListerWatcher
+	// Example is an object of the type listed (nil for unstructured).
+	Example      runtime.Object
+	ResyncPeriod time.Duration
+	// Indexers default to the namespace index.
+	Indexers cache.Indexers
+	// ItemEvents narrates every item's way through (teaching rates only);
+	// TapWatchStreams counts watch events as they arrive.
+	ItemEvents, TapWatchStreams bool
+	// MutationAttribution finds handlers that write into the cache; their
+	// changes are listed with secret values hidden (redact.FieldChanges)
+	// unless DescribeMutation says otherwise.
+	MutationAttribution bool
+	DescribeMutation    func(resource string, before, after any) []string
+	// NoUpkeep turns off the once-a-second bookkeeping (benchmarks).
+	NoUpkeep bool
+}
+
+// DefaultEngineRingSize is the engine's own event ring size: what a lone
+// informer keeps, for sources at real rates that log lifecycle events only.
+const DefaultEngineRingSize = instr.DefaultRingSize
+
+// TransformMeter measures what a transform removes from a sample of
+// objects, for the memory view (Informer.MeterTransform).
+type TransformMeter = engine.TransformMeter
+
+// NewInformer builds the informer spec describes, its events going to the
+// source's log, and adds it (see AddInformer).
+func (s *Source) NewInformer(spec InformerSpec) (*Informer, error) {
+	if spec.ListerWatcher == nil {
+		return nil, errors.New("an informer needs a ListerWatcher")
+	}
+	idx := spec.Indexers
+	if idx == nil {
+		idx = cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
+	}
+	inf := engine.NewSharedIndexInformerWithOptions(spec.ListerWatcher, spec.Example, engine.Options{
+		Name:         spec.Name,
+		Resource:     spec.Resource,
+		ResyncPeriod: spec.ResyncPeriod,
+		Indexers:     idx,
+		Queue:        EngineQueueKind(spec.Queue),
+		Instrumentation: engine.Instrumentation{Events: s.events, ItemEvents: spec.ItemEvents, TapWatchStreams: spec.TapWatchStreams,
+			MutationAttribution: spec.MutationAttribution, DescribeMutation: spec.DescribeMutation, NoUpkeep: spec.NoUpkeep},
+	})
+	return s.AddInformer(spec.Name, spec.Resource, EngineQueueKind(spec.Queue), inf)
+}
+
+// MeterTransform returns a meter for the named transform
+// (source.TransformStripManagedFields, …): what it measures shows in the
+// informer's memory figures.
+func (e *Informer) MeterTransform(name string) *TransformMeter { return e.inf.MeterTransform(name) }
+
+// SetTransform sets the informer's transform; only before it runs.
+func (e *Informer) SetTransform(t cache.TransformFunc) error { return e.inf.SetTransform(t) }
+
+// State is the informer's state in source's model.
+func (e *Informer) State() source.Informer { return InformerOf(e.inf.Snapshot()) }
