@@ -79,7 +79,7 @@ type NotificationCount struct {
 }
 
 // ErrNotPaused is returned by Step when the informer is processing freely.
-var ErrNotPaused = errors.New("step works only while paused: press space to pause processing first")
+var ErrNotPaused = errors.New("step works only while processing is paused (SetPaused)")
 
 // stepRecorder collects the narration of one stepped item. Step creates it
 // as the informer's pendingStep; the pop that consumes the step arms it as

@@ -14,7 +14,7 @@
 // tea.Cmd and returns a message.
 //
 // Keys: capabilities.go decides which control keys the current source can
-// serve (by type assertion on the source's capability interfaces); the
+// serve (from the source's Controls); the
 // others are hidden from the footer and help, and say why when pressed.
 //
 // Files: each view's files share its prefix (pipeline*, queue*, listeners*,
