@@ -77,11 +77,11 @@ func initialSyncStatus(d *Demo) []string {
 		case r.ListInProgress && r.ListStreamed:
 			lines = append(lines, e.Name()+": streaming the initial list (WatchList)…")
 		case r.ListInProgress:
-			lines = append(lines, fmt.Sprintf("%s: listing… %s pods in %d pages so far", e.Name(), humanize.Count(r.LastListItems), r.ListPages))
+			lines = append(lines, fmt.Sprintf("%s: listing… %s pods in %s so far", e.Name(), humanize.Count(r.LastListItems), humanize.Plural(r.ListPages, "page")))
 		case r.Lists > 0 && r.ListStreamed:
-			lines = append(lines, fmt.Sprintf("%s: %s pods streamed (WatchList), %s", e.Name(), humanize.Count(r.LastListItems), seconds(r.LastListTime)))
+			lines = append(lines, fmt.Sprintf("%s: %s pods streamed (WatchList), %s", e.Name(), humanize.Count(r.LastListItems), humanize.Tenths(r.LastListTime.Seconds())))
 		case r.Lists > 0:
-			lines = append(lines, fmt.Sprintf("%s: listed %s pods in %d pages, %s", e.Name(), humanize.Count(r.LastListItems), r.ListPages, seconds(r.LastListTime)))
+			lines = append(lines, fmt.Sprintf("%s: listed %s pods in %s, %s", e.Name(), humanize.Count(r.LastListItems), humanize.Plural(r.ListPages, "page"), humanize.Tenths(r.LastListTime.Seconds())))
 		}
 		var parts []string
 		if s.Synced {
@@ -92,7 +92,7 @@ func initialSyncStatus(d *Demo) []string {
 		for _, l := range d.Listeners(e.Name()) {
 			c := l.Counts()
 			if c.Synced {
-				parts = append(parts, fmt.Sprintf("%s synced at %s", l.Name(), seconds(c.SyncedAt.Sub(d.startTime()))))
+				parts = append(parts, fmt.Sprintf("%s synced at %s", l.Name(), humanize.Tenths(c.SyncedAt.Sub(d.startTime()).Seconds())))
 			} else {
 				parts = append(parts, fmt.Sprintf("%s %s initial adds", l.Name(), humanize.Count(c.InitialAdds)))
 			}

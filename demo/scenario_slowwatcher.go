@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/demo/cluster"
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 // The slow-watcher scenario's server: a small buffer per watch and a window
@@ -103,7 +104,7 @@ func buildSlowWatcher(cfg resolved) plan {
 			d.burst(slowFirstBurst)
 		}), then: f.terminated, note: []string{
 			fmt.Sprintf("The client stopped reading (%s per event) and %d updates arrived. Its buffer filled (%d/%d), the watch cache waited its budget of %s for room, then terminated the watch: see terminated watchers in the Pipeline view (1).",
-				seconds(slowStall), slowFirstBurst, slowWatchBuffer, slowWatchBuffer, seconds(slowBudget)),
+				humanize.Tenths(slowStall.Seconds()), slowFirstBurst, slowWatchBuffer, slowWatchBuffer, humanize.Tenths(slowBudget.Seconds())),
 			"kube-apiserver does the same so that one slow client cannot hold up every other watcher of the resource; its budget is about 0.1s, the demo's longer so you can see the full buffer.",
 		}},
 		{name: "recovered", do: do(func(d *Demo) { stallClient(d, false) }), then: func(d *Demo) bool {

@@ -2,7 +2,6 @@ package demo
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,16 +11,11 @@ import (
 
 // Helpers for the live status lines under a scenario's note.
 
-// seconds renders a duration as "2.3s".
-func seconds(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
-}
-
 // listenerLine summarises one listener: "slow: 240 pending, in OnUpdate for 12.0s".
 func listenerLine(ls source.Listener, now time.Time) string {
 	line := fmt.Sprintf("%s: %s pending, %s delivered", ls.Name, humanize.Count(ls.Pending), humanize.Count(ls.Delivered.Total()))
 	if ls.InCallback != "" && now.Sub(ls.InCallbackSince) >= time.Second {
-		line += fmt.Sprintf(", in %s for %s", ls.InCallback, seconds(now.Sub(ls.InCallbackSince)))
+		line += fmt.Sprintf(", in %s for %s", ls.InCallback, humanize.Tenths(now.Sub(ls.InCallbackSince).Seconds()))
 	}
 	if ls.CacheMutations > 0 {
 		line += ", changed " + humanize.Plural(ls.CacheMutations, "cached object")
@@ -65,7 +59,7 @@ func watchState(r source.Reflector, withAge bool) string {
 	case r.ListInProgress:
 		return "listing"
 	case r.WatchOpen && withAge:
-		return "watch open " + seconds(time.Since(r.WatchSince))
+		return "watch open " + humanize.Tenths(time.Since(r.WatchSince).Seconds())
 	case r.WatchOpen:
 		return "watch open"
 	}

@@ -48,7 +48,7 @@ type Stop struct {
 
 // Sentence says what a replay of a cut-short file does, naming it.
 func (s Stop) Sentence(path string) string {
-	return fmt.Sprintf("%s is cut short at byte %d: replaying its %d complete records, up to %s into the recording", path, s.Offset, s.Records, s.At.Round(time.Millisecond))
+	return fmt.Sprintf("%s is cut short at byte %d: replaying its %s, up to %s into the recording", path, s.Offset, humanize.Plural(s.Records, "complete record"), humanize.Elapsed(s.At, time.Millisecond))
 }
 
 // Unstored counts the objects the recorder could not store: in their

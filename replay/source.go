@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
@@ -448,7 +449,7 @@ func (s *Source) lostLocked() string {
 	if s.dropped == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the recording lost %d records when its disk fell behind, first at %s: from there the replay may differ from the live run", s.dropped, s.firstGap.Round(time.Millisecond))
+	return fmt.Sprintf("the recording lost %s when its disk fell behind, first at %s: from there the replay may differ from the live run", humanize.Plural(s.dropped, "record"), humanize.Elapsed(s.firstGap, time.Millisecond))
 }
 
 func (s *Source) notes() []string {
@@ -461,7 +462,7 @@ func (s *Source) notes() []string {
 	if s.opts.Speed > 0 {
 		pace = fmt.Sprintf("%g× speed", s.opts.Speed)
 	}
-	length := end.Round(time.Second).String()
+	length := humanize.Elapsed(end, time.Second)
 	if !finished {
 		length += " read so far"
 	}
@@ -476,7 +477,7 @@ func (s *Source) notes() []string {
 		if s.opts.Speed > 0 {
 			at = time.Duration(float64(at) * s.opts.Speed)
 		}
-		out = append(out, fmt.Sprintf("at %s of %s, %s", min(at, end).Round(time.Second), length, pace))
+		out = append(out, fmt.Sprintf("at %s of %s, %s", humanize.Elapsed(min(at, end), time.Second), length, pace))
 	}
 	if stop != nil {
 		out = append(out, stop.Sentence(filepath.Base(s.path)))

@@ -179,15 +179,11 @@ func Build(src string, snaps []source.Informer, reasons map[string]string, event
 }
 
 // seconds rounds to milliseconds so reports stay readable.
-func seconds(d time.Duration) float64 {
-	return float64(d.Round(time.Millisecond)) / float64(time.Second)
-}
+func seconds(d time.Duration) float64 { return humanize.Seconds(d, time.Millisecond) }
 
 // fineSeconds keeps microseconds: a workqueue's work often takes less than
 // a millisecond.
-func fineSeconds(d time.Duration) float64 {
-	return float64(d.Round(time.Microsecond)) / float64(time.Second)
-}
+func fineSeconds(d time.Duration) float64 { return humanize.Seconds(d, time.Microsecond) }
 
 // WriteJSON prints the report as indented JSON.
 func WriteJSON(w io.Writer, r Report) error {
@@ -202,14 +198,15 @@ func WriteJSON(w io.Writer, r Report) error {
 // terminal, and each field must stay on its line.
 func WriteTable(w io.Writer, r Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(w, "source: %s   synced: %t   events: %d emitted, %d dropped\n", safe(r.Source), r.Synced, r.Events.Emitted, r.Events.Dropped)
+	fmt.Fprintf(w, "source: %s   synced: %t   events: %s emitted, %s dropped\n", safe(r.Source), r.Synced, humanize.Count(r.Events.Emitted), humanize.Count(r.Events.Dropped))
 	for _, inf := range r.Informers {
 		fmt.Fprintf(w, "\n%s (%s, %s)  synced: %t  resourceVersion: %s\n", safe(inf.Name), safe(inf.Resource), inf.QueueKind, inf.Synced, safe(inf.LastSyncResourceVersion))
 		if inf.NotSyncedReason != "" {
 			fmt.Fprintf(w, "  not synced: %s\n", safe(inf.NotSyncedReason))
 		}
-		fmt.Fprintf(w, "  queue: depth %d, oldest %.1fs, added %d, popped %d\n", inf.Queue.Depth, inf.Queue.OldestAgeSeconds, inf.Queue.Added, inf.Queue.Popped)
-		fmt.Fprintf(w, "  store: %d objects%s\n", inf.Store.Objects, indexSummary(inf.Store.Indexes))
+		fmt.Fprintf(w, "  queue: depth %s, oldest %s, added %s, popped %s\n", humanize.Count(inf.Queue.Depth), humanize.Tenths(inf.Queue.OldestAgeSeconds),
+			humanize.Count(inf.Queue.Added), humanize.Count(inf.Queue.Popped))
+		fmt.Fprintf(w, "  store: %s%s\n", humanize.Plural(inf.Store.Objects, "object"), indexSummary(inf.Store.Indexes))
 		rf := inf.Reflector
 		fmt.Fprintf(w, "  reflector: %s, %s, %s, %s, %s\n", listText(rf),
 			humanize.Plural(rf.Relists, "relist"), humanize.Plural(rf.Watches, "watch"), humanize.Plural(rf.WatchEvents, "watch event"), humanize.Plural(rf.Errors, "error"))
@@ -235,7 +232,8 @@ func WriteTable(w io.Writer, r Report) error {
 		}
 		fmt.Fprintf(tw, "  %-*s\tpending\tcapacity\tdelivered\tsynced\tpanics\tin callback\tbehind\t\n", nameW, "listener")
 		for _, l := range inf.Listeners {
-			fmt.Fprintf(tw, "  %-*s\t%d\t%d\t%d\t%t\t%d\t%.1fs\t%.1fs\t\n", nameW, safe(l.Name), l.Pending, l.Capacity, l.Delivered, l.Synced, l.Panics, l.InCallbackSeconds, l.OldestPendingSeconds)
+			fmt.Fprintf(tw, "  %-*s\t%d\t%d\t%d\t%t\t%d\t%s\t%s\t\n", nameW, safe(l.Name), l.Pending, l.Capacity, l.Delivered, l.Synced, l.Panics,
+				humanize.Tenths(l.InCallbackSeconds), humanize.Tenths(l.OldestPendingSeconds))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -250,7 +248,7 @@ func WriteTable(w io.Writer, r Report) error {
 		fmt.Fprintln(w)
 	}
 	for _, q := range r.Workqueues {
-		fmt.Fprintf(w, "workqueue %s: depth %d, adds %d, retries %d, waited max %s, work max %s", safe(q.Name), q.Depth, q.Adds, q.Retries,
+		fmt.Fprintf(w, "workqueue %s: depth %s, adds %s, retries %s, waited max %s, work max %s", safe(q.Name), humanize.Count(q.Depth), humanize.Count(q.Adds), humanize.Count(q.Retries),
 			duration(q.QueueLatencyMaxSeconds), duration(q.WorkDurationMaxSeconds))
 		if q.LongestRunningSeconds > 0 {
 			fmt.Fprintf(w, ", longest running %s", duration(q.LongestRunningSeconds))
@@ -278,8 +276,6 @@ type Workqueue struct {
 	LongestRunningSeconds   float64 `json:"longestRunningSeconds"`
 }
 
-// duration rounds seconds for people: to the millisecond from 1ms on, to
-// the microsecond below.
 // listText describes the lists: "1 list (5 pages)", or "1 list, streamed
 // (WatchList)" when the newest came as a stream, which has no pages.
 func listText(rf Reflector) string {
@@ -293,12 +289,10 @@ func listText(rf Reflector) string {
 	return lists + " (" + humanize.Plural(rf.ListPages, "page") + ")"
 }
 
+// duration renders seconds from the report as humanize.Precise does: to
+// the millisecond from 1ms on, to the microsecond below.
 func duration(secs float64) string {
-	d := time.Duration(secs * float64(time.Second))
-	if d >= time.Millisecond {
-		return d.Round(time.Millisecond).String()
-	}
-	return d.Round(time.Microsecond).String()
+	return humanize.Precise(time.Duration(secs * float64(time.Second)))
 }
 
 // indexSummary is " (app: 4 values, namespace: 3 values)", in index name

@@ -1,6 +1,10 @@
 package source
 
-import "time"
+import (
+	"time"
+
+	"github.com/informtop/informtop/internal/humanize"
+)
 
 // SilentAfter is how long an informer whose watch has shown progress may
 // receive nothing — no watch event, no bookmark, no list page, no newly
@@ -74,6 +78,4 @@ func ageOf(t, now time.Time) *float64 {
 }
 
 // roundSeconds keeps milliseconds: finer is noise at these scales.
-func roundSeconds(d time.Duration) float64 {
-	return float64(d.Round(time.Millisecond)) / float64(time.Second)
-}
+func roundSeconds(d time.Duration) float64 { return humanize.Seconds(d, time.Millisecond) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/informtop/informtop/internal/humanize"
@@ -166,8 +165,8 @@ func (s ServerStats) SentenceSince(prev *ServerStats) string {
 	received, dispatched := humanize.Count(s.EventsReceived)+" received", humanize.Count(s.EventsDispatched)+" dispatched"
 	if prev != nil && prev.Available && s.Taken.After(prev.Taken) && s.EventsReceived >= prev.EventsReceived && s.EventsDispatched >= prev.EventsDispatched {
 		secs := s.Taken.Sub(prev.Taken).Seconds()
-		received += fmt.Sprintf(" (%s/s)", humanize.Count(int64(math.Round(float64(s.EventsReceived-prev.EventsReceived)/secs))))
-		dispatched += fmt.Sprintf(" (%s/s)", humanize.Count(int64(math.Round(float64(s.EventsDispatched-prev.EventsDispatched)/secs))))
+		received += " (" + humanize.Rate(float64(s.EventsReceived-prev.EventsReceived)/secs) + ")"
+		dispatched += " (" + humanize.Rate(float64(s.EventsDispatched-prev.EventsDispatched)/secs) + ")"
 	}
 	out := fmt.Sprintf("watch cache at RV %s, window %s events · %s, %s · %s sent to watch clients · %s",
 		s.WatchCacheResourceVersion, humanize.Count(int64(s.WatchCacheCapacity)), received,
@@ -179,7 +178,7 @@ func (s ServerStats) SentenceSince(prev *ServerStats) string {
 		out += " · " + humanize.Plural(s.WatchLists, "streamed list")
 	}
 	if s.DispatchLatencyMeanSeconds > 0 {
-		out += fmt.Sprintf(" · dispatch %s mean", time.Duration(s.DispatchLatencyMeanSeconds*float64(time.Second)).Round(time.Microsecond))
+		out += " · dispatch " + humanize.Elapsed(time.Duration(s.DispatchLatencyMeanSeconds*float64(time.Second)), time.Microsecond) + " mean"
 	}
 	if s.From != "" {
 		out += " (from " + s.From + ")"

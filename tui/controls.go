@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
 
@@ -140,7 +141,7 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 
 // changesPerSecond is a workload rate in words: "1 change/s", "12 changes/s".
 func changesPerSecond(r float64) string {
-	n := rateNumber(r)
+	n := humanize.RateNumber(r)
 	if n == "1" {
 		return "1 change/s"
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 
 	"charm.land/bubbles/v2/key"
@@ -339,10 +340,10 @@ func eventDetail(e *source.Event) string {
 		parts = append(parts, e.Detail)
 	}
 	if e.Count != 0 {
-		parts = append(parts, "n="+count(e.Count))
+		parts = append(parts, "n="+humanize.CountShort(e.Count))
 	}
 	if e.Duration != 0 {
-		parts = append(parts, humanDuration(e.Duration))
+		parts = append(parts, humanize.Duration(e.Duration))
 	}
 	return strings.Join(parts, " ")
 }
@@ -356,20 +357,20 @@ func (v *eventsView) summary() string {
 		scope = "all informers"
 	}
 	parts := []string{
-		st.bold.Render(fmt.Sprintf("%s of %s events", count(len(v.rows)), count(v.c.data.events.len()))),
-		count(emitted) + " emitted",
+		st.bold.Render(fmt.Sprintf("%s of %s events", humanize.CountShort(len(v.rows)), humanize.CountShort(v.c.data.events.len()))),
+		humanize.CountShort(emitted) + " emitted",
 	}
 	switch {
 	case missed == 0 && over == 0:
 		parts = append(parts, "0 dropped")
 	default:
 		if missed > 0 {
-			parts = append(parts, st.bad.Render(count(missed)+" never read"))
+			parts = append(parts, st.bad.Render(humanize.CountShort(missed)+" never read"))
 		}
 		if over > 0 {
 			// Lifecycle events have their own, longer log; what turns over
 			// is per-item events.
-			parts = append(parts, st.warn.Render(count(over)+" older overwritten"))
+			parts = append(parts, st.warn.Render(humanize.CountShort(over)+" older overwritten"))
 		}
 	}
 	parts = append(parts, "type: "+eventCategories[v.category].name, scope)

@@ -6,6 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 // filterBox is the "/" prompt the list views share. While editing it
@@ -92,7 +94,7 @@ func (f *filterBox) shown() bool { return f.editing || f.query() != "" }
 // view renders the prompt line with the match count.
 func (f *filterBox) view(c *common, w int, matches, total int) string {
 	spec := f.spec()
-	suffix := c.styles.dim.Render("  " + count(matches) + " of " + count(total))
+	suffix := c.styles.dim.Render("  " + humanize.CountShort(matches) + " of " + humanize.CountShort(total))
 	if d := spec.describe(); d != "" && spec.err == "" {
 		suffix += c.styles.dim.Render(" · " + d)
 	}

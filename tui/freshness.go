@@ -22,7 +22,7 @@ func silence(s *source.Informer) string {
 	if !f.Silent {
 		return ""
 	}
-	return fmt.Sprintf("SILENT %s", humanDuration(seconds(f.QuietSeconds)))
+	return fmt.Sprintf("SILENT %s", humanize.Duration(seconds(f.QuietSeconds)))
 }
 
 // silenceSentence says what a silent watch means and what to do.
@@ -34,7 +34,7 @@ func silenceSentence(s *source.Informer, canVerify bool) string {
 	// The limit is what a healthy watch owes: a bookmark about every
 	// minute once anything changed (README: "Is it fresh?").
 	msg := fmt.Sprintf("⚠ silent: nothing from the server for %s (limit %s); the cache may be stale",
-		humanDuration(seconds(f.QuietSeconds)), humanDuration(seconds(f.SilentAfterSeconds)))
+		humanize.Duration(seconds(f.QuietSeconds)), humanize.Duration(seconds(f.SilentAfterSeconds)))
 	if canVerify {
 		msg += " — v compares it"
 	}
@@ -49,10 +49,10 @@ func freshnessLine(s *source.Informer) string {
 		if a == nil {
 			return "no " + what + " yet"
 		}
-		return what + " " + humanDuration(seconds(*a)) + " ago"
+		return what + " " + humanize.Duration(seconds(*a)) + " ago"
 	}
 	return joinNonEmpty(" · ", age("event", f.LastEventAgeSeconds), age("bookmark", f.LastBookmarkAgeSeconds),
-		plural(f.WatchRestarts, "watch restart"))
+		humanize.PluralShort(f.WatchRestarts, "watch restart"))
 }
 
 // memoryLine is the Store view's "what does it cost": the estimate, per

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/source"
 )
@@ -55,7 +56,7 @@ func headerStatus(c *common) string {
 		connShort(c, s),
 		synced,
 		"RV "+orDash(s.LastSyncResourceVersion),
-		rateNumber(watchRate)+" ev/s",
+		humanize.RateNumber(watchRate)+" ev/s",
 	)
 	return joinNonEmpty(sep, parts...)
 }
@@ -158,7 +159,7 @@ func headerDropsAndHandlers(c *common) string {
 	dropped := c.data.logDrops()
 	b.WriteString(st.dim.Render(" │ log drops "))
 	if dropped > 0 {
-		b.WriteString(st.bad.Render(count(dropped)))
+		b.WriteString(st.bad.Render(humanize.CountShort(dropped)))
 	} else {
 		b.WriteString("0")
 	}
@@ -262,7 +263,7 @@ func connShort(c *common, s *source.Informer) string {
 	case r.ListInProgress:
 		return st.warn.Render(listingWord(r) + "…")
 	case r.WatchOpen:
-		return st.ok.Render("watch up " + humanDuration(since(now, r.WatchSince)))
+		return st.ok.Render("watch up " + humanize.Duration(since(now, r.WatchSince)))
 	case r.LastError != "":
 		return st.bad.Render("watch down")
 	default:
@@ -287,7 +288,7 @@ func connProblem(c *common, s *source.Informer) string {
 	}
 	msg := "watch down"
 	if !r.LastErrorTime.IsZero() {
-		msg += ", last error " + humanDuration(since(c.now(), r.LastErrorTime)) + " ago"
+		msg += ", last error " + humanize.Duration(since(c.now(), r.LastErrorTime)) + " ago"
 	}
 	return msg + ": " + firstLine(r.LastError) + "; retrying"
 }

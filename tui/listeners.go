@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 
 	"charm.land/bubbles/v2/key"
@@ -249,22 +250,22 @@ func (v *listenersView) cells(cells []string, r rankedListener, trendW int) {
 		mark = "⚠ "
 	}
 	cells[lcName] = mark + l.Name
-	cells[lcPending] = count(l.Pending)
+	cells[lcPending] = humanize.CountShort(l.Pending)
 	cells[lcBehind] = behind(l, v.c.data.snapTaken())
-	cells[lcCapacity] = count(l.Capacity)
-	cells[lcHighWater] = count(l.HighWater)
-	cells[lcDelivered] = count(l.Delivered.Total())
-	cells[lcRate] = rate(rates[l.Name])
+	cells[lcCapacity] = humanize.CountShort(l.Capacity)
+	cells[lcHighWater] = humanize.CountShort(l.HighWater)
+	cells[lcDelivered] = humanize.CountShort(l.Delivered.Total())
+	cells[lcRate] = humanize.Rate(rates[l.Name])
 	cells[lcP50] = latency(l.LatencyP50)
 	cells[lcP99] = latency(l.LatencyP99)
 	cells[lcInCallback] = "-"
 	if l.InCallback != "" {
-		cells[lcInCallback] = l.InCallback + " " + humanDuration(r.stall.inCallback)
+		cells[lcInCallback] = l.InCallback + " " + humanize.Duration(r.stall.inCallback)
 	}
 	cells[lcSynced] = " " + yesNo(l.Synced)
-	cells[lcPanics] = count(l.Panics)
-	cells[lcMutations] = count(l.CacheMutations)
-	cells[lcTombstones] = count(l.Delivered.Tombstones)
+	cells[lcPanics] = humanize.CountShort(l.Panics)
+	cells[lcMutations] = humanize.CountShort(l.CacheMutations)
+	cells[lcTombstones] = humanize.CountShort(l.Delivered.Tombstones)
 	cells[lcTrend] = sparkline(v.c.data.history().pending(l.Name), trendW)
 	if r.stall.rising && trendW > 2 {
 		cells[lcTrend] = sparkline(v.c.data.history().pending(l.Name), trendW-2) + " ↑"
@@ -287,7 +288,7 @@ func (v *listenersView) summary() string {
 			unsynced++
 		}
 	}
-	s := plural(total, "listener")
+	s := humanize.PluralShort(total, "listener")
 	if unsynced > 0 {
 		s += fmt.Sprintf(" · %d syncing", unsynced)
 	}
@@ -316,21 +317,21 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 	d := l.Delivered
 	lines := []string{
 		head,
-		row("pending", fmt.Sprintf("%s (buffer capacity %s, high-water %s)", count(l.Pending), count(l.Capacity), count(l.HighWater))),
+		row("pending", fmt.Sprintf("%s (buffer capacity %s, high-water %s)", humanize.CountShort(l.Pending), humanize.CountShort(l.Capacity), humanize.CountShort(l.HighWater))),
 		row("behind", behindText(l, v.c.data.snapTaken())),
 		row("delivered", fmt.Sprintf("%s  (add %s · update %s · delete %s · sync %s)",
-			count(d.Total()), count(d.Add), count(d.Update), count(d.Delete), count(d.Sync))),
-		row("tombstones", count(d.Tombstones)+" OnDelete with a DeletedFinalStateUnknown"+st.dim.Render(" (a delete inferred at a relist)")),
-		row("rate", rate(h.latest().listenerRate[l.Name])),
+			humanize.CountShort(d.Total()), humanize.CountShort(d.Add), humanize.CountShort(d.Update), humanize.CountShort(d.Delete), humanize.CountShort(d.Sync))),
+		row("tombstones", humanize.CountShort(d.Tombstones)+" OnDelete with a DeletedFinalStateUnknown"+st.dim.Render(" (a delete inferred at a relist)")),
+		row("rate", humanize.Rate(h.latest().listenerRate[l.Name])),
 		row("latency", "p50 "+latency(l.LatencyP50)+" · p99 "+latency(l.LatencyP99)),
 	}
 	cb := "idle"
 	if l.InCallback != "" {
-		cb = fmt.Sprintf("%s %s for %s", l.InCallback, l.InCallbackKey, humanDuration(r.stall.inCallback))
+		cb = fmt.Sprintf("%s %s for %s", l.InCallback, l.InCallbackKey, humanize.Duration(r.stall.inCallback))
 	}
 	lines = append(lines, row("in callback", cb), row("synced", v.syncedText(l)))
 	lines = append(lines, v.owesLines(l, row)...)
-	panics := count(l.Panics)
+	panics := humanize.CountShort(l.Panics)
 	if l.LastPanic != "" {
 		panics += "  last: " + oneLine(l.LastPanic)
 	}
@@ -353,7 +354,7 @@ func (v *listenersView) syncedText(l *source.Listener) string {
 		return yesNo(true)
 	}
 	return yesNo(true) + " HasSynced at " + l.SyncedAt.In(v.c.loc).Format("15:04:05.000") +
-		", " + humanDuration(since(v.c.now(), l.SyncedAt)) + " ago"
+		", " + humanize.Duration(since(v.c.now(), l.SyncedAt)) + " ago"
 }
 
 // owesLines list the notifications at the head of the backlog, oldest
@@ -368,9 +369,9 @@ func (v *listenersView) owesLines(l *source.Listener, row func(string, string) s
 		return []string{row("owes", "nothing: the backlog is empty")}
 	}
 	if b == nil || b.informer != v.c.data.current || b.listener != l.Name {
-		return []string{row("owes", count(l.Pending)+" notifications"+st.dim.Render(" (reading…)"))}
+		return []string{row("owes", humanize.CountShort(l.Pending)+" notifications"+st.dim.Render(" (reading…)"))}
 	}
-	out := []string{row("owes", fmt.Sprintf("%s notifications; next, oldest first:", count(l.Pending)))}
+	out := []string{row("owes", fmt.Sprintf("%s notifications; next, oldest first:", humanize.CountShort(l.Pending)))}
 	for _, p := range b.pending {
 		line := p.Callback + " " + p.Key
 		if p.Sync {
@@ -379,7 +380,7 @@ func (v *listenersView) owesLines(l *source.Listener, row func(string, string) s
 		out = append(out, row("", line))
 	}
 	if rest := l.Pending - len(b.pending); rest > 0 && len(b.pending) > 0 {
-		out = append(out, row("", st.dim.Render(fmt.Sprintf("… %s more", count(rest)))))
+		out = append(out, row("", st.dim.Render(fmt.Sprintf("… %s more", humanize.CountShort(rest)))))
 	}
 	return out
 }
@@ -388,7 +389,7 @@ func resyncText(d time.Duration) string {
 	if d <= 0 {
 		return "never"
 	}
-	return humanDuration(d)
+	return humanize.Duration(d)
 }
 
 // behind is the age of the oldest notification a listener has not
@@ -398,7 +399,7 @@ func behind(l *source.Listener, taken time.Time) string {
 	if age <= 0 {
 		return "-"
 	}
-	return humanDuration(age)
+	return humanize.Duration(age)
 }
 
 func behindText(l *source.Listener, taken time.Time) string {

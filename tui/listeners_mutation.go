@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
 
@@ -18,8 +19,8 @@ func mutationLines(l *source.Listener, row func(string, string) string, st style
 		return nil
 	}
 	lines := []string{
-		row("cache writes", st.warn.Render(fmt.Sprintf("%s: the handler changed cached objects instead of DeepCopies", count(l.CacheMutations)))),
-		row("last write", fmt.Sprintf("%s %s, %s ago", m.Callback, m.Key, humanDuration(since(now, m.Time)))),
+		row("cache writes", st.warn.Render(fmt.Sprintf("%s: the handler changed cached objects instead of DeepCopies", humanize.CountShort(l.CacheMutations)))),
+		row("last write", fmt.Sprintf("%s %s, %s ago", m.Callback, m.Key, humanize.Duration(since(now, m.Time)))),
 	}
 	for _, f := range m.Fields {
 		lines = append(lines, row("", strings.TrimSpace(f)))

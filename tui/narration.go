@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 
 	"k8s.io/client-go/tools/cache"
@@ -92,7 +93,7 @@ func (n *narration) body(c *common, w int, journey []string) []string {
 		kind = stepHeadline(r)
 	case n.msg.batch && r.Batch > 1:
 		title += " · batch step"
-		kind = fmt.Sprintf("%s popped at once, as client-go v0.37's batched pop does (up to 1,000 distinct keys, up to a bookmark)", plural(r.Batch, "item"))
+		kind = fmt.Sprintf("%s popped at once, as client-go v0.37's batched pop does (up to 1,000 distinct keys, up to a bookmark)", humanize.PluralShort(r.Batch, "item"))
 	case n.msg.batch:
 		title += " · batch step"
 		kind = "one item popped: a DeltaFIFO pops one key, and a RealFIFO batch ends at a bookmark"

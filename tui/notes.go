@@ -7,6 +7,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 // The source's notes (a scenario's narration) get a panel of their own
@@ -159,7 +161,7 @@ func noteHistoryLines(c *common, w int) []string {
 		first = entries[0].at
 	}
 	for _, e := range entries {
-		stamp := pad("+"+humanDuration(since(e.at, first)), 7, true) + " "
+		stamp := pad("+"+humanize.Duration(since(e.at, first)), 7, true) + " "
 		for j, l := range wrapText(e.text, max(w-8, 10)) {
 			if j > 0 {
 				stamp = strings.Repeat(" ", 8)
@@ -210,7 +212,7 @@ func (n *noteHistory) render(c *common, w, h int) string {
 		n.atEnd = true
 	}
 	hi := min(n.off+n.height, len(lines))
-	title := st.bold.Render("narration history") + st.dim.Render(" · "+plural(len(c.data.noteLog.all()), "note")+", oldest first")
+	title := st.bold.Render("narration history") + st.dim.Render(" · "+humanize.PluralShort(len(c.data.noteLog.all()), "note")+", oldest first")
 	out := []string{title}
 	if len(lines) == 0 {
 		out = append(out, st.dim.Render("nothing narrated yet"))

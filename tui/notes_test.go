@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 // noteFrame delivers the next frame of h's source with notes in place of
@@ -49,7 +51,7 @@ func TestNarrationPanelWrapsAndIsNeverHidden(t *testing.T) {
 func TestNarrationHistoryKeepsPastNotes(t *testing.T) {
 	h := fixture(t, 80, 24)
 	for i := 1; i <= 30; i++ {
-		noteFrame(h, t0.Add(time.Duration(10+i)*time.Second), "step "+count(i)+" of the scenario")
+		noteFrame(h, t0.Add(time.Duration(10+i)*time.Second), "step "+humanize.CountShort(i)+" of the scenario")
 	}
 	h.keys("h")
 	screen := h.screen()
@@ -83,7 +85,7 @@ func TestGoldenNarrationPanel(t *testing.T) {
 			"fast: 0 pending, 400 delivered · slow: 1,123 pending, 77 delivered")
 		got := h.screen()
 		assertFits(t, got, sz[0], sz[1])
-		golden(t, "narration-panel-"+count(sz[0])+"x"+count(sz[1]), got)
+		golden(t, "narration-panel-"+humanize.CountShort(sz[0])+"x"+humanize.CountShort(sz[1]), got)
 	}
 }
 
@@ -93,7 +95,7 @@ func TestNarrationHistorySkipsLiveStatusLines(t *testing.T) {
 	h := fixture(t, 80, 40)
 	for i := 0; i < 20; i++ {
 		noteFrame(h, t0.Add(time.Duration(10+i)*time.Second), "Burst: 1,000 updates hit three hot pods.", "Watch the queue.",
-			"fast: "+count(i)+" pending")
+			"fast: "+humanize.CountShort(i)+" pending")
 	}
 	noteFrame(h, t0.Add(40*time.Second), "Processing resumed: watch it drain.", "fast: 0 pending")
 	h.keys("h")

@@ -151,8 +151,8 @@ func (v *pipelineView) apiLine(s *source.Informer, p *point) string {
 		s.Resource,
 		"RV "+orDash(s.LastSyncResourceVersion),
 		connState(v.c, s),
-		rate(p.eventRate[evAdded]+p.eventRate[evModified]+p.eventRate[evDeleted])+" watch events",
-		st.dim.Render(count(r.WatchEvents)+" total"),
+		humanize.Rate(p.eventRate[evAdded]+p.eventRate[evModified]+p.eventRate[evDeleted])+" watch events",
+		st.dim.Render(humanize.CountShort(r.WatchEvents)+" total"),
 		st.dim.Render(freshnessLine(s)),
 	)
 }
@@ -160,23 +160,23 @@ func (v *pipelineView) apiLine(s *source.Informer, p *point) string {
 func (v *pipelineView) reflectorLine(s *source.Informer) string {
 	st := v.c.styles
 	r := s.Reflector
-	list := fmt.Sprintf("%s (%s", plural(r.Lists, "list"), listHow(r))
+	list := fmt.Sprintf("%s (%s", humanize.PluralShort(r.Lists, "list"), listHow(r))
 	if r.Lists > 0 && !r.ListInProgress {
-		list += fmt.Sprintf(", last %s in %s", count(r.LastListItems), humanDuration(r.LastListTime))
+		list += fmt.Sprintf(", last %s in %s", humanize.CountShort(r.LastListItems), humanize.Duration(r.LastListTime))
 	}
 	list += ")"
 	if r.ListInProgress {
-		list = st.warn.Render(fmt.Sprintf("%s: %s items so far", listingWord(r), count(r.LastListItems)))
+		list = st.warn.Render(fmt.Sprintf("%s: %s items so far", listingWord(r), humanize.CountShort(r.LastListItems)))
 	}
-	relists := plural(r.Relists, "relist")
+	relists := humanize.PluralShort(r.Relists, "relist")
 	if r.Relists > 0 {
 		relists = st.warn.Render(relists)
 	}
-	errs := plural(r.Errors, "error")
+	errs := humanize.PluralShort(r.Errors, "error")
 	if r.Errors > 0 {
 		errs = st.bad.Render(errs)
 	}
-	return v.join(list, relists, plural(r.Watches, "watch"), errs, plural(r.WatchBookmarks, "bookmark"))
+	return v.join(list, relists, humanize.PluralShort(r.Watches, "watch"), errs, humanize.PluralShort(r.WatchBookmarks, "bookmark"))
 }
 
 // listHow says how the initial list came: paged LIST responses, or a
@@ -185,7 +185,7 @@ func listHow(r source.Reflector) string {
 	if r.ListStreamed {
 		return "streamed (WatchList)"
 	}
-	return plural(r.ListPages, "page")
+	return humanize.PluralShort(r.ListPages, "page")
 }
 
 // listingWord names a list in progress.
@@ -200,29 +200,29 @@ func (v *pipelineView) queueLine(s *source.Informer, p *point) string {
 	st := v.c.styles
 	q := s.Queue
 	kind := s.QueueKind
-	depth := fmt.Sprintf("depth %s", count(q.Depth))
+	depth := fmt.Sprintf("depth %s", humanize.CountShort(q.Depth))
 	if q.Deltas != q.Depth {
-		depth += fmt.Sprintf(" (%s deltas)", count(q.Deltas))
+		depth += fmt.Sprintf(" (%s deltas)", humanize.CountShort(q.Deltas))
 	}
 	oldest := ""
 	if q.Depth > 0 {
-		oldest = "oldest " + humanDuration(since(v.c.now(), q.OldestEnqueued))
+		oldest = "oldest " + humanize.Duration(since(v.c.now(), q.OldestEnqueued))
 	}
 	coalesced := ""
 	if kind == source.DeltaFIFO {
-		coalesced = count(q.Coalesced) + " coalesced"
+		coalesced = humanize.CountShort(q.Coalesced) + " coalesced"
 	}
 	state := v.queueState(s, "initial list not yet processed")
 	return v.join(st.bold.Render(kind.String()), depth, oldest,
-		"in "+rate(p.queueInRate), "out "+rate(p.queueOutRate), coalesced, state)
+		"in "+humanize.Rate(p.queueInRate), "out "+humanize.Rate(p.queueOutRate), coalesced, state)
 }
 
 func (v *pipelineView) indexerLine(s *source.Informer) string {
 	st := s.Store
 	return v.join(
-		plural(st.Objects, "object"),
+		humanize.PluralShort(st.Objects, "object"),
 		indexSummary(st.Indexes),
-		fmt.Sprintf("%s added, %s updated, %s deleted", count(st.Adds), count(st.Updates), count(st.Deletes)),
+		fmt.Sprintf("%s added, %s updated, %s deleted", humanize.CountShort(st.Adds), humanize.CountShort(st.Updates), humanize.CountShort(st.Deletes)),
 	)
 }
 
@@ -232,13 +232,13 @@ func indexSummary(idx map[string]int) string {
 	if len(idx) == 0 {
 		return "no indexes"
 	}
-	return "indexes: " + humanize.Tally(idx, func(name string, n int) string { return name + " " + count(n) })
+	return "indexes: " + humanize.Tally(idx, func(name string, n int) string { return name + " " + humanize.CountShort(n) })
 }
 
 func (v *pipelineView) processorLine(s *source.Informer, p *point) string {
 	st := v.c.styles
 	sync, total := v.listenersSynced(s, p)
-	return v.join(plural(len(s.Listeners), "listener"), sync, "delivering "+rate(total)) +
+	return v.join(humanize.PluralShort(len(s.Listeners), "listener"), sync, "delivering "+humanize.Rate(total)) +
 		st.dim.Render(" · each: pending, rate, state")
 }
 
@@ -270,7 +270,7 @@ func (v *pipelineView) listenerLines(s *source.Informer, h *history, now time.Ti
 			mark = "⚠ "
 		}
 		line := fmt.Sprintf("%s%s %7s %7s  ", mark, pad(l.Name, nameW, false),
-			count(l.Pending), rate(p.listenerRate[l.Name]))
+			humanize.CountShort(l.Pending), humanize.Rate(p.listenerRate[l.Name]))
 		switch {
 		case r.stall.stalled:
 			line = st.warn.Render(line + "STALLED " + r.stall.reason(l, v.c.stallAfter))
@@ -280,7 +280,7 @@ func (v *pipelineView) listenerLines(s *source.Informer, h *history, now time.Ti
 			line += "✓ synced"
 		}
 		if l.Panics > 0 {
-			line += st.dim.Render(" · ") + st.bad.Render(plural(l.Panics, "panic"))
+			line += st.dim.Render(" · ") + st.bad.Render(humanize.PluralShort(l.Panics, "panic"))
 		}
 		out = append(out, st.dim.Render(branch)+line)
 	}
@@ -369,7 +369,7 @@ func (v *pipelineView) workqueueLines(rows int) []string {
 	if rest := len(ranked) - show; rest > 0 {
 		label, more := v.label(""), fmt.Sprintf("… %d more workqueues", rest)
 		if show == 0 {
-			label, more = v.label("Workqueue"), "… "+plural(rest, "workqueue")
+			label, more = v.label("Workqueue"), "… "+humanize.PluralShort(rest, "workqueue")
 		}
 		out = append(out, label+st.dim.Render(more))
 	}
@@ -387,7 +387,7 @@ func (v *pipelineView) workqueueCells(r rankedQueue) []string {
 		addRate = p.addRate
 	}
 	dot := st.dim.Render("·") + " "
-	depth := "depth " + count(q.Depth)
+	depth := "depth " + humanize.CountShort(q.Depth)
 	if r.flagged() {
 		var why []string
 		if r.rising {
@@ -398,22 +398,22 @@ func (v *pipelineView) workqueueCells(r rankedQueue) []string {
 		}
 		depth = st.warn.Render("⚠ " + depth + " " + strings.Join(why, ", "))
 	}
-	longest := "longest " + humanDuration(q.LongestRunning)
+	longest := "longest " + humanize.Duration(q.LongestRunning)
 	if r.stuck {
 		longest = st.warn.Render(longest)
 	}
-	retries := "retries " + count(q.Retries)
+	retries := "retries " + humanize.CountShort(q.Retries)
 	if q.Retries > 0 {
 		retries = st.warn.Render(retries)
 	}
 	out := make([]string, wqCells)
 	out[wqName] = q.Name
 	out[wqDepth] = dot + depth
-	out[wqAdds] = dot + "adds " + rate(addRate)
+	out[wqAdds] = dot + "adds " + humanize.Rate(addRate)
 	out[wqRetries] = dot + retries
-	out[wqWaited] = dot + "waited max " + humanDuration(q.QueueLatencyMax)
-	out[wqWork] = dot + "work max " + humanDuration(q.WorkDurationMax)
-	out[wqUnfinished] = dot + "unfinished " + humanDuration(q.UnfinishedWork)
+	out[wqWaited] = dot + "waited max " + humanize.Duration(q.QueueLatencyMax)
+	out[wqWork] = dot + "work max " + humanize.Duration(q.WorkDurationMax)
+	out[wqUnfinished] = dot + "unfinished " + humanize.Duration(q.UnfinishedWork)
 	out[wqLongest] = dot + longest
 	return out
 }
@@ -441,7 +441,7 @@ func (v *pipelineView) chart(h *history, rows int) []string {
 			label, value := "", ""
 			if i == rows-1 {
 				label = evKindNames[k]
-				value = fmt.Sprintf("%8s", rate(p.eventRate[k])) + st.dim.Render("  peak "+rate(maxOf(series[k])))
+				value = fmt.Sprintf("%8s", humanize.Rate(p.eventRate[k])) + st.dim.Render("  peak "+humanize.Rate(maxOf(series[k])))
 			}
 			out = append(out, fmt.Sprintf("  %-9s %s %s", label, row, value))
 		}

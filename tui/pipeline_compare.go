@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
 
@@ -65,15 +66,15 @@ func (v *pipelineView) compareStack(s *source.Informer, listenerRows int) []stri
 	now := c.nowOf(s)
 	r := s.Reflector
 	watchRate := p.eventRate[evAdded] + p.eventRate[evModified] + p.eventRate[evDeleted]
-	list := fmt.Sprintf("%s (%s)", plural(r.Lists, "list"), listHow(r))
+	list := fmt.Sprintf("%s (%s)", humanize.PluralShort(r.Lists, "list"), listHow(r))
 	if r.ListInProgress {
-		list = st.warn.Render(listingWord(r) + ": " + count(r.LastListItems) + " so far")
+		list = st.warn.Render(listingWord(r) + ": " + humanize.CountShort(r.LastListItems) + " so far")
 	}
-	relists := plural(r.Relists, "relist")
+	relists := humanize.PluralShort(r.Relists, "relist")
 	if r.Relists > 0 {
 		relists = st.warn.Render(relists)
 	}
-	errs := plural(r.Errors, "error")
+	errs := humanize.PluralShort(r.Errors, "error")
 	if r.Errors > 0 {
 		errs = st.bad.Render(errs)
 	}
@@ -81,15 +82,15 @@ func (v *pipelineView) compareStack(s *source.Informer, listenerRows int) []stri
 	store := s.Store
 	lines := []string{
 		columnTitle(c, s),
-		v.label("API server") + v.join("RV "+orDash(s.LastSyncResourceVersion), connShort(c, s), rate(watchRate)+" events"),
+		v.label("API server") + v.join("RV "+orDash(s.LastSyncResourceVersion), connShort(c, s), humanize.Rate(watchRate)+" events"),
 		v.connector(),
-		v.label("Reflector") + v.join(list, errs, relists, plural(r.Watches, "watch")),
+		v.label("Reflector") + v.join(list, errs, relists, humanize.PluralShort(r.Watches, "watch")),
 		v.connector(),
 		v.label("Queue") + q1,
 		v.label("") + q2,
 		v.connector(),
-		v.label("Indexer") + v.join(plural(store.Objects, "object"),
-			count(store.Adds)+" added", count(store.Updates)+" updated", count(store.Deletes)+" deleted"),
+		v.label("Indexer") + v.join(humanize.PluralShort(store.Objects, "object"),
+			humanize.CountShort(store.Adds)+" added", humanize.CountShort(store.Updates)+" updated", humanize.CountShort(store.Deletes)+" deleted"),
 		v.connector(),
 		v.label("Processor") + v.compareProcessor(s, p),
 	}
@@ -100,21 +101,21 @@ func (v *pipelineView) compareStack(s *source.Informer, listenerRows int) []stri
 // many deltas, then what the queue does with them and its flow.
 func (v *pipelineView) compareQueue(s *source.Informer, p *point, now time.Time) (string, string) {
 	q := s.Queue
-	first := v.join(count(q.Depth)+" rows", count(q.Deltas)+" deltas")
+	first := v.join(humanize.CountShort(q.Depth)+" rows", humanize.CountShort(q.Deltas)+" deltas")
 	if q.Depth > 0 {
-		first = v.join(first, "oldest "+humanDuration(since(now, q.OldestEnqueued)))
+		first = v.join(first, "oldest "+humanize.Duration(since(now, q.OldestEnqueued)))
 	}
 	how := "one row per event"
 	if queueKind(s) == source.DeltaFIFO {
-		how = count(q.Coalesced) + " coalesced"
+		how = humanize.CountShort(q.Coalesced) + " coalesced"
 	}
 	state := v.queueState(s, "initial list not processed")
-	return first, v.join(how, "in "+rate(p.queueInRate), "out "+rate(p.queueOutRate), state)
+	return first, v.join(how, "in "+humanize.Rate(p.queueInRate), "out "+humanize.Rate(p.queueOutRate), state)
 }
 
 func (v *pipelineView) compareProcessor(s *source.Informer, p *point) string {
 	sync, total := v.listenersSynced(s, p)
-	return v.join(plural(len(s.Listeners), "listener"), sync, "delivering "+rate(total))
+	return v.join(humanize.PluralShort(len(s.Listeners), "listener"), sync, "delivering "+humanize.Rate(total))
 }
 
 // queueComparison sets the compared queues against each other in one line:
@@ -134,7 +135,7 @@ func (v *pipelineView) queueComparison(snaps []*source.Informer) string {
 		for _, l := range s.Listeners {
 			owed += l.Pending
 		}
-		part := fmt.Sprintf("%s %s rows for %s deltas", st.bold.Render(s.Name), count(q.Depth), count(q.Deltas))
+		part := fmt.Sprintf("%s %s rows for %s deltas", st.bold.Render(s.Name), humanize.CountShort(q.Depth), humanize.CountShort(q.Deltas))
 		if q.Depth > 0 && q.Deltas > q.Depth {
 			part += fmt.Sprintf(" (%.1f per row)", float64(q.Deltas)/float64(q.Depth))
 		}
@@ -143,7 +144,7 @@ func (v *pipelineView) queueComparison(snaps []*source.Informer) string {
 	label := st.stage.Render(pad("Rows/deltas", v.stageWidth(), false))
 	switch {
 	case empty && owed > 0:
-		return label + st.dim.Render("every compared queue is empty; their listeners still owe "+plural(owed, "notification"))
+		return label + st.dim.Render("every compared queue is empty; their listeners still owe "+humanize.PluralShort(owed, "notification"))
 	case empty:
 		return label + st.dim.Render("every compared queue is empty; a burst while paused shows how each queues it")
 	}

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
 
@@ -139,7 +140,7 @@ func (v *pipelineView) serverStages(st source.ServerStats, drop, rows int) []str
 func (v *pipelineView) etcdLine(p *source.WatchPath) string {
 	pending := "none pending"
 	if p.EtcdPending > 0 {
-		pending = v.c.styles.warn.Render(fmt.Sprintf("%s pending: the storage watcher's incoming buffer is full", count(p.EtcdPending)))
+		pending = v.c.styles.warn.Render(fmt.Sprintf("%s pending: the storage watcher's incoming buffer is full", humanize.CountShort(p.EtcdPending)))
 	}
 	return v.join(fmt.Sprintf("revision %d", p.EtcdRevision), pending)
 }
@@ -147,7 +148,7 @@ func (v *pipelineView) etcdLine(p *source.WatchPath) string {
 // storageLine is the storage watcher's two buffers: etcd's events wait in
 // incoming to be decoded, decoded ones in outgoing for the watch cache.
 func (v *pipelineView) storageLine(p *source.WatchPath, w int) string {
-	decoded := count(p.Decoded) + " decoded"
+	decoded := humanize.CountShort(p.Decoded) + " decoded"
 	return firstFitting(w,
 		"watcher: "+v.join(v.buffer("incoming", p.Incoming, true), v.buffer("outgoing", p.Outgoing, true), decoded),
 		"watcher: "+v.join(v.buffer("in", p.Incoming, false), v.buffer("out", p.Outgoing, false), decoded),
@@ -162,9 +163,9 @@ func (v *pipelineView) buffer(name string, b source.Buffer, long bool) string {
 		fill = v.c.styles.warn.Render("⚠ " + fill + " full")
 	}
 	if long {
-		return fill + ", high-water " + count(b.HighWater)
+		return fill + ", high-water " + humanize.CountShort(b.HighWater)
 	}
-	return fill + " (high " + count(b.HighWater) + ")"
+	return fill + " (high " + humanize.CountShort(b.HighWater) + ")"
 }
 
 func full(b source.Buffer) bool { return b.Cap > 0 && b.Len >= b.Cap }
@@ -174,11 +175,11 @@ func (v *pipelineView) cacheLine(st source.ServerStats, w int) string {
 	c := st.Path.Cache
 	window := fmt.Sprintf("RV %d–%d", c.OldestRV, c.NewestRV)
 	return firstFitting(w,
-		v.join("window "+window, fmt.Sprintf("%s/%s events", count(c.Len), count(c.Capacity)),
-			count(st.EventsReceived)+" received", count(st.EventsDispatched)+" dispatched",
-			plural(st.Path.BookmarksSent, "bookmark")+" sent"),
-		v.join(window, fmt.Sprintf("%s/%s", count(c.Len), count(c.Capacity)),
-			count(st.EventsReceived)+" in", count(st.EventsDispatched)+" out", plural(st.Path.BookmarksSent, "bookmark")),
+		v.join("window "+window, fmt.Sprintf("%s/%s events", humanize.CountShort(c.Len), humanize.CountShort(c.Capacity)),
+			humanize.CountShort(st.EventsReceived)+" received", humanize.CountShort(st.EventsDispatched)+" dispatched",
+			humanize.PluralShort(st.Path.BookmarksSent, "bookmark")+" sent"),
+		v.join(window, fmt.Sprintf("%s/%s", humanize.CountShort(c.Len), humanize.CountShort(c.Capacity)),
+			humanize.CountShort(st.EventsReceived)+" in", humanize.CountShort(st.EventsDispatched)+" out", humanize.PluralShort(st.Path.BookmarksSent, "bookmark")),
 	)
 }
 
@@ -186,16 +187,16 @@ func (v *pipelineView) cacheLine(st source.ServerStats, w int) string {
 // terminated for falling behind, and what each branch shows.
 func (v *pipelineView) watchersLine(st source.ServerStats) string {
 	n := len(st.Path.Watchers)
-	open := count(n) + " open"
+	open := humanize.CountShort(n) + " open"
 	if n == 0 {
 		open = "none open"
 	}
-	line := v.join(open, v.terminated(st.TerminatedWatchers), count(st.WatchEventsSent)+" events sent")
+	line := v.join(open, v.terminated(st.TerminatedWatchers), humanize.CountShort(st.WatchEventsSent)+" events sent")
 	return firstFitting(v.c.width-v.stageWidth(), line+v.c.styles.dim.Render(" · each: buffer, high-water, sent, client"), line)
 }
 
 func (v *pipelineView) terminated(n uint64) string {
-	t := count(n) + " terminated"
+	t := humanize.CountShort(n) + " terminated"
 	if n > 0 {
 		t = v.c.styles.warn.Render(t + " (too slow)")
 	}
@@ -231,7 +232,7 @@ func (v *pipelineView) watcherLines(ws []source.WatcherBuffer, rows int) []strin
 		}
 		line := fmt.Sprintf("%s%s %s %s", mark, pad(fmt.Sprintf("#%d", w.ID), idW, false),
 			pad(clientName(w), nameW, false), pad(bufferFill(w.Buffer), fillW, true))
-		rest := v.join("high-water "+count(w.Buffer.HighWater), count(w.Sent)+" sent")
+		rest := v.join("high-water "+humanize.CountShort(w.Buffer.HighWater), humanize.CountShort(w.Sent)+" sent")
 		if w.Bookmarks {
 			rest = v.join(rest, "bookmarks")
 		}
@@ -248,7 +249,7 @@ func (v *pipelineView) watcherLines(ws []source.WatcherBuffer, rows int) []strin
 	if rest := len(ranked) - show; rest > 0 {
 		more := fmt.Sprintf("     └── … %d more watchers", rest)
 		if show == 0 {
-			more = "     └── … " + plural(rest, "watcher")
+			more = "     └── … " + humanize.PluralShort(rest, "watcher")
 		}
 		out = append(out, st.dim.Render(more))
 	}
@@ -262,7 +263,9 @@ func clientName(w source.WatcherBuffer) string {
 	return w.Client
 }
 
-func bufferFill(b source.Buffer) string { return count(b.Len) + "/" + count(b.Cap) }
+func bufferFill(b source.Buffer) string {
+	return humanize.CountShort(b.Len) + "/" + humanize.CountShort(b.Cap)
+}
 
 // serverFolded is the whole server side in one line of at most w cells:
 // "etcd 812 → in 3/100 out 0/100 → cache 700–812 → 2 watchers, 1
@@ -272,7 +275,7 @@ func (v *pipelineView) serverFolded(st source.ServerStats, w int) string {
 	warn := v.c.styles.warn
 	etcd := fmt.Sprintf("etcd %d", p.EtcdRevision)
 	if p.EtcdPending > 0 {
-		etcd += warn.Render(fmt.Sprintf(" (%s pending)", count(p.EtcdPending)))
+		etcd += warn.Render(fmt.Sprintf(" (%s pending)", humanize.CountShort(p.EtcdPending)))
 	}
 	fill := func(name string, b source.Buffer) string {
 		s := name + bufferFill(b)
@@ -282,7 +285,7 @@ func (v *pipelineView) serverFolded(st source.ServerStats, w int) string {
 		return s
 	}
 	window := fmt.Sprintf("%d–%d", p.Cache.OldestRV, p.Cache.NewestRV)
-	watchers := plural(len(p.Watchers), "watcher")
+	watchers := humanize.PluralShort(len(p.Watchers), "watcher")
 	blocked := 0
 	for _, w := range p.Watchers {
 		if w.Blocked {
@@ -294,7 +297,7 @@ func (v *pipelineView) serverFolded(st source.ServerStats, w int) string {
 	}
 	term := ""
 	if st.TerminatedWatchers > 0 {
-		term = ", " + warn.Render(count(st.TerminatedWatchers)+" terminated")
+		term = ", " + warn.Render(humanize.CountShort(st.TerminatedWatchers)+" terminated")
 	}
 	// Short of room, the storage watcher shows one buffer: the full one.
 	storage := func(fill func(string, source.Buffer) string) string {
@@ -306,7 +309,7 @@ func (v *pipelineView) serverFolded(st source.ServerStats, w int) string {
 	arrow := v.c.styles.dim.Render(" → ")
 	k := v.c.keys.ServerSide.Help().Key
 	long := etcd + arrow + "storage watcher " + fill("in ", p.Incoming) + ", " + fill("out ", p.Outgoing) +
-		arrow + fmt.Sprintf("watch cache %s (%s/%s)", window, count(p.Cache.Len), count(p.Cache.Capacity)) +
+		arrow + fmt.Sprintf("watch cache %s (%s/%s)", window, humanize.CountShort(p.Cache.Len), humanize.CountShort(p.Cache.Capacity)) +
 		arrow + watchers + term
 	variants := []string{
 		long + v.c.styles.dim.Render(" · "+k+" expands"),

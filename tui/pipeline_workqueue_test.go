@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
 
@@ -131,7 +132,7 @@ func TestPipelineWorkqueueRisingDepthAndRate(t *testing.T) {
 	q.LongestRunning = h.m.c.stallAfter + time.Second
 	src.SetWorkqueues([]source.Workqueue{q})
 	h.frames(1)
-	if l := depthLine(); !strings.Contains(l, "⚠ depth 8 stalled") || !strings.Contains(l, "longest "+humanDuration(q.LongestRunning)) {
+	if l := depthLine(); !strings.Contains(l, "⚠ depth 8 stalled") || !strings.Contains(l, "longest "+humanize.Duration(q.LongestRunning)) {
 		t.Fatalf("stuck worker: %q; want the depth flagged and the longest run shown", l)
 	}
 	// Without workqueues the stage is gone and its history forgotten.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 
 	"charm.land/bubbles/v2/key"
@@ -313,14 +314,14 @@ func (v *queueView) headRows(s *source.Informer, rows []int, lo, hi int, cols []
 			break
 		}
 		it := head[i]
-		cells[qcPos] = count(i + 1)
+		cells[qcPos] = humanize.CountShort(i + 1)
 		cells[qcKey] = it.Key
 		if it.Key == "" {
 			cells[qcKey] = keylessLabel(it.Types) // whole-store items carry no key
 		}
 		cells[qcDeltas] = deltaRun(it.Types)
-		cells[qcCount] = count(len(it.Types))
-		cells[qcAge] = humanDuration(since(now, it.Enqueued))
+		cells[qcCount] = humanize.CountShort(len(it.Types))
+		cells[qcAge] = humanize.Duration(since(now, it.Enqueued))
 		if r != hm.cursor {
 			cells[qcKey] = highlightSpec(cells[qcKey], v.filter.spec(), st.accent.Render)
 		}
@@ -352,18 +353,18 @@ func keylessLabel(ts []cache.DeltaType) string {
 func (v *queueView) summary() string {
 	st := v.c.styles
 	q := v.c.snap().Queue
-	parts := []string{st.bold.Render(v.kind().String()), count(q.Depth) + " rows"}
+	parts := []string{st.bold.Render(v.kind().String()), humanize.PluralShort(q.Depth, "row")}
 	if q.Deltas != q.Depth {
-		parts = append(parts, count(q.Deltas)+" deltas")
+		parts = append(parts, humanize.CountShort(q.Deltas)+" deltas")
 	}
 	if q.Depth > 0 {
-		parts = append(parts, "oldest "+humanDuration(since(v.c.now(), q.OldestEnqueued)))
+		parts = append(parts, "oldest "+humanize.Duration(since(v.c.now(), q.OldestEnqueued)))
 	}
 	switch s := v.c.snap(); {
 	case v.paged(s) && q.Depth > v.scroll.height:
 		parts = append(parts, st.dim.Render("whole queue, G for the last row"))
 	case len(q.Head) < q.Depth:
-		parts = append(parts, st.dim.Render("showing the first "+count(len(q.Head))))
+		parts = append(parts, st.dim.Render("showing the first "+humanize.CountShort(len(q.Head))))
 	}
 	if v.kind() == source.DeltaFIFO {
 		parts = append(parts, st.dim.Render("one row per key, deltas coalesced"))

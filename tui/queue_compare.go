@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
 
@@ -84,12 +85,12 @@ func (v *queueView) peer(name string) *queuePeer {
 func (v *queueView) compareSummary(s *source.Informer) string {
 	st := v.c.styles
 	q := s.Queue
-	parts := []string{count(q.Depth) + " rows", count(q.Deltas) + " deltas"}
+	parts := []string{humanize.PluralShort(q.Depth, "row"), humanize.PluralShort(q.Deltas, "delta")}
 	if q.Depth > 0 {
-		parts = append(parts, "oldest "+humanDuration(since(v.c.nowOf(s), q.OldestEnqueued)))
+		parts = append(parts, "oldest "+humanize.Duration(since(v.c.nowOf(s), q.OldestEnqueued)))
 	}
 	if !v.paged(s) && len(q.Head) < q.Depth {
-		parts = append(parts, st.dim.Render("first "+count(len(q.Head))+" shown"))
+		parts = append(parts, st.dim.Render("first "+humanize.CountShort(len(q.Head))+" shown"))
 	}
 	if queueKind(s) == source.DeltaFIFO {
 		parts = append(parts, st.dim.Render("one row per key"))
@@ -134,9 +135,9 @@ func (v *queueView) compareNote(snaps []*source.Informer, key string) string {
 				deltas += len(it.Types)
 			}
 		}
-		part := st.bold.Render(s.Name) + " " + plural(rows, "row") + " holding " + plural(deltas, "delta")
+		part := st.bold.Render(s.Name) + " " + humanize.PluralShort(rows, "row") + " holding " + humanize.PluralShort(deltas, "delta")
 		if len(head) < s.Queue.Depth {
-			part += " in its first " + count(len(head))
+			part += " in its first " + humanize.CountShort(len(head))
 		}
 		parts = append(parts, part)
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 
 	"charm.land/lipgloss/v2"
@@ -87,7 +88,7 @@ func (v *queueView) typeLines(s *source.Informer, data *detailData, h int) []str
 			continue
 		}
 		for _, t := range it.Types {
-			entries = append(entries, entry{i + 1, t, humanDuration(since(v.c.nowOf(s), it.Enqueued))})
+			entries = append(entries, entry{i + 1, t, humanize.Duration(since(v.c.nowOf(s), it.Enqueued))})
 		}
 	}
 	if len(entries) == 0 {
@@ -106,12 +107,12 @@ func (v *queueView) typeLines(s *source.Informer, data *detailData, h int) []str
 	present := data.present
 	for i, e := range entries {
 		if len(entries)-i > budget && budget <= 1 {
-			lines = append(lines, st.dim.Render(fmt.Sprintf("  … %s more", count(len(entries)-i))))
+			lines = append(lines, st.dim.Render(fmt.Sprintf("  … %s more", humanize.CountShort(len(entries)-i))))
 			break
 		}
 		var effect string
 		effect, present = deltaEffect(e.t, present)
-		lines = append(lines, fmt.Sprintf("%6s  %-9s %7s  %s", count(e.pos), e.t, e.age, effect))
+		lines = append(lines, fmt.Sprintf("%6s  %-9s %7s  %s", humanize.CountShort(e.pos), e.t, e.age, effect))
 		budget--
 	}
 	if note {
@@ -196,10 +197,10 @@ func (v *queueView) readerLines(s *source.Informer, data *detailData, w, h int) 
 		if reserve := min(1, len(ds)-1-i); need+reserve > budget {
 			last := len(ds) - 1
 			lines = append(lines, st.dim.Render(fmt.Sprintf("  … %s more, the newest: %s %s",
-				count(len(ds)-i), ds[last].Type, cellText[last])))
+				humanize.CountShort(len(ds)-i), ds[last].Type, cellText[last])))
 			break
 		}
-		cells[dcN], cells[dcType], cells[dcObject], cells[dcEffect] = count(i+1), string(d.Type), cellText[i], effect
+		cells[dcN], cells[dcType], cells[dcObject], cells[dcEffect] = humanize.CountShort(i+1), string(d.Type), cellText[i], effect
 		lines = append(lines, renderRow(cols, cells))
 		if fullText[i] != "" {
 			lines = append(lines, strings.Repeat(" ", indent)+st.dim.Render("↳ ")+fullText[i])
@@ -235,7 +236,7 @@ func (v *queueView) aheadNote(s *source.Informer) string {
 			return ""
 		}
 		if it.Key == "" && len(it.Types) > 0 && (it.Types[0] == cache.ReplacedAll || it.Types[0] == cache.SyncAll) {
-			return v.c.styles.warn.Render(fmt.Sprintf("⚠ the %s at #%s goes first and changes the cache; predicted from the cache as it is now", it.Types[0], count(i+1)))
+			return v.c.styles.warn.Render(fmt.Sprintf("⚠ the %s at #%s goes first and changes the cache; predicted from the cache as it is now", it.Types[0], humanize.CountShort(i+1)))
 		}
 	}
 	return ""
@@ -253,22 +254,22 @@ func (v *queueView) queuedWhere(s *source.Informer, n int) string {
 			continue
 		}
 		if age == "" {
-			age = humanDuration(since(v.c.nowOf(s), it.Enqueued))
+			age = humanize.Duration(since(v.c.nowOf(s), it.Enqueued))
 		}
-		pos = append(pos, "#"+count(i+1))
+		pos = append(pos, "#"+humanize.CountShort(i+1))
 	}
 	const listed = 5
 	switch {
 	case queueKind(s) == source.DeltaFIFO && len(pos) == 0:
-		return fmt.Sprintf("%s in one row, beyond the first %s shown", plural(n, "delta"), count(len(head)))
+		return fmt.Sprintf("%s in one row, beyond the first %s shown", humanize.PluralShort(n, "delta"), humanize.CountShort(len(head)))
 	case queueKind(s) == source.DeltaFIFO:
-		return fmt.Sprintf("%s in one row: %s of %s, queued %s ago", plural(n, "delta"), pos[0], count(q.Depth), age)
+		return fmt.Sprintf("%s in one row: %s of %s, queued %s ago", humanize.PluralShort(n, "delta"), pos[0], humanize.CountShort(q.Depth), age)
 	case len(pos) == 0:
-		return fmt.Sprintf("%s, beyond the first %s shown", plural(n, "row"), count(len(head)))
+		return fmt.Sprintf("%s, beyond the first %s shown", humanize.PluralShort(n, "row"), humanize.CountShort(len(head)))
 	case len(pos) > listed:
 		pos = append(pos[:listed], "…")
 	}
-	return fmt.Sprintf("%s: %s of %s, the oldest queued %s ago", plural(n, "row"), strings.Join(pos, " "), count(q.Depth), age)
+	return fmt.Sprintf("%s: %s of %s, the oldest queued %s ago", humanize.PluralShort(n, "row"), strings.Join(pos, " "), humanize.CountShort(q.Depth), age)
 }
 
 // keylessLines is the detail of a whole-store row: what it is, where it
@@ -285,7 +286,7 @@ func (v *queueView) keylessLines(s *source.Informer, data *detailData, w int) []
 	where := v.notQueued(s)
 	for i, it := range v.head(s) {
 		if it.Key == "" && slices.Equal(it.Types, types) {
-			where = fmt.Sprintf("queued as row #%s of %s, %s ago", count(i+1), count(s.Queue.Depth), humanDuration(since(v.c.nowOf(s), it.Enqueued)))
+			where = fmt.Sprintf("queued as row #%s of %s, %s ago", humanize.CountShort(i+1), humanize.CountShort(s.Queue.Depth), humanize.Duration(since(v.c.nowOf(s), it.Enqueued)))
 			break
 		}
 	}
@@ -295,7 +296,7 @@ func (v *queueView) keylessLines(s *source.Informer, data *detailData, w int) []
 		lines = append(lines, "", st.dim.Render("whole-store items queued, oldest first:"))
 		for i, d := range data.deltas {
 			cell, _ := describeDeltaObject(d.Object)
-			lines = append(lines, fmt.Sprintf("%4s  %-11s %s", count(i+1), d.Type, cell))
+			lines = append(lines, fmt.Sprintf("%4s  %-11s %s", humanize.CountShort(i+1), d.Type, cell))
 		}
 	}
 	return lines

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 // The Queue detail predicts what popping a row would do, following
@@ -119,7 +121,7 @@ func describeDeltaObject(obj any) (cell, full string) {
 	}
 	switch o := obj.(type) {
 	case cache.ReplacedAllInfo:
-		return fmt.Sprintf("%s at RV %s", plural(len(o.Objects), "object"), orDash(safe(o.ResourceVersion))), ""
+		return fmt.Sprintf("%s at RV %s", humanize.PluralShort(len(o.Objects), "object"), orDash(safe(o.ResourceVersion))), ""
 	case cache.SyncAllInfo:
 		return "every cached object", ""
 	case cache.BookmarkInfo:

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
 
@@ -30,7 +31,7 @@ func assessListener(l *source.Listener, now time.Time, h *history, after time.Du
 func (s stallInfo) reason(l *source.Listener, after time.Duration) string {
 	out := ""
 	if l.InCallback != "" && s.inCallback > after {
-		out = "in " + l.InCallback + " for " + humanDuration(s.inCallback)
+		out = "in " + l.InCallback + " for " + humanize.Duration(s.inCallback)
 	}
 	if s.rising {
 		if out != "" {

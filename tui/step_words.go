@@ -15,10 +15,7 @@ func stepHeadline(r source.StepResult) string {
 	if r.Empty {
 		return "the queue was empty: nothing was popped"
 	}
-	what := "1 item"
-	if r.Batch != 1 {
-		what = humanize.Count(r.Batch) + " items"
-	}
+	what := humanize.Plural(r.Batch, "item")
 	keys := strings.Join(r.Keys, ", ")
 	if len(r.Keys) > 3 {
 		keys = fmt.Sprintf("%s … %s (%s keys)", strings.Join(r.Keys[:2], ", "), r.Keys[len(r.Keys)-1], humanize.Count(len(r.Keys)))

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
 
@@ -455,7 +456,7 @@ func (v *storeView) renderList() string {
 	case v.noStore:
 		lines = append(lines, st.dim.Render("this source gives no access to the cache"))
 	case !v.loaded:
-		lines = append(lines, st.dim.Render("reading "+count(s.Store.Objects)+" keys…"))
+		lines = append(lines, st.dim.Render("reading "+humanize.CountShort(s.Store.Objects)+" keys…"))
 	case v.scroll.n == 0 && v.filter.spec().err != "":
 		lines = append(lines, st.bad.Render(v.filter.spec().err))
 	case v.scroll.n == 0 && v.filter.query() != "":
@@ -472,7 +473,7 @@ func (v *storeView) renderList() string {
 		k := v.keys[i]
 		cells[scKey], cells[scLabels], cells[scAge] = k, v.labels[i], ""
 		if ts := v.created[i]; !ts.IsZero() {
-			cells[scAge] = humanDuration(since(now, ts))
+			cells[scAge] = humanize.Duration(since(now, ts))
 		}
 		if r != v.scroll.cursor {
 			cells[scKey] = highlightSpec(k, spec, st.accent.Render)
@@ -489,7 +490,7 @@ func (v *storeView) renderList() string {
 func (v *storeView) summary() string {
 	st := v.c.styles
 	s := v.c.snap()
-	parts := []string{st.bold.Render(count(s.Store.Objects) + " objects"), indexSummary(s.Store.Indexes), memoryLine(s.Memory)}
+	parts := []string{st.bold.Render(humanize.PluralShort(s.Store.Objects, "object")), indexSummary(s.Store.Indexes), memoryLine(s.Memory)}
 	if v.filter.shown() {
 		parts = append(parts, st.dim.Render("regexp over keys+labels · -l selector · -f fuzzy"))
 	}

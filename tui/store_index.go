@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
 
@@ -144,7 +145,7 @@ func (b *indexBrowser) render(c *common, w, h int) string {
 		crumb += " › " + b.index + " › " + b.value
 	}
 	what := [3]string{"indexes", "values", "keys"}[b.level]
-	lines := []string{st.bold.Render(crumb) + st.dim.Render(fmt.Sprintf(" · %s %s · enter open · esc up", count(len(b.items)), what))}
+	lines := []string{st.bold.Render(crumb) + st.dim.Render(fmt.Sprintf(" · %s %s · enter open · esc up", humanize.CountShort(len(b.items)), what))}
 	b.scroll.setHeight(h - 1)
 	switch {
 	case b.loading:
@@ -158,7 +159,7 @@ func (b *indexBrowser) render(c *common, w, h int) string {
 		line := "  " + b.items[i]
 		if b.level == 0 {
 			const countW = len("1,000,000 values")
-			line = pad(line, max(w-1-countW, 10), false) + " " + pad(count(counts[b.items[i]])+" values", countW, true)
+			line = pad(line, max(w-1-countW, 10), false) + " " + pad(humanize.CountShort(counts[b.items[i]])+" values", countW, true)
 		}
 		line = pad(line, w, false)
 		if i == b.scroll.cursor {

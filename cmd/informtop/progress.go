@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/source"
 )
@@ -70,8 +71,8 @@ func progressLine(f source.Frame, waited time.Duration) string {
 			why = "; " + s.Name + ": " + say.Reason(f.Reasons, s, f.Taken)
 		}
 	}
-	return fmt.Sprintf("informtop: waiting %s for the sync: %d of %d informers synced%s",
-		waited.Round(time.Second), synced, len(f.Snapshots), why)
+	return fmt.Sprintf("informtop: waiting %s for the sync: %s of %s synced%s",
+		humanize.Elapsed(waited, time.Second), humanize.Count(synced), humanize.Plural(len(f.Snapshots), "informer"), why)
 }
 
 // width is the terminal's width, 0 when it cannot be read.

@@ -99,7 +99,7 @@ func runRecord(fs *pflag.FlagSet, o *options, out string, headless bool, stdout,
 	cerr := w.Close()
 	st := w.Stats()
 	fmt.Fprintf(stderr, "informtop: recorded %s (%s) to %s in %s; replay it with informtop replay %s\n",
-		humanize.Plural(st.Records, "record"), humanize.Bytes(st.Bytes), out, time.Since(started).Round(time.Second), out)
+		humanize.Plural(st.Records, "record"), humanize.Bytes(st.Bytes), out, humanize.Elapsed(time.Since(started), time.Second), out)
 	if st.Dropped > 0 {
 		fmt.Fprintf(stderr, "informtop: the disk fell behind and %s were dropped (marked as gaps in the file); record fewer resources or to a faster disk\n", humanize.Plural(st.Dropped, "record"))
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 // traceKeep is how many recent events per resource remember their way
@@ -142,7 +144,7 @@ func (j Journey) Lines() []string {
 	if j.Watchers == 0 {
 		out = append(out, "no watcher to dispatch it to: it waited in the window")
 	} else {
-		line := "dispatched to " + plural(j.Watchers, "watcher")
+		line := "dispatched to " + humanize.Plural(j.Watchers, "watcher")
 		if j.Blocked > 0 {
 			line += fmt.Sprintf(", %d with a full buffer", j.Blocked)
 		}
@@ -155,11 +157,4 @@ func (j Journey) Lines() []string {
 		out = append(out, fmt.Sprintf("replayed from the window to the new watch from resourceVersion %d", j.ReplayedFrom))
 	}
 	return out
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -1,5 +1,3 @@
-// Package humanize renders numbers the way every part of informtop shows
-// them to people, so the dashboard, the demo's notes and the reports agree.
 package humanize
 
 import (
@@ -15,6 +13,46 @@ func Count[T ~int | ~int64 | ~uint64](n T) string {
 		return "-" + group(strconv.FormatUint(uint64(-int64(n)), 10))
 	}
 	return group(strconv.FormatUint(uint64(n), 10))
+}
+
+// CountShort is Count below ten million and Compact from there on
+// (12,345,678 → "12M"): exact values matter while teaching, huge ones do
+// not.
+func CountShort[T ~int | ~int64 | ~uint64](n T) string {
+	if v := float64(n); v >= 1e7 || v <= -1e7 {
+		return Compact(v)
+	}
+	return Count(n)
+}
+
+// Compact renders v with at most three significant digits and a k/M/G
+// suffix: 7, 2.5, 999, "1.2k", "56k", "2.5M", "3.1G".
+func Compact(v float64) string {
+	switch {
+	case v < 0:
+		return "-" + Compact(-v)
+	case v < 10:
+		if v == float64(int64(v)) {
+			return strconv.FormatInt(int64(v), 10)
+		}
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case v < 999.5: // rounds below 1000
+		return strconv.FormatInt(int64(v+0.5), 10)
+	case v < 1e6:
+		return scaled(v/1e3) + "k"
+	case v < 1e9:
+		return scaled(v/1e6) + "M"
+	default:
+		return scaled(v/1e9) + "G"
+	}
+}
+
+// scaled is a mantissa of Compact: one decimal below ten, whole above.
+func scaled(v float64) string {
+	if v < 10 {
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatInt(int64(v+0.5), 10)
 }
 
 func group(digits string) string {
@@ -35,6 +73,12 @@ func group(digits string) string {
 // noun, with an English plural ending.
 func Plural[T ~int | ~int64 | ~uint64](n T, noun string) string {
 	return Count(n) + " " + Noun(n, noun)
+}
+
+// PluralShort is Plural with the number as CountShort renders it:
+// "1 relist", "3 watches", "12M objects".
+func PluralShort[T ~int | ~int64 | ~uint64](n T, noun string) string {
+	return CountShort(n) + " " + Noun(n, noun)
 }
 
 // Noun is noun as it follows the number n: "watch" for 1, "watches" for

@@ -17,6 +17,30 @@ func TestCountAndPlural(t *testing.T) {
 	}
 }
 
+func TestCountShortAndPluralShort(t *testing.T) {
+	counts := map[int64]string{
+		0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -4200: "-4,200",
+		9_999_999: "9,999,999", 10_000_000: "10M", 12_345_678: "12M", -12_345_678: "-12M", 2_500_000_000: "2.5G",
+	}
+	for n, want := range counts {
+		if got := CountShort(n); got != want {
+			t.Errorf("CountShort(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for v, want := range map[float64]string{0: "0", 7: "7", 2.5: "2.5", 999.4: "999", 999.6: "1.0k", 56_000: "56k", 3.1e9: "3.1G"} {
+		if got := Compact(v); got != want {
+			t.Errorf("Compact(%v) = %q, want %q", v, got, want)
+		}
+	}
+	if PluralShort(1, "watch") != "1 watch" || PluralShort(3, "watch") != "3 watches" || PluralShort(0, "relist") != "0 relists" {
+		t.Error("PluralShort")
+	}
+	// PluralShort shows the number as CountShort does, unlike Plural.
+	if got := PluralShort(uint64(12_345_678), "object"); got != "12M objects" {
+		t.Errorf("PluralShort of a huge count = %q", got)
+	}
+}
+
 func TestNoun(t *testing.T) {
 	for _, tc := range []struct {
 		got, want string

@@ -58,7 +58,7 @@ func retrying(r source.Reflector, now time.Time) string {
 	if r.LastErrorTime.IsZero() {
 		return "; retrying with backoff"
 	}
-	return fmt.Sprintf("; retrying with backoff (last attempt %s ago)", now.Sub(r.LastErrorTime).Round(100*time.Millisecond))
+	return fmt.Sprintf("; retrying with backoff (last attempt %s ago)", humanize.Elapsed(now.Sub(r.LastErrorTime), 100*time.Millisecond))
 }
 
 // ErrorReason turns an error from the API server into a sentence saying
