@@ -27,7 +27,7 @@
 // the engine knows: each informer's client-go identity for metric labels
 // (after Options.Resources) and the resourceVersion it last received, so
 // a shared cut is never older than what was queued. NewSourceHandler
-// serves any other source (a recording, a fake, an attached agent) with
+// serves any other source (a recording, a fake in a test) with
 // the same paths, security, sharing and metric names; its labels come
 // from Options.Resources, else the informer's Resource. package attach is
 // the inverse: attached to an agent, it is a source.Source again.
