@@ -7,7 +7,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source"
 )
 
@@ -56,16 +55,17 @@ var (
 	descWorkqueueLongest  = desc("informtop_workqueue_longest_running_processor_seconds", "Seconds the longest-running work item in progress has been running.", workqueueLabels)
 )
 
-// collector reads every informer's snapshot at scrape time: the engine
-// does no work for Prometheus between scrapes.
+// collector reads the source's model at scrape time (one pull, no
+// events): the source does no work for Prometheus between scrapes.
 type collector struct {
-	informers func() []*engine.Informer // the informers served at this scrape
+	src       source.Source
 	resources map[string]schema.GroupVersionResource
-	queues    *WorkqueueMetrics // nil: no workqueue series
+	identity  func(informer string) schema.GroupVersionResource // nil: none
+	queues    bool                                              // workqueue series may come
 }
 
-func newCollector(informers func() []*engine.Informer, resources map[string]schema.GroupVersionResource, queues *WorkqueueMetrics) *collector {
-	return &collector{informers: informers, resources: maps.Clone(resources), queues: queues}
+func newCollector(src source.Source, resources map[string]schema.GroupVersionResource, identity func(string) schema.GroupVersionResource, queues bool) *collector {
+	return &collector{src: src, resources: maps.Clone(resources), identity: identity, queues: queues}
 }
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
@@ -76,7 +76,7 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	} {
 		ch <- d
 	}
-	if c.queues != nil {
+	if c.queues {
 		for _, d := range []*prometheus.Desc{
 			descWorkqueueDepth, descWorkqueueAdds, descWorkqueueRetries, descWorkqueueLatency, descWorkqueueWork,
 			descWorkqueueUnfinish, descWorkqueueLongest,
@@ -87,11 +87,12 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (c *collector) Collect(ch chan<- prometheus.Metric) {
-	for _, inf := range c.informers() {
-		c.collect(ch, inf, inf.Snapshot())
+	f := c.src.Pull(noEvents, 1)
+	for _, inf := range f.Snapshots {
+		c.collect(ch, inf)
 	}
-	if c.queues != nil {
-		collectWorkqueues(ch, c.queues.Snapshot())
+	if c.queues {
+		collectWorkqueues(ch, f.Workqueues)
 	}
 }
 
@@ -114,23 +115,25 @@ func collectWorkqueues(ch chan<- prometheus.Metric, queues []source.Workqueue) {
 }
 
 // labels are an informer's name, group, version and resource:
-// Options.Resources first, else what the informer was given as its
-// client-go identity (engine.Options.Identifier) when it has a resource.
-// Read at scrape time, as informers may join after the handler is built.
-func (c *collector) labels(inf *engine.Informer, s engine.Snapshot) []string {
-	gvr, ok := c.resources[s.Name]
-	if !ok {
-		gvr = inf.Identifier().GroupVersionResource()
+// Options.Resources first, else its identity (NewHandler's: what the
+// engine informer was given as its client-go identity,
+// engine.Options.Identifier) when it has a resource, else an empty group
+// and version and the model's Resource. Read at scrape time, as informers
+// may join after the handler is built.
+func (c *collector) labels(inf source.Informer) []string {
+	gvr, ok := c.resources[inf.Name]
+	if !ok && c.identity != nil {
+		gvr = c.identity(inf.Name)
 		ok = !gvr.Empty()
 	}
 	if ok {
-		return []string{s.Name, gvr.Group, gvr.Version, gvr.Resource}
+		return []string{inf.Name, gvr.Group, gvr.Version, gvr.Resource}
 	}
-	return []string{s.Name, "", "", s.Resource}
+	return []string{inf.Name, "", "", inf.Resource}
 }
 
-func (c *collector) collect(ch chan<- prometheus.Metric, inf *engine.Informer, s engine.Snapshot) {
-	lv := c.labels(inf, s)
+func (c *collector) collect(ch chan<- prometheus.Metric, s source.Informer) {
+	lv := c.labels(s)
 	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
 	}
@@ -146,7 +149,7 @@ func (c *collector) collect(ch chan<- prometheus.Metric, inf *engine.Informer, s
 	counter(descErrors, s.Reflector.Errors, lv...)
 	gauge(descStoreObjects, float64(s.Store.Objects), lv...)
 	gauge(descInformerSynced, boolValue(s.Synced), lv...)
-	fresh := source.FreshnessOf(source.Informer{Started: s.Started, Stopped: s.Stopped, Reflector: source.Reflector(s.Reflector)}, s.Taken)
+	fresh := source.FreshnessOf(s, s.Taken)
 	gauge(descSilent, boolValue(fresh.Silent), lv...)
 	gauge(descQuiet, fresh.QuietSeconds, lv...)
 	gauge(descEstimatedBytes, s.Memory.EstimatedBytes, lv...)

@@ -10,29 +10,35 @@ import (
 	"slices"
 
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/source/local"
+	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/verify"
 )
 
 // serveCut answers the informer's cache as one state, for informtop attach
 // --verify to compare with the API server: a digest always, every key and
-// version with keys=true.
+// version with keys=true. A source without Cuts is answered 404, an
+// informer not listed yet 409, each with a sentence.
 func (h *handler) serveCut(w http.ResponseWriter, r *http.Request) {
-	inf := h.informer(w, r)
-	if inf == nil {
+	name := r.URL.Query().Get("informer")
+	switch {
+	case name == "":
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("the query parameter informer is required; this agent serves %s", h.list()))
+		return
+	case h.cuts == nil:
+		writeError(w, http.StatusNotFound, fmt.Sprintf("this agent cannot cut informer caches: its source (%s) has no copy of them to cut", h.src.Kind()))
 		return
 	}
-	c, err := inf.Cut()
-	if errors.Is(err, engine.ErrNothingReceived) {
-		writeError(w, http.StatusConflict, fmt.Sprintf("informer %s has not received its first list yet; try again once it has", inf.Name()))
-		return
+	c, err := h.cuts.Cut(r.Context(), name)
+	switch {
+	case errors.Is(err, source.ErrUnknownInformer):
+		writeError(w, http.StatusNotFound, fmt.Sprintf("this agent serves no informer named %q; it serves %s", name, h.list()))
+	case errors.Is(err, source.ErrNothingReceived):
+		writeError(w, http.StatusConflict, fmt.Sprintf("informer %s has not received its first list yet; try again once it has", name))
+	case err != nil:
+		writeError(w, http.StatusConflict, fmt.Sprintf("cannot cut informer %s: %v", name, err))
+	default:
+		writeJSON(w, cutOf(c, r.URL.Query().Get("keys") == "true"))
 	}
-	if err != nil {
-		writeError(w, http.StatusConflict, fmt.Sprintf("informer %s: %v", inf.Name(), err))
-		return
-	}
-	writeJSON(w, cutOf(local.CutOf(c), r.URL.Query().Get("keys") == "true"))
 }
 
 // cutOf renders a cut for the wire, with its digest.

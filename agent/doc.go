@@ -1,7 +1,8 @@
 // Package agent is informtop's debug endpoint inside a user's controller:
 // it serves the snapshots, events and caches of the engine informers it is
-// given, and their Prometheus metrics, over HTTP as package agent/api
-// describes, for `informtop attach` and for scrapers. It imports no UI.
+// given (or of any source.Source: NewSourceHandler), and their Prometheus
+// metrics, over HTTP as package agent/api describes, for `informtop
+// attach` and for scrapers. It imports no UI.
 //
 // Use NewHandler to mount the endpoint on a server you already run, or
 // Serve to run a server of its own until a context ends. Informers built
@@ -13,6 +14,23 @@
 // A controller's workqueues, the stage after the handlers, are seen
 // through NewWorkqueueMetrics: give it to the queue as its
 // workqueue.MetricsProvider and to Options.Workqueues.
+//
+// # Serving any source
+//
+// The handler serves a source.Source and reads only through it: a frame
+// is api.FrameOf the source's Pull, the report is built from a pull, the
+// store endpoints read Store, a cut is Controls().Cuts' and /metrics is
+// computed from the pulled model (source.Informer). NewHandler and Set
+// serve a source of their engine informers: a view of the fixed informers
+// and the set's growing list, whose events are read from their one shared
+// ring or merged by an instr.Merger, and which adds to the model what only
+// the engine knows: each informer's client-go identity for metric labels
+// (after Options.Resources) and the resourceVersion it last received, so
+// a shared cut is never older than what was queued. NewSourceHandler
+// serves any other source (a recording, a fake in a test) with
+// the same paths, security, sharing and metric names; its labels come
+// from Options.Resources, else the informer's Resource. package attach is
+// the inverse: attached to an agent, it is a source.Source again.
 //
 // # Security model
 //
@@ -45,6 +63,6 @@
 //     (package redact), and events carry keys, never objects.
 //   - Reading is lossy and never blocks an informer: events come from the
 //     engine's bounded event ring, a slow client misses events (Frame.Missed)
-//     instead of slowing anything, and metrics are read from snapshots at
-//     scrape time.
+//     instead of slowing anything, and metrics are read from the source's
+//     model (engine snapshots, for NewHandler) at scrape time.
 package agent

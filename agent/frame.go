@@ -4,11 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/local"
 )
 
 // serveFrame answers api.PathFrame: every informer's snapshot and the
@@ -39,23 +36,5 @@ func (h *handler) serveFrame(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) frame(cursor uint64, limit int) api.Frame {
-	f := api.Frame{Version: api.Version, Source: h.source, Taken: time.Now()}
-	f.Snapshots = h.snapshots()
-	evs, next, missed := h.events.since(h.current, cursor, limit)
-	f.Events, f.Next, f.Missed = local.EventsOf(evs), next, missed
-	f.EventStats = local.RingStatsOf(h.events.stats())
-	if h.queues != nil {
-		f.Workqueues = h.queues.Snapshot()
-	}
-	return f
-}
-
-// snapshots is every served informer's state, in the order served.
-func (h *handler) snapshots() []source.Informer {
-	v := h.current()
-	out := make([]source.Informer, len(v.informers))
-	for i, inf := range v.informers {
-		out[i] = local.InformerOf(inf.Snapshot())
-	}
-	return out
+	return api.FrameOf(h.name, h.src.Pull(cursor, limit))
 }

@@ -5,13 +5,14 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -21,69 +22,43 @@ import (
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/source"
 )
 
-// handler serves agent/api for the informers given to NewHandler and
-// those in Options.Informers.
+// handler serves agent/api from a source.Source: every endpoint reads
+// through the source only (frames and reports from Pull, the store
+// endpoints from Store, cuts from Controls().Cuts, /metrics from the
+// model), so it serves any source, engine informers or none.
 type handler struct {
+	src       source.Source
+	name      string // Frame.Source: Options.Name or the executable's
+	cuts      source.Cutter
 	hasToken  bool
 	tokenHash [sha256.Size]byte
-	source    string
-	fixed     []*engine.Informer // given to NewHandler
-	set       *Set               // nil: the fixed informers only
-	served    atomic.Pointer[view]
-	events    *eventFeed
-	queues    *WorkqueueMetrics // nil: frames carry no workqueues
+	extras    extras
 	metrics   http.Handler
 	routes    []route
 	mux       *http.ServeMux // "GET <route's path>" for each route; "/" answers the rest
 	share     *sharer
 	admit     *admission // nil: no bound on the request rate
-
-	// resources is Options.Resources; it decides redaction too.
-	resources map[string]schema.GroupVersionResource
 }
 
-// view is what the handler serves at one moment: its fixed informers,
-// then the set's in the order added. Views are never changed once built,
-// and a newer view extends an older one, so the event feed can learn the
-// informers it has not seen by position.
-type view struct {
-	informers []*engine.Informer
-	byName    map[string]*engine.Informer
-	names     []string // sorted, for error sentences
-	fromSet   int      // how many of the set's informers it holds
-}
-
-func newView(fixed, added []*engine.Informer) *view {
-	v := &view{
-		informers: append(slices.Clip(fixed), added...),
-		byName:    make(map[string]*engine.Informer, len(fixed)+len(added)),
-		fromSet:   len(added),
-	}
-	for _, inf := range v.informers {
-		v.byName[inf.Name()] = inf
-		v.names = append(v.names, inf.Name())
-	}
-	slices.Sort(v.names)
-	return v
-}
-
-// current returns the view to serve now, rebuilding it only when the set
-// has grown since the last one (the set only grows, so its length tells).
-func (h *handler) current() *view {
-	v := h.served.Load()
-	if h.set == nil {
-		return v
-	}
-	added := h.set.informers()
-	if len(added) == v.fromSet {
-		return v
-	}
-	nv := newView(h.fixed, added)
-	// A concurrent request may have stored a newer view: keep it then.
-	h.served.CompareAndSwap(v, nv)
-	return nv
+// extras are what NewHandler knows of its engine informers beyond the
+// data model; the zero extras serve any source from the model alone.
+type extras struct {
+	// identity gives the group, version and resource an informer was
+	// given as its client-go identity, for metric labels after
+	// Options.Resources; zero when none.
+	identity func(informer string) schema.GroupVersionResource
+	// cutState, when set, is a cheap token of what a cut of the informer
+	// holds; otherwise its cache's generation is.
+	cutState func(informer string) string
+	// workqueues says whether /metrics may carry workqueue series; a
+	// source of its own always may.
+	workqueues bool
+	// reserve, when set, runs once the collector is registered; an error
+	// unregisters it and fails the handler.
+	reserve func() error
 }
 
 type route struct {
@@ -120,16 +95,14 @@ const (
 // it answers "/debug/informtop/informtop/v1/frame" with a frame. It
 // registers a Prometheus collector in opts.Registry (or a registry of its
 // own); an error says why the informers or the registry are unusable.
+//
+// It is NewSourceHandler over a source of the informers (a view of them:
+// they run where the controller runs them), which labels metrics with
+// each informer's engine.Options.Identifier after Options.Resources.
 func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, error) {
 	opts, err := opts.withToken()
 	if err != nil {
 		return nil, err
-	}
-	h := &handler{
-		source: opts.name(),
-		fixed:  slices.Clone(informers),
-		set:    opts.Informers,
-		queues: opts.Workqueues,
 	}
 	seen := make(map[string]bool, len(informers))
 	for i, inf := range informers {
@@ -144,18 +117,59 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 		// with secret values hidden, unless the informer's owner chose.
 		inf.DescribeMutationsWith(redact.FieldChanges)
 	}
+	fixed := slices.Clone(informers)
+	src := newInformers(opts.name(), fixed, opts.Informers, opts.Workqueues, maps.Clone(opts.Resources), opts.MergedEventRingSize)
+	x := extras{identity: src.identity, cutState: src.cutState, workqueues: opts.Workqueues != nil}
+	if set := opts.Informers; set != nil {
+		// Reserved last, so that a handler that is not built claims no names.
+		x.reserve = func() error { return set.reserve(fixed) }
+	}
+	return newHandler(src, opts, x)
+}
+
+// NewSourceHandler returns the agent's HTTP handler for any source: what
+// NewHandler's handler answers, read through src alone. Frames are
+// src.Pull's (their notes, status, server figures and pause state stay
+// behind: the wire has no room for them), reports are built from a pull,
+// the store endpoints read src.Store, cuts are src.Controls().Cuts' (404
+// with a sentence when the source has none) and /metrics is computed from
+// the pulled model, with the metric names, labels and help NewHandler's
+// carry: group, version and resource from Options.Resources, else an
+// empty group and version and the informer's Resource. A cut is shared
+// while the informer's cache generation is unchanged, 1 s at most.
+//
+// Options.Informers and Options.Workqueues belong to NewHandler: a source
+// serves its own informers and workqueues (source.Decorate adds queues to
+// its frames), so they are refused here; MergedEventRingSize is unused.
+// src must be running (Run) for its frames to move; the handler never
+// runs it.
+func NewSourceHandler(src source.Source, opts Options) (http.Handler, error) {
+	switch {
+	case src == nil:
+		return nil, errors.New("agent: NewSourceHandler needs a source")
+	case opts.Informers != nil:
+		return nil, errors.New("agent: Options.Informers is for NewHandler's engine informers; a source given to NewSourceHandler serves its own informers")
+	case opts.Workqueues != nil:
+		return nil, errors.New("agent: Options.Workqueues is for NewHandler; a source given to NewSourceHandler serves its own workqueues in its frames")
+	}
+	opts, err := opts.withToken()
+	if err != nil {
+		return nil, err
+	}
+	return newHandler(src, opts, extras{workqueues: true})
+}
+
+// newHandler serves src; opts has its token read.
+func newHandler(src source.Source, opts Options, x extras) (*handler, error) {
+	h := &handler{src: src, name: opts.name(), cuts: src.Controls().Cuts, extras: x}
 	if opts.Token != "" {
 		h.hasToken, h.tokenHash = true, sha256.Sum256([]byte(opts.Token))
 	}
-	h.resources = opts.Resources
-	h.events = newEventFeed(h.fixed, h.set != nil, opts.MergedEventRingSize)
-	h.served.Store(newView(h.fixed, nil)) // before the collector can be scraped
-
 	reg := opts.Registry
 	if reg == nil {
 		reg = prometheus.NewRegistry()
 	}
-	c := newCollector(func() []*engine.Informer { return h.current().informers }, opts.Resources, opts.Workqueues)
+	c := newCollector(src, opts.Resources, x.identity, x.workqueues)
 	if err := reg.Register(c); err != nil {
 		var are prometheus.AlreadyRegisteredError
 		if errors.As(err, &are) {
@@ -163,9 +177,8 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 		}
 		return nil, fmt.Errorf("agent: cannot register informtop's metrics: %w", err)
 	}
-	// Reserved last, so that a handler that is not built claims no names.
-	if h.set != nil {
-		if err := h.set.reserve(h.fixed); err != nil {
+	if x.reserve != nil {
+		if err := x.reserve(); err != nil {
 			reg.Unregister(c)
 			return nil, err
 		}
@@ -293,49 +306,71 @@ func (h *handler) authorized(r *http.Request) bool {
 	return subtle.ConstantTimeCompare(got[:], h.tokenHash[:]) == 1
 }
 
-// informer finds the informer named by the query parameter "informer", or
-// answers the error itself and returns nil.
-func (h *handler) informer(w http.ResponseWriter, r *http.Request) *engine.Informer {
+// noEvents is the cursor of a pull that wants the figures and no events
+// (reports, metrics, names): past any event a source holds.
+const noEvents = math.MaxUint64
+
+// store finds the cache of the informer named by the query parameter
+// "informer", or answers why not itself and returns nil.
+func (h *handler) store(w http.ResponseWriter, r *http.Request) (string, source.StoreReader) {
 	name := r.URL.Query().Get("informer")
 	if name == "" {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("the query parameter informer is required; this agent serves %s", h.current().list()))
-		return nil
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("the query parameter informer is required; this agent serves %s", h.list()))
+		return "", nil
 	}
-	v := h.current()
-	inf, ok := v.byName[name]
-	if !ok {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("this agent serves no informer named %q; it serves %s", name, v.list()))
-		return nil
+	if sr := h.src.Store(name); sr != nil {
+		return name, sr
 	}
-	return inf
+	h.unknown(w, name)
+	return "", nil
+}
+
+// unknown answers 404 for an informer whose cache the source has not:
+// one it does not serve, or one whose cache it does not serve.
+func (h *handler) unknown(w http.ResponseWriter, name string) {
+	if !slices.Contains(h.names(), name) {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("this agent serves no informer named %q; it serves %s", name, h.list()))
+		return
+	}
+	writeError(w, http.StatusNotFound, fmt.Sprintf("this agent does not serve the cache of informer %s", name))
+}
+
+// names are the informers served, sorted; read from a pull, so only
+// answers that fail ask for them.
+func (h *handler) names() []string {
+	var names []string
+	for _, inf := range h.src.Pull(noEvents, 1).Snapshots {
+		names = append(names, inf.Name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // list names the informers served, for error sentences.
-func (v *view) list() string {
-	if len(v.names) == 0 {
+func (h *handler) list() string {
+	names := h.names()
+	if len(names) == 0 {
 		return "no informers"
 	}
-	return strings.Join(v.names, ", ")
+	return strings.Join(names, ", ")
 }
 
 // storeState is the generation of the cache the request names: every
-// change to it moves the generation (one atomic read).
+// change to it moves the generation.
 func (h *handler) storeState(r *http.Request) string {
-	inf := h.current().byName[r.URL.Query().Get("informer")]
-	if inf == nil {
+	sr := h.src.Store(r.URL.Query().Get("informer"))
+	if sr == nil {
 		return "" // answered 404, which is not shared
 	}
-	return strconv.FormatUint(inf.StoreView().Generation(), 10)
+	return strconv.FormatUint(sr.Generation(), 10)
 }
 
-// cutState adds the resourceVersion the informer last received to the
-// cache's generation: a cut also holds what is queued and not yet in the
-// cache. (The reflector records it just after queueing, so a cut can miss
-// an object queued microseconds before the request.)
+// cutState is what a cut of the informer holds: the extras' when set
+// (the cache and what was received, queued or not), else the cache's
+// generation.
 func (h *handler) cutState(r *http.Request) string {
-	inf := h.current().byName[r.URL.Query().Get("informer")]
-	if inf == nil {
-		return ""
+	if h.extras.cutState != nil {
+		return h.extras.cutState(r.URL.Query().Get("informer"))
 	}
-	return strconv.FormatUint(inf.StoreView().Generation(), 10) + "@" + inf.LastSyncResourceVersion()
+	return h.storeState(r)
 }

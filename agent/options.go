@@ -46,12 +46,12 @@ type Options struct {
 	// Listening, when set, is called by Serve with the address it listens
 	// on, before serving (useful with port 0).
 	Listening func(net.Addr)
-	// MergedEventRingSize is the size of the ring that merges the events
+	// MergedEventRingSize (NewHandler) is the size of the ring that merges the events
 	// of informers that do not share one ring, and of every informer when
 	// Informers is set; default 4096 per ring known when the handler is
 	// built (at least one).
 	MergedEventRingSize int
-	// Informers, when set, holds informers served besides those passed to
+	// Informers (NewHandler), when set, holds informers served besides those passed to
 	// NewHandler or Serve, including ones added after the handler was
 	// built: the way to serve informers created lazily, such as
 	// controller-runtime's (see Set).

@@ -5,30 +5,18 @@ import (
 	"net/http"
 
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/local"
 )
 
-// The store endpoints read an informer's cache through
-// source.InformerStoreOf, which redacts as the informer's resource asks.
-
-// store reads inf's cache, redacted by its resource: Options.Resources
-// first, else what the informer knows of itself (its Options.Resource or
-// Identifier). Unknown, redaction still hides what names itself a Secret.
-func (h *handler) store(inf *engine.Informer) source.StoreReader {
-	if gvr, ok := h.resources[inf.Name()]; ok && gvr.Resource != "" {
-		return local.InformerStoreOf(inf, gvr.GroupResource().String())
-	}
-	return local.InformerStore(inf)
-}
+// The store endpoints read an informer's cache through the source's
+// Store, which redacts as the informer's resource asks.
 
 func (h *handler) serveEntries(w http.ResponseWriter, r *http.Request) {
-	inf := h.informer(w, r)
-	if inf == nil {
+	_, st := h.store(w, r)
+	if st == nil {
 		return
 	}
-	entries, gen := h.store(inf).Entries()
+	entries, gen := st.Entries()
 	if entries == nil {
 		entries = []source.Entry{}
 	}
@@ -36,16 +24,16 @@ func (h *handler) serveEntries(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) serveGeneration(w http.ResponseWriter, r *http.Request) {
-	inf := h.informer(w, r)
-	if inf == nil {
+	_, st := h.store(w, r)
+	if st == nil {
 		return
 	}
-	writeJSON(w, api.StoreGeneration{Generation: h.store(inf).Generation()})
+	writeJSON(w, api.StoreGeneration{Generation: st.Generation()})
 }
 
 func (h *handler) serveObject(w http.ResponseWriter, r *http.Request) {
-	inf := h.informer(w, r)
-	if inf == nil {
+	name, st := h.store(w, r)
+	if st == nil {
 		return
 	}
 	key := r.URL.Query().Get("key")
@@ -53,21 +41,20 @@ func (h *handler) serveObject(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "the query parameter key is required, e.g. key=default/my-pod")
 		return
 	}
-	obj, ok := h.store(inf).Object(key)
+	obj, ok := st.Object(key)
 	if !ok {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("informer %s has no object %q cached", inf.Name(), key))
+		writeError(w, http.StatusNotFound, fmt.Sprintf("informer %s has no object %q cached", name, key))
 		return
 	}
 	writeJSON(w, obj)
 }
 
 func (h *handler) serveIndex(w http.ResponseWriter, r *http.Request) {
-	inf := h.informer(w, r)
-	if inf == nil {
+	_, st := h.store(w, r)
+	if st == nil {
 		return
 	}
 	q := r.URL.Query()
-	st := h.store(inf)
 	var items []string
 	switch index, value := q.Get("index"), q.Get("value"); {
 	case index == "":

@@ -49,7 +49,7 @@ type Options struct {
 }
 
 // Source reads a debug agent over HTTP. It implements source.Source and
-// no capability interface. Every method is safe for concurrent use.
+// source.Cutter. Every method is safe for concurrent use.
 //
 // Locking: mu guards name, last, have, status; the event buffer has its
 // own lock. The poller (Run) is the only writer.
@@ -78,7 +78,10 @@ type Source struct {
 	status source.Status
 }
 
-var _ source.Source = (*Source)(nil)
+var (
+	_ source.Source = (*Source)(nil)
+	_ source.Cutter = (*Source)(nil)
+)
 
 // New returns a Source for the agent at addr: "host:port" or an http(s)
 // URL, possibly with the path the agent's handler is mounted under.
@@ -346,6 +349,7 @@ func notSynced(snaps []source.Informer, reasons source.Reasons, now time.Time) [
 }
 
 // Controls implements source.Source: an attached process is only shown;
-// its informers run, and are paced, where they live. (informtop attach
-// adds a verifier when given a cluster to compare with.)
-func (s *Source) Controls() source.Controls { return source.Controls{} }
+// its informers run, and are paced, where they live. Its caches can be
+// cut (Cut), as the agent asks its own source to. (informtop attach adds
+// a verifier when given a cluster to compare with.)
+func (s *Source) Controls() source.Controls { return source.Controls{Cuts: s} }

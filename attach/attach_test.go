@@ -152,8 +152,8 @@ func TestFramesFromARealAgent(t *testing.T) {
 		t.Errorf("a pull shares snapshots with the last reader: %q", g.Snapshots[0].Name)
 	}
 	var _ source.Source = s
-	if s.Controls() != (source.Controls{}) {
-		t.Errorf("attach offers controls %+v; an attached process can only be shown", s.Controls())
+	if s.Controls() != (source.Controls{Cuts: s}) {
+		t.Errorf("attach offers controls %+v; an attached process can only be shown, and its caches cut", s.Controls())
 	}
 }
 

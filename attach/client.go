@@ -18,8 +18,15 @@ import (
 // a full event batch is a few MB).
 const maxBody = 64 << 20
 
-// errNotFound is a 404 from the agent: an unknown key or informer.
+// errNotFound is a 404 from the agent: an unknown key or informer. The
+// error get returns is a notFoundError carrying the agent's sentence.
 var errNotFound = errors.New("not found")
+
+// notFoundError is a 404 with the agent's sentence; it is errNotFound.
+type notFoundError struct{ sentence string }
+
+func (e *notFoundError) Error() string      { return e.sentence }
+func (*notFoundError) Is(target error) bool { return target == errNotFound }
 
 // incompatibleError is an answer in a protocol this build does not speak.
 type incompatibleError struct{ sentence string }
@@ -73,8 +80,7 @@ func (s *Source) get(ctx context.Context, path string, query url.Values, out any
 	}
 	switch {
 	case resp.StatusCode == http.StatusNotFound:
-		_, _ = io.Copy(io.Discard, body)
-		return errNotFound
+		return &notFoundError{"the agent answered " + resp.Status + errorBody(body)}
 	case resp.StatusCode != http.StatusOK:
 		return fmt.Errorf("the agent answered %s%s", resp.Status, errorBody(body))
 	}

@@ -2,16 +2,21 @@ package attach
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/sourcetest"
 )
 
@@ -45,6 +50,64 @@ func TestAttachConforms(t *testing.T) {
 		}
 	}
 	sourcetest.Conform(t, s, held, churn)
+}
+
+// attach is the agent's inverse for any source: an agent serving a source
+// with no engine at all (agent.NewSourceHandler over a sourcetest.Fake),
+// read through attach, is a source like any other. The poller is driven
+// by hand (poll), so every churn is brought over before Conform looks.
+func TestAttachToAnyAgentSourceConforms(t *testing.T) {
+	const held = 64
+	fake := sourcetest.New(sourcetest.Config{
+		Kind: "fake", Title: "no engine",
+		Frames: [][]source.Informer{{
+			{Name: "widgets", Resource: "widgets", Synced: true, Listeners: []source.Listener{{Name: "audit", Synced: true}}},
+			{Name: "gadgets", Resource: "gadgets", Synced: true},
+		}},
+		Stores: map[string]source.StoreReader{"widgets": sourcetest.NewStore(3,
+			sourcetest.Item{Key: "ns/a", Object: &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "a", ResourceVersion: "5"}}})},
+	})
+	var seq uint64
+	add := func(n int) {
+		evs := make([]source.Event, n)
+		for i := range evs {
+			seq++
+			evs[i] = source.Event{Seq: seq, Type: source.EventPop, Informer: "widgets", Key: fmt.Sprintf("ns/%d", seq)}
+		}
+		fake.AddEvents(evs...)
+	}
+	add(5)
+	h, err := agent.NewSourceHandler(fake, agent.Options{Name: "fake-ctrl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, h)
+	s := newSource(t, srv.addr, Options{})
+	s.events = newEventBuffer(held)
+	poll := func(t testing.TB) {
+		t.Helper()
+		for s.poll(t.Context()) == 0 { // 0: the agent has more right away
+		}
+		if st := s.Status(); st.State != source.Live {
+			t.Fatalf("attach is not live after a poll: %+v", st)
+		}
+	}
+	poll(t)
+	churn := func(t testing.TB, n int) {
+		t.Helper()
+		add(n)
+		poll(t)
+	}
+	sourcetest.Conform(t, s, held, churn)
+
+	if _, err := s.Cut(t.Context(), "widgets"); err == nil || !strings.Contains(err.Error(), "cannot cut informer caches") {
+		t.Errorf("cutting through an agent whose source cannot: %v", err)
+	}
+	if sr := s.Store("widgets"); sr == nil {
+		t.Error("no store for widgets")
+	} else if o, ok := sr.Object("ns/a"); !ok || o.ResourceVersion != "5" {
+		t.Errorf("object ns/a through attach: %+v, %v", o, ok)
+	}
 }
 
 // newItemAgent is newAgent's fixture with an event per item, so every

@@ -2,6 +2,8 @@ package source
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"k8s.io/client-go/tools/cache"
 
@@ -84,3 +86,32 @@ type ListenerReader interface {
 	// the named listener's backlog, oldest first.
 	ListenerBacklog(informer, listener string, max int) []Pending
 }
+
+// Cutter copies an informer's cache as one state, for verify: every key
+// with its object's resourceVersion, at the resourceVersion the cache
+// stands at. Only sources whose cache can be cut have one (informers in
+// this process, an agent's). An informer the source does not have is
+// refused with an error that is ErrUnknownInformer; one that has not
+// received its first list yet with one that is ErrNothingReceived.
+type Cutter interface {
+	Cut(ctx context.Context, informer string) (verify.Cut, error)
+}
+
+// ErrNothingReceived: the informer has not received its first list yet,
+// so its cache stands at no resourceVersion and cannot be cut.
+var ErrNothingReceived = errors.New("the informer has not received its first list yet")
+
+// ErrUnknownInformer: the source has no informer of the name asked for.
+// Controls say so in a sentence naming it (NoInformer); errors.Is tells
+// it from their other failures.
+var ErrUnknownInformer = errors.New("no such informer")
+
+// NoInformer is the refusal of a control asked about an informer the
+// source does not have: "no informer named "x"", which is
+// ErrUnknownInformer.
+func NoInformer(name string) error { return noInformer(name) }
+
+type noInformer string
+
+func (e noInformer) Error() string      { return fmt.Sprintf("no informer named %q", string(e)) }
+func (noInformer) Is(target error) bool { return target == ErrUnknownInformer }

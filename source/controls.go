@@ -23,6 +23,8 @@ type Controls struct {
 	Verifier Verifier
 	// Server waits for the first reading of the API server's figures.
 	Server ServerReader
+	// Cuts copies an informer's cache as one state, for verify.
+	Cuts Cutter
 }
 
 // Decoration changes what a wrapped source shows. A nil field leaves the

@@ -138,3 +138,23 @@ type CutEntry struct {
 	Key             string `json:"key"`
 	ResourceVersion string `json:"resourceVersion"`
 }
+
+// FrameOf is the Frame an agent named name answers for a source's frame
+// f: its snapshots, events, cursor, losses, ring totals, reasons,
+// workqueues and time. Notes, status, server figures and the pause state
+// are the serving side's own and stay behind. Snapshots and Events are
+// never null.
+func FrameOf(name string, f source.Frame) Frame {
+	out := Frame{
+		Version: Version, Source: name,
+		Snapshots: f.Snapshots, Events: f.Events, Next: f.Next, Missed: f.Missed,
+		EventStats: f.EventStats, Reasons: f.Reasons, Workqueues: f.Workqueues, Taken: f.Taken,
+	}
+	if out.Snapshots == nil {
+		out.Snapshots = []source.Informer{}
+	}
+	if out.Events == nil {
+		out.Events = []source.Event{}
+	}
+	return out
+}

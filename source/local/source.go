@@ -2,7 +2,6 @@ package local
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -76,6 +75,7 @@ var (
 	_ source.QueueReader    = (*Source)(nil)
 	_ source.QueuePager     = (*Source)(nil)
 	_ source.ListenerReader = (*Source)(nil)
+	_ source.Cutter         = (*Source)(nil)
 )
 
 // New returns an empty Source; add informers with AddInformer, then Run.
@@ -197,12 +197,12 @@ func (s *Source) lookup(informer string) (*Informer, error) {
 	if e := s.Informer(informer); e != nil {
 		return e, nil
 	}
-	return nil, fmt.Errorf("no informer named %q", informer)
+	return nil, source.NoInformer(informer)
 }
 
 // Controls implements source.Source: informers running in this process
-// can be paused, stepped, resynced and read queue by queue; simulated
-// listeners can be stalled.
+// can be paused, stepped, resynced, read queue by queue and cut;
+// simulated listeners can be stalled.
 func (s *Source) Controls() source.Controls {
-	return source.Controls{Processing: s, Stalling: s, Queue: s, QueuePager: s, Backlog: s}
+	return source.Controls{Processing: s, Stalling: s, Queue: s, QueuePager: s, Backlog: s, Cuts: s}
 }

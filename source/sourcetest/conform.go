@@ -209,6 +209,13 @@ func conformControls(t *testing.T, src source.Source) {
 			t.Error("verifying an unknown informer did not fail")
 		}
 	}
+	if k := c.Cuts; k != nil {
+		if _, err := k.Cut(t.Context(), nobody); err == nil {
+			t.Error("cutting an unknown informer did not fail")
+		} else if err.Error() == "" {
+			t.Error("cutting an unknown informer failed without a sentence")
+		}
+	}
 }
 
 // conformConcurrent: the dashboard pulls and reads from command
