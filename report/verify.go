@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/verify"
 )
@@ -56,4 +57,4 @@ func (r *Report) SetServer(server map[string]source.ServerStats) {
 
 // serverLine is the API server's figures in a line; a shared wording with
 // the dashboard's API server stage.
-func serverLine(s *source.ServerStats) string { return s.Sentence() }
+func serverLine(s *source.ServerStats) string { return say.Server(*s) }

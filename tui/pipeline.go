@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/source"
 )
 
@@ -497,7 +498,7 @@ func (v *pipelineView) serverLine(s *source.Informer) string {
 	if b, ok := v.c.data.serverBefore[s.Name]; ok {
 		before = &b
 	}
-	text := st.SentenceSince(before)
+	text := say.ServerSince(st, before)
 	if !st.Available {
 		return v.label("") + v.c.styles.dim.Render(text)
 	}
