@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/informtop/informtop/internal/kubetest"
+	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/source"
 )
 
@@ -58,7 +59,7 @@ func TestServerFiguresBesideTheInformer(t *testing.T) {
 	if st.ListsFromCache+st.ListsFromStorage+st.WatchLists == 0 {
 		t.Fatalf("no list of configmaps counted by the server: %+v", st)
 	}
-	t.Log(st.Sentence())
+	t.Log(say.Server(st))
 }
 
 // TestServerFiguresSayWhichAPIServerAnswered: behind several API servers
