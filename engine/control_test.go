@@ -33,10 +33,11 @@ func TestInformerPauseAndStep(t *testing.T) {
 				t.Fatalf("step while running: err = %v, want ErrNotPaused", err)
 			}
 			inf.SetPaused(true)
-			// The pop loop may already be waiting inside the queue; let it
-			// take one item before the gate closes, as the UI would.
-			src.Add(pod("warmup"))
-			waitFor(t, "warmup", func() bool { return rec.len() == 1 })
+			// The pop loop may already be waiting inside the queue, past the
+			// gate: then it takes the next item freely. Or it is parked at
+			// the gate: then a step lets the item through. Either way one
+			// item reaches the handler and the loop ends up at the gate.
+			warmUpPaused(t, ctx, src, inf, rec)
 
 			src.Add(pod("a"))
 			src.Add(pod("b"))
@@ -404,4 +405,24 @@ func storedRV(t *testing.T, inf *Informer, key string) string {
 		return ok && rv != ""
 	})
 	return rv
+}
+
+// warmUpPaused leaves a paused informer with one item ("warmup") handled
+// and its pop loop parked at the gate, so the queue only fills. The pop
+// loop may have been waiting inside the queue, past the gate: then it
+// takes the item freely. Or it was parked at the gate already: then a
+// step lets the item through.
+func warmUpPaused(t *testing.T, ctx context.Context, src testSource, inf *Informer, rec *recorder) {
+	t.Helper()
+	src.Add(pod("warmup"))
+	waitFor(t, "warmup delivered, or held at the gate", func() bool {
+		return rec.len() == 1 || inf.gate.holding() && inf.Snapshot().Queue.Depth == 1
+	})
+	if rec.len() == 0 {
+		if _, err := inf.Step(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "warmup", func() bool { return rec.len() == 1 })
+	waitFor(t, "the pop loop at the gate", inf.gate.holding)
 }

@@ -22,6 +22,7 @@ type gate struct {
 	steps  int  // pops allowed through while paused
 	batch  bool // the granted step may pop a whole batch
 	closed bool // the queue closed: never hold anyone again
+	held   int  // pops waiting in pass now
 }
 
 func newGate() *gate {
@@ -37,7 +38,9 @@ func (g *gate) pass() (stepping, batch bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for g.paused && g.steps == 0 && !g.closed {
+		g.held++
 		g.cond.Wait()
+		g.held--
 	}
 	if g.paused && g.steps > 0 && !g.closed {
 		g.steps--
@@ -54,6 +57,14 @@ func (g *gate) setPaused(p bool) {
 	}
 	g.mu.Unlock()
 	g.cond.Broadcast()
+}
+
+// holding reports whether a pop waits at the gate: the pop loop is parked
+// before the queue, so nothing reaches the handlers until a step or resume.
+func (g *gate) holding() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.held > 0
 }
 
 func (g *gate) isPaused() bool {

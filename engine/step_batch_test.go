@@ -24,8 +24,7 @@ func pausedInformer(t *testing.T, kind QueueKind) (testSource, *Informer, *recor
 	runInformer(t, inf)
 	waitFor(t, "sync", inf.HasSynced)
 	inf.SetPaused(true)
-	src.Add(pod("warmup"))
-	waitFor(t, "warmup", func() bool { return rec.len() == 1 })
+	warmUpPaused(t, t.Context(), src, inf, rec)
 	return src, inf, rec
 }
 
