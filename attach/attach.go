@@ -70,6 +70,9 @@ type Source struct {
 	lastEmitted  uint64 // the agent's ring total last seen, to notice a restart
 	failures     int    // consecutive failed polls
 	everReceived bool
+	// refused is why the agent cannot be read, when the first contact
+	// failed in a way retrying will not mend (see refusal); guarded by mu.
+	refused error
 
 	mu     sync.Mutex
 	name   string    // the agent's Source name, "" until known
@@ -288,6 +291,9 @@ func (s *Source) failed(err error) time.Duration {
 	}
 	s.mu.Lock()
 	s.status = st
+	if !s.everReceived {
+		s.refused = refusal(s.addr, err, st)
+	}
 	s.mu.Unlock()
 	return wait
 }
@@ -300,11 +306,14 @@ func (s *Source) WaitSynced(ctx context.Context) error {
 	defer tick.Stop()
 	for {
 		s.mu.Lock()
-		have, snaps, reasons, st := s.have, s.last.Snapshots, s.last.Reasons, s.status
+		have, snaps, reasons, st, refused := s.have, s.last.Snapshots, s.last.Reasons, s.status, s.refused
 		s.mu.Unlock()
 		pending := notSynced(snaps, reasons, time.Now())
 		if have && len(pending) == 0 {
 			return nil
+		}
+		if !have && refused != nil {
+			return refused
 		}
 		select {
 		case <-tick.C:

@@ -3,6 +3,7 @@ package attach
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -480,7 +481,12 @@ func TestWaitSyncedSaysWhatHasNot(t *testing.T) {
 	if err == nil {
 		t.Fatal("synced without an agent")
 	}
-	contains(t, "error", err.Error(), "no frame from the agent at "+srv.addr+" yet", "(connecting, retrying", "connection refused")
+	// Nothing listening at the first contact: waiting will not help, so
+	// WaitSynced says so without waiting for its deadline.
+	if !errors.Is(err, source.ErrUnreachable) || errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error %v: want source.ErrUnreachable, before the deadline", err)
+	}
+	contains(t, "error", err.Error(), "nothing listens at "+srv.addr, "connection refused")
 }
 
 // blockingAgent holds every request until release is closed (or the

@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -109,3 +110,9 @@ type Status struct {
 // synced, where the source knows better than the informer's figures (an
 // RBAC check); the others are worded by whoever shows them.
 type Reasons map[string]string
+
+// ErrUnreachable is wrapped by WaitSynced's error when waiting cannot
+// help: nothing answers where the source reads, or what answers refuses
+// it or is not what it reads. The error's text says which and what to do;
+// a command reports it at once (exit 2) instead of after its timeout.
+var ErrUnreachable = errors.New("the source cannot reach what it reads")

@@ -31,6 +31,11 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	waitCtx, cancelWait := context.WithTimeout(runCtx, o.timeout)
 	defer cancelWait()
 	syncErr := o.progress.waitSynced(func() error { return src.WaitSynced(waitCtx) }, src, stderr)
+	if errors.Is(syncErr, source.ErrUnreachable) {
+		// Waiting would not help: say why now, not after --timeout.
+		fmt.Fprintf(stderr, "informtop: %s\n", termsafe.String(syncErr.Error()))
+		return 2
+	}
 	if r := src.Controls().Server; r != nil {
 		// The read started with Run, beside the sync: usually done already.
 		r.WaitServerRead(waitCtx)

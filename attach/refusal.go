@@ -1,0 +1,42 @@
+package attach
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"syscall"
+
+	"github.com/informtop/informtop/source"
+)
+
+// refusedError is a first contact that waiting will not mend; it wraps
+// source.ErrUnreachable.
+type refusedError struct{ sentence string }
+
+func (e *refusedError) Error() string { return e.sentence }
+func (*refusedError) Unwrap() error   { return source.ErrUnreachable }
+
+// refusal says why the agent at addr cannot be read when err, the first
+// poll's failure, is one retrying will not mend: a token it wants, a
+// protocol or path it does not serve, nothing listening, a name that does
+// not resolve, TLS on one side only. nil for anything else (a timeout, a
+// reset: the agent may be starting or busy), which the poller retries.
+func refusal(addr string, err error, st source.Status) error {
+	var inc *incompatibleError
+	var unauth *unauthorizedError
+	var dns *net.DNSError
+	switch {
+	case errors.As(err, &unauth), errors.As(err, &inc):
+		return &refusedError{st.Message}
+	case errors.Is(err, errNotFound):
+		return &refusedError{st.LastError}
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return &refusedError{fmt.Sprintf("nothing listens at %s (connection refused): is the controller running, and its agent serving on that address?", addr)}
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return &refusedError{fmt.Sprintf("the host of %s does not resolve (%s): check the address", addr, dns.Name)}
+	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		return &refusedError{fmt.Sprintf("%s answers plain HTTP, not TLS: give the address with http:// (or none)", addr)}
+	}
+	return nil
+}
