@@ -103,6 +103,14 @@ type Listener struct {
 	// LastCacheMutation is the latest, with the fields changed.
 	CacheMutations    uint64                `json:"cacheMutations"`
 	LastCacheMutation *source.CacheMutation `json:"lastCacheMutation,omitempty"`
+	// Stalled says the handler has been in one callback longer than
+	// source.StallAfter; StalledSince is when that callback started.
+	Stalled      bool       `json:"stalled"`
+	StalledSince *time.Time `json:"stalledSince,omitempty"`
+	// LatencyP50Seconds and LatencyP99Seconds are over the handler's
+	// recent calls that returned; 0 before the first.
+	LatencyP50Seconds float64 `json:"latencyP50Seconds"`
+	LatencyP99Seconds float64 `json:"latencyP99Seconds"`
 }
 
 // Build projects snapshots and workqueues onto the report; now is when it
@@ -164,6 +172,11 @@ func Build(src string, snaps []source.Informer, reasons map[string]string, event
 				LastCacheMutation: l.LastCacheMutation,
 
 				OldestPendingSeconds: seconds(l.OldestPendingAge(now)),
+				LatencyP50Seconds:    fineSeconds(l.LatencyP50),
+				LatencyP99Seconds:    fineSeconds(l.LatencyP99),
+			}
+			if since, stalled := l.StalledSince(now, source.StallAfter); stalled {
+				lr.Stalled, lr.StalledSince = true, &since
 			}
 			if l.InCallback != "" && !l.InCallbackSince.IsZero() {
 				lr.InCallbackSeconds = seconds(now.Sub(l.InCallbackSince))
@@ -239,6 +252,10 @@ func WriteTable(w io.Writer, r Report) error {
 			return err
 		}
 		for _, l := range inf.Listeners {
+			if l.Stalled && l.StalledSince != nil {
+				fmt.Fprintf(w, "  %s is stalled: in %s of %s since %s (%s)\n", safe(l.Name), safe(l.InCallback), safe(l.InCallbackKey),
+					l.StalledSince.UTC().Format("15:04:05"), humanize.Tenths(l.InCallbackSeconds))
+			}
 			if m := l.LastCacheMutation; l.CacheMutations > 0 && m != nil {
 				fmt.Fprintf(w, "  %s changed %s, last %s in %s: %s\n", safe(l.Name), humanize.Plural(l.CacheMutations, "cached object"), safe(m.Key), safe(m.Callback), safe(strings.Join(m.Fields, ", ")))
 			}

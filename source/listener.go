@@ -82,3 +82,16 @@ type CacheMutation struct {
 	// Fields are the changes, e.g. `metadata.labels.touched: "" → "yes"`.
 	Fields []string `json:"fields"`
 }
+
+// StallAfter is how long a handler may stay in one callback before its
+// listener counts as stalled: the dashboard's default and the report's.
+const StallAfter = 2 * time.Second
+
+// StalledSince says whether the listener has been in one callback longer
+// than after at now, and since when (the callback's start).
+func (l Listener) StalledSince(now time.Time, after time.Duration) (time.Time, bool) {
+	if l.InCallback == "" || l.InCallbackSince.IsZero() || now.Sub(l.InCallbackSince) <= after {
+		return time.Time{}, false
+	}
+	return l.InCallbackSince, true
+}

@@ -29,7 +29,7 @@ type Options struct {
 const (
 	defaultRefresh = 100 * time.Millisecond
 	minRefresh     = 10 * time.Millisecond
-	defaultStall   = 2 * time.Second
+	defaultStall   = source.StallAfter
 )
 
 // Model is the root of the dashboard. It owns the window size, the key

@@ -73,6 +73,7 @@ of this machine can read --token's value in the process list (ps).`,
 	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")
 	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "with --once: how long to wait for the sync before reporting synced: false")
 	fs.DurationVar(&o.duration, "duration", 0, "with --once: wait this long after the sync before reporting")
+	fs.DurationVar(&o.failOnStall, "fail-on-stall", 0, "with --once: exit 5 when a handler has been in one callback longer than this, e.g. 30s (0: never)")
 	fs.DurationVar(&o.refresh, "refresh", 100*time.Millisecond, "dashboard refresh interval")
 	o.addLogFlags(fs, "write client-go's log to this file")
 	fs.BoolVar(&o.verify, "verify", false, "compare the controller's caches with the API server, listed from here with the kubeconfig flags (LIST only): with --once each informer, exit 3 when one differs, 4 when one could not be compared (a check not made); in the dashboard v verifies the current informer")

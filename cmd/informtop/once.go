@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/internal/termsafe"
 	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source"
@@ -48,7 +49,8 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 		}
 	}
 	f := src.Pull(0, 0)
-	r := report.Build(src.Kind(), f.Snapshots, f.Reasons, f.EventStats, f.Workqueues, time.Now())
+	taken := time.Now()
+	r := report.Build(src.Kind(), f.Snapshots, f.Reasons, f.EventStats, f.Workqueues, taken)
 	r.SetServer(f.Server)
 	var unverified []verifyFailure
 	if o.verify && syncErr == nil {
@@ -56,6 +58,13 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	}
 	if !writeReport(r, o, stdout, stderr) {
 		return 1
+	}
+	if stalls := stalledLonger(f, o.failOnStall, taken); len(stalls) > 0 {
+		// A stall explains a sync that did not come, so it is said first.
+		for _, line := range stalls {
+			fmt.Fprintf(stderr, "informtop: %s\n", line)
+		}
+		return 5
 	}
 	switch {
 	case r.Synced && (r.Differs() || len(unverified) > 0):
@@ -151,4 +160,25 @@ func writeReport(r report.Report, o *options, stdout, stderr io.Writer) bool {
 		return false
 	}
 	return true
+}
+
+// stalledLonger says, a sentence each, which handlers have been in one
+// callback longer than limit at now; none when limit is 0.
+func stalledLonger(f source.Frame, limit time.Duration, now time.Time) []string {
+	if limit <= 0 {
+		return nil
+	}
+	var out []string
+	for _, inf := range f.Snapshots {
+		for _, l := range inf.Listeners {
+			since, stalled := l.StalledSince(now, limit)
+			if !stalled {
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s: handler %s has been in %s of %s for %s, longer than --fail-on-stall %s (exit 5)",
+				termsafe.String(inf.Name), termsafe.String(l.Name), termsafe.String(l.InCallback), termsafe.String(l.InCallbackKey),
+				humanize.Elapsed(now.Sub(since), time.Second), limit))
+		}
+	}
+	return out
 }

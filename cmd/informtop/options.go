@@ -29,8 +29,10 @@ type options struct {
 	json     bool
 	timeout  time.Duration
 	duration time.Duration
-	refresh  time.Duration
-	logFile  string
+	// failOnStall: --once exits 5 when a handler is in one callback longer; 0 never.
+	failOnStall time.Duration
+	refresh     time.Duration
+	logFile     string
 	// verbosity is klog's -v for --log-file.
 	verbosity int
 	// redactResources and redactAnnotations add to what every output
@@ -74,6 +76,7 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")
 	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "with --once: how long to wait for the sync (and the first read of the API server's figures) before reporting synced: false")
 	fs.DurationVar(&o.duration, "duration", 0, "with --once: let the workload run this long after the sync before reporting")
+	fs.DurationVar(&o.failOnStall, "fail-on-stall", 0, "with --once: exit 5 when a handler has been in one callback longer than this, e.g. 30s (0: never)")
 	fs.DurationVar(&o.refresh, "refresh", 100*time.Millisecond, "dashboard refresh interval")
 	o.addLogFlags(fs, "write client-go's log to this file (the dashboard hides it otherwise)")
 
@@ -111,6 +114,7 @@ func (o *options) addLogFlags(fs *pflag.FlagSet, usage string) {
 func (o *options) expectCommon(fs *pflag.FlagSet) {
 	expect(fs, "timeout", "a duration such as 30s or 2m")
 	expect(fs, "duration", "a duration such as 5s or 1m")
+	expect(fs, "fail-on-stall", "a duration such as 30s or 2m")
 	expect(fs, "refresh", "a duration such as 100ms or 1s")
 	expect(fs, "v", "a verbosity level from 0 to 10, e.g. 4")
 }
@@ -139,6 +143,12 @@ func (o *options) validateCommon() error {
 	}
 	if o.duration < 0 {
 		return errors.New("--duration must not be negative, e.g. --duration 5s")
+	}
+	if o.failOnStall < 0 {
+		return errors.New("--fail-on-stall must not be negative, e.g. --fail-on-stall 30s")
+	}
+	if o.failOnStall > 0 && !o.once {
+		return errors.New("--fail-on-stall goes with --once: run informtop --once --fail-on-stall 30s")
 	}
 	if o.refresh < 10*time.Millisecond {
 		return errors.New("--refresh must be at least 10ms, e.g. --refresh 100ms")
@@ -202,7 +212,7 @@ func (o *options) queueKind() (source.QueueKind, error) {
 // cluster flags.
 var shared = map[string]bool{
 	"demo": true, "scenario": true, "seed": true, "rate": true, "queue": true, "watch-list": true,
-	"once": true, "json": true, "timeout": true, "duration": true, "refresh": true, "log-file": true, "v": true, "help": true,
+	"once": true, "json": true, "timeout": true, "duration": true, "fail-on-stall": true, "refresh": true, "log-file": true, "v": true, "help": true,
 	"redact": true, "redact-annotation": true,
 	"output": true, "headless": true, // informtop record
 }
