@@ -108,10 +108,11 @@ func idle(snaps []source.Informer, canSync map[string]bool, at map[string]string
 }
 
 // Report is the --once report of a settled replay. It leaves out what
-// says when the replay ran rather than what was recorded — ages, wall-clock
-// waits, memory estimates sampled on a timer, the Go heap, the event ring's
-// totals (the watch stream tap and pop batching vary with scheduling) — so
-// the same file gives the same report.
+// says when the replay ran rather than what was recorded — ages, callback
+// latencies and stalls, wall-clock waits, memory estimates sampled on a
+// timer, the Go heap, the event ring's totals (the watch stream tap and
+// pop batching vary with scheduling) — so the same file gives the same
+// report.
 func (s *Source) Report() report.Report {
 	f := s.Pull(0, 0)
 	r := report.Build(s.Kind(), f.Snapshots, f.Reasons, f.EventStats, nil, time.Now())
@@ -124,6 +125,8 @@ func (s *Source) Report() report.Report {
 		for j := range inf.Listeners {
 			l := &inf.Listeners[j]
 			l.InCallbackSeconds, l.OldestPendingSeconds, l.InCallback, l.InCallbackKey = 0, 0, "", ""
+			// Callback latencies and stalls are the replaying machine's.
+			l.LatencyP50Seconds, l.LatencyP99Seconds, l.Stalled, l.StalledSince = 0, 0, false, nil
 		}
 	}
 	return r
