@@ -33,10 +33,11 @@ func TestReplayStalledHandlerInTmux(t *testing.T) {
 	tm.run("new-session", "-d", "-s", tm.session, "-x", "100", "-y", "30", cmd)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
 
-	first := tm.waitFor("the replay's header", func(s string) bool { return strings.Contains(s, "replay") && strings.Contains(s, "stalled.rec.zst") })
-	if !strings.Contains(first, "demo · stalled-listener (seed 3)") {
-		t.Errorf("the replay does not say what was recorded:\n%s", first)
-	}
+	// The header names the file at once; what was recorded comes with the
+	// first frame's notes, so wait for both rather than for the first paint.
+	tm.waitFor("the replay's header saying what was recorded", func(s string) bool {
+		return strings.Contains(s, "stalled.rec.zst") && strings.Contains(s, "demo · stalled-listener (seed 3)")
+	})
 	tm.keys("3")
 	climbing := tm.waitFor("slow's backlog to climb", func(s string) bool { return slowPending(s) > 0 })
 	before := slowPending(climbing)
