@@ -8,9 +8,6 @@ import (
 	"github.com/informtop/informtop/internal/jsondiff"
 )
 
-// maxFieldChanges bounds how many changed fields one report lists.
-const maxFieldChanges = 8
-
 // FieldChanges lists the fields that differ between before and after as
 // JSON paths with both values, e.g. `metadata.labels.touched: "" → "yes"`
 // (a missing field shows as ""), at most eight and a count of the rest.
@@ -20,33 +17,18 @@ const maxFieldChanges = 8
 // decides for it. It is what the engine's mutation attribution is given
 // to describe a change (engine.Instrumentation.DescribeMutation).
 func FieldChanges(resource string, before, after any) []string {
-	changes, err := jsondiff.Objects(before, after)
-	if err != nil {
-		return []string{"(the object cannot be converted to JSON to compare fields)"}
-	}
 	p := Current()
 	kind := Kind(after)
 	secret := p.Secret(resource, after) || p.Secret(resource, before)
-	out := make([]string, 0, min(len(changes), maxFieldChanges+1))
-	for i, c := range changes {
-		if i == maxFieldChanges {
-			out = append(out, fmt.Sprintf("… and %d more", len(changes)-maxFieldChanges))
-			break
-		}
-		path := c.Path
-		if path == "" {
-			path = "(object)"
-		}
+	return jsondiff.Lines(before, after, func(path string, c jsondiff.Change) string {
 		if p.HidePath(secret, kind, c.Path) {
 			// A Secret's data values are base64 in JSON, the rest are not:
 			// sizes as Map gives them.
 			b64 := kind == "Secret" && strings.HasPrefix(c.Path, "data.")
-			out = append(out, path+": "+sizeOf(c.Before, b64)+" → "+sizeOf(c.After, b64))
-			continue
+			return path + ": " + sizeOf(c.Before, b64) + " → " + sizeOf(c.After, b64)
 		}
-		out = append(out, path+": "+jsonOf(c.Before)+" → "+jsonOf(c.After))
-	}
-	return out
+		return path + ": " + jsonOf(c.Before) + " → " + jsonOf(c.After)
+	})
 }
 
 // sizeOf shows one side of a secret field's change by its size.

@@ -68,24 +68,9 @@ func fieldList(fields []string) string {
 	return strings.Join(fields, ", ")
 }
 
-// maxChangedPaths bounds the paths one report lists.
-const maxChangedPaths = 8
-
 // changedPaths lists the paths that changed, without their values: the
 // engine cannot tell which values may be shown (a Secret's may not), so
 // without Options.DescribeMutation it names fields only.
 func changedPaths(before, after any) []string {
-	changes, err := jsondiff.Objects(before, after)
-	if err != nil {
-		return []string{"(the object cannot be converted to JSON to compare fields)"}
-	}
-	out := make([]string, 0, min(len(changes), maxChangedPaths+1))
-	for i, c := range changes {
-		if i == maxChangedPaths {
-			out = append(out, fmt.Sprintf("… and %d more", len(changes)-maxChangedPaths))
-			break
-		}
-		out = append(out, c.Path+" (value not shown)")
-	}
-	return out
+	return jsondiff.Lines(before, after, func(path string, _ jsondiff.Change) string { return path + " (value not shown)" })
 }

@@ -116,3 +116,30 @@ func join(path, key string) string {
 	}
 	return path + "." + key
 }
+
+// MaxLines bounds how many changes Lines names; the rest are counted.
+const MaxLines = 8
+
+// Lines words the changes from before to after, a line each as line says
+// (path is the change's, "(object)" for the whole object), at most
+// MaxLines and then "… and N more". Objects that cannot be compared give
+// one line saying so.
+func Lines(before, after any, line func(path string, c Change) string) []string {
+	changes, err := Objects(before, after)
+	if err != nil {
+		return []string{"(the object cannot be converted to JSON to compare fields)"}
+	}
+	out := make([]string, 0, min(len(changes), MaxLines+1))
+	for i, c := range changes {
+		if i == MaxLines {
+			out = append(out, fmt.Sprintf("… and %d more", len(changes)-MaxLines))
+			break
+		}
+		path := c.Path
+		if path == "" {
+			path = "(object)"
+		}
+		out = append(out, line(path, c))
+	}
+	return out
+}
