@@ -122,6 +122,13 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func server(t *testing.T, opts Options, informers ...*engine.Informer) *httptest.Server {
 	t.Helper()
 	h, err := NewHandler(opts, informers...)
+	return serveFresh(t, h, err)
+}
+
+// serveFresh serves h, built with err, for the test's lifetime, every
+// answer computed afresh.
+func serveFresh(t *testing.T, h http.Handler, err error) *httptest.Server {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,20 +138,9 @@ func server(t *testing.T, opts Options, informers ...*engine.Informer) *httptest
 	return srv
 }
 
-// everyAnswerFresh makes h share no answer past its computation, for the
-// tests of what answers say and the benchmarks of computing them; the
-// sharing has tests of its own (share_test.go).
-func everyAnswerFresh(h http.Handler) {
-	s := h.(*handler).share
-	var hours atomic.Int64
-	s.now = func() time.Time { return time.Unix(0, 0).Add(time.Duration(hours.Add(1)) * time.Hour) }
-	s.after = func(time.Duration, func()) {}
-}
-
-// get fetches path with an optional bearer token; it returns the status
-// and body and checks the version header: there on every answer but the
-// refusals (401, 405), which tell nothing of the agent.
-func get(t *testing.T, srv *httptest.Server, method, path, token string) (int, []byte) {
+// do sends method path, with a bearer token unless it is "", and reads
+// the whole answer.
+func do(t *testing.T, srv *httptest.Server, method, path, token string) (*http.Response, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(method, srv.URL+path, nil)
 	if err != nil {
@@ -162,6 +158,25 @@ func get(t *testing.T, srv *httptest.Server, method, path, token string) (int, [
 	if err != nil {
 		t.Fatal(err)
 	}
+	return resp, body
+}
+
+// everyAnswerFresh makes h share no answer past its computation, for the
+// tests of what answers say and the benchmarks of computing them; the
+// sharing has tests of its own (share_test.go).
+func everyAnswerFresh(h http.Handler) {
+	s := h.(*handler).share
+	var hours atomic.Int64
+	s.now = func() time.Time { return time.Unix(0, 0).Add(time.Duration(hours.Add(1)) * time.Hour) }
+	s.after = func(time.Duration, func()) {}
+}
+
+// get fetches path with an optional bearer token; it returns the status
+// and body and checks the version header: there on every answer but the
+// refusals (401, 405), which tell nothing of the agent.
+func get(t *testing.T, srv *httptest.Server, method, path, token string) (int, []byte) {
+	t.Helper()
+	resp, body := do(t, srv, method, path, token)
 	want := api.Version
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusMethodNotAllowed {
 		want = ""

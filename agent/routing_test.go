@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -46,25 +45,6 @@ func syncedPods(t *testing.T) *engine.Informer {
 	return inf
 }
 
-// do sends method path to srv and returns the answer, body read.
-func do(t *testing.T, srv *httptest.Server, method, path string) (*http.Response, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, body
-}
-
 // Every api path is served under any prefix, and as the server's own
 // handler, to GET and HEAD alike (a HEAD without the body).
 func TestHandlerMountsUnderAnyPrefix(t *testing.T) {
@@ -77,7 +57,7 @@ func TestHandlerMountsUnderAnyPrefix(t *testing.T) {
 		srv := httptest.NewServer(mounted)
 		for _, p := range apiPaths {
 			for _, method := range []string{http.MethodGet, http.MethodHead} {
-				resp, body := do(t, srv, method, prefix+p)
+				resp, body := do(t, srv, method, prefix+p, "")
 				what := method + " " + prefix + p
 				if resp.StatusCode != http.StatusOK || resp.Header.Get(api.VersionHeader) != api.Version {
 					t.Errorf("%s: %d with version %q: %s", what, resp.StatusCode, resp.Header.Get(api.VersionHeader), body)
@@ -103,7 +83,7 @@ func TestOtherMethodsAre405WithAllow(t *testing.T) {
 		srv := httptest.NewServer(mounted)
 		for _, p := range append([]string{"/nope", "/informtop/v1/nope"}, apiPaths...) {
 			for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions, "BREW"} {
-				resp, body := do(t, srv, method, prefix+p)
+				resp, body := do(t, srv, method, prefix+p, "")
 				what := method + " " + prefix + p
 				if resp.StatusCode != http.StatusMethodNotAllowed || errorSentence(t, body) != sentenceReadOnly {
 					t.Errorf("%s: %d %s, want 405 %q", what, resp.StatusCode, body, sentenceReadOnly)
@@ -142,7 +122,7 @@ func TestUnknownPathsAre404(t *testing.T) {
 			"/xinformtop/v1/frame/x",
 		} {
 			what := "GET " + prefix + p
-			resp, body := do(t, srv, http.MethodGet, prefix+p)
+			resp, body := do(t, srv, http.MethodGet, prefix+p, "")
 			if resp.StatusCode != http.StatusNotFound || resp.Header.Get(api.VersionHeader) != api.Version {
 				t.Errorf("%s: %d with version %q: %s", what, resp.StatusCode, resp.Header.Get(api.VersionHeader), body)
 				continue

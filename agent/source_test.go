@@ -50,13 +50,7 @@ func engineless() *sourcetest.Fake {
 func sourceServer(t *testing.T, src source.Source, opts Options) *httptest.Server {
 	t.Helper()
 	h, err := NewSourceHandler(src, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	everyAnswerFresh(h)
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
+	return serveFresh(t, h, err)
 }
 
 // The generic handler serves a source with no engine: frames, reports,
