@@ -96,27 +96,14 @@ type outcome struct {
 // replayOnce replays path to its end and returns what it shows.
 func replayOnce(t *testing.T, path string, o Options) outcome {
 	t.Helper()
-	r, err := recording.Open(path, recording.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(r, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openReplay(t, path, o)
 	for _, inf := range s.Informers() {
 		for _, l := range s.Listeners(inf.Name()) {
 			l.KeepSequence(true)
 		}
 	}
-	wctx, stop := run(s)
+	stop := runSettled(t, s)
 	defer stop()
-	if err := s.WaitSynced(wctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Settled(wctx); err != nil {
-		t.Fatal(err)
-	}
 	var buf bytes.Buffer
 	if err := report.WriteJSON(&buf, s.Report()); err != nil {
 		t.Fatal(err)
@@ -188,4 +175,33 @@ func readerOf(t *testing.T, rec *recording.Recording) *recording.Reader {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// openReplay reads the recording at path into a replay source.
+func openReplay(t *testing.T, path string, o Options) *Source {
+	t.Helper()
+	r, err := recording.Open(path, recording.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(r, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// runSettled runs s until it has synced and replayed everything; stop ends it.
+func runSettled(t *testing.T, s *Source) (stop func()) {
+	t.Helper()
+	wctx, stop := run(s)
+	if err := s.WaitSynced(wctx); err != nil {
+		stop()
+		t.Fatal(err)
+	}
+	if err := s.Settled(wctx); err != nil {
+		stop()
+		t.Fatal(err)
+	}
+	return stop
 }
