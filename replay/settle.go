@@ -126,7 +126,7 @@ func (s *Source) Report() report.Report {
 			l := &inf.Listeners[j]
 			l.InCallbackSeconds, l.OldestPendingSeconds, l.InCallback, l.InCallbackKey = 0, 0, "", ""
 			// Callback latencies and stalls are the replaying machine's.
-			l.LatencyP50Seconds, l.LatencyP99Seconds, l.Stalled, l.StalledSince = 0, 0, false, nil
+			l.LatencyP50Seconds, l.LatencyP99Seconds, l.Stalled, l.StalledSince = nil, nil, false, nil
 		}
 	}
 	return r

@@ -108,9 +108,9 @@ type Listener struct {
 	Stalled      bool       `json:"stalled"`
 	StalledSince *time.Time `json:"stalledSince,omitempty"`
 	// LatencyP50Seconds and LatencyP99Seconds are over the handler's
-	// recent calls that returned; 0 before the first.
-	LatencyP50Seconds float64 `json:"latencyP50Seconds"`
-	LatencyP99Seconds float64 `json:"latencyP99Seconds"`
+	// recent calls that returned; null before the first (unknown, not 0).
+	LatencyP50Seconds *float64 `json:"latencyP50Seconds"`
+	LatencyP99Seconds *float64 `json:"latencyP99Seconds"`
 }
 
 // Build projects snapshots and workqueues onto the report; now is when it
@@ -172,8 +172,10 @@ func Build(src string, snaps []source.Informer, reasons map[string]string, event
 				LastCacheMutation: l.LastCacheMutation,
 
 				OldestPendingSeconds: seconds(l.OldestPendingAge(now)),
-				LatencyP50Seconds:    fineSeconds(l.LatencyP50),
-				LatencyP99Seconds:    fineSeconds(l.LatencyP99),
+			}
+			if l.Delivered.Total() > 0 {
+				p50, p99 := fineSeconds(l.LatencyP50), fineSeconds(l.LatencyP99)
+				lr.LatencyP50Seconds, lr.LatencyP99Seconds = &p50, &p99
 			}
 			if since, stalled := l.StalledSince(now, source.StallAfter); stalled {
 				lr.Stalled, lr.StalledSince = true, &since

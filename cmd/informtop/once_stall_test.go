@@ -20,7 +20,7 @@ func TestOnceFailsOnAStall(t *testing.T) {
 	since := time.Now().Add(-40 * time.Second)
 	snaps := []source.Informer{{Name: "pods", Resource: "pods", Started: true, Synced: true,
 		Listeners: []source.Listener{
-			{Name: "main.blockIfLabelled", Synced: true, InCallback: source.CallbackAdd, InCallbackKey: "default/stuck", InCallbackSince: since, LatencyP50: time.Millisecond, LatencyP99: 3 * time.Millisecond},
+			{Name: "main.blockIfLabelled", Synced: true, Delivered: source.Delivered{Add: 3}, InCallback: source.CallbackAdd, InCallbackKey: "default/stuck", InCallbackSince: since, LatencyP50: time.Millisecond, LatencyP99: 3 * time.Millisecond},
 			{Name: "fast", Synced: true},
 		}}}
 	src := sourcetest.NewCluster(sourcetest.New(sourcetest.Config{Kind: "kube", Title: "t", Frames: [][]source.Informer{snaps}}), nil)
@@ -40,7 +40,7 @@ func TestOnceFailsOnAStall(t *testing.T) {
 					Name              string     `json:"name"`
 					Stalled           bool       `json:"stalled"`
 					StalledSince      *time.Time `json:"stalledSince"`
-					LatencyP99Seconds float64    `json:"latencyP99Seconds"`
+					LatencyP99Seconds *float64   `json:"latencyP99Seconds"`
 				} `json:"listeners"`
 			} `json:"informers"`
 		}
@@ -48,11 +48,11 @@ func TestOnceFailsOnAStall(t *testing.T) {
 			t.Fatalf("the report is not JSON: %v\n%s", err, out.String())
 		}
 		ls := r.Informers[0].Listeners
-		if !ls[0].Stalled || ls[0].StalledSince == nil || !ls[0].StalledSince.Equal(since) || ls[0].LatencyP99Seconds != 0.003 {
+		if !ls[0].Stalled || ls[0].StalledSince == nil || !ls[0].StalledSince.Equal(since) || ls[0].LatencyP99Seconds == nil || *ls[0].LatencyP99Seconds != 0.003 {
 			t.Errorf("the stuck handler reads %+v, want stalled since %v with its p99", ls[0], since)
 		}
-		if ls[1].Stalled || ls[1].StalledSince != nil {
-			t.Errorf("an idle handler reads stalled: %+v", ls[1])
+		if ls[1].Stalled || ls[1].StalledSince != nil || ls[1].LatencyP99Seconds != nil {
+			t.Errorf("an idle handler that never returned from a call reads stalled or with a latency: %+v", ls[1])
 		}
 		if c.code == 5 {
 			for _, w := range []string{"pods: handler main.blockIfLabelled has been in OnAdd of default/stuck for 4", "longer than --fail-on-stall 30s (exit 5)"} {
