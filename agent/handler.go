@@ -117,7 +117,10 @@ func NewHandler(opts Options, informers ...*engine.Informer) (http.Handler, erro
 		// with secret values hidden, unless the informer's owner chose.
 		inf.DescribeMutationsWith(redact.FieldChanges)
 	}
-	fixed := slices.Clone(informers)
+	fixed := make([]*watched, len(informers))
+	for i, inf := range informers {
+		fixed[i] = engineMember(inf)
+	}
 	src := newInformers(opts.name(), fixed, opts.Informers, opts.Workqueues, maps.Clone(opts.Resources), opts.MergedEventRingSize)
 	x := extras{identity: src.identity, cutState: src.cutState, workqueues: opts.Workqueues != nil}
 	if set := opts.Informers; set != nil {

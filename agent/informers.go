@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +12,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
@@ -32,8 +32,8 @@ import (
 // so nothing is added to their path); cursors are then the merger's.
 type informers struct {
 	title  string
-	fixed  []*engine.Informer // given to NewHandler
-	set    *Set               // nil: the fixed informers only
+	fixed  []*watched // given to NewHandler
+	set    *Set       // nil: the fixed informers only
 	served atomic.Pointer[view]
 	queues *WorkqueueMetrics // nil: frames carry no workqueues
 	// resources is Options.Resources; it decides redaction too.
@@ -57,30 +57,30 @@ var (
 // and a newer view extends an older one, so the merger can learn the
 // informers it has not seen by position.
 type view struct {
-	informers []*engine.Informer
-	byName    map[string]*engine.Informer
+	informers []*watched
+	byName    map[string]*watched
 	fromSet   int // how many of the set's informers it holds
 }
 
-func newView(fixed, added []*engine.Informer) *view {
+func newView(fixed, added []*watched) *view {
 	v := &view{
 		informers: append(slices.Clip(fixed), added...),
-		byName:    make(map[string]*engine.Informer, len(fixed)+len(added)),
+		byName:    make(map[string]*watched, len(fixed)+len(added)),
 		fromSet:   len(added),
 	}
 	for _, inf := range v.informers {
-		v.byName[inf.Name()] = inf
+		v.byName[inf.name] = inf
 	}
 	return v
 }
 
 // newInformers serves fixed and, when set is not nil, the set's
 // informers; mergedSize is Options.MergedEventRingSize.
-func newInformers(title string, fixed []*engine.Informer, set *Set, queues *WorkqueueMetrics, resources map[string]schema.GroupVersionResource, mergedSize int) *informers {
+func newInformers(title string, fixed []*watched, set *Set, queues *WorkqueueMetrics, resources map[string]schema.GroupVersionResource, mergedSize int) *informers {
 	s := &informers{title: title, fixed: fixed, set: set, queues: queues, resources: resources}
 	var rings []*instr.Ring
 	for _, inf := range fixed {
-		if r := inf.Events(); r != nil && !slices.Contains(rings, r) {
+		if r := inf.events(); r != nil && !slices.Contains(rings, r) {
 			rings = append(rings, r)
 		}
 	}
@@ -129,7 +129,7 @@ func (s *informers) Pull(cursor uint64, maxEvents int) source.Frame {
 	v := s.current()
 	f.Snapshots = make([]source.Informer, len(v.informers))
 	for i, inf := range v.informers {
-		f.Snapshots[i] = local.InformerOf(inf.Snapshot())
+		f.Snapshots[i] = inf.snapshot(f.Taken)
 	}
 	evs, next, missed := s.since(cursor, maxEvents)
 	f.Events, f.Next, f.Missed = local.EventsOf(evs), next, missed
@@ -165,14 +165,16 @@ func (s *informers) since(cursor uint64, max int) (events []instr.Event, next, m
 // learn gives the merger the rings of the informers not looked at yet. A
 // pull may come with an older, shorter list than the last one learned: it
 // has nothing new.
-func (s *informers) learn(infs []*engine.Informer) {
+func (s *informers) learn(infs []*watched) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(infs) <= s.learned {
 		return
 	}
 	for _, inf := range infs[s.learned:] {
-		s.merger.Add(inf.Events())
+		if r := inf.events(); r != nil {
+			s.merger.Add(r)
+		}
 	}
 	s.learned = len(infs)
 }
@@ -195,9 +197,9 @@ func (s *informers) Store(name string) source.StoreReader {
 		return nil
 	}
 	if gvr, ok := s.resources[name]; ok && gvr.Resource != "" {
-		return local.InformerStoreOf(inf, gvr.GroupResource().String())
+		return inf.store(gvr.GroupResource().String())
 	}
-	return local.InformerStore(inf)
+	return inf.store(inf.resource)
 }
 
 // Cut implements source.Cutter with the engine's cut.
@@ -206,7 +208,10 @@ func (s *informers) Cut(_ context.Context, name string) (verify.Cut, error) {
 	if inf == nil {
 		return verify.Cut{}, source.NoInformer(name)
 	}
-	return local.CutInformer(inf)
+	if inf.eng == nil {
+		return verify.Cut{}, fmt.Errorf("it is client-go's own informer, whose cache cannot be read as of one resourceVersion; build it with agent.NewInformer(set, agent.WithEngine()) to verify it")
+	}
+	return local.CutInformer(inf.eng)
 }
 
 // Run implements source.Source: the informers run where the controller
@@ -222,7 +227,7 @@ func (s *informers) WaitSynced(ctx context.Context) error {
 		var pending []string
 		for _, inf := range s.current().informers {
 			if !inf.HasSynced() {
-				pending = append(pending, inf.Name())
+				pending = append(pending, inf.name)
 			}
 		}
 		if len(pending) == 0 {
@@ -256,7 +261,7 @@ func (s *informers) Controls() source.Controls { return source.Controls{Cuts: s}
 // its client-go identity (engine.Options.Identifier); zero when none.
 func (s *informers) identity(name string) schema.GroupVersionResource {
 	if inf := s.current().byName[name]; inf != nil {
-		return inf.Identifier().GroupVersionResource()
+		return inf.gvr
 	}
 	return schema.GroupVersionResource{}
 }
@@ -270,5 +275,8 @@ func (s *informers) cutState(name string) string {
 	if inf == nil {
 		return ""
 	}
-	return strconv.FormatUint(inf.StoreView().Generation(), 10) + "@" + inf.LastSyncResourceVersion()
+	if inf.eng == nil {
+		return strconv.FormatUint(inf.counter.generation(), 10) + "@" + inf.LastSyncResourceVersion()
+	}
+	return strconv.FormatUint(inf.eng.StoreView().Generation(), 10) + "@" + inf.LastSyncResourceVersion()
 }

@@ -31,6 +31,11 @@ type observedListerWatcher struct {
 	now      func() time.Time
 	// tapStreams forwards watch streams through a goroutine to see ERROR events.
 	tapStreams bool
+	// countInTap: no engine queue reports the events the reflector stored
+	// (storeCall, bookmarked, replaced), so the tap counts them as it
+	// forwards them. Set with tapStreams, for informers the engine does not
+	// run.
+	countInTap bool
 	// items receives one event per watch event; nil unless ItemEvents.
 	items instr.Sink
 
@@ -291,6 +296,9 @@ type observedWatch struct {
 	stop         chan struct{}
 	stopOnce     sync.Once
 	eventsAtOpen uint64 // the observer's watch event count when the stream opened
+	// changesAtOpen is the observer's count of changes when the stream
+	// opened (countInTap: a streamed list's items are those after it).
+	changesAtOpen uint64
 }
 
 func newObservedWatch(inner watch.Interface, o *observedListerWatcher, streaming bool) *observedWatch {
@@ -298,7 +306,7 @@ func newObservedWatch(inner watch.Interface, o *observedListerWatcher, streaming
 		// The streamed list ends when the queue gets its Replace.
 		o.streaming.Store(true)
 	}
-	w := &observedWatch{inner: inner, o: o, stop: make(chan struct{}), eventsAtOpen: o.watchEvents.Load()}
+	w := &observedWatch{inner: inner, o: o, stop: make(chan struct{}), eventsAtOpen: o.watchEvents.Load(), changesAtOpen: o.changes()}
 	if o.tapStreams {
 		w.out = make(chan watch.Event)
 		go w.forward()
@@ -326,6 +334,8 @@ func (w *observedWatch) forward() {
 			}
 			if ev.Type == watch.Error {
 				w.o.streamError(apierrors.FromObject(ev.Object))
+			} else if w.o.countInTap {
+				w.count(ev)
 			}
 			select {
 			case w.out <- ev:
@@ -344,6 +354,20 @@ func (w *observedWatch) Stop() {
 	})
 }
 
+// count records a forwarded event as the queue would: a change, or a
+// bookmark, whose initial-events-end annotation ends a streamed list of
+// the changes the stream carried before it.
+func (w *observedWatch) count(ev watch.Event) {
+	if ev.Type != watch.Bookmark {
+		w.o.storeCall(ev.Type, nil)
+		return
+	}
+	w.o.bookmarked()
+	if acc, err := meta.Accessor(ev.Object); err == nil && acc.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
+		w.o.replaced(int(w.o.changes() - w.changesAtOpen))
+	}
+}
+
 // streamError records an ERROR event seen inside a watch stream.
 func (o *observedListerWatcher) streamError(err error) {
 	if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
@@ -352,3 +376,37 @@ func (o *observedListerWatcher) streamError(err error) {
 	}
 	o.recordError("watch stream", err)
 }
+
+// ObservedListerWatcher records what passes between client-go's own
+// reflector and a ListerWatcher (LIST pages, WATCH streams, watch events,
+// bookmarks, errors, streamed lists) for an informer the engine does not
+// run: the observer the engine puts in front of its own reflector, with
+// every watch stream forwarded through a goroutine that counts its events
+// (one channel hop per event), since no engine queue reports them. It
+// changes nothing it passes through, and answers client-go's WatchList
+// question as the wrapped ListerWatcher does.
+type ObservedListerWatcher struct{ o *observedListerWatcher }
+
+// ObserveListerWatcher observes lw for the informer named informer; its
+// lifecycle events (lists, relists, watches opened and closed, errors) go
+// to sink (nil: nowhere).
+func ObserveListerWatcher(lw cache.ListerWatcher, informer string, sink instr.Sink) *ObservedListerWatcher {
+	o := newObservedListerWatcher(lw, informer, sink)
+	o.tapStreams, o.countInTap = true, true
+	return &ObservedListerWatcher{o}
+}
+
+// ListerWatcher is what to give the informer in lw's place.
+func (x *ObservedListerWatcher) ListerWatcher() cache.ListerWatcher { return x.o }
+
+// Stats is what was seen so far, as the engine's snapshot reports it.
+func (x *ObservedListerWatcher) Stats(now time.Time) ReflectorStats { return x.o.stats(now) }
+
+// Upkeep dates the watch events that arrived since the last call (or
+// Stats) to now: call it about once a second so that the last event time
+// is never more than that late.
+func (x *ObservedListerWatcher) Upkeep(now time.Time) { x.o.upkeep(now) }
+
+// WatchFailed records an error the reflector gave its watch error
+// handler, once: those a List or Watch call returned are already counted.
+func (x *ObservedListerWatcher) WatchFailed(err error) { x.o.watchFailed(err) }

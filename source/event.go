@@ -30,6 +30,8 @@ const (
 	EventError                              // any other error (Detail)
 	EventControl                            // an operator's action: pause, step, a fault (Detail)
 	EventCacheMutation                      // a handler changed a cached object (Listener, Key, Detail fields)
+	EventStalled                            // a call ran longer than StallAfter (Listener, Key, Detail callback, Duration so far, Frame)
+	EventRecovered                          // a stalled call returned (Listener, Key, Detail callback, Duration of the call, Frame)
 	eventTypeEnd
 )
 
@@ -54,6 +56,8 @@ var eventTypeNames = [...]string{
 	EventError:         "Error",
 	EventControl:       "Control",
 	EventCacheMutation: "CacheMutation",
+	EventStalled:       "Stalled",
+	EventRecovered:     "Recovered",
 }
 
 // String is the type's name.
@@ -93,6 +97,9 @@ type Event struct {
 	// Tombstone: a Distribute of a deletion the informer inferred from a
 	// relist (a DeletedFinalStateUnknown).
 	Tombstone bool `json:"tombstone,omitempty"`
+	// Frame is where a stalled call was found (Stalled, Recovered), as
+	// StackStackFrame.String writes it.
+	Frame string `json:"frame,omitempty"`
 }
 
 // Lifecycle reports whether the event marks a moment in the informer's

@@ -1,6 +1,10 @@
 package source
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // The handler methods a listener runs.
 const (
@@ -14,6 +18,13 @@ type Listener struct {
 	Name string `json:"name"`
 	// Pending counts notifications waiting, not counting the one in progress.
 	Pending int `json:"pending"`
+	// PendingEstimated: Pending is a lower bound, not a count. client-go's
+	// own informer keeps a listener's backlog to itself, so an agent
+	// outside it counts what the informer distributed (through a listener
+	// that does nothing) less what the handler took: the figure lags by
+	// the notifications that do-nothing listener has not yet taken, which
+	// it takes within microseconds of their distribution.
+	PendingEstimated bool `json:"pendingEstimated,omitempty"`
 	// Capacity is the backlog's current size; HighWater the largest
 	// Pending ever seen.
 	Capacity  int       `json:"capacity"`
@@ -27,6 +38,12 @@ type Listener struct {
 	InCallback      string    `json:"inCallback,omitempty"`
 	InCallbackKey   string    `json:"inCallbackKey,omitempty"`
 	InCallbackSince time.Time `json:"inCallbackSince"`
+	// Frame is the code the call in progress was found in once it had run
+	// longer than StallAfter: the innermost frame of the listener's
+	// goroutine outside the Go runtime and standard library, client-go,
+	// controller-runtime and informtop. Nil while no stalled call was
+	// caught, or where the source cannot see stacks.
+	Frame *StackFrame `json:"frame,omitempty"`
 	Synced          bool      `json:"synced"`
 	// SyncedAt is when the registration first reported HasSynced.
 	SyncedAt  time.Time `json:"syncedAt"`
@@ -81,6 +98,23 @@ type CacheMutation struct {
 	Key      string    `json:"key"`
 	// Fields are the changes, e.g. `metadata.labels.touched: "" → "yes"`.
 	Fields []string `json:"fields"`
+}
+
+// StackFrame is one function of a goroutine's stack.
+type StackFrame struct {
+	Function string `json:"function"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+}
+
+// String is "function (file:line)" with the file's base name, as a
+// reader of a goroutine dump looks for it.
+func (f StackFrame) String() string {
+	file := f.File
+	if i := strings.LastIndexByte(file, '/'); i >= 0 {
+		file = file[i+1:]
+	}
+	return fmt.Sprintf("%s (%s:%d)", f.Function, file, f.Line)
 }
 
 // StallAfter is how long a handler may stay in one callback before its

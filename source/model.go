@@ -15,7 +15,7 @@ import (
 // field is renamed, removed or changes meaning; golden files in this
 // package's tests pin the JSON of every type, so a change that forgets to
 // bump it fails.
-const ModelVersion = "2"
+const ModelVersion = "3"
 
 // Informer is one informer at one moment: what a source knows of its
 // queue, cache, reflector, listeners and memory. Every source fills it:
@@ -25,6 +25,10 @@ const ModelVersion = "2"
 type Informer struct {
 	Name     string `json:"name"`
 	Resource string `json:"resource"`
+	// Implementation is whose informer this is: ImplementationEngine or
+	// ImplementationClientGo. Queue contents, steps and memory estimates
+	// exist only for informtop's engine.
+	Implementation string `json:"implementation,omitempty"`
 	// QueueKind is the queue between the reflector and the cache.
 	QueueKind QueueKind `json:"queueKind"`
 	Taken     time.Time `json:"taken"`
@@ -42,6 +46,15 @@ type Informer struct {
 	Events                  RingStats  `json:"events"`
 	Memory                  Memory     `json:"memory"`
 }
+
+// The informer implementations a source may serve.
+const (
+	// ImplementationEngine is informtop's instrumented pipeline.
+	ImplementationEngine = "informtop"
+	// ImplementationClientGo is client-go's own shared informer, observed
+	// from outside (its list-watch, handlers and queue metric).
+	ImplementationClientGo = "client-go"
+)
 
 // QueueKind names a queue implementation; it reads and writes as text
 // ("RealFIFO", "DeltaFIFO"). The zero value is RealFIFO, client-go
@@ -243,6 +256,10 @@ func (i Informer) Clone() Informer {
 			c := *m
 			c.Fields = slices.Clone(m.Fields)
 			i.Listeners[j].LastCacheMutation = &c
+		}
+		if f := i.Listeners[j].Frame; f != nil {
+			c := *f
+			i.Listeners[j].Frame = &c
 		}
 	}
 	i.Memory.ByField = maps.Clone(i.Memory.ByField)

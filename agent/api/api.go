@@ -36,11 +36,17 @@ import (
 // Version 2: bodies carry source's data model (source.ModelVersion 2):
 // an event says whether it is a tombstone, and a frame's reasons are only
 // those the agent knows better than the figures (none, today).
-const Version = "2"
+//
+// Version 3 (source.ModelVersion 3): an informer says whose it is
+// (informtop's engine or client-go's own), a listener whether its pending
+// count is a lower bound and in which frame a stalled call was caught,
+// and events may be Stalled or Recovered, naming that frame.
+const Version = "3"
 
 // Reads says whether a client of this build can read an agent speaking
-// version v: this one, and 1, whose bodies version 2 only added to.
-func Reads(v string) bool { return v == Version || v == "1" }
+// version v: this one, and 1 and 2, whose bodies each later version only
+// added to.
+func Reads(v string) bool { return v == Version || v == "2" || v == "1" }
 
 // VersionHeader carries the agent's protocol version on every response.
 const VersionHeader = "X-Informtop-Agent-Version"

@@ -31,6 +31,8 @@ const (
 	EventError                              // any other error (Detail)
 	EventControl                            // an operator action: pause, step, fault injection (Detail)
 	EventCacheMutation                      // a handler changed a cached object (Listener when known, Key, Detail fields)
+	EventStalled                            // a handler call ran too long (Listener, Key, Detail callback, Duration so far, Frame)
+	EventRecovered                          // a stalled handler call returned (Listener, Key, Detail callback, Duration, Frame)
 	eventTypeEnd
 )
 
@@ -55,6 +57,8 @@ var eventTypeNames = [...]string{
 	EventError:         "Error",
 	EventControl:       "Control",
 	EventCacheMutation: "CacheMutation",
+	EventStalled:       "Stalled",
+	EventRecovered:     "Recovered",
 }
 
 // String returns the event type's name, as shown in the UI and in JSON.
@@ -92,6 +96,8 @@ type Event struct {
 	Detail   string        `json:"detail,omitempty"`
 	Count    int           `json:"count,omitempty"`
 	Duration time.Duration `json:"duration,omitempty"`
+	// Frame is where a stalled handler call was found (Stalled, Recovered).
+	Frame string `json:"frame,omitempty"`
 	// Obj is the object the event is about, when there is one. Emitters on
 	// the hot path set it instead of Key, so the key (a new string) is only
 	// built when somebody reads the event: use ObjectKey.

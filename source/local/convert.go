@@ -19,6 +19,7 @@ func InformerOf(s engine.Snapshot) source.Informer {
 	out := source.Informer{
 		Name:                    s.Name,
 		Resource:                s.Resource,
+		Implementation:          source.ImplementationEngine,
 		QueueKind:               QueueKindOf(s.QueueKind),
 		Taken:                   s.Taken,
 		Started:                 s.Started,
@@ -148,6 +149,7 @@ func EventOf(e instr.Event) source.Event {
 		Detail:    e.Detail,
 		Count:     e.Count,
 		Duration:  e.Duration,
+		Frame:     e.Frame,
 		Tombstone: e.Type == instr.EventDistribute && e.Lifecycle(),
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/internal/fill"
+	"github.com/informtop/informtop/source"
 )
 
 // The adapter carries every figure the engine has: the engine's JSON and
@@ -34,7 +35,12 @@ func TestAdapterCarriesEveryEngineField(t *testing.T) {
 		}
 	}
 	snap := fill.Value[engine.Snapshot](texts...)
-	same("informer", snap, InformerOf(snap))
+	model := InformerOf(snap)
+	if model.Implementation != source.ImplementationEngine {
+		t.Errorf("an engine informer's model says it is %q's", model.Implementation)
+	}
+	model.Implementation = "" // the one field only the model has
+	same("informer", snap, model)
 	step := fill.Value[engine.StepResult](texts...)
 	same("step", step, StepOf(step))
 	items := fill.Value[[]fifo.Item](texts...)

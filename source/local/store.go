@@ -18,17 +18,31 @@ func InformerStore(inf *engine.Informer) source.StoreReader {
 // InformerStoreOf is InformerStore for an informer that does not know its
 // resource (a user's, in the agent): resource names it, "" if unknown.
 func InformerStoreOf(inf *engine.Informer, resource string) source.StoreReader {
-	return informerStore{v: inf.StoreView(), resource: resource}
+	return viewStore{v: inf.StoreView(), resource: resource}
 }
 
-type informerStore struct {
-	v        engine.StoreView
+// storeView is what viewStore reads a cache through: the engine's
+// StoreView, or a client-go indexer (IndexerStore).
+type storeView interface {
+	Generation() uint64
+	Keys() ([]string, uint64) // sorted
+	Get(key string) (any, bool)
+	IndexEntriesOf(key string) map[string][]string
+	IndexNames() []string
+	IndexValues(index string) []string
+	IndexKeys(index, value string) []string
+}
+
+var _ storeView = engine.StoreView{}
+
+type viewStore struct {
+	v        storeView
 	resource string // decides redaction; "" unknown
 }
 
-func (s informerStore) Generation() uint64 { return s.v.Generation() }
+func (s viewStore) Generation() uint64 { return s.v.Generation() }
 
-func (s informerStore) Entries() ([]source.Entry, uint64) {
+func (s viewStore) Entries() ([]source.Entry, uint64) {
 	keys, gen := s.v.Keys()
 	out := make([]source.Entry, len(keys))
 	for i, k := range keys {
@@ -45,7 +59,7 @@ func (s informerStore) Entries() ([]source.Entry, uint64) {
 	return out, gen
 }
 
-func (s informerStore) Object(key string) (source.Object, bool) {
+func (s viewStore) Object(key string) (source.Object, bool) {
 	obj, ok := s.v.Get(key)
 	if !ok {
 		return source.Object{}, false
@@ -57,8 +71,8 @@ func (s informerStore) Object(key string) (source.Object, bool) {
 	return o, true
 }
 
-func (s informerStore) IndexNames() []string              { return s.v.IndexNames() }
-func (s informerStore) IndexValues(index string) []string { return s.v.IndexValues(index) }
-func (s informerStore) IndexKeys(index, value string) []string {
+func (s viewStore) IndexNames() []string              { return s.v.IndexNames() }
+func (s viewStore) IndexValues(index string) []string { return s.v.IndexValues(index) }
+func (s viewStore) IndexKeys(index, value string) []string {
 	return s.v.IndexKeys(index, value)
 }

@@ -1,0 +1,226 @@
+package agent
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/redact"
+)
+
+// informerEvents is how many events each informer NewInformer builds
+// keeps for clients: client-go's informers log lifecycle events only
+// (lists, watches, errors, stalls), so a small ring holds hours of them.
+const informerEvents = 512
+
+// An InformerOption changes what NewInformer builds.
+type InformerOption func(*informerConfig)
+
+type informerConfig struct {
+	engine bool
+	name   string
+	ring   *instr.Ring
+}
+
+// WithEngine builds informtop's engine instead of client-go's informer:
+// the whole pipeline in view (queue contents, steps, memory estimates,
+// exact backlogs, cuts for --verify) at the engine's cost. The controller
+// gets the engine's informer, a drop-in for client-go's.
+func WithEngine() InformerOption { return func(c *informerConfig) { c.engine = true } }
+
+// WithName names the informer for clients; without it the informer is
+// named after its resource ("pods", "deployments.apps", with
+// " (metadata)" or " (unstructured)" for those kinds of objects), and
+// " #2", " #3", … tell apart informers of one resource.
+func WithName(name string) InformerOption { return func(c *informerConfig) { c.name = name } }
+
+// WithEvents has the informer log its events to ring (with WithEngine,
+// every item's passage; else lifecycle events and stalls) instead of a
+// ring of its own: one ring for every informer, as informtop itself runs
+// them, keeps one order across them.
+func WithEvents(ring *instr.Ring) InformerOption { return func(c *informerConfig) { c.ring = ring } }
+
+// NewInformer returns a function of exactly controller-runtime's
+// cache.Options.NewInformer type that builds client-go's own
+// SharedIndexInformer, unchanged in behaviour, and has the set serve it:
+//
+//	cache.Options{NewInformer: agent.NewInformer(set)}
+//
+// The agent sees it from outside: the ListerWatcher it is given (lists,
+// watches, events, errors, freshness), each handler registered on it (the
+// call in progress, its key and start, calls returned by kind, latency,
+// HasSynced; a call stuck longer than source.StallAfter is reported with
+// the code it is stuck in), client-go's queue metric (depth) and a
+// listener of the agent's that counts what the informer distributes
+// (handlers' backlogs, as lower bounds). Queue contents and steps need
+// WithEngine.
+func NewInformer(set *Set, opts ...InformerOption) func(cache.ListerWatcher, kruntime.Object, time.Duration, cache.Indexers) cache.SharedIndexInformer {
+	var cfg informerConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return func(lw cache.ListerWatcher, obj kruntime.Object, resync time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
+		return set.build(lw, obj, resync, indexers, cfg)
+	}
+}
+
+// build makes one informer, adds it to the set and returns it.
+func (s *Set) build(lw cache.ListerWatcher, obj kruntime.Object, resync time.Duration, indexers cache.Indexers, cfg informerConfig) *watched {
+	gvr, name := resourceOf(obj)
+	if cfg.name != "" {
+		name = cfg.name
+	}
+	w := &watched{name: name, resource: gvr.GroupResource().String(), gvr: gvr, ring: cfg.ring}
+	if gvr.Resource == "" {
+		w.resource = ""
+	}
+	if w.ring == nil {
+		w.ring = instr.NewRing(informerEvents)
+	}
+	// The name is final once the set holds it: events carry it.
+	s.addFree(w)
+	if cfg.engine {
+		w.eng = engine.NewSharedIndexInformerWithOptions(lw, obj, engine.Options{
+			Name:            w.name,
+			Resource:        w.resource,
+			ResyncPeriod:    resync,
+			Indexers:        indexers,
+			Instrumentation: engine.Instrumentation{Events: w.ring},
+		})
+		w.eng.DescribeMutationsWith(redact.FieldChanges)
+		w.SharedIndexInformer = w.eng
+		return w
+	}
+	w.observed = engine.ObserveListerWatcher(lw, w.name, w.ring)
+	w.queue = &queueGauge{}
+	w.counter = &counter{}
+	w.realFIFO = inOrder()
+	id := s.informerName().WithResource(schema.GroupVersionResource{Group: gvr.Group, Version: gvr.Version, Resource: w.name})
+	w.SharedIndexInformer = cache.NewSharedIndexInformerWithOptions(w.observed.ListerWatcher(), obj, cache.SharedIndexInformerOptions{
+		ResyncPeriod:            resync,
+		Indexers:                indexers,
+		Identifier:              id,
+		InformerMetricsProvider: w.queue,
+	})
+	if err := w.SharedIndexInformer.SetWatchErrorHandlerWithContext(w.watchFailed); err != nil {
+		klog.Background().Error(err, "informtop's agent cannot see this informer's watch errors", "informer", w.name)
+	}
+	if _, err := w.SharedIndexInformer.AddEventHandlerWithResyncPeriod(w.counter, 0); err != nil {
+		klog.Background().Error(err, "informtop's agent cannot count this informer's notifications", "informer", w.name)
+	}
+	return w
+}
+
+// resourceOf is the resource obj's kind is served as, guessed from its
+// kind as client-go's generated code names resources, and the informer's
+// default name. The kind comes from the object (unstructured and
+// metadata-only objects carry it) or client-go's scheme; a type neither
+// knows is named by its Go type.
+func resourceOf(obj kruntime.Object) (schema.GroupVersionResource, string) {
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	if gvk.Kind == "" {
+		if kinds, _, err := scheme.Scheme.ObjectKinds(obj); err == nil && len(kinds) > 0 {
+			gvk = kinds[0]
+		}
+	}
+	if gvk.Kind == "" {
+		t := reflect.TypeOf(obj)
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		return schema.GroupVersionResource{}, strings.ToLower(t.Name())
+	}
+	gvr, _ := meta.UnsafeGuessKindToResource(gvk)
+	name := gvr.GroupResource().String()
+	switch obj.(type) {
+	case *metav1.PartialObjectMetadata:
+		name += " (metadata)"
+	case kruntime.Unstructured:
+		name += " (unstructured)"
+	}
+	return gvr, name
+}
+
+// listenerName names a handler as client-go's logs do: the common
+// qualifier of a ResourceEventHandlerFuncs' functions, else the handler's
+// type. controller-runtime's handlers are one generic type for every
+// controller, so theirs is named after the resource watched (and told
+// apart by " #2", …); the code a stalled call is in names it further.
+func listenerName(h cache.ResourceEventHandler, resource string) string {
+	switch f := h.(type) {
+	case cache.ResourceEventHandlerFuncs:
+		if n := funcsName(f.AddFunc, f.UpdateFunc, f.DeleteFunc); n != "" {
+			return n
+		}
+	case *cache.ResourceEventHandlerFuncs:
+		if f != nil {
+			if n := funcsName(f.AddFunc, f.UpdateFunc, f.DeleteFunc); n != "" {
+				return n
+			}
+		}
+	}
+	t := reflect.TypeOf(h)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if strings.HasPrefix(t.PkgPath(), "sigs.k8s.io/controller-runtime/") {
+		if resource == "" {
+			resource = "objects"
+		}
+		return "controller-runtime · " + resource
+	}
+	if t.Name() == "" {
+		return fmt.Sprintf("%T", h)
+	}
+	if t.PkgPath() == "" {
+		return t.Name()
+	}
+	return t.PkgPath() + "." + t.Name()
+}
+
+// funcsName is the package (or enclosing function) the non-nil fns share,
+// else their names joined by "+"; "" when all are nil.
+func funcsName(fns ...any) string {
+	var names []string
+	qualifier, single := "", true
+	for _, fn := range fns {
+		v := reflect.ValueOf(fn)
+		if !v.IsValid() || v.IsNil() {
+			continue
+		}
+		f := runtime.FuncForPC(v.Pointer())
+		if f == nil {
+			continue
+		}
+		n := f.Name()
+		names = append(names, n)
+		q := n
+		if i := strings.LastIndexByte(q, '.'); i > 0 {
+			q = q[:i]
+		}
+		if qualifier == "" {
+			qualifier = q
+		} else if q != qualifier {
+			single = false
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	if single {
+		return qualifier
+	}
+	return strings.Join(names, "+")
+}

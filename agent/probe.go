@@ -1,0 +1,274 @@
+package agent
+
+import (
+	"context"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
+)
+
+// stackLabel is the pprof label a probe puts on its listener's goroutine,
+// so that a goroutine dump finds the goroutine a stalled call runs on.
+const stackLabel = "informtop_listener"
+
+// latencyWindow is how many of the latest calls the latency quantiles
+// cover.
+const latencyWindow = 256
+
+// The callbacks a probe tells apart.
+const (
+	callAdd uint8 = iota + 1
+	callUpdate
+	callSync // an OnUpdate whose object did not change: a resync
+	callDelete
+)
+
+func callbackName(c uint8) string {
+	switch c {
+	case callAdd:
+		return source.CallbackAdd
+	case callUpdate, callSync:
+		return source.CallbackUpdate
+	case callDelete:
+		return source.CallbackDelete
+	}
+	return ""
+}
+
+var probeIDs atomic.Uint64
+
+// probe sits between an informer and one handler registered on it and
+// records each call: which callback on which object since when, what
+// returned, how long calls take. It adds a lock, two clock reads and no
+// allocation to each call, and changes nothing the handler receives.
+//
+// Locking: mu guards the fields below it; the watchdog and snapshots take
+// it only to copy them. The handler runs outside it.
+type probe struct {
+	name    string
+	inner   cache.ResourceEventHandler
+	labels  context.Context // carries stackLabel = id
+	id      string
+	inf     *watched
+	resync  time.Duration // requested
+	counted bool          // its pending count comes from the informer's counter
+
+	// reg is the informer's registration of this probe, set once added.
+	reg atomic.Pointer[cache.ResourceEventHandlerRegistration]
+
+	mu sync.Mutex
+	// The call in progress: busy, its callback, object and start, and a
+	// number that tells calls apart.
+	busy  bool
+	call  uint8
+	obj   any
+	since time.Time
+	calls uint64
+	// base is the informer counter's value when the probe was added, less
+	// the objects it was handed as its initial list: pending is what the
+	// counter saw since, less what the handler took.
+	base      int64
+	taken     uint64 // calls started, syncs excluded
+	delivered source.Delivered
+	latency   [latencyWindow]time.Duration
+	latencyN  uint64
+	panics    uint64
+	syncedAt  time.Time
+	highWater int
+	// stalled is the number of the call reported stalled (0: none) and
+	// frame where it was caught.
+	stalled uint64
+	frame   *source.StackFrame
+}
+
+func newProbe(inf *watched, name string, h cache.ResourceEventHandler, resync time.Duration) *probe {
+	id := "l" + strconv.FormatUint(probeIDs.Add(1), 10)
+	return &probe{
+		name:   name,
+		inner:  h,
+		id:     id,
+		inf:    inf,
+		resync: resync,
+		labels: pprof.WithLabels(context.Background(), pprof.Labels(stackLabel, id)),
+	}
+}
+
+func (p *probe) OnAdd(obj any, isInInitialList bool) {
+	returned := false
+	p.begin(callAdd, obj)
+	defer p.end(&returned)
+	p.inner.OnAdd(obj, isInInitialList)
+	returned = true
+}
+
+func (p *probe) OnUpdate(oldObj, newObj any) {
+	returned := false
+	p.begin(updateKind(oldObj, newObj), newObj)
+	defer p.end(&returned)
+	p.inner.OnUpdate(oldObj, newObj)
+	returned = true
+}
+
+func (p *probe) OnDelete(obj any) {
+	returned := false
+	p.begin(callDelete, obj)
+	defer p.end(&returned)
+	p.inner.OnDelete(obj)
+	returned = true
+}
+
+// updateKind says whether an update is a resync, as client-go decides
+// which listeners get it: the resourceVersion did not change.
+func updateKind(oldObj, newObj any) uint8 {
+	o, ok1 := oldObj.(metav1.Object)
+	n, ok2 := newObj.(metav1.Object)
+	if ok1 && ok2 && o.GetResourceVersion() == n.GetResourceVersion() {
+		return callSync
+	}
+	return callUpdate
+}
+
+// begin marks the call in progress and labels the goroutine it runs on
+// (client-go runs a listener's calls on one goroutine; setting the label
+// each time costs a pointer store).
+func (p *probe) begin(call uint8, obj any) {
+	pprof.SetGoroutineLabels(p.labels)
+	now := time.Now()
+	p.mu.Lock()
+	p.busy, p.call, p.obj, p.since = true, call, obj, now
+	p.calls++
+	if call != callSync {
+		p.taken++
+	}
+	p.mu.Unlock()
+}
+
+// end records the call that began last; returned is false when the
+// handler panicked (the panic goes on, untouched).
+func (p *probe) end(returned *bool) {
+	now := time.Now()
+	p.mu.Lock()
+	d := now.Sub(p.since)
+	call, obj := p.call, p.obj
+	p.busy, p.obj = false, nil
+	p.latency[p.latencyN%latencyWindow] = d
+	p.latencyN++
+	if *returned {
+		switch call {
+		case callAdd:
+			p.delivered.Add++
+		case callUpdate:
+			p.delivered.Update++
+		case callSync:
+			p.delivered.Sync++
+		case callDelete:
+			p.delivered.Delete++
+			if _, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				p.delivered.Tombstones++
+			}
+		}
+	} else {
+		p.panics++
+	}
+	recovered := p.stalled == p.calls
+	frame := p.frame
+	if recovered {
+		p.stalled, p.frame = 0, nil
+	}
+	p.mu.Unlock()
+	if recovered {
+		e := instr.Event{Type: instr.EventRecovered, Informer: p.inf.name, Listener: p.name, Detail: callbackName(call), Duration: d, Obj: obj, Time: now}
+		if frame != nil {
+			e.Frame = frame.String()
+		}
+		p.inf.ring.Emit(e)
+	}
+}
+
+// stall returns the call in progress when it started before cutoff and
+// was not reported yet, and marks it reported.
+func (p *probe) stall(cutoff time.Time) (call uint8, obj any, since time.Time, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.busy || !p.since.Before(cutoff) || p.stalled == p.calls {
+		return 0, nil, time.Time{}, false
+	}
+	p.stalled = p.calls
+	return p.call, p.obj, p.since, true
+}
+
+// caught records where the stalled call was found.
+func (p *probe) caught(f *source.StackFrame) {
+	p.mu.Lock()
+	if p.stalled == p.calls && p.busy {
+		p.frame = f
+	}
+	p.mu.Unlock()
+}
+
+// model is the listener as the data model has it. counter is the
+// informer's count of notifications distributed (counted probes only).
+func (p *probe) model(counter int64) source.Listener {
+	var window []time.Duration
+	p.mu.Lock()
+	l := source.Listener{
+		Name:            p.name,
+		Delivered:       p.delivered,
+		Panics:          p.panics,
+		RequestedResync: p.resync,
+	}
+	if p.busy {
+		l.InCallback, l.InCallbackSince = callbackName(p.call), p.since
+		l.OldestPendingSince = p.since
+		if p.frame != nil {
+			f := *p.frame
+			l.Frame = &f
+		}
+	}
+	obj := p.obj
+	if p.counted {
+		l.PendingEstimated = true
+		pending := counter - p.base - int64(p.taken)
+		l.Pending = int(max(pending, 0))
+		p.highWater = max(p.highWater, l.Pending)
+	}
+	l.HighWater = p.highWater
+	n := min(p.latencyN, latencyWindow)
+	window = slices.Clone(p.latency[:n])
+	p.mu.Unlock()
+
+	if l.InCallback != "" {
+		l.InCallbackKey = instr.KeyOf(obj)
+	}
+	l.LatencyP50, l.LatencyP99 = quantiles(window)
+	if reg := p.reg.Load(); reg != nil && (*reg).HasSynced() {
+		l.Synced = true
+		p.mu.Lock()
+		if p.syncedAt.IsZero() {
+			p.syncedAt = time.Now()
+		}
+		l.SyncedAt = p.syncedAt
+		p.mu.Unlock()
+	}
+	return l
+}
+
+// quantiles are the median and 99th percentile of window, which it sorts;
+// zero for an empty window.
+func quantiles(window []time.Duration) (p50, p99 time.Duration) {
+	if len(window) == 0 {
+		return 0, 0
+	}
+	slices.Sort(window)
+	at := func(q float64) time.Duration { return window[int(q*float64(len(window)-1)+0.5)] }
+	return at(0.50), at(0.99)
+}

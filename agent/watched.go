@@ -1,0 +1,320 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clientgofeatures "k8s.io/client-go/features"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/local"
+)
+
+// watched is an informer NewInformer built and a Set serves: client-go's
+// own (observed from outside: its ListerWatcher, a do-nothing listener
+// counting what it distributes, its queue metric, and a probe around each
+// handler registered through it) or informtop's engine (which reports
+// itself; probes add only stall detection). It is the SharedIndexInformer
+// the controller gets: every method but the handler registrations, Run
+// and the watch error handler goes to the informer unchanged.
+//
+// Locking: mu guards probes (append and remove); the probes lock
+// themselves. Everything else is set before the informer is returned.
+type watched struct {
+	cache.SharedIndexInformer
+
+	name     string
+	resource string                      // "pods", "deployments.apps"; "" unknown
+	gvr      schema.GroupVersionResource // its client-go identity, for metrics
+	ring     *instr.Ring                 // lifecycle and stall events
+	set      *Set
+
+	eng *engine.Informer // nil: client-go's
+
+	// client-go's only:
+	observed *engine.ObservedListerWatcher
+	queue    *queueGauge
+	counter  *counter
+	realFIFO bool
+	// errorHandler is the controller's watch error handler, if it set one.
+	errorHandler atomic.Pointer[cache.WatchErrorHandlerWithContext]
+
+	mu     sync.Mutex
+	probes []*probe
+	reg    map[cache.ResourceEventHandlerRegistration]*probe
+}
+
+// counter counts the notifications client-go's informer distributes to
+// every listener (resyncs aside): a listener of its own that does nothing
+// else, so it trails the distribution by microseconds.
+type counter struct{ n atomic.Int64 }
+
+func (c *counter) OnAdd(any, bool)      { c.n.Add(1) }
+func (c *counter) OnUpdate(any, any)    { c.n.Add(1) }
+func (c *counter) OnDelete(any)         { c.n.Add(1) }
+func (c *counter) generation() uint64   { return uint64(c.n.Load()) }
+func (w *watched) clientGo() bool       { return w.eng == nil }
+func (w *watched) events() *instr.Ring  { return w.ring }
+func (w *watched) informerName() string { return w.name }
+
+// AddEventHandler implements cache.SharedInformer.
+func (w *watched) AddEventHandler(h cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
+	return w.AddEventHandlerWithOptions(h, cache.HandlerOptions{})
+}
+
+// AddEventHandlerWithResyncPeriod implements cache.SharedInformer.
+func (w *watched) AddEventHandlerWithResyncPeriod(h cache.ResourceEventHandler, resync time.Duration) (cache.ResourceEventHandlerRegistration, error) {
+	return w.AddEventHandlerWithOptions(h, cache.HandlerOptions{ResyncPeriod: &resync})
+}
+
+// AddEventHandlerWithOptions implements cache.SharedInformer: h is
+// registered behind a probe, named as client-go names handlers in its
+// logs (controller-runtime's after the kind it watches).
+func (w *watched) AddEventHandlerWithOptions(h cache.ResourceEventHandler, opts cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
+	if h == nil {
+		return w.SharedIndexInformer.AddEventHandlerWithOptions(h, opts) // its own error
+	}
+	var resync time.Duration
+	if opts.ResyncPeriod != nil {
+		resync = *opts.ResyncPeriod
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := newProbe(w, w.freeName(listenerName(h, w.resource)), h, resync)
+	var (
+		reg cache.ResourceEventHandlerRegistration
+		err error
+	)
+	if w.eng != nil {
+		reg, err = w.eng.AddNamedEventHandler(p.name, p, opts)
+	} else {
+		// The objects handed to a handler joining a running informer are
+		// the cache's; the counter's count from here on is the rest.
+		p.counted = true
+		initial := 0
+		if w.HasSynced() || w.started() {
+			initial = len(w.GetStore().ListKeys())
+		}
+		p.base = w.counter.n.Load() - int64(initial)
+		reg, err = w.SharedIndexInformer.AddEventHandlerWithOptions(p, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.reg.Store(&reg)
+	w.probes = append(w.probes, p)
+	if w.reg == nil {
+		w.reg = make(map[cache.ResourceEventHandlerRegistration]*probe)
+	}
+	w.reg[reg] = p
+	return reg, nil
+}
+
+// RemoveEventHandler implements cache.SharedInformer.
+func (w *watched) RemoveEventHandler(reg cache.ResourceEventHandlerRegistration) error {
+	err := w.SharedIndexInformer.RemoveEventHandler(reg)
+	if err == nil {
+		w.mu.Lock()
+		if p, ok := w.reg[reg]; ok {
+			delete(w.reg, reg)
+			w.probes = deleteProbe(w.probes, p)
+		}
+		w.mu.Unlock()
+	}
+	return err
+}
+
+func deleteProbe(ps []*probe, p *probe) []*probe {
+	out := make([]*probe, 0, len(ps))
+	for _, q := range ps {
+		if q != p {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// freeName is base, or base #2, #3, … when a probe has that name: clients
+// tell listeners apart by name. Called with mu held.
+func (w *watched) freeName(base string) string {
+	name := base
+	for n := 2; ; n++ {
+		taken := false
+		for _, p := range w.probes {
+			taken = taken || p.name == name
+		}
+		if !taken {
+			return name
+		}
+		name = fmt.Sprintf("%s #%d", base, n)
+	}
+}
+
+// started says whether Run was called.
+func (w *watched) started() bool { return w.set.runs(w) }
+
+// Run implements cache.SharedInformer; the set's watchdog looks at the
+// informer's handlers while it runs.
+func (w *watched) Run(stopCh <-chan struct{}) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-stopCh:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	w.RunWithContext(ctx)
+}
+
+// RunWithContext implements cache.SharedInformer.
+func (w *watched) RunWithContext(ctx context.Context) {
+	w.set.running(w, true)
+	defer w.set.running(w, false)
+	w.SharedIndexInformer.RunWithContext(ctx)
+}
+
+// SetWatchErrorHandler implements cache.SharedInformer: the controller's
+// handler runs after the agent noted the error.
+func (w *watched) SetWatchErrorHandler(h cache.WatchErrorHandler) error {
+	return w.SetWatchErrorHandlerWithContext(func(_ context.Context, r *cache.Reflector, err error) { h(r, err) })
+}
+
+// SetWatchErrorHandlerWithContext implements cache.SharedInformer.
+func (w *watched) SetWatchErrorHandlerWithContext(h cache.WatchErrorHandlerWithContext) error {
+	if w.observed == nil {
+		return w.SharedIndexInformer.SetWatchErrorHandlerWithContext(h)
+	}
+	if w.IsStopped() || w.started() {
+		return fmt.Errorf("informer has already started")
+	}
+	w.errorHandler.Store(&h)
+	return nil
+}
+
+// watchFailed is the watch error handler the agent gives client-go's
+// informer: it notes the error, then hands it to the controller's handler
+// or client-go's default.
+func (w *watched) watchFailed(ctx context.Context, r *cache.Reflector, err error) {
+	w.observed.WatchFailed(err)
+	if h := w.errorHandler.Load(); h != nil {
+		(*h)(ctx, r, err)
+		return
+	}
+	cache.DefaultWatchErrorHandler(ctx, r, err)
+}
+
+// upkeep dates the watch events seen since the last tick.
+func (w *watched) upkeep(now time.Time) {
+	if w.observed != nil {
+		w.observed.Upkeep(now)
+	}
+}
+
+// currentProbes is a copy of the probes.
+func (w *watched) currentProbes() []*probe {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]*probe(nil), w.probes...)
+}
+
+// snapshot is the informer in the data model.
+func (w *watched) snapshot(now time.Time) source.Informer {
+	probes := w.currentProbes()
+	if w.eng != nil {
+		inf := local.InformerOf(w.eng.Snapshot())
+		for i, l := range inf.Listeners {
+			for _, p := range probes {
+				if p.name == l.Name {
+					inf.Listeners[i].Frame = p.model(0).Frame
+				}
+			}
+		}
+		return inf
+	}
+	inf := source.Informer{
+		Name:                    w.name,
+		Resource:                w.resource,
+		Implementation:          source.ImplementationClientGo,
+		Taken:                   now,
+		Started:                 w.started() || w.IsStopped(),
+		Stopped:                 w.IsStopped(),
+		Synced:                  w.HasSynced(),
+		LastSyncResourceVersion: w.LastSyncResourceVersion(),
+		Reflector:               source.Reflector(w.observed.Stats(now)),
+		Events:                  local.RingStatsOf(w.ring.Stats()),
+	}
+	inf.QueueKind = source.DeltaFIFO
+	if w.realFIFO {
+		inf.QueueKind = source.RealFIFO
+	}
+	inf.Queue = source.Queue{Kind: inf.QueueKind, Depth: w.queue.depth(), Synced: inf.Synced}
+	inf.Store = source.Cache{
+		Objects:             len(w.GetStore().ListKeys()),
+		LastResourceVersion: inf.LastSyncResourceVersion,
+		Generation:          w.counter.generation(),
+	}
+	counted := w.counter.n.Load()
+	inf.Listeners = make([]source.Listener, len(probes))
+	for i, p := range probes {
+		inf.Listeners[i] = p.model(counted)
+	}
+	return inf
+}
+
+// store reads the informer's cache, redacted by its resource.
+func (w *watched) store(resource string) source.StoreReader {
+	if w.eng != nil {
+		return local.InformerStoreOf(w.eng, resource)
+	}
+	return local.IndexerStore(w.GetIndexer(), w.counter.generation, resource)
+}
+
+// queueGauge keeps client-go's count of the items in its queue: the
+// InformerMetricsProvider the agent gives client-go's informer. client-go
+// sets it on every change (RealFIFO; DeltaFIFO has no such metric).
+type queueGauge struct {
+	items  atomic.Int64
+	exists atomic.Bool
+}
+
+func (q *queueGauge) depth() int { return int(q.items.Load()) }
+
+func (q *queueGauge) NewQueuedItemMetric(cache.InformerNameAndResource) cache.GaugeMetric {
+	q.exists.Store(true)
+	return queuedItems{q}
+}
+
+func (q *queueGauge) NewProcessingLatencyMetric(cache.InformerNameAndResource) cache.HistogramMetric {
+	return noMetric{}
+}
+
+func (q *queueGauge) NewStoreResourceVersionMetric(cache.InformerNameAndResource) cache.GaugeMetric {
+	return noMetric{}
+}
+
+type queuedItems struct{ q *queueGauge }
+
+func (g queuedItems) Set(v float64) { g.q.items.Store(int64(v)) }
+func (g queuedItems) Inc()          { g.q.items.Add(1) }
+func (g queuedItems) Dec()          { g.q.items.Add(-1) }
+
+type noMetric struct{}
+
+func (noMetric) Set(float64)     {}
+func (noMetric) Inc()            {}
+func (noMetric) Dec()            {}
+func (noMetric) Observe(float64) {}
+
+// inOrder says whether client-go's informers use RealFIFO.
+func inOrder() bool {
+	return clientgofeatures.FeatureGates().Enabled(clientgofeatures.InOrderInformers)
+}
