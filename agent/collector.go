@@ -16,6 +16,7 @@ var (
 	informerLabels = []string{"name", "group", "version", "resource"}
 	listenerLabels = append(append([]string(nil), informerLabels...), "listener")
 	deliveredLabel = append(append([]string(nil), listenerLabels...), "type")
+	frameLabels    = append(append([]string(nil), listenerLabels...), "frame")
 )
 
 func desc(name, help string, labels []string) *prometheus.Desc {
@@ -36,9 +37,9 @@ var (
 	descQuiet          = desc("informtop_informer_quiet_seconds", "Seconds since the informer last heard from the server.", informerLabels)
 	descEstimatedBytes = desc("informtop_store_estimated_bytes", "Estimated serialized size of the objects in the informer's cache, from a bounded sample.", informerLabels)
 
-	descPending    = desc("informtop_listener_pending_notifications", "Notifications waiting in the listener's backlog, the one in progress not counted.", listenerLabels)
+	descPending    = desc("informtop_listener_pending_notifications", "Notifications waiting in the listener's backlog, the one in progress not counted. For client-go's own informer a lower bound, counted from outside it.", listenerLabels)
 	descCapacity   = desc("informtop_listener_buffer_capacity", "Current size of the listener's backlog buffer.", listenerLabels)
-	descInCallback = desc("informtop_listener_callback_in_progress_seconds", "How long the listener's handler has been in its current callback; 0 when idle.", listenerLabels)
+	descInCallback = desc("informtop_listener_callback_in_progress_seconds", "How long the listener's handler has been in its current callback; 0 when idle. frame is the user's code a call running longer than 2s was found in (function (file:line)), else empty.", frameLabels)
 	descDelivered  = desc("informtop_listener_delivered_total", "Handler calls that returned, by type (add, update, delete, sync).", deliveredLabel)
 	descPanics     = desc("informtop_listener_panics_total", "Handler calls that panicked (recovered).", listenerLabels)
 	descMutations  = desc("informtop_listener_cache_mutations_total", "Handler calls that changed the cached object they were given instead of a DeepCopy; counted only when the informer runs with Instrumentation.MutationAttribution.", listenerLabels)
@@ -161,7 +162,11 @@ func (c *collector) collect(ch chan<- prometheus.Metric, s source.Informer) {
 		if l.InCallback != "" {
 			inCallback = ageSeconds(l.InCallbackSince, s.Taken)
 		}
-		gauge(descInCallback, inCallback, ll...)
+		frame := ""
+		if l.Frame != nil && l.InCallback != "" {
+			frame = l.Frame.String()
+		}
+		gauge(descInCallback, inCallback, append(ll, frame)...)
 		for _, d := range []struct {
 			typ string
 			n   uint64

@@ -29,9 +29,10 @@ const informerEvents = 512
 type InformerOption func(*informerConfig)
 
 type informerConfig struct {
-	engine bool
-	name   string
-	ring   *instr.Ring
+	engine    bool
+	name      string
+	ring      *instr.Ring
+	namespace string // InformerFor's
 }
 
 // WithEngine builds informtop's engine instead of client-go's informer:

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -32,10 +33,13 @@ type Report struct {
 
 // Informer is one informer's part of the report.
 type Informer struct {
-	Name      string           `json:"name"`
-	Resource  string           `json:"resource"`
-	QueueKind source.QueueKind `json:"queueKind"`
-	Synced    bool             `json:"synced"`
+	Name     string `json:"name"`
+	Resource string `json:"resource"`
+	// Implementation is whose informer it is (source.ImplementationEngine,
+	// source.ImplementationClientGo); "" when the source does not say.
+	Implementation string           `json:"implementation,omitempty"`
+	QueueKind      source.QueueKind `json:"queueKind"`
+	Synced         bool             `json:"synced"`
 	// NotSyncedReason says why the informer has not synced; "" once it has.
 	NotSyncedReason         string     `json:"notSyncedReason"`
 	LastSyncResourceVersion string     `json:"lastSyncResourceVersion"`
@@ -83,13 +87,16 @@ type Reflector struct {
 
 // Listener is one event handler registration.
 type Listener struct {
-	Name              string  `json:"name"`
-	Pending           int     `json:"pending"`
-	Capacity          int     `json:"capacity"`
-	Delivered         uint64  `json:"delivered"`
-	Synced            bool    `json:"synced"`
-	Panics            uint64  `json:"panics"`
-	InCallbackSeconds float64 `json:"inCallbackSeconds"`
+	Name    string `json:"name"`
+	Pending int    `json:"pending"`
+	// PendingEstimated: Pending is a lower bound (source.Listener's).
+	PendingEstimated  bool             `json:"pendingEstimated,omitempty"`
+	Capacity          int              `json:"capacity"`
+	Delivered         uint64           `json:"delivered"`
+	DeliveredByType   source.Delivered `json:"deliveredByType"`
+	Synced            bool             `json:"synced"`
+	Panics            uint64           `json:"panics"`
+	InCallbackSeconds float64          `json:"inCallbackSeconds"`
 	// InCallback and InCallbackKey say which callback (OnAdd, OnUpdate,
 	// OnDelete) the handler is inside, on which object; empty when idle.
 	InCallback    string `json:"inCallback,omitempty"`
@@ -107,6 +114,8 @@ type Listener struct {
 	// source.StallAfter; StalledSince is when that callback started.
 	Stalled      bool       `json:"stalled"`
 	StalledSince *time.Time `json:"stalledSince,omitempty"`
+	// Frame is where the stalled call was found, once it was.
+	Frame *source.StackFrame `json:"frame,omitempty"`
 	// LatencyP50Seconds and LatencyP99Seconds are over the handler's
 	// recent calls that returned; null before the first (unknown, not 0).
 	LatencyP50Seconds *float64 `json:"latencyP50Seconds"`
@@ -128,6 +137,7 @@ func Build(src string, snaps []source.Informer, reasons map[string]string, event
 	for _, s := range snaps {
 		ir := Informer{
 			Name:                    s.Name,
+			Implementation:          s.Implementation,
 			Resource:                s.Resource,
 			QueueKind:               s.QueueKind,
 			Synced:                  s.Synced,
@@ -161,12 +171,14 @@ func Build(src string, snaps []source.Informer, reasons map[string]string, event
 		}
 		for _, l := range s.Listeners {
 			lr := Listener{
-				Name:      l.Name,
-				Pending:   l.Pending,
-				Capacity:  l.Capacity,
-				Delivered: l.Delivered.Total(),
-				Synced:    l.Synced,
-				Panics:    l.Panics,
+				Name:             l.Name,
+				Pending:          l.Pending,
+				PendingEstimated: l.PendingEstimated,
+				Capacity:         l.Capacity,
+				Delivered:        l.Delivered.Total(),
+				DeliveredByType:  l.Delivered,
+				Synced:           l.Synced,
+				Panics:           l.Panics,
 
 				CacheMutations:    l.CacheMutations,
 				LastCacheMutation: l.LastCacheMutation,
@@ -179,6 +191,10 @@ func Build(src string, snaps []source.Informer, reasons map[string]string, event
 			}
 			if since, stalled := l.StalledSince(now, source.StallAfter); stalled {
 				lr.Stalled, lr.StalledSince = true, &since
+				if l.Frame != nil {
+					f := *l.Frame
+					lr.Frame = &f
+				}
 			}
 			if l.InCallback != "" && !l.InCallbackSince.IsZero() {
 				lr.InCallbackSeconds = seconds(now.Sub(l.InCallbackSince))
@@ -247,7 +263,7 @@ func WriteTable(w io.Writer, r Report) error {
 		}
 		fmt.Fprintf(tw, "  %-*s\tpending\tcapacity\tdelivered\tsynced\tpanics\tin callback\tbehind\t\n", nameW, "listener")
 		for _, l := range inf.Listeners {
-			fmt.Fprintf(tw, "  %-*s\t%d\t%d\t%d\t%t\t%d\t%s\t%s\t\n", nameW, safe(l.Name), l.Pending, l.Capacity, l.Delivered, l.Synced, l.Panics,
+			fmt.Fprintf(tw, "  %-*s\t%s\t%d\t%d\t%t\t%d\t%s\t%s\t\n", nameW, safe(l.Name), pendingText(l), l.Capacity, l.Delivered, l.Synced, l.Panics,
 				humanize.Tenths(l.InCallbackSeconds), humanize.Tenths(l.OldestPendingSeconds))
 		}
 		if err := tw.Flush(); err != nil {
@@ -257,6 +273,9 @@ func WriteTable(w io.Writer, r Report) error {
 			if l.Stalled && l.StalledSince != nil {
 				fmt.Fprintf(w, "  %s is stalled: in %s of %s since %s (%s)\n", safe(l.Name), safe(l.InCallback), safe(l.InCallbackKey),
 					l.StalledSince.UTC().Format("15:04:05"), humanize.Tenths(l.InCallbackSeconds))
+				if l.Frame != nil {
+					fmt.Fprintf(w, "    stuck in %s\n", safe(l.Frame.String()))
+				}
 			}
 			if m := l.LastCacheMutation; l.CacheMutations > 0 && m != nil {
 				fmt.Fprintf(w, "  %s changed %s, last %s in %s: %s\n", safe(l.Name), humanize.Plural(l.CacheMutations, "cached object"), safe(m.Key), safe(m.Callback), safe(strings.Join(m.Fields, ", ")))
@@ -321,4 +340,12 @@ func indexSummary(idx map[string]int) string {
 		return ""
 	}
 	return " (" + humanize.Tally(idx, func(name string, n int) string { return safe(name) + ": " + humanize.Plural(n, "value") }) + ")"
+}
+
+// pendingText is the listener's backlog, "≥N" where it is a lower bound.
+func pendingText(l Listener) string {
+	if l.PendingEstimated {
+		return "≥" + strconv.Itoa(l.Pending)
+	}
+	return strconv.Itoa(l.Pending)
 }

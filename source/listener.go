@@ -43,8 +43,8 @@ type Listener struct {
 	// goroutine outside the Go runtime and standard library, client-go,
 	// controller-runtime and informtop. Nil while no stalled call was
 	// caught, or where the source cannot see stacks.
-	Frame *StackFrame `json:"frame,omitempty"`
-	Synced          bool      `json:"synced"`
+	Frame  *StackFrame `json:"frame,omitempty"`
+	Synced bool        `json:"synced"`
 	// SyncedAt is when the registration first reported HasSynced.
 	SyncedAt  time.Time `json:"syncedAt"`
 	Panics    uint64    `json:"panics"`

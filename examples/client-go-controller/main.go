@@ -1,18 +1,18 @@
 // Command client-go-controller is the classic client-go controller —
 // informer → event handler → rate-limited workqueue → workers — whose
-// Deployment informer runs on informtop's engine, with informtop's debug
-// agent serving it so `informtop attach` can show its queue, cache and
-// handler live.
+// Deployment informer is client-go's own, with informtop's debug agent
+// observing it and serving it so `informtop attach` can show its handler,
+// backlog and cache live, and name the code a stuck handler is in.
 //
 // The shape follows the Deployment controller of kube-controller-manager:
 // the typed informer factory, handlers (*Controller).addDeployment,
 // updateDeployment and deleteDeployment that only put a namespace/name key
 // on the queue, workers that take keys off it and reconcile from the
-// lister. The only informtop-specific lines are the factory.InformerFor
-// call that builds the informer with engine.NewSharedIndexInformerWithOptions,
-// the agent's workqueue metrics given to the workqueue as its
-// MetricsProvider, client-go's informer metrics fed by the agent's
-// MetricsProvider, and the agent.Serve call.
+// lister. The only informtop-specific lines are the agent.Set, the
+// factory.InformerFor call with agent.InformerFor, the agent's workqueue
+// metrics given to the workqueue as its MetricsProvider, and the
+// agent.Serve call. --informer engine builds the informer with
+// informtop's engine instead, for its queue and steps in view.
 //
 // To see a slow or stuck handler in informtop, --handler-delay makes every
 // callback sleep, and --block-handler makes every callback wait until the
@@ -35,10 +35,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
@@ -47,10 +44,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/informtop/informtop/agent"
-	"github.com/informtop/informtop/engine"
 )
 
 // name is what the agent calls this process in informtop attach.
@@ -67,16 +61,21 @@ func main() {
 		releaseFile  = flag.String("release-file", filepath.Join(os.TempDir(), name+".release"), "with --block-handler: callbacks proceed while this file exists")
 		agentAddr    = flag.String("agent-addr", "127.0.0.1:0", "address of informtop's debug agent (port 0: a free port); empty: no agent")
 		agentToken   = flag.String("agent-token", "", "token informtop attach must present to the agent")
+		informer     = flag.String("informer", "client-go", "whose informer watches Deployments: client-go (its own, observed by the agent) or engine (informtop's, the whole pipeline in view)")
 	)
 	klog.InitFlags(nil)
 	flag.Parse()
+	if *informer != "client-go" && *informer != "engine" {
+		fmt.Fprintf(os.Stderr, "error: --informer %q: use client-go or engine\n", *informer)
+		os.Exit(2)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, config{
 		kubeconfig: *kubeconfig, namespace: *namespace, workers: *workers, resync: *resync,
 		handlerDelay: *handlerDelay, blockHandler: *blockHandler, releaseFile: *releaseFile,
-		agentAddr: *agentAddr, agentToken: *agentToken,
+		agentAddr: *agentAddr, agentToken: *agentToken, engine: *informer == "engine",
 	}); err != nil {
 		klog.Flush()
 		fmt.Fprintln(os.Stderr, "error:", err)
@@ -92,9 +91,20 @@ type config struct {
 	blockHandler          bool
 	releaseFile           string
 	agentAddr, agentToken string
+	engine                bool // --informer engine
+}
+
+// informerOptions are --informer's and --namespace's.
+func informerOptions(cfg config) []agent.InformerOption {
+	opts := []agent.InformerOption{agent.InNamespace(cfg.namespace), agent.WithName("deployments")}
+	if cfg.engine {
+		opts = append(opts, agent.WithEngine())
+	}
+	return opts
 }
 
 func run(ctx context.Context, cfg config) error {
+	served := agent.NewSet()
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = cfg.kubeconfig
 	restConfig, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
@@ -106,45 +116,13 @@ func run(ctx context.Context, cfg config) error {
 		return err
 	}
 
-	// client-go's own informer metrics (informer_queued_items, …) need a
-	// name for the factory and a registry; the agent serves both on
-	// /metrics, and its labels group, version and resource then come from
-	// the informer's identifier.
-	informerName, err := cache.NewInformerName(name)
-	if err != nil {
-		return err
-	}
-	registry := prometheus.NewRegistry()
-	informerMetrics, err := agent.NewMetricsProvider(registry)
-	if err != nil {
-		return err
-	}
-	factory := informers.NewSharedInformerFactoryWithOptions(client, cfg.resync,
-		informers.WithNamespace(cfg.namespace), informers.WithInformerName(informerName))
-	// Register informtop's engine for Deployments before anything asks the
-	// factory for the Deployment informer: the factory keeps the first
-	// informer built per type, and the typed informer and lister below then
-	// run on this one.
-	var deployments *engine.Informer
-	factory.InformerFor(&appsv1.Deployment{}, func(c kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
-		lw := &cache.ListWatch{
-			ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-				return c.AppsV1().Deployments(cfg.namespace).List(ctx, o)
-			},
-			WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-				return c.AppsV1().Deployments(cfg.namespace).Watch(ctx, o)
-			},
-		}
-		deployments = engine.NewSharedIndexInformerWithOptions(cache.ToListWatcherWithWatchListSemantics(lw, c), &appsv1.Deployment{}, engine.Options{
-			Name:            "deployments",
-			Resource:        "deployments.apps",
-			ResyncPeriod:    resync,
-			Identifier:      factory.InformerName().WithResource(appsv1.SchemeGroupVersion.WithResource("deployments")),
-			MetricsProvider: informerMetrics,
-			Indexers:        cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-		})
-		return deployments
-	})
+	factory := informers.NewSharedInformerFactoryWithOptions(client, cfg.resync, informers.WithNamespace(cfg.namespace))
+	// The one informtop line per informer type: the factory's Deployment
+	// informer is client-go's own, observed by the agent (or, with
+	// --informer engine, informtop's engine, for the whole pipeline in
+	// view). Before anything asks the factory for Deployments: the factory
+	// keeps the first informer built per type.
+	factory.InformerFor(&appsv1.Deployment{}, agent.InformerFor(served, &appsv1.Deployment{}, informerOptions(cfg)...))
 	deploymentInformer := factory.Apps().V1().Deployments()
 
 	// The agent sees the workqueue through its MetricsProvider: depth,
@@ -172,10 +150,10 @@ func run(ctx context.Context, cfg config) error {
 			agentDone <- agent.Serve(ctx, cfg.agentAddr, agent.Options{
 				Token:      cfg.agentToken,
 				Name:       name,
-				Registry:   registry,
+				Informers:  served,
 				Workqueues: queues,
 				Listening:  func(a net.Addr) { listening <- a },
-			}, deployments)
+			})
 		}()
 		select {
 		case a := <-listening:

@@ -1,17 +1,21 @@
 // Command controller-runtime-manager is a controller-runtime manager with
-// one reconciler, for ConfigMaps, whose cache builds its informers with
-// informtop's engine, and informtop's debug agent mounted in the
-// manager's metrics server so `informtop attach` can show their queue,
-// cache and handlers live.
+// one reconciler, for ConfigMaps, whose cache builds client-go's own
+// informers with informtop's debug agent observing them, mounted in the
+// manager's metrics server so `informtop attach` can show their handlers,
+// backlogs and caches live, and name the code a stuck handler is in.
 //
 // The only informtop-specific lines are the agent.Set, the
-// cache.Options.NewInformer hook, which returns
-// engine.NewSharedIndexInformerWithOptions and adds the informer to the
-// set, and the handler agent.NewHandler builds with that set, given to
-// the metrics server's ExtraHandlers. controller-runtime builds an
-// informer the first time something asks its cache for a type, long after
-// the metrics server's handlers are fixed; the set is what lets the agent
-// serve every informer, whenever it is built.
+// cache.Options.NewInformer hook (agent.NewInformer), and the handler
+// agent.NewHandler builds with that set, given to the metrics server's
+// ExtraHandlers. controller-runtime builds an informer the first time
+// something asks its cache for a type, long after the metrics server's
+// handlers are fixed; the set is what lets the agent serve every
+// informer, whenever it is built. --informer engine builds informtop's
+// engine instead, for its queues and steps in view.
+//
+// To see a stuck handler in informtop, --block-labelled makes the
+// controller's create predicate wait, for a ConfigMap labelled
+// informtop.example/block=true, until the file --release-file exists.
 package main
 
 import (
@@ -23,6 +27,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -30,23 +35,19 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
-	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/informtop/informtop/agent"
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // name is what the agent calls this process in informtop attach.
@@ -62,6 +63,9 @@ func main() {
 	// ctrl.GetConfig: $KUBECONFIG, in-cluster, then ~/.kube/config.
 	var (
 		namespace  = flag.String("namespace", "", "namespace to watch; default: every namespace")
+		informer   = flag.String("informer", "client-go", "whose informers the cache builds: client-go (its own, observed by the agent) or engine (informtop's, the whole pipeline in view)")
+		blockLabel = flag.Bool("block-labelled", false, "the create predicate waits, for a ConfigMap labelled "+blockLabel+"=true, until --release-file exists")
+		release    = flag.String("release-file", filepath.Join(os.TempDir(), name+".release"), "with --block-labelled: labelled ConfigMaps proceed while this file exists")
 		agentAddr  = flag.String("agent-addr", "127.0.0.1:0", "address of the metrics server, which serves /metrics and informtop's debug agent under "+agentPath+" (port 0: a free port); empty: neither")
 		agentToken = flag.String("agent-token", "", "token informtop attach must present to the agent")
 	)
@@ -71,7 +75,12 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *namespace, *agentAddr, *agentToken); err != nil {
+	if *informer != "client-go" && *informer != "engine" {
+		fmt.Fprintf(os.Stderr, "error: --informer %q: use client-go or engine\n", *informer)
+		os.Exit(2)
+	}
+	cfg := config{namespace: *namespace, agentAddr: *agentAddr, agentToken: *agentToken, engine: *informer == "engine", blockLabelled: *blockLabel, releaseFile: *release}
+	if err := run(ctx, cfg); err != nil {
 		klog.Flush()
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
@@ -79,40 +88,28 @@ func main() {
 	klog.Flush()
 }
 
-func run(ctx context.Context, namespace, agentAddr, agentToken string) error {
+type config struct {
+	namespace, agentAddr, agentToken string
+	engine                           bool // --informer engine
+	blockLabelled                    bool
+	releaseFile                      string
+}
+
+func run(ctx context.Context, cfg config) error {
+	namespace, agentAddr, agentToken := cfg.namespace, cfg.agentAddr, cfg.agentToken
 	restConfig, err := ctrl.GetConfig()
 	if err != nil {
 		return fmt.Errorf("loading kubeconfig: %w", err)
 	}
 
-	var (
-		served = agent.NewSet()
-		// One event ring for every informer, as informtop itself runs them.
-		events = instr.NewRing(0)
-		mgr    manager.Manager
-	)
-	cacheOpts := cache.Options{
-		// controller-runtime creates an informer per type the first time
-		// something asks its cache for that type; this hook makes each one
-		// an engine informer and has the agent serve it from then on. It
-		// runs only after NewManager has returned, so mgr is set.
-		NewInformer: func(lw toolscache.ListerWatcher, obj runtime.Object, resync time.Duration, indexers toolscache.Indexers) toolscache.SharedIndexInformer {
-			name, resource := informerName(mgr, obj)
-			inf := engine.NewSharedIndexInformerWithOptions(lw, obj, engine.Options{
-				Name:            name,
-				Resource:        resource,
-				ResyncPeriod:    resync,
-				Indexers:        indexers,
-				Instrumentation: engine.Instrumentation{Events: events},
-			})
-			if err := served.Add(inf); err != nil {
-				// The manager still gets its informer; only the agent
-				// cannot tell it from another of the same name.
-				klog.ErrorS(err, "informtop's agent does not serve this informer", "informer", name)
-			}
-			return inf
-		},
+	served := agent.NewSet()
+	var opts []agent.InformerOption
+	if cfg.engine {
+		opts = append(opts, agent.WithEngine())
 	}
+	// The one informtop line: controller-runtime's cache builds every
+	// informer through the agent, which adds it to the set it serves.
+	cacheOpts := cache.Options{NewInformer: agent.NewInformer(served, opts...)}
 	if namespace != "" {
 		cacheOpts.DefaultNamespaces = map[string]cache.Config{namespace: {}}
 	}
@@ -138,7 +135,7 @@ func run(ctx context.Context, namespace, agentAddr, agentToken string) error {
 			ExtraHandlers: map[string]http.Handler{agentPath: h},
 		}
 	}
-	mgr, err = ctrl.NewManager(restConfig, ctrl.Options{
+	mgr, err := ctrl.NewManager(restConfig, ctrl.Options{
 		Cache:                  cacheOpts,
 		Metrics:                metricsOpts,
 		HealthProbeBindAddress: "0",
@@ -149,9 +146,16 @@ func run(ctx context.Context, namespace, agentAddr, agentToken string) error {
 	}
 
 	r := &reconciler{client: mgr.GetClient()}
+	var preds []predicate.Predicate
+	if cfg.blockLabelled {
+		preds = append(preds, predicate.Funcs{CreateFunc: func(e event.CreateEvent) bool {
+			blockIfLabelled(ctx, e.Object, cfg.releaseFile)
+			return true
+		}})
+	}
 	if err := ctrl.NewControllerManagedBy(mgr).
 		Named("configmaps").
-		For(&corev1.ConfigMap{}).
+		For(&corev1.ConfigMap{}, builder.WithPredicates(preds...)).
 		Complete(r); err != nil {
 		return err
 	}
@@ -220,27 +224,25 @@ func announce(ctx context.Context, addr string) {
 	}
 }
 
-// informerName names an informer by the resource it watches
-// ("configmaps", "deployments.apps"). The cache keeps typed, unstructured
-// and metadata-only informers apart, so the latter two say which they are
-// and the agent can serve all three.
-func informerName(mgr manager.Manager, obj runtime.Object) (name, resource string) {
-	gvk, err := apiutil.GVKForObject(obj, mgr.GetScheme())
-	if err != nil {
-		return fmt.Sprintf("%T", obj), ""
+// blockLabel marks the ConfigMaps --block-labelled holds up.
+const blockLabel = "informtop.example/block"
+
+// blockIfLabelled waits, for an object labelled blockLabel=true, until
+// the release file exists or the manager stops: a handler stuck in the
+// user's code, as informtop attach names it.
+func blockIfLabelled(ctx context.Context, obj client.Object, releaseFile string) {
+	if obj.GetLabels()[blockLabel] != "true" {
+		return
 	}
-	name = gvk.Kind
-	if mapping, err := mgr.GetRESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version); err == nil {
-		resource = mapping.Resource.GroupResource().String()
-		name = resource
+	for ctx.Err() == nil {
+		if _, err := os.Stat(releaseFile); err == nil {
+			return
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
-	switch obj.(type) {
-	case *metav1.PartialObjectMetadata:
-		name += " (metadata)"
-	case runtime.Unstructured:
-		name += " (unstructured)"
-	}
-	return name, resource
 }
 
 // reconciler logs every ConfigMap it reconciles and counts them.
