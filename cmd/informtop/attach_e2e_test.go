@@ -27,6 +27,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/informtop/informtop/internal/kubetest"
+	"github.com/informtop/informtop/source"
 )
 
 // attachJSON is the part of the attach report these tests read.
@@ -104,7 +105,7 @@ func (p *controllerProcess) log() []string {
 
 // startController builds examples/client-go-controller and starts it with
 // its handler blocked, returning once its agent listens.
-func startController(t *testing.T, kubeconfig, ns, releaseFile, agentAddr string) *controllerProcess {
+func startController(t *testing.T, kubeconfig, ns, releaseFile, agentAddr string, extra ...string) *controllerProcess {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "controller")
 	build := exec.Command("go", "build", "-o", bin, "./client-go-controller")
@@ -113,7 +114,7 @@ func startController(t *testing.T, kubeconfig, ns, releaseFile, agentAddr string
 		t.Fatalf("building the example: %v\n%s", err, out)
 	}
 	p := &controllerProcess{done: make(chan struct{})}
-	p.cmd = exec.Command(bin, "--kubeconfig", kubeconfig, "--namespace", ns, "--block-handler", "--release-file", releaseFile, "--agent-addr", agentAddr)
+	p.cmd = exec.Command(bin, append([]string{"--kubeconfig", kubeconfig, "--namespace", ns, "--block-handler", "--release-file", releaseFile, "--agent-addr", agentAddr}, extra...)...)
 	stderr, err := p.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +196,7 @@ func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 		t.Fatalf("blocked: in callback %q on %q, want OnAdd on one of %s/web-*", l.InCallback, l.InCallbackKey, ns)
 	}
 	// The controller's /metrics, as Prometheus would scrape it: informtop's
-	// series and client-go's own informer metrics, with upstream's labels.
+	// series, labelled as client-go labels its informer metrics.
 	checkControllerMetrics(t, ctl.addr)
 	// Behind the stuck handler the workqueue starves: no key was added.
 	if len(doc.Workqueues) != 1 || doc.Workqueues[0].Name != "deployments" || doc.Workqueues[0].Adds != 0 {
@@ -211,6 +212,17 @@ func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the backlog did not rise by 10 from %d: %+v", before, doc)
 		}
+	}
+	// The code it is stuck in: client-go's informer, observed by the agent,
+	// names the example's own function, past client-go's frames.
+	stuck := waitAttach(t, bin, ctl.addr, "the stuck frame", func(_ int, doc stuckJSON) bool {
+		return doc.Informers[0].Listeners[0].Frame != nil
+	})
+	if f := stuck.Informers[0].Listeners[0].Frame; f.Function != "main.(*Controller).misbehave" || filepath.Base(f.File) != "main.go" {
+		t.Errorf("stuck in %+v; want main.(*Controller).misbehave in the example's main.go", *f)
+	}
+	if impl := stuck.Informers[0].Implementation; impl != source.ImplementationClientGo {
+		t.Errorf("the example's informer is %q's; want client-go's own", impl)
 	}
 
 	if err := os.WriteFile(release, nil, 0o644); err != nil {
@@ -324,7 +336,7 @@ func TestAttachVerifiesTheControllersCache(t *testing.T) {
 	if err := os.WriteFile(release, nil, 0o644); err != nil { // the handler never blocks
 		t.Fatal(err)
 	}
-	ctl := startController(t, proxy.Kubeconfig, ns, release, "127.0.0.1:0")
+	ctl := startController(t, proxy.Kubeconfig, ns, release, "127.0.0.1:0", "--informer", "engine") // verify cuts the engine's cache
 	bin := buildInformtop(t, t.TempDir())
 	type verifyJSON struct {
 		Informers []struct {
@@ -403,8 +415,7 @@ func checkControllerMetrics(t *testing.T, addr string) {
 	}
 	want := map[string]map[string]string{
 		"informtop_listener_pending_notifications": {"name": "deployments", "group": "apps", "version": "v1", "resource": "deployments", "listener": "main.(*Controller)"},
-		"informer_queued_items":                    {"name": "client-go-controller", "group": "apps", "version": "v1", "resource": "deployments"},
-		"informer_store_resource_version":          {"name": "client-go-controller", "group": "apps", "version": "v1", "resource": "deployments"},
+		"informtop_queue_depth":                    {"name": "deployments", "group": "apps", "version": "v1", "resource": "deployments"},
 	}
 	for family, labels := range want {
 		mf := families[family]

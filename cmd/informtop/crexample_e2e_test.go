@@ -25,7 +25,7 @@ import (
 // startCRExample builds examples/controller-runtime-manager and starts it,
 // returning once its metrics server, with the agent mounted, listens. Its stderr is read through a pipe the
 // process does not own, so Wait returns only once every line is read.
-func startCRExample(t *testing.T, kubeconfig, ns string) (*controllerProcess, *io.PipeWriter) {
+func startCRExample(t *testing.T, kubeconfig, ns string, extra ...string) (*controllerProcess, *io.PipeWriter) {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "controller-runtime-manager")
 	build := exec.Command("go", "build", "-o", bin, "./controller-runtime-manager")
@@ -34,7 +34,7 @@ func startCRExample(t *testing.T, kubeconfig, ns string) (*controllerProcess, *i
 		t.Fatalf("building the example: %v\n%s", err, out)
 	}
 	p := &controllerProcess{done: make(chan struct{})}
-	p.cmd = exec.Command(bin, "--kubeconfig", kubeconfig, "--namespace", ns, "--agent-addr", "127.0.0.1:0")
+	p.cmd = exec.Command(bin, append([]string{"--kubeconfig", kubeconfig, "--namespace", ns, "--agent-addr", "127.0.0.1:0"}, extra...)...)
 	pr, pw := io.Pipe()
 	p.cmd.Stderr = pw
 	if err := p.cmd.Start(); err != nil {

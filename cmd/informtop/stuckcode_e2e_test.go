@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/internal/kubetest"
+	"github.com/informtop/informtop/source"
+)
+
+// stuckJSON is the part of attach's report about a stalled listener.
+type stuckJSON struct {
+	Informers []struct {
+		Name           string `json:"name"`
+		Implementation string `json:"implementation"`
+		Listeners      []struct {
+			Name             string             `json:"name"`
+			Pending          int                `json:"pending"`
+			PendingEstimated bool               `json:"pendingEstimated"`
+			InCallback       string             `json:"inCallback"`
+			InCallbackKey    string             `json:"inCallbackKey"`
+			Stalled          bool               `json:"stalled"`
+			StalledSince     *time.Time         `json:"stalledSince"`
+			Frame            *source.StackFrame `json:"frame"`
+		} `json:"listeners"`
+	} `json:"informers"`
+}
+
+// A controller-runtime manager whose create predicate hangs on one
+// labelled ConfigMap, its informers client-go's own (one line in its
+// cache options) or informtop's engine: attach names the user's function
+// and line, the callback, the object, since when, and the ConfigMaps
+// created behind it; --fail-on-stall fails during the stall and passes
+// after it; the release logs Recovered with the call's duration.
+func TestAttachNamesTheStuckCodeOfAManager(t *testing.T) {
+	c := kubetest.Shared(t)
+	bin := buildInformtop(t, t.TempDir())
+	for _, informer := range []string{"client-go", "engine"} {
+		t.Run(informer, func(t *testing.T) {
+			ns := "stuck-" + informer
+			cs := clusterNamespace(t, c, ns)
+			release := filepath.Join(t.TempDir(), "release")
+			ctl, _ := startCRExample(t, c.Kubeconfig, ns, "--informer", informer, "--block-labelled", "--release-file", release)
+			bg := context.Background()
+			createCM := func(name string, labels map[string]string) {
+				t.Helper()
+				cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels}}
+				if _, err := cs.CoreV1().ConfigMaps(ns).Create(bg, cm, metav1.CreateOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// The informer exists once the controller started: wait for it
+			// to sync before the held ConfigMap comes.
+			waitAttach(t, bin, ctl.addr, "the configmaps informer synced", func(code int, doc stuckJSON) bool {
+				return code == 0 && len(doc.Informers) == 1 && len(doc.Informers[0].Listeners) == 1
+			})
+			createCM("held", map[string]string{"informtop.example/block": "true"})
+			const behind = 5
+			for i := range behind {
+				createCM(fmt.Sprintf("behind-%d", i), nil)
+			}
+
+			doc := waitAttach(t, bin, ctl.addr, "the stuck frame, with every ConfigMap behind it pending", func(_ int, doc stuckJSON) bool {
+				l := doc.Informers[0].Listeners[0]
+				return l.Frame != nil && l.Pending == behind
+			})
+			inf := doc.Informers[0]
+			l := inf.Listeners[0]
+			wantImpl := map[string]string{"client-go": source.ImplementationClientGo, "engine": source.ImplementationEngine}[informer]
+			if inf.Name != "configmaps" || inf.Implementation != wantImpl || l.Name != "controller-runtime · configmaps" {
+				t.Errorf("informer %q (%s), listener %q; want configmaps (%s), controller-runtime · configmaps", inf.Name, inf.Implementation, l.Name, wantImpl)
+			}
+			if l.Frame.Function != "main.blockIfLabelled" || filepath.Base(l.Frame.File) != "main.go" || l.Frame.Line == 0 {
+				t.Errorf("stuck in %+v; want main.blockIfLabelled in the example's main.go", *l.Frame)
+			}
+			if l.InCallback != source.CallbackAdd || l.InCallbackKey != ns+"/held" || !l.Stalled || l.StalledSince == nil {
+				t.Errorf("in %s of %q, stalled %t since %v; want a stalled OnAdd of %s/held", l.InCallback, l.InCallbackKey, l.Stalled, l.StalledSince, ns)
+			}
+			if l.PendingEstimated != (informer == "client-go") {
+				t.Errorf("pendingEstimated %t for %s's informer", l.PendingEstimated, informer)
+			}
+
+			// --fail-on-stall 5s: exit 5 once the call is older than 5s.
+			for {
+				code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.addr, "--once", "--json", "--fail-on-stall", "5s", "--timeout", "10s")
+				if code == 5 {
+					break
+				}
+				if code != 0 || time.Since(*l.StalledSince) > 30*time.Second {
+					t.Fatalf("attach --fail-on-stall 5s during a stall: exit %d; want 5\n%s\n%s", code, stdout, stderr)
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+
+			if err := os.WriteFile(release, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			waitAttach(t, bin, ctl.addr, "the backlog drained", func(code int, doc stuckJSON) bool {
+				l := doc.Informers[0].Listeners[0]
+				return code == 0 && l.InCallback == "" && l.Pending == 0 && !l.Stalled
+			})
+			if code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.addr, "--once", "--json", "--fail-on-stall", "5s", "--timeout", "10s"); code != 0 {
+				t.Fatalf("attach --fail-on-stall 5s after the release: exit %d; want 0\n%s\n%s", code, stdout, stderr)
+			}
+			rec := agentEvent(t, ctl.addr, source.EventRecovered)
+			if rec == nil || rec.Key != ns+"/held" || rec.Duration < 5*time.Second || !strings.Contains(rec.Frame, "main.blockIfLabelled (main.go:") {
+				t.Errorf("Recovered event %+v; want %s/held after more than 5s in main.blockIfLabelled", rec, ns)
+			}
+		})
+	}
+}
+
+// waitAttach runs attach --once --json until ok says its report is what
+// the test waits for, and returns that report.
+func waitAttach(t *testing.T, bin, addr, what string, ok func(code int, doc stuckJSON) bool) stuckJSON {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		code, stdout, stderr, _ := informtop(t, bin, "attach", addr, "--once", "--json", "--timeout", "10s")
+		var doc stuckJSON
+		if err := json.Unmarshal([]byte(stdout), &doc); err == nil && len(doc.Informers) > 0 && len(doc.Informers[0].Listeners) > 0 && ok(code, doc) {
+			return doc
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s: exit %d\n%s\n%s", what, code, stdout, stderr)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// agentEvent is the newest event of type typ the agent at addr holds.
+func agentEvent(t *testing.T, addr string, typ source.EventType) *source.Event {
+	t.Helper()
+	resp, err := http.Get(strings.TrimSuffix(addr, "/") + api.PathFrame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var f api.Frame
+	if err := json.NewDecoder(resp.Body).Decode(&f); err != nil {
+		t.Fatal(err)
+	}
+	var found *source.Event
+	for i := range f.Events {
+		if f.Events[i].Type == typ {
+			found = &f.Events[i]
+		}
+	}
+	return found
+}
