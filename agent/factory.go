@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,8 +37,8 @@ func InformerFor(set *Set, obj kruntime.Object, opts ...InformerOption) func(kub
 	return func(client kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
 		gvr, _ := resourceOf(obj)
 		rc := restClientFor(client, gvr.GroupVersion())
-		if rc == nil {
-			panic(fmt.Sprintf("agent.InformerFor: a kubernetes.Interface serves no group %q: build the informer of %T with agent.NewInformer and its own client's ListerWatcher", gvr.GroupVersion(), obj))
+		if rc == nil || reflect.ValueOf(rc).IsNil() { // a fake clientset's is a nil pointer
+			panic(fmt.Sprintf("agent.InformerFor: a kubernetes.Interface serves no group %q: build the informer of %T with agent.NewInformer and a ListerWatcher of its client (a fake clientset's, in tests)", gvr.GroupVersion(), obj))
 		}
 		lw := cache.ToListWatcherWithWatchListSemantics(listWatch(rc, gvr.Resource, cfg.namespace), client)
 		return set.build(lw, obj, resync, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, cfg)

@@ -23,7 +23,7 @@ import (
 // informerEvents is how many events each informer NewInformer builds
 // keeps for clients: client-go's informers log lifecycle events only
 // (lists, watches, errors, stalls), so a small ring holds hours of them.
-const informerEvents = 512
+const informerEvents = 128
 
 // An InformerOption changes what NewInformer builds.
 type InformerOption func(*informerConfig)
@@ -88,7 +88,11 @@ func (s *Set) build(lw cache.ListerWatcher, obj kruntime.Object, resync time.Dur
 		w.resource = ""
 	}
 	if w.ring == nil {
-		w.ring = instr.NewRing(informerEvents)
+		size := informerEvents
+		if cfg.engine {
+			size = 0 // the engine logs every item's passage: its default
+		}
+		w.ring = instr.NewRing(size)
 	}
 	// The name is final once the set holds it: events carry it.
 	s.addFree(w)

@@ -21,7 +21,8 @@ type stalledCall struct {
 	since time.Time
 }
 
-// inspect dates the running informers' watch events and reports the
+// inspect dates the running informers' watch events, logs client-go's
+// informers syncing (its own logs say so, its events do not), and reports the
 // calls that started more than source.StallAfter before now: one
 // goroutine dump names the code each is stuck in, then a Stalled event
 // each. It allocates nothing when it finds none.
@@ -30,6 +31,10 @@ func (s *Set) inspect(now time.Time) {
 	var found []stalledCall
 	for _, w := range s.informers() {
 		w.upkeep(now)
+		if w.observed != nil && !w.syncLogged.Load() && w.HasSynced() {
+			w.syncLogged.Store(true)
+			w.ring.Emit(instr.Event{Type: instr.EventSynced, Time: now, Informer: w.name})
+		}
 		w.mu.Lock()
 		for _, p := range w.probes {
 			if call, obj, since, ok := p.stall(cutoff); ok {

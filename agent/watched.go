@@ -43,6 +43,8 @@ type watched struct {
 	queue    *queueGauge
 	counter  *counter
 	realFIFO bool
+	// syncLogged: the Synced event was logged.
+	syncLogged atomic.Bool
 	// errorHandler is the controller's watch error handler, if it set one.
 	errorHandler atomic.Pointer[cache.WatchErrorHandlerWithContext]
 
