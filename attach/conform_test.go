@@ -142,3 +142,41 @@ func newItemAgent(t *testing.T) *fixture {
 	t.Cleanup(func() { cancel(); wg.Wait() })
 	return &fixture{cluster: c, inf: inf, ring: ring, handler: h}
 }
+
+// attach over an agent serving client-go's own informer (agent.NewInformer,
+// no engine) is a source like any other.
+func TestAttachToClientGoInformerConforms(t *testing.T) {
+	c := cluster.New(cluster.Options{Seed: 7})
+	if err := c.Populate(cluster.Pods, 8); err != nil {
+		t.Fatal(err)
+	}
+	lw, err := c.ListerWatcher(cluster.Pods, cluster.Selector{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, _ := c.ExampleObject(cluster.Pods)
+	set := agent.NewSet()
+	inf := agent.NewInformer(set)(lw.(cache.ListerWatcher), example, 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { inf.RunWithContext(ctx) })
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	h, err := agent.NewHandler(agent.Options{Name: "client-go-ctrl", Informers: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, h)
+	s := newSource(t, srv.addr, Options{})
+	run(t, s)
+	eventually(t, "the informer synced through attach", func() bool {
+		f := s.Pull(0, 0)
+		return len(f.Snapshots) == 1 && f.Snapshots[0].Synced && f.Snapshots[0].Store.Objects == 8
+	}, func() string { return fmt.Sprintf("%+v", s.Pull(0, 0).Snapshots) })
+	if impl := s.Pull(0, 0).Snapshots[0].Implementation; impl != source.ImplementationClientGo {
+		t.Errorf("the informer is %q's through attach; want client-go's", impl)
+	}
+	sourcetest.Conform(t, s, 0, nil)
+}
