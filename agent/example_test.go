@@ -7,8 +7,12 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent"
@@ -72,4 +76,44 @@ func ExampleSet() {
 	if err := informers.Add(cms); err != nil {
 		log.Print(err) // a nil informer, or a name already served
 	}
+}
+
+// controller-runtime: the manager's cache builds client-go's own
+// informers through the agent, which serves each from then on (the
+// handler goes in metricsserver.Options.ExtraHandlers). The function has
+// exactly the type of cache.Options.NewInformer:
+//
+//	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+//		Cache:   cache.Options{NewInformer: agent.NewInformer(set)},
+//		Metrics: metricsserver.Options{BindAddress: ":8080", ExtraHandlers: map[string]http.Handler{"/debug/informtop/": h}},
+//	})
+func ExampleNewInformer() {
+	set := agent.NewSet()
+	h, err := agent.NewHandler(agent.Options{Informers: set})
+	if err != nil {
+		log.Fatal(err)
+	}
+	http.Handle("/debug/informtop/", h)
+
+	var newInformer func(cache.ListerWatcher, runtime.Object, time.Duration, cache.Indexers) cache.SharedIndexInformer = agent.NewInformer(set)
+	_ = newInformer
+}
+
+// A client-go informer factory: one line per informer type, before
+// anything asks the factory for it; the typed informer and lister then
+// use client-go's own informer, observed by the agent.
+func ExampleInformerFor() {
+	var client kubernetes.Interface // kubernetes.NewForConfig(cfg)
+	set := agent.NewSet()
+	factory := informers.NewSharedInformerFactory(client, 10*time.Minute)
+	factory.InformerFor(&appsv1.Deployment{}, agent.InformerFor(set, &appsv1.Deployment{}))
+	lister := factory.Apps().V1().Deployments().Lister()
+	_ = lister
+
+	ctx := context.Background()
+	go func() {
+		if err := agent.Serve(ctx, "127.0.0.1:6060", agent.Options{Name: "my-controller", Informers: set}); err != nil {
+			log.Print(err)
+		}
+	}()
 }

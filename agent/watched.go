@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	clientgofeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/tools/cache"
 
@@ -165,16 +166,7 @@ func (w *watched) started() bool { return w.set.runs(w) }
 // Run implements cache.SharedInformer; the set's watchdog looks at the
 // informer's handlers while it runs.
 func (w *watched) Run(stopCh <-chan struct{}) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		select {
-		case <-stopCh:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	w.RunWithContext(ctx)
+	w.RunWithContext(wait.ContextForChannel(stopCh))
 }
 
 // RunWithContext implements cache.SharedInformer.

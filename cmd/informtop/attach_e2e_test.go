@@ -162,8 +162,16 @@ func attachOnce(t *testing.T, bin, addr, timeout string) (int, attachJSON, strin
 // user's code; released, it drains to zero, every object is reconciled,
 // and the controller's workqueue shows every key added and taken.
 func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
+	for _, informer := range []string{"client-go", "engine"} {
+		t.Run(informer, func(t *testing.T) { stalledHandlerOfController(t, informer) })
+	}
+}
+
+// stalledHandlerOfController runs the example on client-go's own informer
+// or on the engine (--informer).
+func stalledHandlerOfController(t *testing.T, informer string) {
 	c := kubetest.Shared(t)
-	const ns = "attach"
+	ns := "attach-" + informer
 	cs := clusterNamespace(t, c, ns)
 	bg := context.Background()
 	create := func(from, to int) {
@@ -175,7 +183,7 @@ func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 	}
 	create(0, 10)
 	release := filepath.Join(t.TempDir(), "release")
-	ctl := startController(t, c.Kubeconfig, ns, release, "127.0.0.1:0")
+	ctl := startController(t, c.Kubeconfig, ns, release, "127.0.0.1:0", "--informer", informer)
 	bin := buildInformtop(t, t.TempDir())
 
 	listener := func(doc attachJSON) (name string, pending int, inCallback float64) {
@@ -213,16 +221,16 @@ func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 			t.Fatalf("the backlog did not rise by 10 from %d: %+v", before, doc)
 		}
 	}
-	// The code it is stuck in: client-go's informer, observed by the agent,
-	// names the example's own function, past client-go's frames.
+	// The code it is stuck in: the example's own function, past client-go's
+	// (or the engine's) frames.
 	stuck := waitAttach(t, bin, ctl.addr, "the stuck frame", func(_ int, doc stuckJSON) bool {
 		return doc.Informers[0].Listeners[0].Frame != nil
 	})
 	if f := stuck.Informers[0].Listeners[0].Frame; f.Function != "main.(*Controller).misbehave" || filepath.Base(f.File) != "main.go" {
 		t.Errorf("stuck in %+v; want main.(*Controller).misbehave in the example's main.go", *f)
 	}
-	if impl := stuck.Informers[0].Implementation; impl != source.ImplementationClientGo {
-		t.Errorf("the example's informer is %q's; want client-go's own", impl)
+	if impl, want := stuck.Informers[0].Implementation, map[string]string{"client-go": source.ImplementationClientGo, "engine": source.ImplementationEngine}[informer]; impl != want {
+		t.Errorf("the example's informer is %q's; want %q's", impl, want)
 	}
 
 	if err := os.WriteFile(release, nil, 0o644); err != nil {
@@ -232,7 +240,7 @@ func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 	if _, pending, _ := listener(doc); code != 0 || !doc.Synced || pending != 0 {
 		t.Fatalf("released: exit %d, %+v, stderr %s; want synced with nothing pending", code, doc, stderr)
 	}
-	reconciledRE := regexp.MustCompile(`"reconciled (attach/web-\d+)"`)
+	reconciledRE := regexp.MustCompile(`"reconciled (` + ns + `/web-\d+)"`)
 	reconciled := func() map[string]bool { return ctl.reconciled(reconciledRE) }
 	deadline = time.Now().Add(30 * time.Second)
 	for len(reconciled()) < 20 {
