@@ -55,13 +55,15 @@ type watched struct {
 }
 
 // counter counts the notifications client-go's informer distributes to
-// every listener (resyncs aside): a listener of its own that does nothing
-// else, so it trails the distribution by microseconds.
-type counter struct{ n atomic.Int64 }
+// every listener (resyncs aside), and so the objects in its cache (adds
+// less deletes): a listener of its own that does nothing else, so it
+// trails the distribution by microseconds. Reading the cache's size from
+// the cache would list every key at each look.
+type counter struct{ n, size atomic.Int64 }
 
-func (c *counter) OnAdd(any, bool)      { c.n.Add(1) }
+func (c *counter) OnAdd(any, bool)      { c.n.Add(1); c.size.Add(1) }
 func (c *counter) OnUpdate(any, any)    { c.n.Add(1) }
-func (c *counter) OnDelete(any)         { c.n.Add(1) }
+func (c *counter) OnDelete(any)         { c.n.Add(1); c.size.Add(-1) }
 func (c *counter) generation() uint64   { return uint64(c.n.Load()) }
 func (w *watched) clientGo() bool       { return w.eng == nil }
 func (w *watched) events() *instr.Ring  { return w.ring }
@@ -101,11 +103,7 @@ func (w *watched) AddEventHandlerWithOptions(h cache.ResourceEventHandler, opts 
 		// The objects handed to a handler joining a running informer are
 		// the cache's; the counter's count from here on is the rest.
 		p.counted = true
-		initial := 0
-		if w.HasSynced() || w.started() {
-			initial = len(w.GetStore().ListKeys())
-		}
-		p.base = w.counter.n.Load() - int64(initial)
+		p.base = w.counter.n.Load() - w.counter.size.Load()
 		reg, err = w.SharedIndexInformer.AddEventHandlerWithOptions(p, opts)
 	}
 	if err != nil {
@@ -252,7 +250,7 @@ func (w *watched) snapshot(now time.Time) source.Informer {
 	}
 	inf.Queue = source.Queue{Kind: inf.QueueKind, Depth: w.queue.depth(), Synced: inf.Synced}
 	inf.Store = source.Cache{
-		Objects:             len(w.GetStore().ListKeys()),
+		Objects:             int(max(w.counter.size.Load(), 0)),
 		LastResourceVersion: inf.LastSyncResourceVersion,
 		Generation:          w.counter.generation(),
 	}
