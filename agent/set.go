@@ -46,9 +46,10 @@ type Set struct {
 	// identity names NewInformer's client-go informers for client-go's
 	// queue metric; created on first use.
 	identity *cache.InformerName
-	// active holds the informers running; the watchdog runs while it is
+	// active counts the Run calls in progress per informer (client-go
+	// returns at once from a second one); the watchdog runs while it is
 	// not empty and stops when stop is closed.
-	active map[*watched]bool
+	active map[*watched]int
 	stop   chan struct{}
 }
 
@@ -173,16 +174,18 @@ func (s *Set) running(w *watched, on bool) {
 	defer s.mu.Unlock()
 	if on {
 		if s.active == nil {
-			s.active = make(map[*watched]bool)
+			s.active = make(map[*watched]int)
 		}
-		s.active[w] = true
+		s.active[w]++
 		if s.stop == nil {
 			s.stop = make(chan struct{})
 			go s.watch(s.stop)
 		}
 		return
 	}
-	delete(s.active, w)
+	if s.active[w]--; s.active[w] <= 0 {
+		delete(s.active, w)
+	}
 	if len(s.active) == 0 && s.stop != nil {
 		close(s.stop)
 		s.stop = nil
@@ -196,7 +199,7 @@ func (s *Set) runs(w *watched) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.active[w]
+	return s.active[w] > 0
 }
 
 // watch looks at the running informers' handlers once a second until
