@@ -120,7 +120,11 @@ type memory struct {
 	perObject fieldSizes // running average per object
 	sampled   uint64
 	lastRound time.Time
-	meters    map[string]*TransformMeter // set before Run
+	// emptyRound: the last round found the store empty (the upkeep's first
+	// round often runs before the first list lands), so it does not count
+	// as the first estimate.
+	emptyRound bool
+	meters     map[string]*TransformMeter // set before Run
 }
 
 // MeterTransform returns the meter for the named transform (one of
@@ -158,7 +162,11 @@ func (inf *Informer) sampleMemory(now time.Time) {
 // store's brief read lock, and folds it into the average.
 func (inf *Informer) memoryRound() {
 	round, n, encoded := fieldSizes{}, 0, 0.0
-	for _, obj := range inf.indexer.Sample(memorySampleSize) {
+	sample := inf.indexer.Sample(memorySampleSize)
+	inf.memory.mu.Lock()
+	inf.memory.emptyRound = len(sample) == 0
+	inf.memory.mu.Unlock()
+	for _, obj := range sample {
 		if encoded >= memoryRoundBytes {
 			break
 		}
@@ -191,11 +199,12 @@ func (inf *Informer) memoryRound() {
 	mem.sampled += uint64(n)
 }
 
-// neverSampled reports whether no sampling round has been started yet.
+// neverSampled reports whether no sampling round has been started yet,
+// or the only ones found the store empty.
 func (mem *memory) neverSampled() bool {
 	mem.mu.Lock()
 	defer mem.mu.Unlock()
-	return mem.lastRound.IsZero()
+	return mem.lastRound.IsZero() || (mem.sampled == 0 && mem.emptyRound)
 }
 
 // stats projects the average onto objects cached objects.

@@ -87,9 +87,13 @@ func (inf *Informer) Snapshot() Snapshot {
 	}
 	if s.Store.Objects > 0 && inf.memory.neverSampled() {
 		// The first estimate should not wait for the upkeep, so that a report
-		// taken right after sync (--once) has one: one bounded round, once;
-		// later rounds are the upkeep's.
-		inf.sampleMemory(s.Taken)
+		// taken right after sync (--once) has one: one bounded round, once
+		// the store has objects (an upkeep round before the list landed
+		// found none); later rounds are the upkeep's.
+		inf.memory.mu.Lock()
+		inf.memory.lastRound = s.Taken
+		inf.memory.mu.Unlock()
+		inf.memoryRound()
 	}
 	s.Memory = inf.memory.stats(s.Store.Objects)
 	if q != nil {

@@ -197,6 +197,17 @@ func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) e
 	return nil
 }
 
+// WaitSynced implements source.Source: it waits for the informers that
+// can sync. One the access check or discovery refused has its final
+// reason already (the report says it), so waiting for it would only wait
+// out --timeout: kubectl fails at once.
+func (s *Source) WaitSynced(ctx context.Context) error {
+	return s.Source.WaitSyncedExcept(ctx, func(name string) bool {
+		f := s.facts[name]
+		return f.denied != "" || f.unwatched != ""
+	})
+}
+
 // Decoding says how the named informer's objects are read.
 func (s *Source) Decoding(informer string) Decoding { return s.facts[informer].decoding }
 

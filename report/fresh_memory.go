@@ -17,10 +17,12 @@ import (
 // each transform saves (applied) or would save; and the process's Go heap
 // in use, to check the estimate against.
 type Memory struct {
-	Objects        int              `json:"objects"`
-	Sampled        uint64           `json:"sampled"` // objects sized so far; 0: no estimate yet
-	EstimatedBytes int64            `json:"estimatedBytes"`
-	BytesPerObject int64            `json:"bytesPerObject"`
+	Objects int    `json:"objects"`
+	Sampled uint64 `json:"sampled"` // objects sized so far; 0: no estimate yet
+	// EstimatedBytes and BytesPerObject are null while nothing was sized:
+	// unknown, which 0 would misstate.
+	EstimatedBytes *int64           `json:"estimatedBytes"`
+	BytesPerObject *int64           `json:"bytesPerObject"`
 	ByField        map[string]int64 `json:"byField"`
 	// SavedByTransforms: bytes each applied transform saves
 	// (stripManagedFields, stripLastApplied); WouldSaveByTransforms: what
@@ -32,9 +34,13 @@ type Memory struct {
 
 func memoryOf(m source.Memory) Memory {
 	out := Memory{
-		Objects: m.Objects, Sampled: m.Sampled, EstimatedBytes: int64(m.EstimatedBytes), BytesPerObject: int64(m.BytesPerObject),
+		Objects: m.Objects, Sampled: m.Sampled,
 		ByField: ints(m.ByField), SavedByTransforms: ints(m.SavedByTransforms), WouldSaveByTransforms: ints(m.WouldSaveByTransforms),
 		GoHeapBytes: m.GoHeapBytes,
+	}
+	if m.Sampled > 0 {
+		total, per := int64(m.EstimatedBytes), int64(m.BytesPerObject)
+		out.EstimatedBytes, out.BytesPerObject = &total, &per
 	}
 	return out
 }
@@ -69,7 +75,7 @@ func writeFreshness(w io.Writer, f source.Freshness) {
 
 // writeMemory prints "  memory: …" once there is an estimate.
 func writeMemory(w io.Writer, m Memory) {
-	if m.Sampled == 0 {
+	if m.Sampled == 0 || m.EstimatedBytes == nil || m.BytesPerObject == nil {
 		fmt.Fprintf(w, "  memory: no estimate yet; Go heap %s\n", humanize.Bytes(m.GoHeapBytes))
 		return
 	}
@@ -79,8 +85,8 @@ func writeMemory(w io.Writer, m Memory) {
 			parts = append(parts, safe(f)+" "+humanize.Bytes(b))
 		}
 	}
-	fmt.Fprintf(w, "  memory: ~%s (%s per object: %s); Go heap %s (whole process)\n", humanize.Bytes(m.EstimatedBytes),
-		humanize.Bytes(m.BytesPerObject), strings.Join(parts, ", "), humanize.Bytes(m.GoHeapBytes))
+	fmt.Fprintf(w, "  memory: ~%s (%s per object: %s); Go heap %s (whole process)\n", humanize.Bytes(*m.EstimatedBytes),
+		humanize.Bytes(*m.BytesPerObject), strings.Join(parts, ", "), humanize.Bytes(m.GoHeapBytes))
 	for _, name := range slices.Sorted(maps.Keys(m.SavedByTransforms)) {
 		fmt.Fprintf(w, "  %s: ~%s saved\n", safe(name), humanize.Bytes(m.SavedByTransforms[name]))
 	}

@@ -79,3 +79,36 @@ func TestReportFreshnessAndMemory(t *testing.T) {
 		}
 	}
 }
+
+// Before any object was sized the estimate is unknown: null in the JSON,
+// which a script cannot read as 0 bytes, and said so in the table.
+func TestReportMemoryUnknownIsNull(t *testing.T) {
+	snap := source.Informer{Name: "configmaps", Resource: "configmaps", Synced: true, Store: source.Cache{Objects: 50000},
+		Memory: source.Memory{Objects: 50000, GoHeapBytes: 80e6}}
+	r := Build("kube", []source.Informer{snap}, nil, source.RingStats{}, nil, time.Now())
+	var js bytes.Buffer
+	if err := WriteJSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Informers []struct {
+			Memory map[string]any `json:"memory"`
+		} `json:"informers"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	m := doc.Informers[0].Memory
+	for _, k := range []string{"estimatedBytes", "bytesPerObject"} {
+		if v, ok := m[k]; !ok || v != nil {
+			t.Errorf("%s = %v (present %t); want null before any object was sized", k, v, ok)
+		}
+	}
+	var table bytes.Buffer
+	if err := WriteTable(&table, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table.String(), "memory: no estimate yet") {
+		t.Errorf("the table does not say there is no estimate yet:\n%s", table.String())
+	}
+}

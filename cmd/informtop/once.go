@@ -84,6 +84,15 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	case ctx.Err() != nil:
 		fmt.Fprintln(stderr, "informtop: interrupted before every informer and handler had synced; the report shows where it stopped.")
 		return 1
+	case syncErr == nil:
+		// Every informer that can sync did; the others have a final reason.
+		fmt.Fprintln(stderr, "informtop: not every informer can sync; the report says why.")
+		for _, inf := range r.Informers {
+			if inf.NotSyncedReason != "" {
+				fmt.Fprintf(stderr, "informtop: %s: %s\n", termsafe.String(inf.Name), termsafe.String(inf.NotSyncedReason))
+			}
+		}
+		return 1
 	default:
 		fmt.Fprintf(stderr, "informtop: not every informer and handler synced within %s; the report shows where it stopped. Raise --timeout to wait longer.\n", o.timeout)
 		for _, inf := range r.Informers {

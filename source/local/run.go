@@ -45,8 +45,18 @@ func (s *Source) Started() bool { return s.started.Load() }
 
 // WaitSynced waits until every informer and every handler registration
 // has synced, or ctx ends.
-func (s *Source) WaitSynced(ctx context.Context) error {
+func (s *Source) WaitSynced(ctx context.Context) error { return s.WaitSyncedExcept(ctx, nil) }
+
+// WaitSyncedExcept is WaitSynced for the informers skip does not name
+// (nil: every one): a source knows of some that they never will sync (a
+// resource the user may not list), and waiting for them would only wait
+// out ctx.
+func (s *Source) WaitSyncedExcept(ctx context.Context, skip func(informer string) bool) error {
+	waited := func(name string) bool { return skip == nil || !skip(name) }
 	for _, e := range s.infs {
+		if !waited(e.name) {
+			continue
+		}
 		if err := WaitDone(ctx, e.inf.HasSyncedChecker(), "informer "+e.name); err != nil {
 			return err
 		}
@@ -54,7 +64,9 @@ func (s *Source) WaitSynced(ctx context.Context) error {
 	s.mu.Lock()
 	var regs []*listenerEntry
 	for _, e := range s.infs {
-		regs = append(regs, e.listeners...)
+		if waited(e.name) {
+			regs = append(regs, e.listeners...)
+		}
 	}
 	s.mu.Unlock()
 	for _, le := range regs {
