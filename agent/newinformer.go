@@ -83,7 +83,7 @@ func (s *Set) build(lw cache.ListerWatcher, obj kruntime.Object, resync time.Dur
 	if cfg.name != "" {
 		name = cfg.name
 	}
-	w := &watched{name: name, resource: gvr.GroupResource().String(), gvr: gvr, ring: cfg.ring}
+	w := &watched{name: name, resource: gvr.GroupResource().String(), gvr: gvr, namespace: cfg.namespace, ring: cfg.ring}
 	if gvr.Resource == "" {
 		w.resource = ""
 	}

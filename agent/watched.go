@@ -34,8 +34,10 @@ type watched struct {
 	name     string
 	resource string                      // "pods", "deployments.apps"; "" unknown
 	gvr      schema.GroupVersionResource // its client-go identity, for metrics
-	ring     *instr.Ring                 // lifecycle and stall events
-	set      *Set
+	// namespace is the one it watches when known (InNamespace); "" else.
+	namespace string
+	ring      *instr.Ring // lifecycle and stall events
+	set       *Set
 
 	eng *engine.Informer // nil: client-go's
 
@@ -223,6 +225,7 @@ func (w *watched) snapshot(now time.Time) source.Informer {
 	probes := w.currentProbes()
 	if w.eng != nil {
 		inf := local.InformerOf(w.eng.Snapshot())
+		inf.Namespace, inf.Group, inf.Version = w.namespace, w.gvr.Group, w.gvr.Version
 		for i, l := range inf.Listeners {
 			for _, p := range probes {
 				if p.name == l.Name {
@@ -235,6 +238,9 @@ func (w *watched) snapshot(now time.Time) source.Informer {
 	inf := source.Informer{
 		Name:                    w.name,
 		Resource:                w.resource,
+		Namespace:               w.namespace,
+		Group:                   w.gvr.Group,
+		Version:                 w.gvr.Version,
 		Implementation:          source.ImplementationClientGo,
 		Taken:                   now,
 		Started:                 w.started() || w.IsStopped(),

@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/internal/wirekeep"
@@ -36,7 +40,21 @@ type Source struct {
 	// metrics reads the API server's own figures; nil with
 	// Options.NoServerMetrics.
 	metrics *serverMetrics
+	scope   Scope
 }
+
+// Scope is what the source watches: where and which.
+type Scope struct {
+	// Context is the kubeconfig context (--context, else the current one).
+	Context, Server string
+	// Namespace is the one watched; "" with AllNamespaces.
+	Namespace     string
+	AllNamespaces bool
+	LabelSelector string
+}
+
+// Scope says what the source watches.
+func (s *Source) Scope() Scope { return s.scope }
 
 // serverMetricsOff is the reason the figures are missing with
 // --server-metrics=false.
@@ -82,6 +100,11 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	raw, err := loader.RawConfig()
 	if err != nil {
 		return nil, kubeconfigError(err)
+	}
+	if want := o.Flags.Context; want != nil && *want != "" {
+		if _, ok := raw.Contexts[*want]; !ok {
+			return nil, unknownContext(*want, raw.Contexts)
+		}
 	}
 	cfg, err := o.Flags.ToRESTConfig()
 	if err != nil {
@@ -129,6 +152,10 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	}
 
 	s := &Source{server: cfg.Host, facts: map[string]informerFacts{}, pageSize: o.PageSize}
+	s.scope = Scope{Context: raw.CurrentContext, Server: cfg.Host, Namespace: ns, AllNamespaces: o.AllNamespaces, LabelSelector: o.LabelSelector}
+	if o.Flags.Context != nil && *o.Flags.Context != "" {
+		s.scope.Context = *o.Flags.Context
+	}
 	as := ""
 	if o.Flags.Impersonate != nil {
 		as = *o.Flags.Impersonate
@@ -170,7 +197,13 @@ func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) e
 	}
 	lw := &shaped{list: list, watch: watchFn, label: o.LabelSelector, field: o.FieldSelector, pageSize: o.PageSize, watchList: o.WatchList, keeper: keeper}
 	name := r.name()
-	e, err := s.NewInformer(local.InformerSpec{Name: name, Resource: name, Queue: o.Queue, ListerWatcher: lw, Example: example,
+	watched := ""
+	if r.namespaced() {
+		watched = ns
+	}
+	gvr := r.mapping.Resource
+	e, err := s.NewInformer(local.InformerSpec{Name: name, Resource: name, Namespace: watched, Group: gvr.Group, Version: gvr.Version,
+		Queue: o.Queue, ListerWatcher: lw, Example: example,
 		// Lifecycle events only: per-item events cost at real rates.
 		TapWatchStreams: true})
 	if err != nil {
@@ -255,9 +288,19 @@ func kubeconfigError(err error) error {
 	return fmt.Errorf("the kubeconfig cannot be used: %v; check --kubeconfig and --context", err)
 }
 
+// unknownContext names the contexts the kubeconfig has, as kubectl
+// config get-contexts would.
+func unknownContext(want string, have map[string]*clientcmdapi.Context) error {
+	names := slices.Sorted(maps.Keys(have))
+	if len(names) == 0 {
+		return fmt.Errorf("the kubeconfig has no context %q, nor any other: check --kubeconfig", want)
+	}
+	return fmt.Errorf("the kubeconfig has no context %q; it has %s: pass one of them to --context", want, strings.Join(names, ", "))
+}
+
 // connectError explains a failed first contact with the API server.
 func connectError(host string, err error) error {
-	return fmt.Errorf("informtop could not start on the API server at %s: %s", host, say.ErrorReason(err.Error(), "discovery failed"))
+	return fmt.Errorf("the API server at %s could not be used: %s", host, say.ErrorReason(err.Error(), "discovery failed"))
 }
 
 // serverOff says, per informer, that the figures were turned off, so the

@@ -117,6 +117,7 @@ func (s *Source) Report() report.Report {
 	f := s.Pull(0, 0)
 	r := report.Build(s.Kind(), f.Snapshots, f.Reasons, f.EventStats, nil, time.Now())
 	r.Events = report.Report{}.Events
+	r.Time = time.Time{} // when the replay ran is no part of what was recorded
 	for i := range r.Informers {
 		inf := &r.Informers[i]
 		inf.Freshness = source.Freshness{WatchRestarts: inf.Freshness.WatchRestarts}

@@ -21,20 +21,41 @@ import (
 // Report is the machine-readable document (docs/report.md). Field names are the
 // stable contract; add fields, never rename them.
 type Report struct {
-	Source    string           `json:"source"`
-	Synced    bool             `json:"synced"`
-	Informers []Informer       `json:"informers"`
-	Events    source.RingStats `json:"events"`
+	Source string `json:"source"`
+	// Scope is where it was taken; Time when; InformtopVersion by which
+	// build, so reports from many clusters can be told apart.
+	Scope
+	Time             time.Time        `json:"time"`
+	InformtopVersion string           `json:"informtopVersion"`
+	Synced           bool             `json:"synced"`
+	Informers        []Informer       `json:"informers"`
+	Events           source.RingStats `json:"events"`
 	// Workqueues are the controller's workqueues (attach to an agent given
 	// agent.Options.Workqueues), sorted by name; absent when the source
 	// sees none.
 	Workqueues []Workqueue `json:"workqueues,omitempty"`
 }
 
+// Scope is what a report covers: the kubeconfig context and API server
+// (or the agent or recording read), the namespace and the label selector.
+// Fields the source does not have are empty.
+type Scope struct {
+	Context       string `json:"context"`
+	Server        string `json:"server"`
+	Namespace     string `json:"namespace"`
+	AllNamespaces bool   `json:"allNamespaces"`
+	Selector      string `json:"selector"`
+}
+
 // Informer is one informer's part of the report.
 type Informer struct {
 	Name     string `json:"name"`
 	Resource string `json:"resource"`
+	// Namespace ("" every namespace, or cluster-scoped), Group ("" the
+	// core group) and Version say what it watches; "" when unknown.
+	Namespace string `json:"namespace"`
+	Group     string `json:"group"`
+	Version   string `json:"version"`
 	// Implementation is whose informer it is (source.ImplementationEngine,
 	// source.ImplementationClientGo); "" when the source does not say.
 	Implementation string           `json:"implementation,omitempty"`
@@ -125,7 +146,7 @@ type Listener struct {
 // Build projects snapshots and workqueues onto the report; now is when it
 // was taken. The report keeps its own copy of queues.
 func Build(src string, snaps []source.Informer, reasons map[string]string, events source.RingStats, queues []source.Workqueue, now time.Time) Report {
-	r := Report{Source: src, Synced: len(snaps) > 0, Informers: make([]Informer, 0, len(snaps)), Events: events}
+	r := Report{Source: src, Time: now.UTC(), Synced: len(snaps) > 0, Informers: make([]Informer, 0, len(snaps)), Events: events}
 	for _, q := range queues {
 		r.Workqueues = append(r.Workqueues, Workqueue{
 			Name: q.Name, Depth: q.Depth, Adds: q.Adds, Retries: q.Retries,
@@ -138,6 +159,9 @@ func Build(src string, snaps []source.Informer, reasons map[string]string, event
 		ir := Informer{
 			Name:                    s.Name,
 			Implementation:          s.Implementation,
+			Namespace:               s.Namespace,
+			Group:                   s.Group,
+			Version:                 s.Version,
 			Resource:                s.Resource,
 			QueueKind:               s.QueueKind,
 			Synced:                  s.Synced,

@@ -25,6 +25,12 @@ const ModelVersion = "3"
 type Informer struct {
 	Name     string `json:"name"`
 	Resource string `json:"resource"`
+	// Namespace is the one namespace it watches; "" for every namespace or
+	// a cluster-scoped resource. Group and Version are the resource's
+	// ("" group: the core group); both "" when the source does not know.
+	Namespace string `json:"namespace,omitempty"`
+	Group     string `json:"group,omitempty"`
+	Version   string `json:"version,omitempty"`
 	// Implementation is whose informer this is: ImplementationEngine or
 	// ImplementationClientGo. Queue contents, steps and memory estimates
 	// exist only for informtop's engine.

@@ -38,7 +38,8 @@ import (
 // those the agent knows better than the figures (none, today).
 //
 // Version 3 (source.ModelVersion 3): an informer says whose it is
-// (informtop's engine or client-go's own), a listener whether its pending
+// (informtop's engine or client-go's own) and the namespace, group and
+// version it watches, a listener whether its pending
 // count is a lower bound and in which frame a stalled call was caught,
 // and events may be Stalled or Recovered, naming that frame.
 const Version = "3"

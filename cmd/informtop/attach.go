@@ -11,6 +11,7 @@ import (
 
 	"github.com/informtop/informtop/attach"
 	"github.com/informtop/informtop/internal/tokenfile"
+	"github.com/informtop/informtop/report"
 )
 
 // newAttachCommand is `informtop attach HOST:PORT`: the dashboard (or one
@@ -57,6 +58,7 @@ of this machine can read --token's value in the process list (ps).`,
 				return err
 			}
 			defer end()
+			o.scope = report.Scope{Server: args[0]}
 			if !o.verify {
 				return present(ctx, src, o, stdout, stderr)
 			}

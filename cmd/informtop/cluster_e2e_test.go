@@ -26,10 +26,19 @@ import (
 // clusterJSON is the part of the --once --json report (docs/report.md)
 // these tests read.
 type clusterJSON struct {
-	Source    string `json:"source"`
-	Synced    bool   `json:"synced"`
-	Informers []struct {
+	Source           string    `json:"source"`
+	Context          string    `json:"context"`
+	Server           string    `json:"server"`
+	Namespace        string    `json:"namespace"`
+	AllNamespaces    bool      `json:"allNamespaces"`
+	Time             time.Time `json:"time"`
+	InformtopVersion string    `json:"informtopVersion"`
+	Synced           bool      `json:"synced"`
+	Informers        []struct {
 		Name            string `json:"name"`
+		Namespace       string `json:"namespace"`
+		Group           string `json:"group"`
+		Version         string `json:"version"`
 		Synced          bool   `json:"synced"`
 		NotSyncedReason string `json:"notSyncedReason"`
 		Store           struct {
@@ -136,6 +145,15 @@ func TestOnceRestrictedUser(t *testing.T) {
 	if doc.Synced || len(doc.Informers) != 2 || !doc.Informers[0].Synced || doc.Informers[1].Synced {
 		t.Fatalf("report %+v", doc)
 	}
+	// What it covers, for a script comparing clusters: the context, the
+	// server, the namespace, when, by which build; per informer its API.
+	if doc.Context == "" || !strings.HasPrefix(doc.Server, "https://127.0.0.1:") || doc.Namespace != "restricted" || doc.AllNamespaces ||
+		time.Since(doc.Time) > time.Minute || doc.InformtopVersion == "" {
+		t.Errorf("scope: context %q, server %q, namespace %q (all %t), time %v, version %q", doc.Context, doc.Server, doc.Namespace, doc.AllNamespaces, doc.Time, doc.InformtopVersion)
+	}
+	if inf := doc.Informers[0]; inf.Namespace != "restricted" || inf.Group != "" || inf.Version != "v1" {
+		t.Errorf("configmaps watched in %q, group %q, version %q; want restricted, the core group, v1", inf.Namespace, inf.Group, inf.Version)
+	}
 	why := doc.Informers[1].NotSyncedReason
 	for _, want := range []string{"denied", "list", "pods", "restricted"} {
 		if !strings.Contains(why, want) {
@@ -187,11 +205,11 @@ func TestClusterErrors(t *testing.T) {
 	}{
 		{[]string{"--kubeconfig", c.Kubeconfig, "-r", "podz", "--once"}, []string{`no resource "podz"`, "did you mean", "pods"}},
 		{[]string{"--kubeconfig", c.Kubeconfig, "--token", "not-a-token", "--once"}, []string{"401", "credentials"}},
-		{[]string{"--kubeconfig", c.Kubeconfig, "--context", "nope", "--once"}, []string{`context "nope"`}},
+		{[]string{"--kubeconfig", c.Kubeconfig, "--context", "nope", "--once"}, []string{`no context "nope"`, "it has", "pass one of them to --context"}},
 		{[]string{"--server", "https://127.0.0.1:1", "--insecure-skip-tls-verify", "--once"}, []string{"cannot reach the API server", "127.0.0.1:1"}},
 		{[]string{"--kubeconfig", filepath.Join(t.TempDir(), "missing"), "--once"}, []string{"kubeconfig", "missing"}},
 		{[]string{"--server", "https://" + silent.Addr().String(), "--insecure-skip-tls-verify", "--request-timeout", "2s", "--once"},
-			[]string{"could not start on the API server", silent.Addr().String()}},
+			[]string{"the API server at", silent.Addr().String(), "could not be used"}},
 	} {
 		code, _, stderr, took := informtop(t, bin, tc.args...)
 		if code != 2 || took > 30*time.Second {

@@ -124,6 +124,7 @@ func runRoot(cmd *cobra.Command, o *options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	o.scope = src.scope
 	return present(ctx, src, o, stdout, stderr)
 }
 

@@ -52,6 +52,7 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	taken := time.Now()
 	r := report.Build(src.Kind(), f.Snapshots, f.Reasons, f.EventStats, f.Workqueues, taken)
 	r.SetServer(f.Server)
+	r.Scope, r.InformtopVersion = o.scope, currentVersions().informtop
 	var unverified []verifyFailure
 	if o.verify && syncErr == nil {
 		unverified = verifyAll(ctx, src, &r, o.timeout)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source"
 
 	"github.com/spf13/pflag"
@@ -41,6 +42,9 @@ type options struct {
 	redactAnnotations []string
 	// progress is --once's status line on a terminal's stderr.
 	progress progress
+	// scope is what --once's report says it covers, set once the source
+	// is chosen (a cluster's context and namespace, an agent's address).
+	scope report.Scope
 
 	// kubectl's connection flags, and informtop's own cluster flags.
 	kubeFlags         *genericclioptions.ConfigFlags

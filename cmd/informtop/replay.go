@@ -14,6 +14,7 @@ import (
 
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/replay"
+	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source"
 )
 
@@ -105,6 +106,7 @@ func runReplay(path string, o *options, speed float64, speedSet, step bool, queu
 		return err
 	}
 	defer src.Close()
+	o.scope = report.Scope{Server: path}
 	ctx, end, err := startSession(o)
 	if err != nil {
 		return err
@@ -147,7 +149,9 @@ func replayOnce(ctx context.Context, src *replay.Source, o *options, stdout, std
 	if ferr := src.Err(); ferr != nil {
 		return 0, ferr
 	}
-	if !writeReport(src.Report(), o, stdout, stderr) {
+	r := src.Report()
+	r.Scope, r.InformtopVersion = o.scope, currentVersions().informtop
+	if !writeReport(r, o, stdout, stderr) {
 		return 1, nil
 	}
 	tellWhatWasRead(src, stderr)

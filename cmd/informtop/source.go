@@ -14,6 +14,7 @@ import (
 
 	"github.com/informtop/informtop/demo"
 	"github.com/informtop/informtop/kube"
+	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
@@ -26,6 +27,8 @@ type chosen struct {
 	inProcess *local.Source
 	// demo is the embedded demo when that is the source.
 	demo *demo.Demo
+	// scope is what a report says it covers.
+	scope report.Scope
 }
 
 // chooseSource picks the source: the demo when asked for or when no
@@ -43,7 +46,9 @@ func chooseSource(ctx context.Context, o *options, fs *pflag.FlagSet) (chosen, e
 			if err != nil {
 				return chosen{}, err
 			}
-			return chosen{Source: k, inProcess: k.Source}, nil
+			sc := k.Scope()
+			return chosen{Source: k, inProcess: k.Source, scope: report.Scope{Context: sc.Context, Server: sc.Server,
+				Namespace: sc.Namespace, AllNamespaces: sc.AllNamespaces, Selector: sc.LabelSelector}}, nil
 		}
 		if explicitNoDemo {
 			return chosen{}, fmt.Errorf("no kubeconfig found (looked at %s); point --kubeconfig or KUBECONFIG at one, or drop --demo=false to run the embedded demo", strings.Join(kubeconfigPlaces(), ", "))

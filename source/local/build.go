@@ -20,7 +20,10 @@ type InformerSpec struct {
 	// Name is what the dashboard calls it; Resource what it watches
 	// ("pods", "widgets.example.com"), which also decides redaction.
 	Name, Resource string
-	Queue          source.QueueKind
+	// Namespace, Group and Version say what it watches, as the model's
+	// Informer has them.
+	Namespace, Group, Version string
+	Queue                     source.QueueKind
 	ListerWatcher  cache.ListerWatcher
 	// Example is an object of the type listed (nil for unstructured).
 	Example      runtime.Object
@@ -66,7 +69,11 @@ func (s *Source) NewInformer(spec InformerSpec) (*Informer, error) {
 		Instrumentation: engine.Instrumentation{Events: s.events, ItemEvents: spec.ItemEvents, TapWatchStreams: spec.TapWatchStreams,
 			MutationAttribution: spec.MutationAttribution, DescribeMutation: spec.DescribeMutation, NoUpkeep: spec.NoUpkeep},
 	})
-	return s.AddInformer(spec.Name, spec.Resource, EngineQueueKind(spec.Queue), inf)
+	e, err := s.AddInformer(spec.Name, spec.Resource, EngineQueueKind(spec.Queue), inf)
+	if err == nil {
+		e.namespace, e.group, e.version = spec.Namespace, spec.Group, spec.Version
+	}
+	return e, err
 }
 
 // MeterTransform returns a meter for the named transform
@@ -78,4 +85,11 @@ func (e *Informer) MeterTransform(name string) *TransformMeter { return e.inf.Me
 func (e *Informer) SetTransform(t cache.TransformFunc) error { return e.inf.SetTransform(t) }
 
 // State is the informer's state in source's model.
-func (e *Informer) State() source.Informer { return InformerOf(e.inf.Snapshot()) }
+func (e *Informer) State() source.Informer { return e.model(e.inf.Snapshot()) }
+
+// model is a snapshot of e in the model, with what e watches.
+func (e *Informer) model(s engine.Snapshot) source.Informer {
+	m := InformerOf(s)
+	m.Namespace, m.Group, m.Version = e.namespace, e.group, e.version
+	return m
+}

@@ -9,11 +9,13 @@ import (
 
 // Informer is one named informer of a Source and its simulated listeners.
 type Informer struct {
-	name      string
-	resource  string
-	queue     engine.QueueKind
-	inf       *engine.Informer
-	listeners []*listenerEntry // guarded by Source.mu, in registration order
+	name     string
+	resource string
+	// namespace, group and version are the spec's; set before Run.
+	namespace, group, version string
+	queue                     engine.QueueKind
+	inf                       *engine.Informer
+	listeners                 []*listenerEntry // guarded by Source.mu, in registration order
 }
 
 // Name is the informer's name in snapshots and controls.

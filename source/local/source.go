@@ -105,7 +105,10 @@ func (s *Source) Title() string { return s.cfg.Title }
 // Pull implements source.Source: snapshots, events after cursor, notes,
 // status and the pause state, read in that order.
 func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
-	f := source.Frame{Snapshots: InformersOf(s.Snapshots()), Taken: time.Now(), Status: source.Status{State: source.Live}}
+	f := source.Frame{Snapshots: make([]source.Informer, len(s.infs)), Taken: time.Now(), Status: source.Status{State: source.Live}}
+	for i, e := range s.infs {
+		f.Snapshots[i] = e.model(e.inf.Snapshot())
+	}
 	evs, next, missed := s.events.Since(cursor, maxEvents)
 	f.Events, f.Next, f.Missed = EventsOf(evs), next, missed
 	f.EventStats = RingStatsOf(s.events.Stats())
