@@ -69,6 +69,10 @@ type Options struct {
 	// NoServerMetrics turns off reading the API server's /metrics
 	// (--server-metrics=false).
 	NoServerMetrics bool
+	// ServerMetricsEvery is the least time between two reads of /metrics
+	// (--server-metrics-every); 0 is DefaultServerMetricsEvery. It is read
+	// only while the figures are shown or a report waits for them.
+	ServerMetricsEvery time.Duration
 	// AccessTimeout bounds discovery and the access checks.
 	AccessTimeout time.Duration
 }

@@ -18,14 +18,19 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/source"
 )
 
-// serverMetricsEvery is how often the API server's /metrics is read: its
-// counters move with every write, but a scrape costs the server a few
-// hundred KB of text.
-const serverMetricsEvery = 5 * time.Second
+// DefaultServerMetricsEvery is how often the API server's /metrics is read
+// at most, while someone looks at its figures: a scrape costs the server
+// megabytes of text (2.8 MB on a small test cluster) and a few percent of a
+// core, for every informtop open.
+const DefaultServerMetricsEvery = 30 * time.Second
+
+// scrapeTimeout bounds one read of /metrics.
+const scrapeTimeout = 10 * time.Second
 
 // apiServersEvery is how often the API servers' identity leases are listed
 // again: servers join and leave far more rarely than counters move.
@@ -44,6 +49,10 @@ type serverMetrics struct {
 	resources map[string]schema.GroupResource // informer name → what it watches
 	denied    string                          // why the user may not read /metrics; "" when allowed
 	forbidden string                          // the sentence for a scrape answered 403
+	every     time.Duration                   // the least time between two reads
+	// demand holds a token while someone wants the figures: WantServer
+	// and waitRead put one, the read loop takes it.
+	demand chan struct{}
 
 	mu      sync.Mutex
 	last    map[string]source.ServerStats
@@ -77,8 +86,12 @@ func metricsPermission(as string) string {
 	return fmt.Sprintf("the API server's watch-cache figures need get on the non-resource URL /metrics, which %s may not (RBAC; the ClusterRole system:monitoring grants it)", who)
 }
 
-func newServerMetrics(c kubernetes.Interface, from, as, denied string) *serverMetrics {
-	m := &serverMetrics{from: from, denied: denied, forbidden: metricsPermission(as), resources: map[string]schema.GroupResource{}}
+func newServerMetrics(c kubernetes.Interface, from, as, denied string, every time.Duration) *serverMetrics {
+	if every <= 0 {
+		every = DefaultServerMetricsEvery
+	}
+	m := &serverMetrics{from: from, denied: denied, forbidden: metricsPermission(as), resources: map[string]schema.GroupResource{},
+		every: every, demand: make(chan struct{}, 1)}
 	m.get = func(ctx context.Context) ([]byte, error) {
 		return c.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
 	}
@@ -91,37 +104,56 @@ func newServerMetrics(c kubernetes.Interface, from, as, denied string) *serverMe
 // authorizer webhook that failed closed recovers), so seldom.
 const forbiddenRetryEvery = time.Minute
 
-// run scrapes until ctx ends; a denied user is never scraped, and one
-// the server answers 403 is asked again only every forbiddenRetryEvery.
+// want asks for a reading: the next one the loop may make.
+func (m *serverMetrics) want() {
+	select {
+	case m.demand <- struct{}{}:
+	default: // one is asked for already
+	}
+}
+
+// run reads /metrics when asked (want), at most every m.every, until ctx
+// ends: nobody looking, nothing read. A denied user is never scraped, and
+// one the server answers 403 is asked again only every
+// forbiddenRetryEvery.
 func (m *serverMetrics) run(ctx context.Context) {
 	if m.denied != "" {
 		return
 	}
-	t := time.NewTimer(0)
-	defer t.Stop()
+	var next time.Time // the earliest the next read may start
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-m.demand:
 		}
-		next := serverMetricsEvery
+		if wait := time.Until(next); wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+		}
+		gap := m.every
 		if !m.scrape(ctx) {
 			if ctx.Err() != nil {
 				return
 			}
-			next = forbiddenRetryEvery
+			gap = forbiddenRetryEvery
 		}
-		t.Reset(next)
+		next = time.Now().Add(gap)
 	}
 }
 
-// waitRead returns once the first scrape has ended, read or not, or at
-// once for a denied user, or when ctx ends.
+// waitRead asks for a reading and returns once the first scrape has
+// ended, read or not, or at once for a denied user, or when ctx ends.
 func (m *serverMetrics) waitRead(ctx context.Context) {
 	if m.denied != "" {
 		return
 	}
+	m.want()
 	m.mu.Lock()
 	if m.read == nil {
 		m.read = make(chan struct{})
@@ -140,7 +172,7 @@ func (m *serverMetrics) waitRead(ctx context.Context) {
 // scrape reads /metrics once; false when the server forbids it (asking
 // again soon would only be forbidden again) or ctx ended.
 func (m *serverMetrics) scrape(ctx context.Context) bool {
-	sctx, cancel := context.WithTimeout(ctx, serverMetricsEvery)
+	sctx, cancel := context.WithTimeout(ctx, scrapeTimeout)
 	defer cancel()
 	raw, err := m.get(sctx)
 	now := time.Now()
@@ -158,7 +190,7 @@ func (m *serverMetrics) scrape(ctx context.Context) bool {
 		}
 	case err != nil:
 		for name := range m.resources {
-			out[name] = source.ServerStats{Reason: "the API server's /metrics could not be read: " + say.ErrorReason(err.Error(), "the request failed") + "; retrying every 5s", Taken: now}
+			out[name] = source.ServerStats{Reason: "the API server's /metrics could not be read: " + say.ErrorReason(err.Error(), "the request failed") + "; retrying in " + humanize.Duration(m.every) + " while the figures are shown", Taken: now}
 		}
 	default:
 		parser := expfmt.NewTextParser(model.UTF8Validation)

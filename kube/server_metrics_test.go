@@ -30,7 +30,7 @@ func TestServerFiguresBesideTheInformer(t *testing.T) {
 	c := kubetest.Shared(t)
 	cs := testClients(t, c)
 	ns := namespace(t, cs)
-	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}}, true)
+	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}, ServerMetricsEvery: time.Second}, true)
 	for i := range 3 {
 		if _, err := cs.CoreV1().ConfigMaps(ns).Create(context.Background(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprint("cm-", i)}}, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
@@ -39,15 +39,23 @@ func TestServerFiguresBesideTheInformer(t *testing.T) {
 	eventually(t, "the informer seeing the three configmaps", func() (bool, string) {
 		return len(cached(s, "configmaps")) == 3, fmt.Sprint(cached(s, "configmaps"))
 	})
-	// Through the source's own 5 s loop: a reading whose /metrics request
-	// began after the informer stood at informerRV (a request ends within
-	// serverMetricsEvery of its start), so the watch cache is at least there.
+	// Through the source's own loop, asked as the dashboard asks while it
+	// shows the figures: a reading whose /metrics request began after the
+	// informer stood at informerRV, so the watch cache is at least there.
+	// The second reading that ended after now began after the first ended.
 	informerRV, _ := strconv.ParseUint(s.Pull(0, 0).Snapshots[0].LastSyncResourceVersion, 10, 64)
 	seen := time.Now()
 	var st source.ServerStats
-	eventually(t, "a reading of the server begun after the informer's", func() (bool, string) {
+	eventually(t, "a reading of the server ended after the informer's", func() (bool, string) {
+		s.WantServer()
 		st = s.Pull(0, 0).Server["configmaps"]
-		return st.Taken.After(seen.Add(serverMetricsEvery)), fmt.Sprintf("%+v", st)
+		return st.Taken.After(seen), fmt.Sprintf("%+v", st)
+	})
+	first := st.Taken
+	eventually(t, "a reading of the server begun after the informer's", func() (bool, string) {
+		s.WantServer()
+		st = s.Pull(0, 0).Server["configmaps"]
+		return st.Taken.After(first), fmt.Sprintf("%+v", st)
 	})
 	cacheRV, err := strconv.ParseUint(st.WatchCacheResourceVersion, 10, 64)
 	if !st.Available || err != nil || cacheRV < informerRV || st.WatchCacheCapacity <= 0 ||
@@ -70,7 +78,7 @@ func TestServerFiguresSayWhichAPIServerAnswered(t *testing.T) {
 	c := kubetest.Shared(t)
 	first := testClients(t, c)
 	second := kubernetes.NewForConfigOrDie(c.StartSecondAPIServer(t))
-	m := newServerMetrics(first, "https://api.example:6443", "", "")
+	m := newServerMetrics(first, "https://api.example:6443", "", "", 0)
 	m.resources["configmaps"] = schema.GroupResource{Resource: "configmaps"}
 	ctx := context.Background()
 	m.scrape(ctx)
@@ -99,7 +107,7 @@ func TestServerFiguresSayWhichAPIServerAnswered(t *testing.T) {
 // be made (so the user was not known to be denied) and the real API
 // server then answers the scrape 403, the figures say which permission
 // would show them, as a denied review does, and the loop asks again only
-// after forbiddenRetryEvery, not every serverMetricsEvery.
+// after forbiddenRetryEvery, not at its pace, however often it is asked.
 func TestForbiddenScrapeNamesThePermission(t *testing.T) {
 	c := kubetest.Shared(t)
 	ns := namespace(t, testClients(t, c))
@@ -109,7 +117,7 @@ func TestForbiddenScrapeNamesThePermission(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newServerMetrics(kubernetes.NewForConfigOrDie(cfg), cfg.Host, "", "") // "": the review failed
+	m := newServerMetrics(kubernetes.NewForConfigOrDie(cfg), cfg.Host, "", "", 500*time.Millisecond) // "": the review failed
 	m.resources["configmaps"] = schema.GroupResource{Resource: "configmaps"}
 	var asked atomic.Int32
 	get := m.get
@@ -117,13 +125,19 @@ func TestForbiddenScrapeNamesThePermission(t *testing.T) {
 		asked.Add(1)
 		return get(ctx)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), serverMetricsEvery+2*time.Second)
+	const window = 3 * time.Second // six reads at the loop's pace
+	ctx, cancel := context.WithTimeout(context.Background(), window)
 	defer cancel()
 	done := make(chan struct{})
 	go func() { defer close(done); m.run(ctx) }()
+	// Asked all along, as a dashboard showing the figures asks.
+	for ctx.Err() == nil {
+		m.want()
+		time.Sleep(20 * time.Millisecond)
+	}
 	<-done
 	if n := asked.Load(); n != 1 {
-		t.Fatalf("asked /metrics %d times within %s after a 403, want once (again after %s)", n, serverMetricsEvery+2*time.Second, forbiddenRetryEvery)
+		t.Fatalf("asked /metrics %d times within %s after a 403, want once (again after %s)", n, window, forbiddenRetryEvery)
 	}
 	st := m.stats()["configmaps"]
 	if st.Available || st.Reason != metricsPermission("") {
@@ -137,6 +151,7 @@ func TestFailedScrapeIsRetried(t *testing.T) {
 		get:       func(context.Context) ([]byte, error) { return nil, apierrors.NewServiceUnavailable("etcd is down") },
 		resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
 		forbidden: metricsPermission(""),
+		every:     DefaultServerMetricsEvery,
 	}
 	if !m.scrape(context.Background()) {
 		t.Fatal("a 503 stopped the scrape loop")
@@ -158,6 +173,7 @@ func TestWaitReadWaitsForTheFirstScrape(t *testing.T) {
 		hosts:     func(context.Context) []string { return nil },
 		resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
 		forbidden: metricsPermission("jane"),
+		demand:    make(chan struct{}, 1),
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -187,4 +203,43 @@ func TestWaitReadWaitsForTheFirstScrape(t *testing.T) {
 	ended, cancelEnded := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancelEnded()
 	(&serverMetrics{resources: m.resources}).waitRead(ended) // never scraped: returns with ctx
+}
+
+// Light by default: nobody asks, nothing is read; asked all along, the
+// loop reads at its pace and no faster.
+func TestServerMetricsAreReadOnlyWhenAsked(t *testing.T) {
+	var asked atomic.Int32
+	m := &serverMetrics{
+		get: func(context.Context) ([]byte, error) {
+			asked.Add(1)
+			return []byte("# nothing\n"), nil
+		},
+		hosts:     func(context.Context) []string { return nil },
+		resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
+		every:     time.Hour,
+		demand:    make(chan struct{}, 1),
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); m.run(ctx) }()
+	defer func() { stop(); <-done }()
+
+	// Absence takes a while to show: a loop reading unasked (it used to
+	// read at once, then every 5 s) would have read within this.
+	time.Sleep(200 * time.Millisecond)
+	if n := asked.Load(); n != 0 {
+		t.Fatalf("/metrics was read %d times before anybody asked", n)
+	}
+	read, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	m.waitRead(read) // --once asks for one reading
+	if n := asked.Load(); n != 1 || read.Err() != nil {
+		t.Fatalf("asked for one reading: %d reads (%v)", n, read.Err())
+	}
+	for range 100 { // a dashboard showing the figures, asking every tick
+		m.want()
+	}
+	if n := asked.Load(); n != 1 {
+		t.Fatalf("%d reads within the hour the loop waits between two", n)
+	}
 }

@@ -177,7 +177,7 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	if o.NoServerMetrics {
 		cfgLocal.Server = s.serverOff
 	} else {
-		s.metrics = newServerMetrics(review, cfg.Host, as, metricsWhy)
+		s.metrics = newServerMetrics(review, cfg.Host, as, metricsWhy, o.ServerMetricsEvery)
 		cfgLocal.Server = s.metrics.stats
 	}
 	s.Source = local.New(cfgLocal)
@@ -318,6 +318,14 @@ func (s *Source) serverOff() map[string]source.ServerStats {
 func (s *Source) WaitServerRead(ctx context.Context) {
 	if s.metrics != nil {
 		s.metrics.waitRead(ctx)
+	}
+}
+
+// WantServer implements source.ServerReader: the dashboard shows the API
+// server's figures now.
+func (s *Source) WantServer() {
+	if s.metrics != nil {
+		s.metrics.want()
 	}
 }
 

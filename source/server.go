@@ -63,10 +63,17 @@ type ServerStats struct {
 // ServerReader is a source that reads the API server's figures in the
 // background: --once waits for the first reading, so its report does not
 // say "reading…" where one more moment gives the figures or why not.
+//
+// Reading costs the API server (a real one's /metrics is megabytes), so a
+// reader reads only while someone looks: WantServer says the figures are
+// on screen now, and WaitServerRead asks for one reading.
 type ServerReader interface {
 	// WaitServerRead returns when the first reading has ended, with
 	// figures or a reason, or when ctx ends.
 	WaitServerRead(ctx context.Context)
+	// WantServer says the figures are shown now: the reader keeps reading
+	// (at its own pace) while this is said at least every few seconds.
+	WantServer()
 }
 
 // WatchPath is one resource's watch path inside the API server, in the

@@ -20,12 +20,13 @@ type capabilities struct {
 	pager  source.QueuePager
 	owes   source.ListenerReader
 	verify source.Verifier
+	server source.ServerReader
 }
 
 func capabilitiesOf(src source.Source) capabilities {
 	c := src.Controls()
 	return capabilities{proc: c.Processing, stall: c.Stalling, faults: c.Faults, work: c.Workload,
-		queue: c.Queue, pager: c.QueuePager, owes: c.Backlog, verify: c.Verifier}
+		queue: c.Queue, pager: c.QueuePager, owes: c.Backlog, verify: c.Verifier, server: c.Server}
 }
 
 // controlGroup ties control keys to the capability they need and the

@@ -110,7 +110,18 @@ func (m *Model) Init() tea.Cmd { return m.fetchCmd() }
 // fetchCmd pulls from the source off the UI goroutine.
 func (m *Model) fetchCmd() tea.Cmd {
 	src, cursor := m.c.src, m.c.data.cursor
-	return func() tea.Msg { return fetchData(src, cursor, time.Now()) }
+	// The API server's own figures are read only while the Pipeline view,
+	// which shows them, is on screen: each reading costs the server.
+	var server source.ServerReader
+	if m.active == viewPipeline && !m.showHelp {
+		server = m.c.caps.server
+	}
+	return func() tea.Msg {
+		if server != nil {
+			server.WantServer()
+		}
+		return fetchData(src, cursor, time.Now())
+	}
 }
 
 // tickCmd waits one refresh period, or until the program ends.

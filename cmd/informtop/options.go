@@ -47,18 +47,19 @@ type options struct {
 	scope report.Scope
 
 	// kubectl's connection flags, and informtop's own cluster flags.
-	kubeFlags         *genericclioptions.ConfigFlags
-	allNamespaces     bool
-	selector          string
-	fieldSelector     string
-	resources         []string
-	metadataOnly      bool
-	keepManagedFields bool
-	stripLastApplied  bool
-	pageSize          int64
-	listeners         []string
-	verify            bool
-	serverMetrics     bool
+	kubeFlags          *genericclioptions.ConfigFlags
+	allNamespaces      bool
+	selector           string
+	fieldSelector      string
+	resources          []string
+	metadataOnly       bool
+	keepManagedFields  bool
+	stripLastApplied   bool
+	pageSize           int64
+	listeners          []string
+	verify             bool
+	serverMetrics      bool
+	serverMetricsEvery time.Duration
 }
 
 func newOptions() *options {
@@ -93,7 +94,8 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.stripLastApplied, "strip-last-applied", false, "drop the kubectl.kubernetes.io/last-applied-configuration annotation from cached objects")
 	fs.Int64Var(&o.pageSize, "page-size", 0, "page the initial LIST in pages of N (0: as client-go does)")
 	fs.StringArrayVar(&o.listeners, "listener", nil, "add a simulated handler NAME=DELAY to every informer, e.g. slow=20ms (repeatable)")
-	fs.BoolVar(&o.serverMetrics, "server-metrics", true, "read the API server's /metrics every 5s to show its watch cache beside each informer (needs get on /metrics)")
+	fs.BoolVar(&o.serverMetrics, "server-metrics", true, "read the API server's /metrics, while the Pipeline view shows it or a report waits for it, to show its watch cache beside each informer (needs get on /metrics)")
+	fs.DurationVar(&o.serverMetricsEvery, "server-metrics-every", kube.DefaultServerMetricsEvery, "the least time between two reads of the API server's /metrics: each costs the server megabytes of text")
 	fs.BoolVar(&o.verify, "verify", false, "with --once: compare each informer's cache with the API server, key by key (LIST only); exit 3 when one differs, 4 when one could not be compared (a check not made)")
 	o.kubeFlags.AddFlags(fs)
 
@@ -245,8 +247,9 @@ func (o *options) kubeOptions() (kube.Options, error) {
 	ko := kube.Options{
 		Flags: o.kubeFlags, Resources: o.resources, AllNamespaces: o.allNamespaces,
 		LabelSelector: o.selector, FieldSelector: o.fieldSelector,
-		NoServerMetrics: !o.serverMetrics,
-		MetadataOnly:    o.metadataOnly, KeepManagedFields: o.keepManagedFields, StripLastApplied: o.stripLastApplied,
+		NoServerMetrics:    !o.serverMetrics,
+		ServerMetricsEvery: o.serverMetricsEvery,
+		MetadataOnly:       o.metadataOnly, KeepManagedFields: o.keepManagedFields, StripLastApplied: o.stripLastApplied,
 		PageSize: o.pageSize, WatchList: wl, Queue: q,
 	}
 	for _, l := range o.listeners {
