@@ -270,19 +270,14 @@ func (v *eventsView) render() string {
 	}
 	log := &v.c.data.events
 	cells := make([]string, 5)
+	subjectW := columnWidth(cols, ecSubject)
 	lo, hi := v.scroll.window()
 	for r := lo; r < hi; r++ {
 		e := log.at(v.rows[r])
 		cells[ecTime] = e.Time.In(v.c.loc).Format("15:04:05.000")
 		cells[ecType] = e.Type.String()
 		cells[ecInformer] = e.Informer
-		cells[ecSubject] = e.Listener
-		if e.Key != "" {
-			if cells[ecSubject] != "" {
-				cells[ecSubject] += " "
-			}
-			cells[ecSubject] += e.Key
-		}
+		cells[ecSubject] = eventSubject(e, subjectW)
 		cells[ecDetail] = eventDetail(e)
 		line := renderRow(cols, cells)
 		switch {
@@ -328,6 +323,16 @@ func (v *eventsView) detailLines(e *source.Event) []string {
 		out = append(out, label(name)+l)
 	}
 	return out
+}
+
+// eventSubject is the listener and key of e in w cells: a long listener
+// name gives up its middle, down to half the cells, so the key shows too.
+func eventSubject(e *source.Event, w int) string {
+	if e.Listener == "" || e.Key == "" {
+		return e.Listener + e.Key
+	}
+	name := middleEllipsis(e.Listener, max(w-width(e.Key)-1, w/2))
+	return name + " " + e.Key
 }
 
 func isProblem(t source.EventType) bool {

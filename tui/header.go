@@ -174,13 +174,18 @@ func syncSummary(st styles, synced, total int, waiting []string) string {
 	if len(waiting) == 0 {
 		return txt
 	}
-	const named = 3 // more would not fit
+	const named = 3  // more would not fit
+	const nameW = 24 // nor would long names
 	more := ""
 	if len(waiting) > named {
 		more = fmt.Sprintf(" +%d", len(waiting)-named)
 		waiting = waiting[:named]
 	}
-	return st.warn.Render(txt + ", waiting: " + strings.Join(waiting, " ") + more)
+	short := make([]string, len(waiting))
+	for i, name := range waiting {
+		short[i] = middleEllipsis(name, nameW)
+	}
+	return st.warn.Render(txt + ", waiting: " + strings.Join(short, " ") + more)
 }
 
 // shortViewNames name the views on a narrow terminal, so every tab keeps

@@ -210,17 +210,11 @@ func (v *listenersView) render() string {
 		lines = append(lines, st.dim.Render("no event handlers registered"))
 		return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
 	}
-	trendW := 0
-	for _, c := range cols {
-		if c.id == lcTrend {
-			trendW = c.width
-		}
-	}
 	lo, hi := v.scroll.window()
 	cells := make([]string, len(listenerColumns))
 	for i := lo; i < hi; i++ {
 		r := v.rows[i]
-		v.cells(cells, r, trendW)
+		v.cells(cells, r, cols)
 		line := renderRow(cols, cells)
 		switch {
 		case i == v.scroll.cursor:
@@ -242,14 +236,15 @@ func (v *listenersView) render() string {
 	return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
 }
 
-func (v *listenersView) cells(cells []string, r rankedListener, trendW int) {
+func (v *listenersView) cells(cells []string, r rankedListener, cols []column) {
 	l := r.stats
 	rates := v.c.data.history().latest().listenerRate
+	trendW := columnWidth(cols, lcTrend)
 	mark := "  "
 	if r.stall.stalled {
 		mark = "⚠ "
 	}
-	cells[lcName] = mark + l.Name
+	cells[lcName] = mark + middleEllipsis(l.Name, columnWidth(cols, lcName)-width(mark))
 	cells[lcPending] = humanize.CountShort(l.Pending)
 	cells[lcBehind] = behind(l, v.c.data.snapTaken())
 	cells[lcCapacity] = humanize.CountShort(l.Capacity)
@@ -295,11 +290,35 @@ func (v *listenersView) summary() string {
 	if stalled == 0 {
 		return st.bold.Render(s) + st.dim.Render(" · none stalled")
 	}
-	msg := fmt.Sprintf(" · ⚠ STALLED %s: %s", first.stats.Name, first.stall.reason(first.stats, v.c.stallAfter))
+	msg := fmt.Sprintf(" · ⚠ STALLED %s: %s", middleEllipsis(first.stats.Name, summaryNameWidth), first.stall.reason(first.stats, v.c.stallAfter))
 	if stalled > 1 {
 		msg += fmt.Sprintf(" (+%d more)", stalled-1)
 	}
 	return st.bold.Render(s) + st.warn.Render(msg)
+}
+
+// summaryNameWidth is the most of the summary line a stalled listener's
+// name takes, so the reason after it stays in view.
+const summaryNameWidth = 32
+
+// detailHead names the listener, and why it is stalled; a long name gives
+// up its middle so the reason fits, down to 24 cells.
+func (v *listenersView) detailHead(r rankedListener) string {
+	st := v.c.styles
+	l := r.stats
+	stall := ""
+	if r.stall.stalled {
+		stall = "⚠ STALLED: " + r.stall.reason(l, v.c.stallAfter)
+	}
+	room := v.c.width - width("listener ")
+	if stall != "" {
+		room -= 2 + width(stall)
+	}
+	head := st.bold.Render("listener " + middleEllipsis(l.Name, max(room, min(width(l.Name), 24))))
+	if stall != "" {
+		head += "  " + st.warn.Render(stall)
+	}
+	return head
 }
 
 // renderDetail describes one listener, under the table or on its own.
@@ -310,10 +329,7 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 	row := func(label, value string) string {
 		return st.dim.Render(pad(label, 14, false)) + " " + value
 	}
-	head := st.bold.Render("listener " + l.Name)
-	if r.stall.stalled {
-		head += "  " + st.warn.Render("⚠ STALLED: "+r.stall.reason(l, v.c.stallAfter))
-	}
+	head := v.detailHead(r)
 	d := l.Delivered
 	lines := []string{
 		head,

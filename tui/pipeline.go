@@ -270,7 +270,7 @@ func (v *pipelineView) listenerLines(s *source.Informer, h *history, now time.Ti
 		if r.stall.stalled {
 			mark = "⚠ "
 		}
-		line := fmt.Sprintf("%s%s %7s %7s  ", mark, pad(l.Name, nameW, false),
+		line := fmt.Sprintf("%s%s %7s %7s  ", mark, pad(middleEllipsis(l.Name, nameW), nameW, false),
 			humanize.CountShort(l.Pending), humanize.Rate(p.listenerRate[l.Name]))
 		switch {
 		case r.stall.stalled:
