@@ -261,7 +261,9 @@ func (v *pipelineView) listenerLines(s *source.Informer, h *history, now time.Ti
 	for _, r := range ranked[:show] {
 		nameW = max(nameW, width(r.stats.Name))
 	}
-	nameW = min(nameW, 20)
+	// Long names (client-go handlers are named after their function) get
+	// more room on a wide screen.
+	nameW = min(nameW, max(20, v.c.width/5))
 	out := make([]string, 0, rows)
 	for i, r := range ranked[:show] {
 		branch := treeBranch(i, len(ranked))
@@ -271,7 +273,7 @@ func (v *pipelineView) listenerLines(s *source.Informer, h *history, now time.Ti
 			mark = "⚠ "
 		}
 		line := fmt.Sprintf("%s%s %7s %7s  ", mark, pad(middleEllipsis(l.Name, nameW), nameW, false),
-			humanize.CountShort(l.Pending), humanize.Rate(p.listenerRate[l.Name]))
+			pendingText(l), humanize.Rate(p.listenerRate[l.Name]))
 		switch {
 		case r.stall.stalled:
 			line = st.warn.Render(line + "STALLED " + r.stall.reason(l, v.c.stallAfter))
