@@ -12,13 +12,33 @@ import (
 // engine's figures would be, so a zero that was never measured does not
 // read as one that was.
 
-// clientGoBacklog explains a listener's pending count.
-const clientGoBacklog = "client-go's own informer: its backlog is counted from outside, a lower bound"
+// engineOption is how a controller gets informtop's engine instead.
+const engineOption = "agent.NewInformer(set, agent.WithEngine())"
+
+// Why a control key does nothing on a client-go informer, for the status
+// line and the help.
+const (
+	whyClientGoQueue = "client-go's own informer keeps its queue to itself; build it with " +
+		engineOption + " to see its contents and step it"
+	whyClientGoVerify = "client-go's own informer cannot hand over its cache as of one resourceVersion; build it with " +
+		engineOption + " to verify it"
+	// clientGoBacklog explains a listener's pending count.
+	clientGoBacklog = "client-go's own informer: its backlog is counted from outside, a lower bound"
+)
 
 // isClientGo reports that s is client-go's own informer; a source that
 // does not say ("") runs informtop's engine.
 func isClientGo(s *source.Informer) bool {
 	return s != nil && s.Implementation == source.ImplementationClientGo
+}
+
+// queueKindText is the queue as the header and titles name it:
+// "RealFIFO", or "RealFIFO · client-go" for client-go's own informer.
+func queueKindText(s *source.Informer) string {
+	if isClientGo(s) {
+		return s.QueueKind.String() + " · client-go"
+	}
+	return s.QueueKind.String()
 }
 
 // pendingText is a listener's backlog: "≥N" when it was counted from

@@ -241,7 +241,8 @@ func headerNote(c *common, v view) string {
 		return "  " + st.warn.Render("✗ not synced: "+why)
 	}
 	if s := c.data.snap(); s != nil {
-		if silent := silenceSentence(s, c.caps.verify != nil); silent != "" {
+		// Verify is offered for the informer shown (offerControls).
+		if silent := silenceSentence(s, c.keys.Verify.Enabled()); silent != "" {
 			return "  " + st.bad.Render(silent)
 		}
 	}
