@@ -25,9 +25,10 @@ var eventCategories = []eventCategory{
 	{"queue", []source.EventType{source.EventReplace, source.EventResync, source.EventPop}},
 	{"store", []source.EventType{source.EventStoreUpdate}},
 	{"handlers", []source.EventType{source.EventDistribute, source.EventHandlerStart, source.EventHandlerFinish,
-		source.EventHandlerPanic, source.EventSynced, source.EventCacheMutation}},
+		source.EventHandlerPanic, source.EventSynced, source.EventCacheMutation, source.EventStalled, source.EventRecovered}},
+	// A stall's recovery is listed with it: it says how long the call took.
 	{"problems", []source.EventType{source.EventWatchError, source.EventHandlerPanic, source.EventError, source.EventRelist,
-		source.EventCacheMutation}},
+		source.EventCacheMutation, source.EventStalled, source.EventRecovered}},
 	{"control", []source.EventType{source.EventControl}},
 }
 
@@ -169,9 +170,10 @@ func (v *eventsView) remember() {
 	}
 }
 
-// eventText is what the search matches: type, informer, listener, key, detail.
+// eventText is what the search matches: type, informer, listener, key,
+// detail and the code a stalled call was found in.
 func eventText(e *source.Event) string {
-	return strings.Join([]string{e.Type.String(), e.Informer, e.Listener, e.Key, e.Detail}, " ")
+	return strings.Join([]string{e.Type.String(), e.Informer, e.Listener, e.Key, e.Detail, e.Frame}, " ")
 }
 
 func (v *eventsView) update(msg tea.Msg) tea.Cmd {
@@ -285,6 +287,10 @@ func (v *eventsView) render() string {
 			line = st.cursorRow(line, v.c.width)
 		case isProblem(e.Type):
 			line = st.bad.Render(line)
+		case e.Type == source.EventStalled:
+			line = st.warn.Render(line)
+		case e.Type == source.EventRecovered:
+			line = st.ok.Render(line)
 		}
 		lines = append(lines, line)
 	}
@@ -331,7 +337,7 @@ func eventSubject(e *source.Event, w int) string {
 	if e.Listener == "" || e.Key == "" {
 		return e.Listener + e.Key
 	}
-	name := middleEllipsis(e.Listener, max(w-width(e.Key)-1, w/2))
+	name := middleEllipsis(e.Listener, max(w-width(e.Key)-1, (w-1)/2))
 	return name + " " + e.Key
 }
 
@@ -340,6 +346,10 @@ func isProblem(t source.EventType) bool {
 }
 
 func eventDetail(e *source.Event) string {
+	switch e.Type {
+	case source.EventStalled, source.EventRecovered:
+		return stallDetail(e)
+	}
 	parts := []string{}
 	if e.Detail != "" {
 		parts = append(parts, e.Detail)
