@@ -38,7 +38,7 @@ func headerStatus(c *common) string {
 	if s == nil {
 		return joinNonEmpty(sep, append(parts, sourceName(c), st.dim.Render("connecting…"))...)
 	}
-	kind := s.QueueKind.String()
+	kind := queueKindText(s)
 	synced := st.ok.Render("✓ synced")
 	if !s.Synced {
 		synced = st.warn.Render("✗ syncing")

@@ -201,6 +201,11 @@ func (v *pipelineView) queueLine(s *source.Informer, p *point) string {
 	st := v.c.styles
 	q := s.Queue
 	kind := s.QueueKind
+	if isClientGo(s) {
+		// Only the depth is known: no rows, no deltas, no flow.
+		return v.join(st.bold.Render(queueKindText(s)), "depth "+humanize.CountShort(q.Depth), v.queueState(s, "initial list not yet processed"),
+			st.dim.Render("rows and flow with agent.WithEngine()"))
+	}
 	depth := fmt.Sprintf("depth %s", humanize.CountShort(q.Depth))
 	if q.Deltas != q.Depth {
 		depth += fmt.Sprintf(" (%s deltas)", humanize.CountShort(q.Deltas))
@@ -220,6 +225,10 @@ func (v *pipelineView) queueLine(s *source.Informer, p *point) string {
 
 func (v *pipelineView) indexerLine(s *source.Informer) string {
 	st := s.Store
+	if isClientGo(s) {
+		// client-go's own cache counts no changes and names no indexes.
+		return humanize.PluralShort(st.Objects, "object")
+	}
 	return v.join(
 		humanize.PluralShort(st.Objects, "object"),
 		indexSummary(st.Indexes),
