@@ -123,3 +123,20 @@ func TestClientGoPipelineShowsLowerBounds(t *testing.T) {
 		}
 	}
 }
+
+// With a long handler name and more to say, the summary line at 80
+// columns gives up the name's middle before the stuck code.
+func TestStalledSummaryKeepsTheStuckCode(t *testing.T) {
+	cfg := clientGoConfig()
+	for _, f := range cfg.Frames {
+		f[0].Listeners[0].Name = "main.blockIfLabelled+main.main.func1" // as client-go names a handler of funcs
+		f[0].Listeners[1].Synced = false
+	}
+	h := newHarness(t, newClientGoSourceOf(cfg))
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	h.keys("3")
+	if summary := strings.Split(h.screen(), "\n")[3]; summary != "3 listeners · 1 syncing · ⚠ STALLED main…in.func1: stuck in main.blockIfLabelled" {
+		t.Errorf("summary: %q", summary)
+	}
+}

@@ -351,7 +351,7 @@ func (v *listenersView) stalledSummary(r *rankedListener, w int, more string) st
 
 // summaryNameWidth is the least the summary line shortens a stalled
 // listener's name to, so the name still says which it is.
-const summaryNameWidth = 16
+const summaryNameWidth = 12
 
 // detailHead names the listener, and why it is stalled; a long name gives
 // up its middle so the reason fits, down to 32 cells.
