@@ -164,7 +164,7 @@ func columnTitle(c *common, s *source.Informer) string {
 	if !s.Synced {
 		synced = st.warn.Render("✗ syncing")
 	}
-	return mark + st.bold.Render(s.Name) + st.dim.Render(" · ") + queueKind(s).String() + st.dim.Render(" · ") + synced
+	return mark + st.bold.Render(s.Name) + st.dim.Render(" · ") + queueKindText(s) + st.dim.Render(" · ") + synced
 }
 
 // queueKind is the snapshot's queue kind.

@@ -14,8 +14,10 @@
 // tea.Cmd and returns a message.
 //
 // Keys: capabilities.go decides which control keys the current source can
-// serve (from the source's Controls); the
-// others are hidden from the footer and help, and say why when pressed.
+// serve (from the source's Controls) and, of those, which the informer
+// shown can (client-go's own informer has no steps or cuts; clientgo.go);
+// the others are hidden from the footer and help, and say why when
+// pressed.
 //
 // Files: each view's files share its prefix (pipeline*, queue*, listeners*,
 // store*, events*), its compare-mode drawing included (pipeline_compare.go,
@@ -25,6 +27,7 @@
 // capabilities.go, controls.go), the header, footer and overlays
 // (header.go, footer.go, help.go, switcher.go, narration.go, toosmall.go),
 // the key map (keys.go, keyconfig.go), list helpers (scroll.go, filter.go,
-// matcher.go, layout.go), number and time formats (format.go) and the
-// styles (styles.go).
+// matcher.go, layout.go, ellipsis.go), number and time formats (format.go),
+// what client-go's own informer cannot show (clientgo.go) and the styles
+// (styles.go).
 package tui

@@ -25,9 +25,10 @@ var eventCategories = []eventCategory{
 	{"queue", []source.EventType{source.EventReplace, source.EventResync, source.EventPop}},
 	{"store", []source.EventType{source.EventStoreUpdate}},
 	{"handlers", []source.EventType{source.EventDistribute, source.EventHandlerStart, source.EventHandlerFinish,
-		source.EventHandlerPanic, source.EventSynced, source.EventCacheMutation}},
+		source.EventHandlerPanic, source.EventSynced, source.EventCacheMutation, source.EventStalled, source.EventRecovered}},
+	// A stall's recovery is listed with it: it says how long the call took.
 	{"problems", []source.EventType{source.EventWatchError, source.EventHandlerPanic, source.EventError, source.EventRelist,
-		source.EventCacheMutation}},
+		source.EventCacheMutation, source.EventStalled, source.EventRecovered}},
 	{"control", []source.EventType{source.EventControl}},
 }
 
@@ -169,9 +170,10 @@ func (v *eventsView) remember() {
 	}
 }
 
-// eventText is what the search matches: type, informer, listener, key, detail.
+// eventText is what the search matches: type, informer, listener, key,
+// detail and the code a stalled call was found in.
 func eventText(e *source.Event) string {
-	return strings.Join([]string{e.Type.String(), e.Informer, e.Listener, e.Key, e.Detail}, " ")
+	return strings.Join([]string{e.Type.String(), e.Informer, e.Listener, e.Key, e.Detail, e.Frame}, " ")
 }
 
 func (v *eventsView) update(msg tea.Msg) tea.Cmd {
@@ -270,19 +272,14 @@ func (v *eventsView) render() string {
 	}
 	log := &v.c.data.events
 	cells := make([]string, 5)
+	subjectW := columnWidth(cols, ecSubject)
 	lo, hi := v.scroll.window()
 	for r := lo; r < hi; r++ {
 		e := log.at(v.rows[r])
 		cells[ecTime] = e.Time.In(v.c.loc).Format("15:04:05.000")
 		cells[ecType] = e.Type.String()
 		cells[ecInformer] = e.Informer
-		cells[ecSubject] = e.Listener
-		if e.Key != "" {
-			if cells[ecSubject] != "" {
-				cells[ecSubject] += " "
-			}
-			cells[ecSubject] += e.Key
-		}
+		cells[ecSubject] = eventSubject(e, subjectW)
 		cells[ecDetail] = eventDetail(e)
 		line := renderRow(cols, cells)
 		switch {
@@ -290,6 +287,10 @@ func (v *eventsView) render() string {
 			line = st.cursorRow(line, v.c.width)
 		case isProblem(e.Type):
 			line = st.bad.Render(line)
+		case e.Type == source.EventStalled:
+			line = st.warn.Render(line)
+		case e.Type == source.EventRecovered:
+			line = st.ok.Render(line)
 		}
 		lines = append(lines, line)
 	}
@@ -330,11 +331,25 @@ func (v *eventsView) detailLines(e *source.Event) []string {
 	return out
 }
 
+// eventSubject is the listener and key of e in w cells: a long listener
+// name gives up its middle, down to half the cells, so the key shows too.
+func eventSubject(e *source.Event, w int) string {
+	if e.Listener == "" || e.Key == "" {
+		return e.Listener + e.Key
+	}
+	name := middleEllipsis(e.Listener, max(w-width(e.Key)-1, (w-1)/2))
+	return name + " " + e.Key
+}
+
 func isProblem(t source.EventType) bool {
 	return t == source.EventWatchError || t == source.EventHandlerPanic || t == source.EventError
 }
 
 func eventDetail(e *source.Event) string {
+	switch e.Type {
+	case source.EventStalled, source.EventRecovered:
+		return stallDetail(e)
+	}
 	parts := []string{}
 	if e.Detail != "" {
 		parts = append(parts, e.Detail)

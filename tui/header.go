@@ -38,7 +38,7 @@ func headerStatus(c *common) string {
 	if s == nil {
 		return joinNonEmpty(sep, append(parts, sourceName(c), st.dim.Render("connecting…"))...)
 	}
-	kind := s.QueueKind.String()
+	kind := queueKindText(s)
 	synced := st.ok.Render("✓ synced")
 	if !s.Synced {
 		synced = st.warn.Render("✗ syncing")
@@ -174,13 +174,18 @@ func syncSummary(st styles, synced, total int, waiting []string) string {
 	if len(waiting) == 0 {
 		return txt
 	}
-	const named = 3 // more would not fit
+	const named = 3  // more would not fit
+	const nameW = 24 // nor would long names
 	more := ""
 	if len(waiting) > named {
 		more = fmt.Sprintf(" +%d", len(waiting)-named)
 		waiting = waiting[:named]
 	}
-	return st.warn.Render(txt + ", waiting: " + strings.Join(waiting, " ") + more)
+	short := make([]string, len(waiting))
+	for i, name := range waiting {
+		short[i] = middleEllipsis(name, nameW)
+	}
+	return st.warn.Render(txt + ", waiting: " + strings.Join(short, " ") + more)
 }
 
 // shortViewNames name the views on a narrow terminal, so every tab keeps
@@ -236,7 +241,8 @@ func headerNote(c *common, v view) string {
 		return "  " + st.warn.Render("✗ not synced: "+why)
 	}
 	if s := c.data.snap(); s != nil {
-		if silent := silenceSentence(s, c.caps.verify != nil); silent != "" {
+		// Verify is offered for the informer shown (offerControls).
+		if silent := silenceSentence(s, c.keys.Verify.Enabled()); silent != "" {
 			return "  " + st.bad.Render(silent)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source"
 )
 
 // helpGroup is one titled column of the help overlay.
@@ -19,11 +20,11 @@ type helpGroup struct {
 }
 
 // helpGroups lists the keys by group; a control key appears only when the
-// source can serve it, and the controls group says so when none can. The
-// title names the source kind whose controls these are: "controls (demo)".
-// The server-side key is listed when the source knows the API server's
-// watch path (serverPath).
-func helpGroups(k *keyMap, caps capabilities, kind string, serverPath bool) []helpGroup {
+// source and the informer shown (inf) can serve it, and the controls group
+// says so when none can. The title names the source kind whose controls
+// these are: "controls (demo)". The server-side key is listed when the
+// source knows the API server's watch path (serverPath).
+func helpGroups(k *keyMap, caps capabilities, inf *source.Informer, kind string, serverPath bool) []helpGroup {
 	views := key.NewBinding(key.WithKeys("1"), key.WithHelp(viewKeysHelp(k), "go to view"))
 	inView := []key.Binding{k.Indexes, k.TypeFilter, k.AllInformers, k.Compare,
 		k.SortName, k.SortAge, k.SortPending, k.SortLatency}
@@ -34,9 +35,15 @@ func helpGroups(k *keyMap, caps capabilities, kind string, serverPath bool) []he
 		inView = append(inView, k.ServerSide)
 	}
 	offered := map[*key.Binding]bool{}
-	for _, g := range k.controlGroups(caps) {
+	for _, g := range k.controlGroups(caps, nil) {
 		for _, b := range g.keys {
 			offered[b] = g.offered
+		}
+	}
+	withheld := false
+	for _, g := range k.withheld(caps, inf) {
+		for _, b := range g.keys {
+			offered[b], withheld = false, true
 		}
 	}
 	// In a fixed order, most used first; stall is listed in its view.
@@ -50,7 +57,10 @@ func helpGroups(k *keyMap, caps capabilities, kind string, serverPath bool) []he
 	if kind != "" {
 		title += " (" + kind + ")"
 	}
-	if len(controls) == 0 {
+	switch {
+	case len(controls) == 0 && withheld:
+		title = "controls: none for " + inf.Name
+	case len(controls) == 0:
 		title = "controls: none on this source"
 	}
 	return []helpGroup{
@@ -68,7 +78,7 @@ func helpLines(c *common, w int) []string {
 	st := c.styles
 	hm := help.New()
 	hm.Styles = st.help
-	groups := helpGroups(c.keys, c.caps, safe(c.src.Kind()), c.data.hasWatchPath())
+	groups := helpGroups(c.keys, c.caps, c.data.snap(), safe(c.src.Kind()), c.data.hasWatchPath())
 	cols := make([]string, len(groups))
 	for i, g := range groups {
 		// A disabled binding is hidden by help; show its keys anyway, dimmed
@@ -106,9 +116,21 @@ func helpLines(c *common, w int) []string {
 	for _, l := range wrapText(filter, max(w-4, 10)) {
 		lines = append(lines, st.dim.Render(l))
 	}
-	if c.caps.proc != nil {
+	if c.keys.Step.Enabled() {
 		for _, l := range wrapText(stepHelp(c.keys), max(w-4, 10)) {
 			lines = append(lines, st.dim.Render(l))
+		}
+	}
+	// Keys the source has but the informer shown lacks are named with
+	// their reason, so their absence above is not a mystery.
+	for _, g := range c.keys.withheld(c.caps, c.data.snap()) {
+		names := make([]string, len(g.keys))
+		for i, b := range g.keys {
+			names[i] = b.Help().Key
+		}
+		text := strings.Join(names, ", ") + " unavailable for " + g.on + ": " + g.why
+		for _, l := range wrapText(text, max(w-4, 10)) {
+			lines = append(lines, st.warn.Render(l))
 		}
 	}
 	for i, n := range c.data.notes {

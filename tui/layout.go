@@ -150,6 +150,17 @@ func layoutColumns(cols []column, total int) []column {
 	return out
 }
 
+// columnWidth is the width of the column showing cell id; 0 when it is
+// not shown.
+func columnWidth(cols []column, id int) int {
+	for _, c := range cols {
+		if c.id == id {
+			return c.width
+		}
+	}
+	return 0
+}
+
 // renderRow lays cells out under cols; cells are indexed by column id.
 func renderRow(cols []column, cells []string) string {
 	var b strings.Builder

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -40,7 +41,7 @@ type listenerBacklogMsg struct {
 // source cannot tell or no detail is shown.
 func (v *listenersView) backlogCmd() tea.Cmd {
 	r := v.c.caps.owes
-	if r == nil || len(v.rows) == 0 || v.scroll.cursor >= len(v.rows) {
+	if r == nil || len(v.rows) == 0 || v.scroll.cursor >= len(v.rows) || isClientGo(v.c.snap()) {
 		return nil
 	}
 	inf, name := v.c.data.current, v.rows[v.scroll.cursor].stats.Name
@@ -176,6 +177,7 @@ const (
 	lcTombstones
 	lcBehind
 	lcMutations
+	lcStuck
 )
 
 var listenerColumns = []column{
@@ -198,29 +200,48 @@ var listenerColumns = []column{
 	{title: "BACKLOG TREND", width: 13, flex: true, maxw: historyPoints + 2, prio: 2, id: lcTrend},
 }
 
+// stuckColumn names the code a stalled call is stuck in. It is shown only
+// while some listener's is known, as wide as the longest name up to 40
+// cells, and goes before the latency and panic columns when space is
+// short: the summary line and the drill-in name the code too.
+var stuckColumn = column{title: "STUCK IN", width: 12, maxw: 40, prio: 4, id: lcStuck}
+
+// columns are the table's columns for the listeners shown.
+func (v *listenersView) columns() []column {
+	stuck := stuckColumn
+	known := false
+	for _, r := range v.rows {
+		if f := r.stats.Frame; f != nil {
+			known = true
+			stuck.width = min(max(stuck.width, width(f.Function)), stuck.maxw)
+		}
+	}
+	if !known {
+		return listenerColumns
+	}
+	cols := slices.Clone(listenerColumns)
+	// After IN CALLBACK, whose call it is.
+	at := slices.IndexFunc(cols, func(c column) bool { return c.id == lcInCallback }) + 1
+	return slices.Insert(cols, at, stuck)
+}
+
 func (v *listenersView) render() string {
 	if v.detail && len(v.rows) > 0 {
 		return fit(strings.Join(v.renderDetail(v.rows[v.scroll.cursor]), "\n"), v.c.width, v.c.height)
 	}
 	st := v.c.styles
-	cols := layoutColumns(listenerColumns, v.c.width)
+	cols := layoutColumns(v.columns(), v.c.width)
 	lines := make([]string, 0, v.c.height)
 	lines = append(lines, v.summary(), st.colHead.Render(renderHeader(cols)))
 	if len(v.rows) == 0 {
 		lines = append(lines, st.dim.Render("no event handlers registered"))
 		return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
 	}
-	trendW := 0
-	for _, c := range cols {
-		if c.id == lcTrend {
-			trendW = c.width
-		}
-	}
 	lo, hi := v.scroll.window()
-	cells := make([]string, len(listenerColumns))
+	cells := make([]string, lcStuck+1)
 	for i := lo; i < hi; i++ {
 		r := v.rows[i]
-		v.cells(cells, r, trendW)
+		v.cells(cells, r, cols)
 		line := renderRow(cols, cells)
 		switch {
 		case i == v.scroll.cursor:
@@ -242,17 +263,18 @@ func (v *listenersView) render() string {
 	return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
 }
 
-func (v *listenersView) cells(cells []string, r rankedListener, trendW int) {
+func (v *listenersView) cells(cells []string, r rankedListener, cols []column) {
 	l := r.stats
 	rates := v.c.data.history().latest().listenerRate
+	trendW := columnWidth(cols, lcTrend)
 	mark := "  "
 	if r.stall.stalled {
 		mark = "⚠ "
 	}
-	cells[lcName] = mark + l.Name
-	cells[lcPending] = humanize.CountShort(l.Pending)
+	cells[lcName] = mark + middleEllipsis(l.Name, columnWidth(cols, lcName)-width(mark))
+	cells[lcPending] = pendingText(l)
 	cells[lcBehind] = behind(l, v.c.data.snapTaken())
-	cells[lcCapacity] = humanize.CountShort(l.Capacity)
+	cells[lcCapacity] = capacityText(l)
 	cells[lcHighWater] = humanize.CountShort(l.HighWater)
 	cells[lcDelivered] = humanize.CountShort(l.Delivered.Total())
 	cells[lcRate] = humanize.Rate(rates[l.Name])
@@ -265,6 +287,13 @@ func (v *listenersView) cells(cells []string, r rankedListener, trendW int) {
 	cells[lcSynced] = " " + yesNo(l.Synced)
 	cells[lcPanics] = humanize.CountShort(l.Panics)
 	cells[lcMutations] = humanize.CountShort(l.CacheMutations)
+	if isClientGo(v.c.snap()) {
+		cells[lcMutations] = "–" // client-go's own informer cannot tell
+	}
+	cells[lcStuck] = "-"
+	if l.Frame != nil {
+		cells[lcStuck] = middleEllipsis(l.Frame.Function, columnWidth(cols, lcStuck))
+	}
 	cells[lcTombstones] = humanize.CountShort(l.Delivered.Tombstones)
 	cells[lcTrend] = sparkline(v.c.data.history().pending(l.Name), trendW)
 	if r.stall.rising && trendW > 2 {
@@ -295,11 +324,53 @@ func (v *listenersView) summary() string {
 	if stalled == 0 {
 		return st.bold.Render(s) + st.dim.Render(" · none stalled")
 	}
-	msg := fmt.Sprintf(" · ⚠ STALLED %s: %s", first.stats.Name, first.stall.reason(first.stats, v.c.stallAfter))
+	more := ""
 	if stalled > 1 {
-		msg += fmt.Sprintf(" (+%d more)", stalled-1)
+		more = fmt.Sprintf(" (+%d more)", stalled-1)
 	}
-	return st.bold.Render(s) + st.warn.Render(msg)
+	return st.bold.Render(s) + st.warn.Render(v.stalledSummary(first, v.c.width-width(s), more))
+}
+
+// stalledSummary is the summary's warning about the first stalled
+// listener in w cells: its name, giving up its middle down to
+// summaryNameWidth cells, and why; when that is still too wide, a stuck
+// call names only its code (the table has the callback and its time).
+func (v *listenersView) stalledSummary(r *rankedListener, w int, more string) string {
+	l := r.stats
+	say := func(reason string) string {
+		prefix := " · ⚠ STALLED "
+		room := w - width(prefix) - width(": "+reason+more)
+		return prefix + middleEllipsis(l.Name, max(room, min(width(l.Name), summaryNameWidth))) + ": " + reason + more
+	}
+	msg := say(r.stall.reason(l, v.c.stallAfter))
+	if width(msg) > w && l.Frame != nil && r.stall.inCallback > v.c.stallAfter {
+		msg = say("stuck in " + l.Frame.Function)
+	}
+	return msg
+}
+
+// summaryNameWidth is the least the summary line shortens a stalled
+// listener's name to, so the name still says which it is.
+const summaryNameWidth = 12
+
+// detailHead names the listener, and why it is stalled; a long name gives
+// up its middle so the reason fits, down to 32 cells.
+func (v *listenersView) detailHead(r rankedListener) string {
+	st := v.c.styles
+	l := r.stats
+	stall := ""
+	if r.stall.stalled {
+		stall = "⚠ STALLED: " + r.stall.reason(l, v.c.stallAfter)
+	}
+	room := v.c.width - width("listener ")
+	if stall != "" {
+		room -= 2 + width(stall)
+	}
+	head := st.bold.Render("listener " + middleEllipsis(l.Name, max(room, min(width(l.Name), 32))))
+	if stall != "" {
+		head += "  " + st.warn.Render(stall)
+	}
+	return head
 }
 
 // renderDetail describes one listener, under the table or on its own.
@@ -310,26 +381,25 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 	row := func(label, value string) string {
 		return st.dim.Render(pad(label, 14, false)) + " " + value
 	}
-	head := st.bold.Render("listener " + l.Name)
-	if r.stall.stalled {
-		head += "  " + st.warn.Render("⚠ STALLED: "+r.stall.reason(l, v.c.stallAfter))
-	}
 	d := l.Delivered
-	lines := []string{
-		head,
-		row("pending", fmt.Sprintf("%s (buffer capacity %s, high-water %s)", humanize.CountShort(l.Pending), humanize.CountShort(l.Capacity), humanize.CountShort(l.HighWater))),
+	lines := append([]string{v.detailHead(r)}, v.pendingLines(l, row)...)
+	lines = append(lines,
 		row("behind", behindText(l, v.c.data.snapTaken())),
 		row("delivered", fmt.Sprintf("%s  (add %s · update %s · delete %s · sync %s)",
 			humanize.CountShort(d.Total()), humanize.CountShort(d.Add), humanize.CountShort(d.Update), humanize.CountShort(d.Delete), humanize.CountShort(d.Sync))),
 		row("tombstones", humanize.CountShort(d.Tombstones)+" OnDelete with a DeletedFinalStateUnknown"+st.dim.Render(" (a delete inferred at a relist)")),
 		row("rate", humanize.Rate(h.latest().listenerRate[l.Name])),
 		row("latency", "p50 "+latency(l.LatencyP50)+" · p99 "+latency(l.LatencyP99)),
-	}
+	)
 	cb := "idle"
 	if l.InCallback != "" {
 		cb = fmt.Sprintf("%s %s for %s", l.InCallback, l.InCallbackKey, humanize.Duration(r.stall.inCallback))
 	}
-	lines = append(lines, row("in callback", cb), row("synced", v.syncedText(l)))
+	lines = append(lines, row("in callback", cb))
+	if l.Frame != nil {
+		lines = append(lines, row("", st.warn.Render(stuckIn(l.Frame, v.c.width-15))))
+	}
+	lines = append(lines, row("synced", v.syncedText(l)))
 	lines = append(lines, v.owesLines(l, row)...)
 	panics := humanize.CountShort(l.Panics)
 	if l.LastPanic != "" {
@@ -343,6 +413,22 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 			st.dim.Render("  "+perColumn(historySpacing))),
 	)
 	return lines
+}
+
+// pendingLines are the backlog's size and its buffer's, when known; a
+// count from outside the informer says once that it is a lower bound.
+func (v *listenersView) pendingLines(l *source.Listener, row func(string, string) string) []string {
+	buffer := "high-water " + humanize.CountShort(l.HighWater)
+	if l.Capacity > 0 {
+		buffer = "buffer capacity " + capacityText(l) + ", " + buffer
+	}
+	out := []string{row("pending", pendingText(l)+" ("+buffer+")")}
+	if l.PendingEstimated {
+		for _, line := range wrapText(clientGoBacklog, v.c.width-15) {
+			out = append(out, row("", v.c.styles.dim.Render(line)))
+		}
+	}
+	return out
 }
 
 // syncedText says whether and when the registration reached HasSynced.
@@ -362,8 +448,11 @@ func (v *listenersView) syncedText(l *source.Listener) string {
 func (v *listenersView) owesLines(l *source.Listener, row func(string, string) string) []string {
 	st := v.c.styles
 	b := v.backlog
-	if v.c.caps.owes == nil {
+	switch {
+	case v.c.caps.owes == nil:
 		return nil
+	case isClientGo(v.c.snap()):
+		return []string{row("owes", st.dim.Render("not listed: client-go's own informer keeps its backlog to itself"))}
 	}
 	if l.Pending == 0 {
 		return []string{row("owes", "nothing: the backlog is empty")}

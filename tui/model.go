@@ -97,7 +97,7 @@ func New(src source.Source, opts Options) (*Model, error) {
 	}
 	// Keys the source cannot serve are hidden; pressing one still
 	// explains why not.
-	km.offerControls(c.caps)
+	km.offerControls(c.caps, nil)
 	return m, nil
 }
 
@@ -182,6 +182,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) applyData(msg dataMsg) tea.Cmd {
 	before, panel := m.c.data.current, len(m.notePanel())
 	m.c.data.apply(msg)
+	// The informer shown may be another, or say what it is only now.
+	m.c.keys.offerControls(m.c.caps, m.c.data.snap())
 	// A new informer, or notes that need more or fewer rows, move the
 	// body's edges.
 	if m.c.data.current != before || len(m.notePanel()) != panel {
@@ -218,7 +220,7 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 	if typing {
 		return v.update(msg)
 	}
-	why := k.whyNot(m.c.caps, msg)
+	why := k.whyNot(m.c.caps, m.c.data.snap(), msg)
 	switch {
 	case key.Matches(msg, k.Help):
 		m.showHelp, m.helpOff = true, 0
@@ -237,8 +239,12 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 		return m.toggleCompare()
 	case key.Matches(msg, k.controlKeys()...):
 		return m.control(msg)
-	case why != "":
-		m.setStatus("", fmt.Errorf("%s does nothing on %s: %s", msg.String(), sourceName(m.c), why))
+	case why != nil:
+		on := why.on
+		if on == "" {
+			on = sourceName(m.c)
+		}
+		m.setStatus("", fmt.Errorf("%s does nothing on %s: %s", msg.String(), on, why.why))
 	default:
 		for i, b := range k.viewKeys() {
 			if key.Matches(msg, b) {
@@ -264,6 +270,7 @@ func (m *Model) switcherKey(msg tea.KeyPressMsg) tea.Cmd {
 	case chosen.name != m.c.data.current:
 		m.c.data.current = chosen.name
 		m.c.data.selectedListener = ""
+		m.c.keys.offerControls(m.c.caps, m.c.data.snap())
 		m.layout()
 		return m.views[m.active].refresh()
 	}

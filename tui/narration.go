@@ -18,6 +18,10 @@ type stepMsg struct {
 	batch       bool // the batch step key: source.Processing.StepBatch
 }
 
+// narrationNameWidth is the most a listener's name takes of a notified
+// line, so a long one leaves room for the callback and the key.
+const narrationNameWidth = 32
+
 // narration is the step panel: what happened to the one item popped by
 // the last step, in the order the informer did it.
 type narration struct {
@@ -149,12 +153,13 @@ func (n *narration) body(c *common, w int, journey []string) []string {
 		for _, g := range groups {
 			nameW = max(nameW, width(g.Listener))
 		}
+		nameW = min(nameW, narrationNameWidth)
 		for i, g := range groups {
 			label := "         "
 			if i == 0 {
 				label = "notified "
 			}
-			line := fmt.Sprintf("%s ← %s %s", pad(g.Listener, nameW, false), g.Callback, g.Key)
+			line := fmt.Sprintf("%s ← %s %s", pad(middleEllipsis(g.Listener, nameW), nameW, false), g.Callback, g.Key)
 			if g.n > 1 {
 				line += fmt.Sprintf(" ×%d", g.n)
 			}

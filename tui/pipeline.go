@@ -201,6 +201,11 @@ func (v *pipelineView) queueLine(s *source.Informer, p *point) string {
 	st := v.c.styles
 	q := s.Queue
 	kind := s.QueueKind
+	if isClientGo(s) {
+		// Only the depth is known: no rows, no deltas, no flow.
+		return v.join(st.bold.Render(queueKindText(s)), "depth "+humanize.CountShort(q.Depth), v.queueState(s, "initial list not yet processed"),
+			st.dim.Render("rows and flow with agent.WithEngine()"))
+	}
 	depth := fmt.Sprintf("depth %s", humanize.CountShort(q.Depth))
 	if q.Deltas != q.Depth {
 		depth += fmt.Sprintf(" (%s deltas)", humanize.CountShort(q.Deltas))
@@ -220,6 +225,10 @@ func (v *pipelineView) queueLine(s *source.Informer, p *point) string {
 
 func (v *pipelineView) indexerLine(s *source.Informer) string {
 	st := s.Store
+	if isClientGo(s) {
+		// client-go's own cache counts no changes and names no indexes.
+		return humanize.PluralShort(st.Objects, "object")
+	}
 	return v.join(
 		humanize.PluralShort(st.Objects, "object"),
 		indexSummary(st.Indexes),
@@ -261,7 +270,9 @@ func (v *pipelineView) listenerLines(s *source.Informer, h *history, now time.Ti
 	for _, r := range ranked[:show] {
 		nameW = max(nameW, width(r.stats.Name))
 	}
-	nameW = min(nameW, 20)
+	// Long names (client-go handlers are named after their function) get
+	// more room on a wide screen.
+	nameW = min(nameW, max(20, v.c.width/5))
 	out := make([]string, 0, rows)
 	for i, r := range ranked[:show] {
 		branch := treeBranch(i, len(ranked))
@@ -270,8 +281,8 @@ func (v *pipelineView) listenerLines(s *source.Informer, h *history, now time.Ti
 		if r.stall.stalled {
 			mark = "⚠ "
 		}
-		line := fmt.Sprintf("%s%s %7s %7s  ", mark, pad(l.Name, nameW, false),
-			humanize.CountShort(l.Pending), humanize.Rate(p.listenerRate[l.Name]))
+		line := fmt.Sprintf("%s%s %7s %7s  ", mark, pad(middleEllipsis(l.Name, nameW), nameW, false),
+			pendingText(l), humanize.Rate(p.listenerRate[l.Name]))
 		switch {
 		case r.stall.stalled:
 			line = st.warn.Render(line + "STALLED " + r.stall.reason(l, v.c.stallAfter))

@@ -79,7 +79,6 @@ func (v *pipelineView) compareStack(s *source.Informer, listenerRows int) []stri
 		errs = st.bad.Render(errs)
 	}
 	q1, q2 := v.compareQueue(s, p, now)
-	store := s.Store
 	lines := []string{
 		columnTitle(c, s),
 		v.label("API server") + v.join("RV "+orDash(s.LastSyncResourceVersion), connShort(c, s), humanize.Rate(watchRate)+" events"),
@@ -89,8 +88,7 @@ func (v *pipelineView) compareStack(s *source.Informer, listenerRows int) []stri
 		v.label("Queue") + q1,
 		v.label("") + q2,
 		v.connector(),
-		v.label("Indexer") + v.join(humanize.PluralShort(store.Objects, "object"),
-			humanize.CountShort(store.Adds)+" added", humanize.CountShort(store.Updates)+" updated", humanize.CountShort(store.Deletes)+" deleted"),
+		v.label("Indexer") + v.compareIndexer(s),
 		v.connector(),
 		v.label("Processor") + v.compareProcessor(s, p),
 	}
@@ -101,6 +99,10 @@ func (v *pipelineView) compareStack(s *source.Informer, listenerRows int) []stri
 // many deltas, then what the queue does with them and its flow.
 func (v *pipelineView) compareQueue(s *source.Informer, p *point, now time.Time) (string, string) {
 	q := s.Queue
+	if isClientGo(s) {
+		// Only the depth is known: no deltas, no flow.
+		return "depth " + humanize.CountShort(q.Depth), v.join(v.c.styles.dim.Render("client-go's own: rows and flow not shown"), v.queueState(s, "initial list not processed"))
+	}
 	first := v.join(humanize.CountShort(q.Depth)+" rows", humanize.CountShort(q.Deltas)+" deltas")
 	if q.Depth > 0 {
 		first = v.join(first, "oldest "+humanize.Duration(since(now, q.OldestEnqueued)))
@@ -111,6 +113,16 @@ func (v *pipelineView) compareQueue(s *source.Informer, p *point, now time.Time)
 	}
 	state := v.queueState(s, "initial list not processed")
 	return first, v.join(how, "in "+humanize.Rate(p.queueInRate), "out "+humanize.Rate(p.queueOutRate), state)
+}
+
+// compareIndexer is the cache's size and, from the engine, its changes.
+func (v *pipelineView) compareIndexer(s *source.Informer) string {
+	store := s.Store
+	if isClientGo(s) {
+		return humanize.PluralShort(store.Objects, "object")
+	}
+	return v.join(humanize.PluralShort(store.Objects, "object"),
+		humanize.CountShort(store.Adds)+" added", humanize.CountShort(store.Updates)+" updated", humanize.CountShort(store.Deletes)+" deleted")
 }
 
 func (v *pipelineView) compareProcessor(s *source.Informer, p *point) string {
@@ -136,6 +148,9 @@ func (v *pipelineView) queueComparison(snaps []*source.Informer) string {
 			owed += l.Pending
 		}
 		part := fmt.Sprintf("%s %s rows for %s deltas", st.bold.Render(s.Name), humanize.CountShort(q.Depth), humanize.CountShort(q.Deltas))
+		if isClientGo(s) {
+			part = fmt.Sprintf("%s %s rows, deltas not counted", st.bold.Render(s.Name), humanize.CountShort(q.Depth))
+		}
 		if q.Depth > 0 && q.Deltas > q.Depth {
 			part += fmt.Sprintf(" (%.1f per row)", float64(q.Deltas)/float64(q.Depth))
 		}

@@ -51,7 +51,10 @@ func (v *queueView) shortHelp() []key.Binding {
 	if v.detail != nil {
 		return []key.Binding{k.Back}
 	}
-	keys := []key.Binding{k.Up, k.Down, k.Filter, k.Open}
+	var keys []key.Binding
+	if !v.sealed() {
+		keys = []key.Binding{k.Up, k.Down, k.Filter, k.Open}
+	}
 	if v.c.peers() != nil {
 		keys = append(keys, k.Compare)
 	}
@@ -183,6 +186,9 @@ func (v *queueView) update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := v.c.keys
+	if v.sealed() {
+		return nil // no rows to move over, filter or open
+	}
 	if v.filter.editing {
 		changed, cmd := v.filter.update(km, k)
 		if changed {
@@ -263,6 +269,9 @@ func (v *queueView) render() string {
 	st := v.c.styles
 	s := v.c.snap()
 	lines := []string{v.summary()}
+	if v.sealed() {
+		return v.renderSealed(lines)
+	}
 	if v.filter.shown() {
 		lines = append(lines, v.filter.view(v.c, v.c.width, len(v.rows), len(v.head(s))))
 	}
@@ -283,6 +292,9 @@ func (v *queueView) render() string {
 // emptyText says why s's table has no rows: an empty queue, or a filter
 // that matches none of its rows.
 func (v *queueView) emptyText(s *source.Informer) string {
+	if isClientGo(s) {
+		return "client-go's own informer keeps its queue to itself"
+	}
 	if spec := v.filter.spec(); spec.err != "" {
 		return spec.err
 	}
@@ -354,6 +366,9 @@ func (v *queueView) summary() string {
 	st := v.c.styles
 	q := v.c.snap().Queue
 	parts := []string{st.bold.Render(v.kind().String()), humanize.PluralShort(q.Depth, "row")}
+	if isClientGo(v.c.snap()) {
+		return joinNonEmpty(st.dim.Render(" · "), st.bold.Render(queueKindText(v.c.snap())), humanize.PluralShort(q.Depth, "row"))
+	}
 	if q.Deltas != q.Depth {
 		parts = append(parts, humanize.CountShort(q.Deltas)+" deltas")
 	}

@@ -85,6 +85,9 @@ func (v *queueView) peer(name string) *queuePeer {
 func (v *queueView) compareSummary(s *source.Informer) string {
 	st := v.c.styles
 	q := s.Queue
+	if isClientGo(s) {
+		return joinNonEmpty(st.dim.Render(" · "), humanize.PluralShort(q.Depth, "row"), st.dim.Render("client-go's own: rows not shown"))
+	}
 	parts := []string{humanize.PluralShort(q.Depth, "row"), humanize.PluralShort(q.Deltas, "delta")}
 	if q.Depth > 0 {
 		parts = append(parts, "oldest "+humanize.Duration(since(v.c.nowOf(s), q.OldestEnqueued)))

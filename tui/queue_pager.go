@@ -53,18 +53,26 @@ type pageRequest struct {
 }
 
 // pagerCmd reads, for every queue shown, the rows around what is drawn
-// and the sweep's next chunk; nil when the source cannot page.
+// and the sweep's next chunk; nil when the source cannot page. client-go's
+// own informers are left out: their queues cannot be read.
 func (v *queueView) pagerCmd() tea.Cmd {
 	p := v.c.caps.pager
 	if p == nil {
 		return nil
 	}
-	shown := []string{v.c.data.current}
+	var shown []string
 	if v.c.comparing() {
-		shown = shown[:0]
 		for _, s := range v.c.compared() {
-			shown = append(shown, s.Name)
+			if !isClientGo(s) {
+				shown = append(shown, s.Name)
+			}
 		}
+	} else if !isClientGo(v.c.snap()) {
+		shown = append(shown, v.c.data.current)
+	}
+	if len(shown) == 0 {
+		v.mirrors = nil
+		return nil // client-go's own informers have no rows to page
 	}
 	keep := make(map[string]*queueMirror, len(shown))
 	var reqs []pageRequest

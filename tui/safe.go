@@ -96,7 +96,7 @@ func safeFrame(msg *dataMsg) {
 	msg.notes = safeAll(msg.notes)
 	for i := range msg.events {
 		e := &msg.events[i]
-		e.Informer, e.Listener, e.Key, e.Detail = safe(e.Informer), safe(e.Listener), safe(e.Key), safe(e.Detail)
+		e.Informer, e.Listener, e.Key, e.Detail, e.Frame = safe(e.Informer), safe(e.Listener), safe(e.Key), safe(e.Detail), safe(e.Frame)
 	}
 	msg.status.Message, msg.status.LastError = safe(msg.status.Message), safe(msg.status.LastError)
 	msg.reasons = safeStrings(msg.reasons)
@@ -111,6 +111,7 @@ func safeFrame(msg *dataMsg) {
 // are copied first.
 func safeSnapshot(s source.Informer) source.Informer {
 	s.Name, s.Resource, s.LastSyncResourceVersion = safe(s.Name), safe(s.Resource), safe(s.LastSyncResourceVersion)
+	s.Implementation = safe(s.Implementation)
 	s.Reflector.LastError = safe(s.Reflector.LastError)
 	s.Store.LastResourceVersion = safe(s.Store.LastResourceVersion)
 	s.Store.Indexes = safeKeys(s.Store.Indexes)
@@ -124,6 +125,9 @@ func safeSnapshot(s source.Informer) source.Informer {
 		l.Name, l.InCallback, l.InCallbackKey, l.LastPanic = safe(l.Name), safe(l.InCallback), safe(l.InCallbackKey), safe(l.LastPanic)
 		if m := l.LastCacheMutation; m != nil {
 			l.LastCacheMutation = &source.CacheMutation{Time: m.Time, Callback: safe(m.Callback), Key: safe(m.Key), Fields: safeAll(m.Fields)}
+		}
+		if f := l.Frame; f != nil {
+			l.Frame = &source.StackFrame{Function: safe(f.Function), File: safe(f.File), Line: f.Line}
 		}
 	}
 	return s

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"sort"
 	"time"
 
@@ -32,6 +33,9 @@ func (s stallInfo) reason(l *source.Listener, after time.Duration) string {
 	out := ""
 	if l.InCallback != "" && s.inCallback > after {
 		out = "in " + l.InCallback + " for " + humanize.Duration(s.inCallback)
+		if l.Frame != nil {
+			out += ", stuck in " + l.Frame.Function
+		}
 	}
 	if s.rising {
 		if out != "" {
@@ -40,6 +44,17 @@ func (s stallInfo) reason(l *source.Listener, after time.Duration) string {
 		out += "backlog rising"
 	}
 	return out
+}
+
+// stuckIn names the code a stalled call was found in, with its file's
+// whole path when that fits in w cells, else its base name:
+// "stuck in main.blockIfLabelled (main.go:44)".
+func stuckIn(f *source.StackFrame, w int) string {
+	full := fmt.Sprintf("stuck in %s (%s:%d)", f.Function, f.File, f.Line)
+	if width(full) <= w {
+		return full
+	}
+	return "stuck in " + f.String()
 }
 
 // rankedListener is a listener with its assessment, in display order.

@@ -491,6 +491,10 @@ func (v *storeView) summary() string {
 	st := v.c.styles
 	s := v.c.snap()
 	parts := []string{st.bold.Render(humanize.PluralShort(s.Store.Objects, "object")), indexSummary(s.Store.Indexes), memoryLine(s.Memory)}
+	if isClientGo(s) {
+		// Its indexes are not reported, and it has no estimate to wait for.
+		parts = []string{parts[0], st.dim.Render("memory not estimated for client-go's own informer")}
+	}
 	if v.filter.shown() {
 		parts = append(parts, st.dim.Render("regexp over keys+labels · -l selector · -f fuzzy"))
 	}

@@ -71,7 +71,7 @@ func newSwitcher(c *common) *switcher {
 		if why == "" {
 			why = silenceSentence(&snap, false)
 		}
-		s.items = append(s.items, switchItem{name: snap.Name, resource: snap.Resource, kind: snap.QueueKind.String(), synced: snap.Synced, why: why})
+		s.items = append(s.items, switchItem{name: snap.Name, resource: snap.Resource, kind: queueKindText(&snap), synced: snap.Synced, why: why})
 		s.targets = append(s.targets, snap.Name+" "+snap.Resource)
 	}
 	for _, cmd := range commands() {

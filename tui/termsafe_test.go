@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	corev1 "k8s.io/api/core/v1"
@@ -141,7 +142,10 @@ func hostileConfig() (sourcetest.Config, *sourcetest.Controller) {
 		audit := &frame[0].Listeners[2]
 		audit.CacheMutations = 1
 		audit.LastCacheMutation = &source.CacheMutation{Callback: "OnUpdate", Key: "default/web-7", Fields: []string{`metadata.labels.touched: "" → "yes"`}}
+		audit.Frame = &source.StackFrame{Function: "main.audit", File: "/src/main.go", Line: 9}
 	}
+	cfg.Events = append(cfg.Events, source.Event{Seq: uint64(len(cfg.Events) + 1), Time: t0.Add(5 * time.Second), Type: source.EventStalled,
+		Informer: "pods", Listener: "audit", Key: "default/web-7", Detail: "OnUpdate", Duration: 2 * time.Second, Frame: "main.audit (main.go:9)"})
 	stores := cfg.Stores
 	cfg.Stores = nil
 	cfg = hostileOf(cfg)

@@ -1,0 +1,60 @@
+package tui
+
+import (
+	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/source"
+)
+
+// client-go's own informer, which an agent observes from outside, shows
+// less than informtop's engine: its queue's depth but not its rows, its
+// listeners' backlogs as lower bounds and not their buffers, no steps, no
+// cuts for verify, no memory estimate. The words here say so where the
+// engine's figures would be, so a zero that was never measured does not
+// read as one that was.
+
+// engineOption is how a controller gets informtop's engine instead.
+const engineOption = "agent.NewInformer(set, agent.WithEngine())"
+
+// Why a control key does nothing on a client-go informer, for the status
+// line and the help.
+const (
+	whyClientGoQueue = "client-go's own informer keeps its queue to itself; build it with " +
+		engineOption + " to see its contents and step it"
+	whyClientGoVerify = "client-go's own informer cannot hand over its cache as of one resourceVersion; build it with " +
+		engineOption + " to verify it"
+	// clientGoBacklog explains a listener's pending count.
+	clientGoBacklog = "client-go's own informer: its backlog is counted from outside, a lower bound"
+)
+
+// isClientGo reports that s is client-go's own informer; a source that
+// does not say ("") runs informtop's engine.
+func isClientGo(s *source.Informer) bool {
+	return s != nil && s.Implementation == source.ImplementationClientGo
+}
+
+// queueKindText is the queue as the header and titles name it:
+// "RealFIFO", or "RealFIFO · client-go" for client-go's own informer.
+func queueKindText(s *source.Informer) string {
+	if isClientGo(s) {
+		return s.QueueKind.String() + " · client-go"
+	}
+	return s.QueueKind.String()
+}
+
+// pendingText is a listener's backlog: "≥N" when it was counted from
+// outside the informer, a lower bound.
+func pendingText(l *source.Listener) string {
+	if l.PendingEstimated {
+		return "≥" + humanize.CountShort(l.Pending)
+	}
+	return humanize.CountShort(l.Pending)
+}
+
+// capacityText is a listener's buffer size; "–" when the source does not
+// know it (client-go's own informer), which a 0 would misstate.
+func capacityText(l *source.Listener) string {
+	if l.Capacity <= 0 {
+		return "–"
+	}
+	return humanize.CountShort(l.Capacity)
+}
