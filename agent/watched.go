@@ -255,8 +255,14 @@ func (w *watched) snapshot(now time.Time) source.Informer {
 		inf.QueueKind = source.RealFIFO
 	}
 	inf.Queue = source.Queue{Kind: inf.QueueKind, Depth: w.queue.depth(), Synced: inf.Synced}
+	idx := w.GetIndexer()
+	indexes := make(map[string]int, len(idx.GetIndexers()))
+	for name := range idx.GetIndexers() {
+		indexes[name] = len(idx.ListIndexFuncValues(name))
+	}
 	inf.Store = source.Cache{
 		Objects:             int(max(w.counter.size.Load(), 0)),
+		Indexes:             indexes,
 		LastResourceVersion: inf.LastSyncResourceVersion,
 		Generation:          w.counter.generation(),
 	}
