@@ -8,6 +8,8 @@ import (
 	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/informtop/informtop/internal/say"
 )
 
 // denied checks, as k9s does before it watches, whether the user may list
@@ -49,7 +51,7 @@ func denied(ctx context.Context, c kubernetes.Interface, r resource, ns, as stri
 			where = "in all namespaces"
 		}
 	}
-	msg := fmt.Sprintf("denied: %s may not %s %s %s (RBAC)", who, strings.Join(refused, " or "), r.name(), where)
+	msg := say.DeniedPrefix + fmt.Sprintf("%s may not %s %s %s (RBAC)", who, strings.Join(refused, " or "), r.name(), where)
 	if reason != "" {
 		msg += ": " + reason
 	}

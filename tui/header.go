@@ -39,10 +39,7 @@ func headerStatus(c *common) string {
 		return joinNonEmpty(sep, append(parts, sourceName(c), st.dim.Render("connecting…"))...)
 	}
 	kind := queueKindText(s)
-	synced := st.ok.Render("✓ synced")
-	if !s.Synced {
-		synced = st.warn.Render("✗ syncing")
-	}
+	synced := stateOf(s, c.data.reasons[s.Name]).render(st)
 	p := c.data.history().latest()
 	watchRate := p.eventRate[evAdded] + p.eventRate[evModified] + p.eventRate[evDeleted]
 	parts = append(parts, st.bold.Render(s.Name)+" "+kind)
@@ -86,11 +83,12 @@ func headerSync(c *common) string {
 		if i > 0 {
 			names.WriteByte(' ')
 		}
-		mark := st.ok.Render("✓")
-		if s.Synced {
+		// Synced and trusted: a stale cache is not counted as synced.
+		state := stateOf(&c.data.snaps[i], c.data.reasons[s.Name])
+		mark := state.styled(st, state.mark)
+		if state.level == stateOK {
 			synced++
 		} else {
-			mark = st.warn.Render("✗")
 			waiting = append(waiting, s.Name)
 		}
 		name := s.Name

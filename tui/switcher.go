@@ -26,7 +26,7 @@ type switcher struct {
 // switchItem is what the picker shows of one informer or command.
 type switchItem struct {
 	name, resource, kind string
-	synced               bool
+	state                informerState
 	why                  string // why it has not synced, if the source says
 	cmd                  *command
 }
@@ -71,7 +71,7 @@ func newSwitcher(c *common) *switcher {
 		if why == "" {
 			why = silenceSentence(&snap, false)
 		}
-		s.items = append(s.items, switchItem{name: snap.Name, resource: snap.Resource, kind: queueKindText(&snap), synced: snap.Synced, why: why})
+		s.items = append(s.items, switchItem{name: snap.Name, resource: snap.Resource, kind: queueKindText(&snap), state: stateOf(&snap, c.data.reasons[snap.Name]), why: why})
 		s.targets = append(s.targets, snap.Name+" "+snap.Resource)
 	}
 	for _, cmd := range commands() {
@@ -198,7 +198,10 @@ func (s *switcher) render(w, h int) string {
 	nameW = min(nameW, inner/2)
 	for i := start; i < start+rows && i < len(s.matches); i++ {
 		it := s.items[s.matches[i]]
-		line := yesNo(it.synced) + " " + pad(it.name, nameW, false) + "  " + it.resource + st.dim.Render(" · ") + it.kind
+		line := it.state.mark + " " + pad(it.name, nameW, false) + "  " + it.resource + st.dim.Render(" · ") + it.kind
+		if it.state.level != stateOK {
+			line += st.dim.Render(" · ") + it.state.styled(st, it.state.text)
+		}
 		if it.cmd != nil {
 			line = ": " + pad(it.name, nameW, false) + "  " + st.dim.Render(it.cmd.what)
 		}

@@ -9,6 +9,11 @@ import (
 	"github.com/informtop/informtop/source"
 )
 
+// DeniedPrefix starts the reason of an informer the access check refused:
+// one that will not sync until someone changes RBAC, which the dashboard
+// shows as forbidden rather than syncing.
+const DeniedPrefix = "denied: "
+
 // watchListWait is how long a streamed initial list may run without its
 // initial-events-end bookmark before informtop suggests turning it off.
 const watchListWait = 10 * time.Second

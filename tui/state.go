@@ -1,0 +1,63 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/informtop/informtop/internal/say"
+	"github.com/informtop/informtop/source"
+)
+
+// informerState is the one state the header and the switcher give an
+// informer. ✓ shows only while its cache can be trusted: an informer that
+// synced once and then lost its watch, or is listing again, holds what
+// the server had before, so it reads stale until the relist lands (a
+// relist after an outage can take a minute of client-go's backoff).
+type informerState struct {
+	mark, text string
+	level      stateLevel
+}
+
+type stateLevel int
+
+const (
+	stateOK stateLevel = iota
+	stateDim
+	stateWarn
+	stateBad
+)
+
+func stateOf(s *source.Informer, why string) informerState {
+	r := s.Reflector
+	switch {
+	case s.Stopped:
+		return informerState{"■", "stopped", stateDim}
+	case !s.Synced && strings.HasPrefix(why, say.DeniedPrefix):
+		// The access check answered: it will not sync until RBAC changes.
+		return informerState{"✗", "forbidden", stateBad}
+	case !s.Synced:
+		return informerState{"✗", "syncing", stateWarn}
+	case r.ListInProgress:
+		return informerState{"⚠", "stale: relisting", stateWarn}
+	case s.Started && !r.WatchOpen:
+		return informerState{"⚠", "stale: watch down", stateBad}
+	case source.FreshnessOf(*s, s.Taken).Silent:
+		return informerState{"⚠", "stale: silent", stateBad}
+	}
+	return informerState{"✓", "synced", stateOK}
+}
+
+// render styles the state's mark and text.
+func (i informerState) render(st styles) string { return i.styled(st, i.mark+" "+i.text) }
+
+// styled styles txt as the state's level.
+func (i informerState) styled(st styles, txt string) string {
+	switch i.level {
+	case stateDim:
+		return st.dim.Render(txt)
+	case stateWarn:
+		return st.warn.Render(txt)
+	case stateBad:
+		return st.bad.Render(txt)
+	}
+	return st.ok.Render(txt)
+}
