@@ -92,13 +92,15 @@ func parseFilter(q string, where filterWhere) filterSpec {
 }
 
 // setText compiles q as a case-insensitive regular expression; text that
-// is not one is matched literally, as k9s does.
+// is not one is matched literally, as k9s does. ^ and $ match at each
+// line: the Store view searches a key and its labels as two lines, so
+// /cm-00009$ finds the key that ends so.
 func (s *filterSpec) setText(q string) {
 	if regexp.QuoteMeta(q) == q {
 		s.sub = strings.ToLower(q)
 		return
 	}
-	re, err := regexp.Compile("(?i)" + q)
+	re, err := regexp.Compile("(?im)" + q)
 	if err != nil {
 		s.sub = strings.ToLower(q)
 		return

@@ -50,6 +50,13 @@ func TestStoreFilterTextIsRegexpOrSubstring(t *testing.T) {
 	if got := storeRows(h); len(got) != 3 {
 		t.Fatalf("/^kube-system/coredns-1/ kept %v", got)
 	}
+	// $ ends the key, not the labels after it: the fixture's coredns pods
+	// are labelled, and coredns-1 ends only one key.
+	h.keys("esc", "/")
+	h.typeText("coredns-1$")
+	if got := storeRows(h); len(got) != 1 || got[0] != "kube-system/coredns-1" {
+		t.Fatalf("coredns-1$ kept %v", got)
+	}
 	h.keys("esc", "/")
 	h.typeText("app=cart")
 	if got := storeRows(h); len(got) != 0 {

@@ -82,7 +82,7 @@ type storeView struct {
 	scroll scroller
 	filter filterBox
 	match  matcher // over keys, for -f
-	tmatch matcher // over "key labels", for text and regexps
+	tmatch matcher // over "key\nlabels", for text and regexps
 	// sortAge lists the newest objects first instead of by name.
 	sortAge bool
 
@@ -255,7 +255,7 @@ func (v *storeView) applyKeys(msg storeKeysMsg) {
 	for i, k := range msg.keys {
 		texts[i] = k
 		if msg.labels[i] != "" {
-			texts[i] += " " + msg.labels[i]
+			texts[i] += "\n" + msg.labels[i] // its own line: ^ and $ anchor to the key
 		}
 	}
 	v.tmatch.setCorpus(texts)
