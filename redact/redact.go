@@ -15,6 +15,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
 )
 
@@ -47,12 +49,31 @@ func (p Policy) Map(resource string, obj any) (m map[string]any, raw []byte, err
 	if md, ok := m["metadata"].(map[string]any); ok {
 		delete(md, "managedFields")
 	}
+	typeMeta(obj, m)
 	kind, _ := m["kind"].(string)
 	if kind == "" {
 		kind = Kind(obj)
 	}
 	p.redactMap(resource, kind, p.Secret(resource, obj) || p.kinds[kind], m)
 	return m, nil, nil
+}
+
+// typeMeta gives m the apiVersion and kind a typed object lost on its way
+// into an informer's cache (client-go's decoder clears them), from
+// client-go's scheme, so what is shown can go back to kubectl apply.
+func typeMeta(obj any, m map[string]any) {
+	if k, _ := m["kind"].(string); k != "" {
+		return
+	}
+	ro, ok := obj.(runtime.Object)
+	if !ok {
+		return
+	}
+	kinds, _, err := scheme.Scheme.ObjectKinds(ro)
+	if err != nil || len(kinds) == 0 {
+		return
+	}
+	m["apiVersion"], m["kind"] = kinds[0].GroupVersion().String(), kinds[0].Kind
 }
 
 // YAML renders obj as Map does, as YAML; an object that cannot be

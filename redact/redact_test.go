@@ -18,8 +18,12 @@ func TestSecretYAMLIsRedacted(t *testing.T) {
 		StringData: map[string]string{"token": "abc"},
 	}
 	got := YAML("secrets", s)
-	want := `data:
+	// apiVersion and kind come back from the scheme: the YAML can be
+	// applied as it is (once the values are filled in again).
+	want := `apiVersion: v1
+data:
   password: <redacted, 7 bytes>
+kind: Secret
 metadata:
   annotations:
     kubectl.kubernetes.io/last-applied-configuration: <redacted, 36 bytes>
