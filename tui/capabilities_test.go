@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/sourcetest"
@@ -238,4 +241,45 @@ func TestVerifyKey(t *testing.T) {
 	plain.size(160, 48)
 	plain.frames(fixtureFrames)
 	pressRefused(t, plain, "v", "verify compares a cache with a real API server's LIST at the cache's resourceVersion: it works on a cluster, and on attach started with --verify --kubeconfig …")
+}
+
+// slowVerifier lists a first batch of pages, then waits to be cancelled:
+// a comparison of a big cache in progress.
+type slowVerifier struct {
+	*sourcetest.Cluster
+	listed chan struct{}
+}
+
+func (s slowVerifier) Controls() source.Controls {
+	c := s.Cluster.Controls()
+	c.Verifier = s
+	return c
+}
+
+func (s slowVerifier) Verify(ctx context.Context, _ string) (verify.Result, error) {
+	verify.ReportProgress(ctx, 37, 18500)
+	close(s.listed)
+	<-ctx.Done()
+	return verify.Result{}, ctx.Err()
+}
+
+// A comparison of a big cache shows its pages as they come and esc
+// cancels it: it never looks dead.
+func TestVerifyShowsProgressAndCancels(t *testing.T) {
+	src := slowVerifier{Cluster: sourcetest.NewCluster(sourcetest.New(clusterConfig()), nil), listed: make(chan struct{})}
+	h := newHarness(t, src)
+	h.size(160, 48)
+	h.frames(fixtureFrames)
+	_, cmd := h.m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	<-src.listed
+	if got := lastLine(h.screen()); !strings.Contains(got, "verifying pods") || !strings.Contains(got, "37 pages listed, 18,500 objects") || !strings.Contains(got, "esc cancels") {
+		t.Fatalf("footer while verifying: %q", got)
+	}
+	h.keys("esc")
+	h.send(<-done)
+	if got := lastLine(h.screen()); !strings.Contains(got, "verify of pods cancelled") {
+		t.Errorf("footer after esc: %q", got)
+	}
 }

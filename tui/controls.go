@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -113,19 +111,7 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 		if inf == "" {
 			return nil
 		}
-		m.setStatus("verifying "+inf+" against the API server (LIST at its resourceVersion)…", nil)
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
-			defer cancel()
-			res, err := caps.verify.Verify(ctx, inf)
-			switch {
-			case err != nil:
-				return controlMsg{err: fmt.Errorf("could not verify %s: %w", inf, err)}
-			case !res.Equal:
-				return controlMsg{err: errors.New(inf + ": " + res.Sentence())}
-			}
-			return controlMsg{text: inf + ": " + res.Sentence()}
-		}
+		return m.startVerify(caps.verify, inf)
 	case key.Matches(msg, k.Faster), key.Matches(msg, k.Slower):
 		step := 1
 		if key.Matches(msg, k.Slower) {

@@ -50,6 +50,9 @@ type Model struct {
 	switcher  *switcher
 	narration *narration
 	status    status
+	// verifying is the comparison with the API server in progress; nil
+	// when none runs.
+	verifying *verifyRun
 
 	// done is closed when Run ends, so a pending tick gives up at once
 	// instead of outliving the program.
@@ -158,6 +161,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case controlMsg:
 		m.setStatus(msg.text, msg.err)
 		return m, nil
+	case verifyDone:
+		m.finishVerify(msg)
+		return m, nil
 	case stepMsg:
 		m.applyStep(msg)
 		return m, nil
@@ -232,6 +238,8 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 		return m.activate((m.active + numViews - 1) % numViews)
 	case key.Matches(msg, k.Switch, k.Commands):
 		m.switcher = newSwitcher(m.c)
+	case key.Matches(msg, k.Back) && m.verifying != nil:
+		m.verifying.cancel()
 	case key.Matches(msg, k.Back) && m.narration != nil:
 		m.narration = nil
 		m.layout()
@@ -385,6 +393,10 @@ func (m *Model) render() string {
 		nh := m.height - headerLines - 1 - c.height - len(panel)
 		parts = append(parts, fit(m.narration.render(c, m.width, nh), m.width, nh))
 	}
-	parts = append(parts, fit(footerLine(c, m.status, m.footerKeys()), m.width, 1))
+	st := m.status
+	if m.verifying != nil {
+		st = m.verifying.status(m.c.now())
+	}
+	parts = append(parts, fit(footerLine(c, st, m.footerKeys()), m.width, 1))
 	return strings.Join(parts, "\n")
 }

@@ -142,6 +142,27 @@ func Run(ctx context.Context, cut Cutter, list Lister, pageSize int64) (Result, 
 	return Result{}, fmt.Errorf("the server had compacted every version tried (%s) before it could be listed; verify again", strings.Join(compacted, ", "))
 }
 
+// progressKey carries a Progress in a context.
+type progressKey struct{}
+
+// Progress is told, after each page the server answered, how many pages
+// and objects a comparison has listed so far: a big cache takes a hundred
+// pages, and a user waiting needs to see them go by.
+type Progress func(pages, objects int)
+
+// WithProgress has Run tell p about each page it lists under ctx.
+func WithProgress(ctx context.Context, p Progress) context.Context {
+	return context.WithValue(ctx, progressKey{}, p)
+}
+
+// ReportProgress tells the Progress of ctx, if it has one, how far a
+// comparison got: Run calls it after each page; other verifiers may too.
+func ReportProgress(ctx context.Context, pages, objects int) {
+	if p, ok := ctx.Value(progressKey{}).(Progress); ok && p != nil {
+		p(pages, objects)
+	}
+}
+
 // listAt lists every page at exactly rv.
 func listAt(ctx context.Context, list Lister, rv string, pageSize int64) (map[string]string, int, error) {
 	if pageSize <= 0 {
@@ -162,6 +183,7 @@ func listAt(ctx context.Context, list Lister, rv string, pageSize int64) (map[st
 			}
 			out[key] = m.ResourceVersion
 		}
+		ReportProgress(ctx, pages, len(out))
 		if l.Continue == "" {
 			return out, pages, nil
 		}
