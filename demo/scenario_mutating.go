@@ -55,7 +55,7 @@ func buildMutating(cfg resolved) plan {
 				d.stall("pods", labeler, false)
 			}),
 			then: labelerCharged, note: []string{
-				"labeler's handler set the label touched=yes on the pod it was given: the informer's cached object, not a DeepCopy. The Store view (2) now shows a label the API server never had.",
+				"labeler's handler set the label touched=yes on the pod it was given: the informer's cached object, not a DeepCopy. The Store view (4) now shows a label the API server never had.",
 				"With attribution on, each callback's object is copied before the handler and compared after. No other listener was handling that pod meanwhile, so the detector names labeler and the field: metadata.labels.touched \"\" → \"yes\" (Listeners view 3, MUT; Events: CacheMutation).",
 			}},
 		{name: "next version", after: 5 * time.Second,
