@@ -12,17 +12,27 @@ type clock struct {
 	speed float64
 }
 
-// due is how long to wait until recorded time t; 0 when it is past.
-func (c *clock) due(t int64) time.Duration {
+// when is the moment recorded time t is due; the zero time when speed is
+// 0 (everything is due at once).
+func (c *clock) when(t int64) time.Time {
 	if c.speed <= 0 {
-		return 0
+		return time.Time{}
 	}
-	return time.Until(c.start.Add(time.Duration(float64(t) / c.speed)))
+	return c.start.Add(time.Duration(float64(t) / c.speed))
 }
 
 // wait waits until recorded time t; false when ctx or stop ended first.
 func (c *clock) wait(ctx context.Context, stop <-chan struct{}, t int64) bool {
-	d := c.due(t)
+	return until(ctx, stop, c.when(t))
+}
+
+// until waits until the moment at (at once when it is past, or zero);
+// false when ctx or stop ended first.
+func until(ctx context.Context, stop <-chan struct{}, at time.Time) bool {
+	var d time.Duration
+	if !at.IsZero() {
+		d = time.Until(at)
+	}
 	if d <= 0 {
 		select {
 		case <-ctx.Done():

@@ -9,7 +9,11 @@
 //
 // The reflector drives the replay as it drove the recording: each List
 // call gets the next recorded List response, each Watch call the next
-// recorded watch. A stream the server ended ends at the same moment; one
-// the reflector stopped waits for the reflector to stop it again. Once
-// the recording is used up, the last watch stays open and silent.
+// recorded watch. A stream the server ended ends at the same moment, but
+// for one that gave the reflector no event: the reflector relists after
+// such a stream when it ended within a second, so the replay ends it on
+// the same side of that second as the live one ended, whatever its speed.
+// A stream the reflector stopped waits for the reflector to stop it
+// again. Once the recording is used up, the last watch stays open and
+// silent.
 package replay

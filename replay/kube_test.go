@@ -159,7 +159,7 @@ func TestRecordAClusterReplayIt(t *testing.T) {
 		}
 		for key, seq := range liveKeys {
 			if d := diff(got.perKey[id][key], seq); d != "" {
-				t.Errorf("listener %s, key %s: the replay's callbacks differ from the live run's: %s", id, key, d)
+				t.Errorf("listener %s, key %s: the replay's callbacks differ from the live run's: %s\nreplay: %q\nlive:   %q", id, key, d, got.perKey[id][key], seq)
 			}
 		}
 		for _, c := range calls {
@@ -188,7 +188,14 @@ func TestRecordAClusterReplayIt(t *testing.T) {
 }
 
 // settledOn waits until every cache and listener holds the server's
-// configmaps and pods, and returns them as the stores read (key@rv, sorted).
+// configmaps and pods and every informer has handed its listeners all it
+// processed, and returns them as the stores read (key@rv, sorted).
+//
+// The listeners' views alone are not enough: a relist's unchanged objects
+// reach the listeners as syncs (OnUpdate with the same resourceVersion),
+// which change no view, so the views match while the slow listener still
+// has syncs queued. Stopping the live run then drops them, and the replay,
+// which delivers them, seems to make calls the live run did not.
 func settledOn(t *testing.T, s *kube.Source, cs kubernetes.Interface, ns string) map[string][]string {
 	t.Helper()
 	want := map[string][]string{}
@@ -197,6 +204,9 @@ func settledOn(t *testing.T, s *kube.Source, cs kubernetes.Interface, ns string)
 		want["configmaps"], want["pods"] = serverState(t, cs, ns)
 		ok := true
 		for _, inf := range s.Informers() {
+			if !pipelineIdle(inf.Engine(), false, "", false) {
+				ok = false
+			}
 			if diff(storeOf(inf.Engine()), want[inf.Name()]) != "" {
 				ok = false
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -386,15 +387,81 @@ type stream struct {
 	out  chan watch.Event
 	stop chan struct{}
 	once sync.Once
+
+	// What the reflector counts to tell a broken watch (see closeAt), from
+	// the watch call or, in a stream of initial events, from their end:
+	// since when (recorded, and here), with what margin, and how many
+	// events it took since.
+	sinceT  int64
+	since   time.Time
+	margin  time.Duration
+	taken   int
+	initial bool // initial events stream until their end's bookmark
 }
+
+// shortWatch is client-go's reflector's line between a broken watch and
+// an ended one: a watch the server ends sooner after the reflector began
+// counting, without an event, makes it relist (VeryShortWatchError); a
+// longer one it opens again.
+const shortWatch = time.Second
+
+// initialEndMargin: after the bookmark ending a stream's initial events
+// the reflector hands the list to its queue before it counts the stream
+// anew; an empty rest of the stream is held this much more, so that the
+// reflector counts shortWatch at least.
+const initialEndMargin = time.Second
 
 // newStream serves the stream c opened; c nil: a silent one.
 func newStream(lw *listerWatcher, c *recording.Record) *stream {
 	s := &stream{lw: lw, out: make(chan watch.Event), stop: make(chan struct{})}
 	if c != nil {
+		// After the reflector's watch call began: it counts from before.
+		s.sinceT, s.since = c.T, time.Now()
+		o := c.Options
+		s.initial = o != nil && o.SendInitialEvents != nil && *o.SendInitialEvents
 		go s.serve()
 	}
 	return s
+}
+
+// closeAt is when to end the stream as the server did at recorded time t:
+// when t is due, unless the reflector took no event since it began
+// counting. Then the live reflector relisted if the stream ended within
+// shortWatch, and opened another watch if not, so the replay ends it on
+// the same side of that line whatever its speed: no sooner than
+// shortWatch after the count began when the live stream lasted longer
+// (replayed as fast as possible, a watch that the server ended after
+// minutes of silence would otherwise end at once), no later than it
+// lasted when it was shorter (replayed slower than recorded).
+func (s *stream) closeAt(t int64) time.Time {
+	due := s.lw.clock.when(t)
+	if s.taken > 0 {
+		return due
+	}
+	lasted := time.Duration(t - s.sinceT)
+	if lasted >= shortWatch {
+		if held := s.since.Add(shortWatch + s.margin); due.Before(held) {
+			return held
+		}
+		return due
+	}
+	if cut := s.since.Add(lasted); !due.IsZero() && cut.Before(due) {
+		return cut
+	}
+	return due
+}
+
+// took counts an event the reflector took; the bookmark ending the
+// initial events begins its count anew.
+func (s *stream) took(r recording.Record, obj runtime.Object) {
+	s.taken++
+	if !s.initial || r.Type != string(watch.Bookmark) {
+		return
+	}
+	if acc, err := meta.Accessor(obj); err == nil && acc.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
+		s.initial = false
+		s.sinceT, s.since, s.margin, s.taken = r.T, time.Now(), initialEndMargin, 0
+	}
 }
 
 func (s *stream) ResultChan() <-chan watch.Event { return s.out }
@@ -416,7 +483,7 @@ func (s *stream) serve() {
 			return
 		case streamClosed:
 			if r.By == "server" {
-				if s.lw.clock.wait(ctx, s.stop, r.T) {
+				if until(ctx, s.stop, s.closeAt(r.T)) {
 					close(s.out)
 				}
 				return
@@ -439,6 +506,7 @@ func (s *stream) serve() {
 		}
 		select {
 		case s.out <- watch.Event{Type: watch.EventType(r.Type), Object: obj}:
+			s.took(r, obj)
 			if acc, err := meta.Accessor(obj); err == nil && r.Type != string(watch.Error) {
 				s.lw.sent(acc.GetResourceVersion())
 			}

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/local"
 )
 
 // settlePoll is how often Settled looks at the pipeline once the
@@ -19,8 +19,9 @@ const settlePoll = 10 * time.Millisecond
 // Settled returns nil once the whole recording has been served and every
 // informer has processed it: synced, standing at the resourceVersion of
 // the last page or event its reflector took (so nothing is still on its
-// way to the queue), queues empty, every listener idle with nothing
-// pending. A replay report is taken then. An informer whose
+// way to the queue), queues empty and nothing popped still being
+// processed, every listener idle with nothing pending. A replay report is
+// taken then. An informer whose
 // recording holds no complete list can never sync: that is an error
 // saying so, once the rest has settled.
 func (s *Source) Settled(ctx context.Context) error {
@@ -44,7 +45,7 @@ func (s *Source) Settled(ctx context.Context) error {
 				at[lw.informer] = lw.lastSent()
 			}
 		}
-		if idle(local.InformersOf(s.Snapshots()), canSync, at) {
+		if s.idle(canSync, at) {
 			if len(never) > 0 {
 				return fmt.Errorf("%s ends before the initial list of %s was complete, so the replay cannot sync it", s.path, strings.Join(never, ", "))
 			}
@@ -90,18 +91,52 @@ func (s *Source) deadline(timeout time.Duration) time.Time {
 	return at.Add(timeout)
 }
 
-func idle(snaps []source.Informer, canSync map[string]bool, at map[string]string) bool {
-	for _, s := range snaps {
-		if (!s.Synced && canSync[s.Name]) || s.Queue.Depth > 0 {
+// idle reports whether every informer has processed what its reflector
+// took (see pipelineIdle).
+func (s *Source) idle(canSync map[string]bool, at map[string]string) bool {
+	for _, inf := range s.Informers() {
+		rv, ok := at[inf.Name()]
+		if !pipelineIdle(inf.Engine(), canSync[inf.Name()], rv, ok) {
 			return false
 		}
-		if rv, ok := at[s.Name]; ok && s.LastSyncResourceVersion != rv {
+	}
+	return true
+}
+
+// pipeline is what pipelineIdle reads of an informer (an *engine.Informer).
+type pipeline interface {
+	HasSynced() bool
+	LastSyncResourceVersion() string
+	Drained() bool
+	Snapshot() engine.Snapshot
+}
+
+// pipelineIdle reports whether p has processed everything its reflector
+// took: synced when it can sync, standing at resourceVersion at (when
+// hasAt), its queue empty with nothing popped still being processed, every
+// listener idle with nothing pending.
+//
+// It reads the pipeline upstream first, as a notification travels: the
+// reflector, then the queue, then the listeners. A notification moving on
+// while it reads is then seen where it was or where it went, never missed
+// between two places: read the other way round (as one snapshot does:
+// listeners before the queue), a listener found idle can be handed an item
+// the queue then no longer holds. An empty queue is not enough either: a
+// pop takes its item out before processing it, so an item popped and not
+// yet handed to the listeners is in none of them (see engine.Drained).
+func pipelineIdle(p pipeline, canSync bool, at string, hasAt bool) bool {
+	if canSync && !p.HasSynced() {
+		return false
+	}
+	if hasAt && p.LastSyncResourceVersion() != at {
+		return false
+	}
+	if !p.Drained() {
+		return false
+	}
+	for _, l := range p.Snapshot().Listeners {
+		if l.Pending > 0 || l.InCallback != "" {
 			return false
-		}
-		for _, l := range s.Listeners {
-			if l.Pending > 0 || l.InCallback != "" {
-				return false
-			}
 		}
 	}
 	return true
