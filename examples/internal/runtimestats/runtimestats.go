@@ -11,8 +11,9 @@
 // allocates nothing, so two lines bracket exactly what the process
 // allocated in between. With a profile prefix every allocation is
 // recorded (runtime.MemProfileRate = 1) and each signal also writes the
-// allocation profile so far, as text, to PREFIX.N: the difference of two
-// profiles says which code allocated in between. CPUProfile profiles the
+// allocation profile so far, as text, to PREFIX.N, before the line
+// (whose figures are read first): the difference of two profiles says
+// which code allocated in between. CPUProfile profiles the
 // whole run instead, for the benchmark's throughput figures.
 package runtimestats
 
@@ -55,10 +56,13 @@ func Start(ctx context.Context, profilePrefix string) {
 				return
 			case <-sig:
 				d.seq++
-				_, _ = os.Stderr.Write(d.line())
+				line := d.line()
 				if profilePrefix != "" {
+					// Before the line, which tells the reader the
+					// profile is there.
 					writeProfile(profilePrefix + "." + strconv.FormatUint(d.seq, 10))
 				}
+				_, _ = os.Stderr.Write(line)
 			}
 		}
 	}()
