@@ -47,7 +47,7 @@ const (
 	costIdleTolerance = 1024 // bytes/s
 	// costRSSSanity bounds the idle RSS the agent adds, loosely: the
 	// goal is 3 MB, but on this 2-core machine, shared with other jobs,
-	// the difference read 0.9–3.3 MiB from run to run (docs/benchmarks.md).
+	// the difference read 0.3–3.3 MiB from run to run (docs/benchmarks.md).
 	costRSSSanity = 8 << 20
 	// costSettle and costWindow: after every object is reconciled, the
 	// controllers are left alone costSettle before the idle window of
