@@ -479,7 +479,10 @@ func informtopCode(fn string) bool {
 // the plain controller makes them too.
 func allocatingCode(frames []string) string {
 	for _, f := range frames {
-		if first, _, _ := strings.Cut(f, "/"); strings.Contains(first, ".") {
+		// A module's path starts with a domain (github.com/…, k8s.io/…);
+		// the standard library's does not (fmt.Sprint, crypto/tls.…,
+		// vendor/golang.org/…), nor does the program's main.
+		if first, _, ok := strings.Cut(f, "/"); ok && strings.Contains(first, ".") {
 			return f
 		}
 	}
@@ -821,5 +824,25 @@ func BenchmarkControllerCost(b *testing.B) {
 			b.ReportMetric(median(lag[0]), "plain-lag-s")
 			b.ReportMetric(median(lag[1]), "instrumented-lag-s")
 		})
+	}
+}
+
+// allocatingCode skips the standard library, however its functions are
+// named, and stops at the first module's frame.
+func TestAllocatingCode(t *testing.T) {
+	for _, c := range []struct {
+		frames []string
+		want   string
+	}{
+		{[]string{"runtime.mallocgc+0xa4", "runtime.makeslice+0x48", "fmt.Sprint+0x50", "github.com/informtop/informtop/agent.(*Set).watch+0x1d0", "k8s.io/client-go/tools/cache.(*controller).Run+0x1"}, "github.com/informtop/informtop/agent.(*Set).watch+0x1d0"},
+		{[]string{"crypto/tls.(*Conn).Write+0x37d", "vendor/golang.org/x/net/http2/hpack.(*Encoder).WriteField+0x1", "golang.org/x/net/http2.(*ClientConn).ping+0x44", "github.com/informtop/informtop/agent.(*watched).RunWithContext+0x1"}, "golang.org/x/net/http2.(*ClientConn).ping+0x44"},
+		{[]string{"runtime.malg+0x24", "main.run+0x10", "runtime.main+0x1"}, ""},
+	} {
+		if got := allocatingCode(c.frames); got != c.want {
+			t.Errorf("allocatingCode(%q) = %q, want %q", c.frames, got, c.want)
+		}
+	}
+	if !informtopCode("github.com/informtop/informtop/engine/instr.NewRing+0x76") || informtopCode("github.com/informtop/informtop/examples/internal/runtimestats.Start+0x1") {
+		t.Error("informtopCode tells informtop's code from the examples' wrongly")
 	}
 }
