@@ -11,8 +11,13 @@
 // lister. The only informtop-specific lines are the agent.Set, the
 // factory.InformerFor call with agent.InformerFor, the agent's workqueue
 // metrics given to the workqueue as its MetricsProvider, and the
-// agent.Serve call. --informer engine builds the informer with
-// informtop's engine instead, for its queue and steps in view.
+// agent.Serve call: they are in informtop.go, one small function each,
+// called from here where a user adds them. --informer engine builds the
+// informer with informtop's engine instead, for its queue and steps in
+// view. `go build -tags plain` builds the same controller without them
+// (plain.go), which is what the cost benchmark compares it with;
+// --runtime-stats and --alloc-profile let it read the process's
+// allocation from outside in both builds.
 //
 // To see a slow or stuck handler in informtop, --handler-delay makes every
 // callback sleep, and --block-handler makes every callback wait until the
@@ -24,7 +29,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -44,7 +48,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
-	"github.com/informtop/informtop/agent"
+	"github.com/informtop/informtop/examples/internal/runtimestats"
 )
 
 // name is what the agent calls this process in informtop attach.
@@ -62,6 +66,9 @@ func main() {
 		agentAddr    = flag.String("agent-addr", "127.0.0.1:0", "address of informtop's debug agent (port 0: a free port); empty: no agent")
 		agentToken   = flag.String("agent-token", "", "token informtop attach must present to the agent")
 		informer     = flag.String("informer", "client-go", "whose informer watches Deployments: client-go (its own, observed by the agent) or engine (informtop's, the whole pipeline in view)")
+		runtimeStats = flag.Bool("runtime-stats", false, "on SIGUSR1, print a line of the process's allocation figures (runtime/metrics) on stderr")
+		allocProfile = flag.String("alloc-profile", "", "with --runtime-stats: record every allocation and, on SIGUSR1, write the allocation profile so far to PREFIX.N")
+		cpuProfile   = flag.String("cpu-profile", "", "write a CPU profile of the whole run to this file")
 	)
 	klog.InitFlags(nil)
 	flag.Parse()
@@ -72,6 +79,17 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *runtimeStats {
+		runtimestats.Start(ctx, *allocProfile)
+	}
+	if *cpuProfile != "" {
+		stopProfile, err := runtimestats.CPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "error:", err)
+			os.Exit(1)
+		}
+		defer stopProfile()
+	}
 	if err := run(ctx, config{
 		kubeconfig: *kubeconfig, namespace: *namespace, workers: *workers, resync: *resync,
 		handlerDelay: *handlerDelay, blockHandler: *blockHandler, releaseFile: *releaseFile,
@@ -94,17 +112,12 @@ type config struct {
 	engine                bool // --informer engine
 }
 
-// informerOptions are --informer's and --namespace's.
-func informerOptions(cfg config) []agent.InformerOption {
-	opts := []agent.InformerOption{agent.InNamespace(cfg.namespace), agent.WithName("deployments")}
-	if cfg.engine {
-		opts = append(opts, agent.WithEngine())
-	}
-	return opts
-}
-
 func run(ctx context.Context, cfg config) error {
-	served := agent.NewSet()
+	// informtop: what the debug agent serves (informtop.go).
+	debug, err := newDebugAgent(cfg)
+	if err != nil {
+		return err
+	}
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = cfg.kubeconfig
 	restConfig, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
@@ -117,18 +130,15 @@ func run(ctx context.Context, cfg config) error {
 	}
 
 	factory := informers.NewSharedInformerFactoryWithOptions(client, cfg.resync, informers.WithNamespace(cfg.namespace))
-	// The one informtop line per informer type: the factory's Deployment
-	// informer is client-go's own, observed by the agent (or, with
-	// --informer engine, informtop's engine, for the whole pipeline in
-	// view). Before anything asks the factory for Deployments: the factory
-	// keeps the first informer built per type.
-	factory.InformerFor(&appsv1.Deployment{}, agent.InformerFor(served, &appsv1.Deployment{}, informerOptions(cfg)...))
+	// informtop, the one line per informer type: the factory's Deployment
+	// informer is built through the agent (informtop.go). Before anything
+	// asks the factory for Deployments: it keeps the first one built.
+	debug.deployments(factory, cfg)
 	deploymentInformer := factory.Apps().V1().Deployments()
 
-	// The agent sees the workqueue through its MetricsProvider: depth,
-	// adds, retries, how long keys wait and how long workers take.
-	queues := agent.NewWorkqueueMetrics()
-	c := NewController(ctx, deploymentInformer.Lister(), deploymentInformer.Informer().HasSynced, queues, cfg)
+	// informtop: the agent sees the workqueue through its MetricsProvider
+	// (informtop.go).
+	c := NewController(ctx, deploymentInformer.Lister(), deploymentInformer.Informer().HasSynced, debug.workqueueMetrics(), cfg)
 	// Registered without a name: informtop shows the listener under the
 	// name client-go gives it in its own logs, main.(*Controller).
 	if _, err := deploymentInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -139,28 +149,11 @@ func run(ctx context.Context, cfg config) error {
 		return err
 	}
 
-	var agentDone chan error
-	if cfg.agentAddr != "" {
-		// The agent serves the informer to informtop attach. Listening
-		// reports the bound address (port 0 picks a free one) before it
-		// serves; connections made from then on wait for it.
-		listening := make(chan net.Addr, 1)
-		agentDone = make(chan error, 1)
-		go func() {
-			agentDone <- agent.Serve(ctx, cfg.agentAddr, agent.Options{
-				Token:      cfg.agentToken,
-				Name:       name,
-				Informers:  served,
-				Workqueues: queues,
-				Listening:  func(a net.Addr) { listening <- a },
-			})
-		}()
-		select {
-		case a := <-listening:
-			fmt.Fprintf(os.Stderr, "agent listening on %s\n", a)
-		case err := <-agentDone:
-			return err // a sentence from the agent; nil only if ctx was done first
-		}
+	// informtop: the agent serves the informer and the workqueue to
+	// informtop attach (informtop.go).
+	waitAgent, err := debug.serve(ctx, cfg)
+	if err != nil {
+		return err
 	}
 	if cfg.blockHandler {
 		klog.InfoS("event handler callbacks block until the release file exists", "releaseFile", cfg.releaseFile)
@@ -172,11 +165,7 @@ func run(ctx context.Context, cfg config) error {
 	// Shutting down: the workers have returned; stop the informers (and
 	// the handler's goroutine) and the agent.
 	factory.Shutdown()
-	if agentDone != nil {
-		if err := <-agentDone; err != nil {
-			klog.ErrorS(err, "debug agent")
-		}
-	}
+	waitAgent()
 	klog.InfoS("shut down", "reconciled", c.reconciled.Load())
 	return nil
 }
@@ -293,6 +282,7 @@ func (c *Controller) Run(ctx context.Context, workers int) {
 		c.queue.ShutDown()
 		return
 	}
+	klog.InfoS("Starting workers", "count", workers)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {

@@ -7,11 +7,16 @@
 // The only informtop-specific lines are the agent.Set, the
 // cache.Options.NewInformer hook (agent.NewInformer), and the handler
 // agent.NewHandler builds with that set, given to the metrics server's
-// ExtraHandlers. controller-runtime builds an informer the first time
-// something asks its cache for a type, long after the metrics server's
-// handlers are fixed; the set is what lets the agent serve every
-// informer, whenever it is built. --informer engine builds informtop's
-// engine instead, for its queues and steps in view.
+// ExtraHandlers: they are in informtop.go, one small function each,
+// called from here where a user adds them. controller-runtime builds an
+// informer the first time something asks its cache for a type, long
+// after the metrics server's handlers are fixed; the set is what lets the
+// agent serve every informer, whenever it is built. --informer engine
+// builds informtop's engine instead, for its queues and steps in view.
+// `go build -tags plain` builds the same manager without them (plain.go),
+// which is what the cost benchmark compares it with; --runtime-stats and
+// --alloc-profile let it read the process's allocation from outside in
+// both builds.
 //
 // To see a stuck handler in informtop, --block-labelled makes the
 // controller's create predicate wait, for a ConfigMap labelled
@@ -24,30 +29,28 @@ import (
 	"flag"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
-	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/informtop/informtop/agent"
-	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/examples/internal/runtimestats"
 )
 
 // name is what the agent calls this process in informtop attach.
@@ -68,6 +71,9 @@ func main() {
 		release    = flag.String("release-file", filepath.Join(os.TempDir(), name+".release"), "with --block-labelled: labelled ConfigMaps proceed while this file exists")
 		agentAddr  = flag.String("agent-addr", "127.0.0.1:0", "address of the metrics server, which serves /metrics and informtop's debug agent under "+agentPath+" (port 0: a free port); empty: neither")
 		agentToken = flag.String("agent-token", "", "token informtop attach must present to the agent")
+		stats      = flag.Bool("runtime-stats", false, "on SIGUSR1, print a line of the process's allocation figures (runtime/metrics) on stderr")
+		profile    = flag.String("alloc-profile", "", "with --runtime-stats: record every allocation and, on SIGUSR1, write the allocation profile so far to PREFIX.N")
+		cpuProfile = flag.String("cpu-profile", "", "write a CPU profile of the whole run to this file")
 	)
 	klog.InitFlags(nil)
 	flag.Parse()
@@ -75,6 +81,17 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *stats {
+		runtimestats.Start(ctx, *profile)
+	}
+	if *cpuProfile != "" {
+		stopProfile, err := runtimestats.CPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "error:", err)
+			os.Exit(1)
+		}
+		defer stopProfile()
+	}
 	if *informer != "client-go" && *informer != "engine" {
 		fmt.Fprintf(os.Stderr, "error: --informer %q: use client-go or engine\n", *informer)
 		os.Exit(2)
@@ -95,6 +112,9 @@ type config struct {
 	releaseFile                      string
 }
 
+// newInformerFunc is the type of cache.Options.NewInformer.
+type newInformerFunc = func(toolscache.ListerWatcher, runtime.Object, time.Duration, toolscache.Indexers) toolscache.SharedIndexInformer
+
 func run(ctx context.Context, cfg config) error {
 	namespace, agentAddr, agentToken := cfg.namespace, cfg.agentAddr, cfg.agentToken
 	restConfig, err := ctrl.GetConfig()
@@ -102,37 +122,28 @@ func run(ctx context.Context, cfg config) error {
 		return fmt.Errorf("loading kubeconfig: %w", err)
 	}
 
-	served := agent.NewSet()
-	var opts []agent.InformerOption
-	if cfg.engine {
-		opts = append(opts, agent.WithEngine())
+	// informtop: what the debug agent serves (informtop.go).
+	debug, err := newDebugAgent(cfg)
+	if err != nil {
+		return err
 	}
-	// The one informtop line: controller-runtime's cache builds every
-	// informer through the agent, which adds it to the set it serves.
-	cacheOpts := cache.Options{NewInformer: agent.NewInformer(served, opts...)}
+	// informtop, the one line: controller-runtime's cache builds every
+	// informer through the agent, which adds it to the set it serves
+	// (informtop.go).
+	cacheOpts := cache.Options{NewInformer: debug.newInformer(cfg)}
 	if namespace != "" {
 		cacheOpts.DefaultNamespaces = map[string]cache.Config{namespace: {}}
 	}
 	metricsOpts := metricsserver.Options{BindAddress: "0"} // no agent: no metrics server either
 	if agentAddr != "" {
-		if agentAddr, err = agentListenAddr(agentAddr, agentToken); err != nil {
+		if agentAddr, err = listenAddr(debug, agentAddr, agentToken); err != nil {
 			return err
 		}
-		// The handler exists before any informer does: the set fills as
-		// the cache builds them. Its collector goes to controller-runtime's
-		// registry, so the manager's own /metrics has informtop's series.
-		h, err := agent.NewHandler(agent.Options{
-			Token:     agentToken,
-			Name:      name,
-			Registry:  ctrlmetrics.Registry,
-			Informers: served,
-		})
-		if err != nil {
+		metricsOpts.BindAddress = agentAddr
+		// informtop: the agent is one of the metrics server's handlers
+		// (informtop.go).
+		if metricsOpts.ExtraHandlers, err = debug.handlers(cfg); err != nil {
 			return err
-		}
-		metricsOpts = metricsserver.Options{
-			BindAddress:   agentAddr,
-			ExtraHandlers: map[string]http.Handler{agentPath: h},
 		}
 	}
 	mgr, err := ctrl.NewManager(restConfig, ctrl.Options{
@@ -161,7 +172,7 @@ func run(ctx context.Context, cfg config) error {
 	}
 
 	if agentAddr != "" {
-		go announce(ctx, agentAddr)
+		go debug.announce(ctx, agentAddr) // informtop.go
 	}
 	klog.InfoS("starting manager", "namespace", namespace)
 	if err := mgr.Start(ctx); err != nil {
@@ -171,16 +182,18 @@ func run(ctx context.Context, cfg config) error {
 	return nil
 }
 
-// agentListenAddr applies agent.Serve's rules to the metrics server's
-// address, which serves the caches through the agent (agent.CheckAddr),
-// and resolves port 0 here to a free port, since controller-runtime does
-// not tell which port it bound.
-func agentListenAddr(addr, token string) (string, error) {
-	addr, err := agent.CheckAddr(addr, agent.Options{Token: token})
+// listenAddr is the metrics server's address: the agent's rules
+// applied (informtop.go), and port 0 resolved here to a free port, since
+// controller-runtime does not tell which port it bound.
+func listenAddr(debug *debugAgent, addr, token string) (string, error) {
+	addr, err := debug.checkAddr(addr, token)
 	if err != nil {
-		return "", fmt.Errorf("--agent-addr %s (--agent-token sets the token)", strings.TrimPrefix(err.Error(), "agent: "))
+		return "", err
 	}
-	host, port, _ := net.SplitHostPort(addr)
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("--agent-addr %q: %w", addr, err)
+	}
 	if port == "0" {
 		ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
 		if err != nil {
@@ -190,38 +203,6 @@ func agentListenAddr(addr, token string) (string, error) {
 		_ = ln.Close()
 	}
 	return net.JoinHostPort(host, port), nil
-}
-
-// announce prints the agent's URL on stderr once the agent answers there,
-// for people and tests to attach to. It asks for the agent's protocol
-// header, so a port that another process took between agentListenAddr
-// and the manager's bind is never announced (the manager then fails).
-func announce(ctx context.Context, addr string) {
-	host, port, _ := net.SplitHostPort(addr)
-	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
-		host = "127.0.0.1" // a wildcard listener is reachable on loopback
-	}
-	probe := "http://" + net.JoinHostPort(host, port) + agentPath + strings.TrimPrefix(api.PathGeneration, "/")
-	client := &http.Client{Timeout: time.Second}
-	for ctx.Err() == nil {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, probe, nil)
-		if err != nil {
-			return
-		}
-		if resp, err := client.Do(req); err == nil {
-			resp.Body.Close()
-			// Any answer of the agent carries its version, a 401 or a 400
-			// for the missing informer parameter included.
-			if resp.Header.Get(api.VersionHeader) != "" {
-				fmt.Fprintf(os.Stderr, "agent listening on http://%s%s\n", addr, agentPath)
-				return
-			}
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
 }
 
 // blockLabel marks the ConfigMaps --block-labelled holds up.
