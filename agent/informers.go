@@ -40,7 +40,12 @@ type informers struct {
 	resources map[string]schema.GroupVersionResource
 
 	single *instr.Ring // the one ring all informers share; nil when merging
-	merger *instr.Merger
+	// merger is made by the first pull (mergerOnce), not before: it holds
+	// thousands of events' room, which a controller nobody attaches to
+	// should not pay for. mergedSize is its size.
+	merger     *instr.Merger
+	mergerOnce sync.Once
+	mergedSize int
 	mu     sync.Mutex // guards learned
 	// learned is how many of the view's informers (a growing list) had
 	// their rings given to the merger.
@@ -93,7 +98,7 @@ func newInformers(title string, fixed []*watched, set *Set, queues *WorkqueueMet
 		if mergedSize <= 0 {
 			mergedSize = instr.DefaultRingSize * max(len(rings), 1)
 		}
-		s.merger = instr.NewMerger(mergedSize)
+		s.mergedSize = mergedSize
 	}
 	s.served.Store(newView(fixed, nil))
 	return s
@@ -149,7 +154,7 @@ func (s *informers) since(cursor uint64, max int) (events []instr.Event, next, m
 		events, next, missed = s.single.Since(cursor, max)
 	} else {
 		s.learn(s.current().informers)
-		events, next, missed = s.merger.Since(cursor, max)
+		events, next, missed = s.merged().Since(cursor, max)
 	}
 	v := s.current()
 	out := events[:0]
@@ -171,9 +176,10 @@ func (s *informers) learn(infs []*watched) {
 	if len(infs) <= s.learned {
 		return
 	}
+	m := s.merged()
 	for _, inf := range infs[s.learned:] {
 		if r := inf.events(); r != nil {
-			s.merger.Add(r)
+			m.Add(r)
 		}
 	}
 	s.learned = len(infs)
@@ -184,7 +190,13 @@ func (s *informers) stats() source.RingStats {
 	if s.single != nil {
 		return local.RingStatsOf(s.single.Stats())
 	}
-	return local.RingStatsOf(s.merger.Stats())
+	return local.RingStatsOf(s.merged().Stats())
+}
+
+// merged is the merger, made on first use.
+func (s *informers) merged() *instr.Merger {
+	s.mergerOnce.Do(func() { s.merger = instr.NewMerger(s.mergedSize) })
+	return s.merger
 }
 
 // Store implements source.Source: inf's cache, redacted by its resource:

@@ -204,7 +204,7 @@ func settledOn(t *testing.T, s *kube.Source, cs kubernetes.Interface, ns string)
 		want["configmaps"], want["pods"] = serverState(t, cs, ns)
 		ok := true
 		for _, inf := range s.Informers() {
-			if !pipelineIdle(inf.Engine(), false, "", false) {
+			if !pipelineIdle(inf, false, "", false) {
 				ok = false
 			}
 			if diff(storeOf(inf.Engine()), want[inf.Name()]) != "" {

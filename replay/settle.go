@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source"
 )
@@ -96,19 +95,19 @@ func (s *Source) deadline(timeout time.Duration) time.Time {
 func (s *Source) idle(canSync map[string]bool, at map[string]string) bool {
 	for _, inf := range s.Informers() {
 		rv, ok := at[inf.Name()]
-		if !pipelineIdle(inf.Engine(), canSync[inf.Name()], rv, ok) {
+		if !pipelineIdle(inf, canSync[inf.Name()], rv, ok) {
 			return false
 		}
 	}
 	return true
 }
 
-// pipeline is what pipelineIdle reads of an informer (an *engine.Informer).
+// pipeline is what pipelineIdle reads of an informer (a *local.Informer).
 type pipeline interface {
 	HasSynced() bool
 	LastSyncResourceVersion() string
 	Drained() bool
-	Snapshot() engine.Snapshot
+	State() source.Informer
 }
 
 // pipelineIdle reports whether p has processed everything its reflector
@@ -123,7 +122,7 @@ type pipeline interface {
 // listeners before the queue), a listener found idle can be handed an item
 // the queue then no longer holds. An empty queue is not enough either: a
 // pop takes its item out before processing it, so an item popped and not
-// yet handed to the listeners is in none of them (see engine.Drained).
+// yet handed to the listeners is in none of them (see local.Informer.Drained).
 func pipelineIdle(p pipeline, canSync bool, at string, hasAt bool) bool {
 	if canSync && !p.HasSynced() {
 		return false
@@ -134,7 +133,7 @@ func pipelineIdle(p pipeline, canSync bool, at string, hasAt bool) bool {
 	if !p.Drained() {
 		return false
 	}
-	for _, l := range p.Snapshot().Listeners {
+	for _, l := range p.State().Listeners {
 		if l.Pending > 0 || l.InCallback != "" {
 			return false
 		}

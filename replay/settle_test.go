@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/processor"
+	"github.com/informtop/informtop/source"
 )
 
 // Where the one notification of a movingItem pipeline is.
@@ -55,16 +54,16 @@ func (m *movingItem) Drained() bool {
 	return m.stage != atQueue && m.stage != atProcessing
 }
 
-func (m *movingItem) Snapshot() engine.Snapshot {
+func (m *movingItem) State() source.Informer {
 	defer m.read()
-	l := processor.ListenerStats{Name: "l"}
+	l := source.Listener{Name: "l"}
 	if m.stage == atBacklog {
 		l.Pending = 1
 	}
 	if m.stage == atCallback {
-		l.InCallback = processor.CallbackUpdate
+		l.InCallback = source.CallbackUpdate
 	}
-	return engine.Snapshot{Listeners: []processor.ListenerStats{l}}
+	return source.Informer{Listeners: []source.Listener{l}}
 }
 
 // TestIdleNeverMissesANotificationOnItsWay: whatever the notification does

@@ -27,6 +27,16 @@ func (i *Informer) Resource() string { return i.resource }
 // Queue is the informer's queue kind.
 func (i *Informer) Queue() engine.QueueKind { return i.queue }
 
+// HasSynced says whether the informer has synced.
+func (i *Informer) HasSynced() bool { return i.inf.HasSynced() }
+
+// LastSyncResourceVersion is the resourceVersion the reflector stands at.
+func (i *Informer) LastSyncResourceVersion() string { return i.inf.LastSyncResourceVersion() }
+
+// Drained says the queue is empty and whatever was popped has been handed
+// to the listeners (engine.Informer.Drained).
+func (i *Informer) Drained() bool { return i.inf.Drained() }
+
 // Engine is the engine informer itself.
 func (i *Informer) Engine() *engine.Informer { return i.inf }
 
