@@ -46,7 +46,7 @@ type informers struct {
 	merger     *instr.Merger
 	mergerOnce sync.Once
 	mergedSize int
-	mu     sync.Mutex // guards learned
+	mu         sync.Mutex // guards learned
 	// learned is how many of the view's informers (a growing list) had
 	// their rings given to the merger.
 	learned int

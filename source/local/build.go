@@ -24,7 +24,7 @@ type InformerSpec struct {
 	// Informer has them.
 	Namespace, Group, Version string
 	Queue                     source.QueueKind
-	ListerWatcher  cache.ListerWatcher
+	ListerWatcher             cache.ListerWatcher
 	// Example is an object of the type listed (nil for unstructured).
 	Example      runtime.Object
 	ResyncPeriod time.Duration
