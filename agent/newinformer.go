@@ -29,7 +29,10 @@ const informerEvents = 128
 type InformerOption func(*informerConfig)
 
 type informerConfig struct {
-	engine    bool
+	// engine builds informtop's engine into w (WithEngine); nil builds
+	// client-go's informer. A function only WithEngine names, so that a
+	// controller that never asks for the engine does not link its pipeline.
+	engine    func(w *watched, lw cache.ListerWatcher, obj kruntime.Object, resync time.Duration, indexers cache.Indexers)
 	name      string
 	ring      *instr.Ring
 	namespace string // InformerFor's
@@ -39,7 +42,20 @@ type informerConfig struct {
 // the whole pipeline in view (queue contents, steps, memory estimates,
 // exact backlogs, cuts for --verify) at the engine's cost. The controller
 // gets the engine's informer, a drop-in for client-go's.
-func WithEngine() InformerOption { return func(c *informerConfig) { c.engine = true } }
+func WithEngine() InformerOption { return func(c *informerConfig) { c.engine = buildEngine } }
+
+// buildEngine makes w informtop's engine informer.
+func buildEngine(w *watched, lw cache.ListerWatcher, obj kruntime.Object, resync time.Duration, indexers cache.Indexers) {
+	w.eng = engine.NewSharedIndexInformerWithOptions(lw, obj, engine.Options{
+		Name:            w.name,
+		Resource:        w.resource,
+		ResyncPeriod:    resync,
+		Indexers:        indexers,
+		Instrumentation: engine.Instrumentation{Events: w.ring},
+	})
+	w.eng.DescribeMutationsWith(redact.FieldChanges)
+	w.SharedIndexInformer = w.eng
+}
 
 // WithName names the informer for clients; without it the informer is
 // named after its resource ("pods", "deployments.apps", with
@@ -89,23 +105,15 @@ func (s *Set) build(lw cache.ListerWatcher, obj kruntime.Object, resync time.Dur
 	}
 	if w.ring == nil {
 		size := informerEvents
-		if cfg.engine {
+		if cfg.engine != nil {
 			size = 0 // the engine logs every item's passage: its default
 		}
 		w.ring = instr.NewRing(size)
 	}
 	// The name is final once the set holds it: events carry it.
 	s.addFree(w)
-	if cfg.engine {
-		w.eng = engine.NewSharedIndexInformerWithOptions(lw, obj, engine.Options{
-			Name:            w.name,
-			Resource:        w.resource,
-			ResyncPeriod:    resync,
-			Indexers:        indexers,
-			Instrumentation: engine.Instrumentation{Events: w.ring},
-		})
-		w.eng.DescribeMutationsWith(redact.FieldChanges)
-		w.SharedIndexInformer = w.eng
+	if cfg.engine != nil {
+		cfg.engine(w, lw, obj, resync, indexers)
 		return w
 	}
 	w.observed = engine.ObserveListerWatcher(lw, w.name, w.ring)
