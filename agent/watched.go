@@ -63,13 +63,11 @@ type watched struct {
 // the cache would list every key at each look.
 type counter struct{ n, size atomic.Int64 }
 
-func (c *counter) OnAdd(any, bool)      { c.n.Add(1); c.size.Add(1) }
-func (c *counter) OnUpdate(any, any)    { c.n.Add(1) }
-func (c *counter) OnDelete(any)         { c.n.Add(1); c.size.Add(-1) }
-func (c *counter) generation() uint64   { return uint64(c.n.Load()) }
-func (w *watched) clientGo() bool       { return w.eng == nil }
-func (w *watched) events() *instr.Ring  { return w.ring }
-func (w *watched) informerName() string { return w.name }
+func (c *counter) OnAdd(any, bool)     { c.n.Add(1); c.size.Add(1) }
+func (c *counter) OnUpdate(any, any)   { c.n.Add(1) }
+func (c *counter) OnDelete(any)        { c.n.Add(1); c.size.Add(-1) }
+func (c *counter) generation() uint64  { return uint64(c.n.Load()) }
+func (w *watched) events() *instr.Ring { return w.ring }
 
 // AddEventHandler implements cache.SharedInformer.
 func (w *watched) AddEventHandler(h cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
