@@ -30,6 +30,9 @@ import (
 // type must be one of the Kubernetes API groups a kubernetes.Interface
 // serves; the informer of another type is built with NewInformer.
 func InformerFor(set *Set, obj kruntime.Object, opts ...InformerOption) func(kubernetes.Interface, time.Duration) cache.SharedIndexInformer {
+	if set == nil {
+		set = NewSet() // served by no handler, as NewInformer's
+	}
 	var cfg informerConfig
 	for _, o := range opts {
 		o(&cfg)

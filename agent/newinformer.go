@@ -82,8 +82,11 @@ func WithEvents(ring *instr.Ring) InformerOption { return func(c *informerConfig
 // the code it is stuck in), client-go's queue metric (depth) and a
 // listener of the agent's that counts what the informer distributes
 // (handlers' backlogs, as lower bounds). Queue contents and steps need
-// WithEngine.
+// WithEngine. A nil set is one of its own, which no handler serves.
 func NewInformer(set *Set, opts ...InformerOption) func(cache.ListerWatcher, kruntime.Object, time.Duration, cache.Indexers) cache.SharedIndexInformer {
+	if set == nil {
+		set = NewSet()
+	}
 	var cfg informerConfig
 	for _, o := range opts {
 		o(&cfg)
