@@ -1,9 +1,7 @@
 package agent
 
 import (
-	"fmt"
 	"reflect"
-	"runtime"
 	"strings"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/redact"
 )
 
@@ -169,24 +168,12 @@ func resourceOf(obj kruntime.Object) (schema.GroupVersionResource, string) {
 	return gvr, name
 }
 
-// listenerName names a handler as client-go's logs do: the common
-// qualifier of a ResourceEventHandlerFuncs' functions, else the handler's
-// type. controller-runtime's handlers are one generic type for every
-// controller, so theirs is named after the resource watched (and told
-// apart by " #2", …); the code a stalled call is in names it further.
+// listenerName names a handler as client-go's logs do (the engine's
+// processor.HandlerName). controller-runtime's handlers are one generic
+// type for every controller, so theirs is named after the resource
+// watched (and told apart by " #2", …); the code a stalled call is in
+// names it further.
 func listenerName(h cache.ResourceEventHandler, resource string) string {
-	switch f := h.(type) {
-	case cache.ResourceEventHandlerFuncs:
-		if n := funcsName(f.AddFunc, f.UpdateFunc, f.DeleteFunc); n != "" {
-			return n
-		}
-	case *cache.ResourceEventHandlerFuncs:
-		if f != nil {
-			if n := funcsName(f.AddFunc, f.UpdateFunc, f.DeleteFunc); n != "" {
-				return n
-			}
-		}
-	}
 	t := reflect.TypeOf(h)
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -197,46 +184,5 @@ func listenerName(h cache.ResourceEventHandler, resource string) string {
 		}
 		return "controller-runtime · " + resource
 	}
-	if t.Name() == "" {
-		return fmt.Sprintf("%T", h)
-	}
-	if t.PkgPath() == "" {
-		return t.Name()
-	}
-	return t.PkgPath() + "." + t.Name()
-}
-
-// funcsName is the package (or enclosing function) the non-nil fns share,
-// else their names joined by "+"; "" when all are nil.
-func funcsName(fns ...any) string {
-	var names []string
-	qualifier, single := "", true
-	for _, fn := range fns {
-		v := reflect.ValueOf(fn)
-		if !v.IsValid() || v.IsNil() {
-			continue
-		}
-		f := runtime.FuncForPC(v.Pointer())
-		if f == nil {
-			continue
-		}
-		n := f.Name()
-		names = append(names, n)
-		q := n
-		if i := strings.LastIndexByte(q, '.'); i > 0 {
-			q = q[:i]
-		}
-		if qualifier == "" {
-			qualifier = q
-		} else if q != qualifier {
-			single = false
-		}
-	}
-	if len(names) == 0 {
-		return ""
-	}
-	if single {
-		return qualifier
-	}
-	return strings.Join(names, "+")
+	return processor.HandlerName(h)
 }

@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 )
 
@@ -249,7 +250,7 @@ func (p *probe) model(counter int64) source.Listener {
 	if l.InCallback != "" {
 		l.InCallbackKey = instr.KeyOf(obj)
 	}
-	l.LatencyP50, l.LatencyP99 = quantiles(window)
+	l.LatencyP50, l.LatencyP99 = processor.Percentiles(window)
 	if reg := p.reg.Load(); reg != nil && (*reg).HasSynced() {
 		l.Synced = true
 		p.mu.Lock()
@@ -260,15 +261,4 @@ func (p *probe) model(counter int64) source.Listener {
 		p.mu.Unlock()
 	}
 	return l
-}
-
-// quantiles are the median and 99th percentile of window, which it sorts;
-// zero for an empty window.
-func quantiles(window []time.Duration) (p50, p99 time.Duration) {
-	if len(window) == 0 {
-		return 0, 0
-	}
-	slices.Sort(window)
-	at := func(q float64) time.Duration { return window[int(q*float64(len(window)-1)+0.5)] }
-	return at(0.50), at(0.99)
 }

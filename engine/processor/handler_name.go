@@ -9,12 +9,12 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// handlerName derives a display name for a handler the way client-go
+// HandlerName derives a display name for a handler the way client-go
 // names handlers in its logs: for ResourceEventHandlerFuncs, the package
 // (and enclosing function) where its funcs were declared, or the funcs'
 // full names joined with "+" when they come from different places; for
 // other handlers, the package-qualified name of the concrete type.
-func handlerName(h cache.ResourceEventHandler) string {
+func HandlerName(h cache.ResourceEventHandler) string {
 	switch f := h.(type) {
 	case cache.ResourceEventHandlerFuncs:
 		if name := funcsName(f); name != "" {

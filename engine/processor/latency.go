@@ -41,9 +41,9 @@ func (w *latencyWindow) recorded() []time.Duration {
 	return slices.Clone(w.buf[:w.next])
 }
 
-// percentiles returns the nearest-rank p50 and p99 of ds, sorting ds in
+// Percentiles returns the nearest-rank p50 and p99 of ds, sorting ds in
 // place; zero for an empty window.
-func percentiles(ds []time.Duration) (p50, p99 time.Duration) {
+func Percentiles(ds []time.Duration) (p50, p99 time.Duration) {
 	if len(ds) == 0 {
 		return 0, 0
 	}

@@ -102,7 +102,7 @@ func (p *Processor) NewListener(cfg ListenerConfig) *Listener {
 	}
 	name := cfg.Name
 	if name == "" {
-		name = handlerName(cfg.Handler)
+		name = HandlerName(cfg.Handler)
 	}
 	upstream := cfg.UpstreamSynced
 	if upstream == nil {

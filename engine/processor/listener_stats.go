@@ -53,7 +53,7 @@ func (l *Listener) Stats() ListenerStats {
 	if busy {
 		s.InCallbackKey = instr.KeyOf(inFlight)
 	}
-	s.LatencyP50, s.LatencyP99 = percentiles(window)
+	s.LatencyP50, s.LatencyP99 = Percentiles(window)
 	s.Synced = l.tracker.HasSynced()
 	s.RequestedResync = l.requestedResync
 	s.ResyncPeriod = time.Duration(l.resyncPeriod.Load())
