@@ -583,9 +583,10 @@ func informtopUnstructured(b *testing.B, e *benchEnv) *syncRun {
 		GroupVersionKind: ds.gvr.GroupVersion().WithKind(kind + "NotInTheScheme"),
 		Scope:            meta.RESTScopeNamespace,
 	}}
-	s := &Source{server: cfg.Host, facts: map[string]informerFacts{}}
+	s := &Source{server: cfg.Host, facts: map[string]informerFacts{},
+		live: liveClients{clients: cs, opts: Options{Resources: []string{ds.resource}, WatchList: WatchListAuto}}}
 	s.Source = local.New(local.Config{Kind: "kube", Title: "bench", Status: s.status, Reason: s.reason})
-	if err := s.add(cs, r, ds.namespace, "", Options{Resources: []string{ds.resource}, WatchList: WatchListAuto}); err != nil {
+	if err := s.add(r, ds.namespace, "", ""); err != nil {
 		b.Fatal(err)
 	}
 	if got := s.Decoding(r.name()); got != Unstructured {

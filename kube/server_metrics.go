@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"sync"
@@ -40,13 +41,13 @@ const apiServersEvery = time.Minute
 // resources (its watch cache, dispatch, terminated watchers) from its
 // /metrics, when the user may get that URL. It only reads.
 //
-// Locking: mu guards last, read, started, hostList and hostsAt; the rest
-// is fixed after newServerMetrics.
+// Locking: mu guards resources, last, read, started, hostList and
+// hostsAt; the rest is fixed after newServerMetrics.
 type serverMetrics struct {
 	get       func(ctx context.Context) ([]byte, error)
 	hosts     func(ctx context.Context) []string // the cluster's API servers, nil when unknown
 	from      string
-	resources map[string]schema.GroupResource // informer name → what it watches
+	resources map[string]schema.GroupResource // informer name → what it watches; changes with :ns or :svc
 	denied    string                          // why the user may not read /metrics; "" when allowed
 	forbidden string                          // the sentence for a scrape answered 403
 	every     time.Duration                   // the least time between two reads
@@ -176,7 +177,8 @@ func (m *serverMetrics) scrape(ctx context.Context) bool {
 	defer cancel()
 	raw, err := m.get(sctx)
 	now := time.Now()
-	out := make(map[string]source.ServerStats, len(m.resources))
+	resources := m.watched()
+	out := make(map[string]source.ServerStats, len(resources))
 	again := true
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -185,11 +187,11 @@ func (m *serverMetrics) scrape(ctx context.Context) bool {
 		// The access review failed, or the server's authorizer disagrees
 		// with it: the 403 is the same answer, so the same sentence.
 		again = false
-		for name := range m.resources {
+		for name := range resources {
 			out[name] = source.ServerStats{Reason: m.forbidden}
 		}
 	case err != nil:
-		for name := range m.resources {
+		for name := range resources {
 			out[name] = source.ServerStats{Reason: "the API server's /metrics could not be read: " + say.ErrorReason(err.Error(), "the request failed") + "; retrying in " + humanize.Duration(m.every) + " while the figures are shown", Taken: now}
 		}
 	default:
@@ -204,7 +206,7 @@ func (m *serverMetrics) scrape(ctx context.Context) bool {
 		}
 		m.mu.Unlock()
 		from := answeredBy(m.from, started, before, hosts)
-		for name, gr := range m.resources {
+		for name, gr := range resources {
 			if perr != nil {
 				out[name] = source.ServerStats{Reason: "the API server's /metrics could not be parsed: " + perr.Error(), Taken: now}
 				continue
@@ -243,6 +245,25 @@ func (m *serverMetrics) stats() map[string]source.ServerStats {
 		out[name] = source.ServerStats{Reason: reason}
 	}
 	return out
+}
+
+// watch records which resource an informer watches, or forgets the
+// informer with an empty gr; the next reading has it.
+func (m *serverMetrics) watch(informer string, gr schema.GroupResource) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if gr.Empty() {
+		delete(m.resources, informer)
+		return
+	}
+	m.resources[informer] = gr
+}
+
+// watched copies the informers' resources.
+func (m *serverMetrics) watched() map[string]schema.GroupResource {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return maps.Clone(m.resources)
 }
 
 // statsOf picks one resource's figures out of kube-apiserver v1.37's

@@ -33,14 +33,20 @@ const defaultAccessTimeout = 30 * time.Second
 type Source struct {
 	*local.Source
 	server string
-	// facts are fixed after New: per informer, what the user may not do
-	// and how its objects are decoded.
-	facts    map[string]informerFacts
 	pageSize int64 // --page-size, also for verify's LIST
 	// metrics reads the API server's own figures; nil with
 	// Options.NoServerMetrics.
 	metrics *serverMetrics
-	scope   Scope
+	// live is what changing the watched resources needs; fixed after New.
+	live liveClients
+
+	// factsMu guards facts and scope, which :ns and :svc change while the
+	// dashboard reads them.
+	factsMu sync.RWMutex
+	// facts are, per informer, what it watches, what the user may not do
+	// and how its objects are decoded.
+	facts map[string]informerFacts
+	scope Scope
 }
 
 // Scope is what the source watches: where and which.
@@ -54,13 +60,19 @@ type Scope struct {
 }
 
 // Scope says what the source watches.
-func (s *Source) Scope() Scope { return s.scope }
+func (s *Source) Scope() Scope {
+	s.factsMu.RLock()
+	defer s.factsMu.RUnlock()
+	return s.scope
+}
 
 // serverMetricsOff is the reason the figures are missing with
 // --server-metrics=false.
 const serverMetricsOff = "the API server's watch-cache figures are not read: --server-metrics=false turned that off"
 
 type informerFacts struct {
+	res       resource
+	namespace string // watched; "" for all namespaces or a cluster-scoped resource
 	denied    string // the access check's sentence, "" if allowed
 	unwatched string // discovery says list or watch is not served
 	decoding  Decoding
@@ -151,7 +163,8 @@ func New(ctx context.Context, o Options) (*Source, error) {
 		return nil, err
 	}
 
-	s := &Source{server: cfg.Host, facts: map[string]informerFacts{}, pageSize: o.PageSize}
+	s := &Source{server: cfg.Host, facts: map[string]informerFacts{}, pageSize: o.PageSize,
+		live: liveClients{mu: &sync.Mutex{}, mapper: mapper, disco: disco, clients: cs, review: review, opts: o, timeout: timeout}}
 	s.scope = Scope{Context: raw.CurrentContext, Server: cfg.Host, Namespace: ns, AllNamespaces: o.AllNamespaces, LabelSelector: o.LabelSelector}
 	if o.Flags.Context != nil && *o.Flags.Context != "" {
 		s.scope.Context = *o.Flags.Context
@@ -160,6 +173,7 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	if o.Flags.Impersonate != nil {
 		as = *o.Flags.Impersonate
 	}
+	s.live.as = as
 	// Access checks run side by side: one round trip each.
 	checks := make([]string, len(res))
 	metricsWhy := ""
@@ -182,14 +196,17 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	}
 	s.Source = local.New(cfgLocal)
 	for i, r := range res {
-		if err := s.add(cs, r, ns, checks[i], o); err != nil {
+		if err := s.add(r, ns, checks[i], ""); err != nil {
 			return nil, err
 		}
 	}
 	return s, nil
 }
 
-func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) error {
+// add builds the informer for r in ns (ignored for a cluster-scoped r) in
+// place of the informer named old, or last with old "".
+func (s *Source) add(r resource, ns, deniedWhy, old string) error {
+	cs, o := s.live.clients, s.live.opts
 	keeper := &wirekeep.Keeper{}
 	list, watchFn, example, dec, err := cs.listWatch(r, ns, o.MetadataOnly, keeper)
 	if err != nil {
@@ -202,32 +219,42 @@ func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) e
 		watched = ns
 	}
 	gvr := r.mapping.Resource
-	e, err := s.NewInformer(local.InformerSpec{Name: name, Resource: name, Namespace: watched, Group: gvr.Group, Version: gvr.Version,
-		Queue: o.Queue, ListerWatcher: lw, Example: example,
-		// Lifecycle events only: per-item events cost at real rates.
-		TapWatchStreams: true})
-	if err != nil {
-		return err
-	}
-	if t := transform(e, o); t != nil {
-		if err := e.SetTransform(t); err != nil {
-			return err
-		}
-	}
-	if s.metrics != nil {
-		s.metrics.resources[name] = r.mapping.Resource.GroupResource()
-	}
-	f := informerFacts{denied: deniedWhy, decoding: dec, verify: cs.verifyLister(r, ns, o.LabelSelector, o.FieldSelector)}
+	f := informerFacts{res: r, namespace: watched, denied: deniedWhy, decoding: dec, verify: cs.verifyLister(r, ns, o.LabelSelector, o.FieldSelector)}
 	if !r.watchable() {
 		f.unwatched = fmt.Sprintf("%s cannot be listed and watched: the server offers only %v for it", name, r.verbs)
 	}
+	// The facts come first: the informer may run as soon as Replace puts
+	// it in, and a frame then asks for them.
+	s.factsMu.Lock()
 	s.facts[name] = f
-	for _, spec := range append([]local.ListenerSpec{{Name: ownListener}}, o.Listeners...) {
-		if _, err := s.AddListener(name, spec); err != nil {
-			return err
-		}
+	s.factsMu.Unlock()
+	_, err = s.Replace(local.Change{Old: old,
+		Spec: local.InformerSpec{Name: name, Resource: name, Namespace: watched, Group: gvr.Group, Version: gvr.Version,
+			Queue: o.Queue, ListerWatcher: lw, Example: example,
+			// Lifecycle events only: per-item events cost at real rates.
+			TapWatchStreams: true},
+		Listeners: append([]local.ListenerSpec{{Name: ownListener}}, o.Listeners...),
+		Prepare: func(e *local.Informer) error {
+			if t := transform(e, o); t != nil {
+				return e.SetTransform(t)
+			}
+			return nil
+		}})
+	if err != nil {
+		return err
+	}
+	if s.metrics != nil {
+		s.metrics.watch(name, r.mapping.Resource.GroupResource())
 	}
 	return nil
+}
+
+// fact is what the source knows of the named informer.
+func (s *Source) fact(informer string) (informerFacts, bool) {
+	s.factsMu.RLock()
+	defer s.factsMu.RUnlock()
+	f, ok := s.facts[informer]
+	return f, ok
 }
 
 // WaitSynced implements source.Source: it waits for the informers that
@@ -236,17 +263,17 @@ func (s *Source) add(cs *clients, r resource, ns, deniedWhy string, o Options) e
 // out --timeout: kubectl fails at once.
 func (s *Source) WaitSynced(ctx context.Context) error {
 	return s.Source.WaitSyncedExcept(ctx, func(name string) bool {
-		f := s.facts[name]
+		f, _ := s.fact(name)
 		return f.denied != "" || f.unwatched != ""
 	})
 }
 
 // Decoding says how the named informer's objects are read.
-func (s *Source) Decoding(informer string) Decoding { return s.facts[informer].decoding }
+func (s *Source) Decoding(informer string) Decoding { f, _ := s.fact(informer); return f.decoding }
 
 // reason prefers what informtop checked itself over what the snapshot shows.
 func (s *Source) reason(informer string, snap source.Informer) string {
-	f := s.facts[informer]
+	f, _ := s.fact(informer)
 	switch {
 	case f.unwatched != "":
 		return f.unwatched
@@ -306,6 +333,8 @@ func connectError(host string, err error) error {
 // serverOff says, per informer, that the figures were turned off, so the
 // report tells so rather than leaving them out without a word.
 func (s *Source) serverOff() map[string]source.ServerStats {
+	s.factsMu.RLock()
+	defer s.factsMu.RUnlock()
 	out := make(map[string]source.ServerStats, len(s.facts))
 	for name := range s.facts {
 		out[name] = source.ServerStats{Reason: serverMetricsOff}
@@ -361,6 +390,6 @@ func teachRedactedKinds(res []resource) {
 // server's figures.
 func (s *Source) Controls() source.Controls {
 	c := s.Source.Controls()
-	c.Verifier, c.Server = s, s
+	c.Verifier, c.Server, c.Retarget = s, s, s
 	return c
 }

@@ -32,7 +32,7 @@ func (c *clients) verifyLister(r resource, ns, label, field string) verify.Liste
 // resourceVersion the cache stands at.
 func (s *Source) Verify(ctx context.Context, informer string) (verify.Result, error) {
 	e := s.Informer(informer)
-	f, ok := s.facts[informer]
+	f, ok := s.fact(informer)
 	if e == nil || !ok {
 		return verify.Result{}, fmt.Errorf("there is no informer %q", informer)
 	}

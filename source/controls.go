@@ -25,6 +25,8 @@ type Controls struct {
 	Server ServerReader
 	// Cuts copies an informer's cache as one state, for verify.
 	Cuts Cutter
+	// Retarget changes what the source watches while it runs.
+	Retarget Retargeting
 }
 
 // Decoration changes what a wrapped source shows. A nil field leaves the

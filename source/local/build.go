@@ -56,11 +56,22 @@ func (s *Source) NewInformer(spec InformerSpec) (*Informer, error) {
 	if spec.ListerWatcher == nil {
 		return nil, errors.New("an informer needs a ListerWatcher")
 	}
+	inf := s.build(spec)
+	e, err := s.AddInformer(spec.Name, spec.Resource, EngineQueueKind(spec.Queue), inf)
+	if err == nil {
+		e.namespace, e.group, e.version = spec.Namespace, spec.Group, spec.Version
+	}
+	return e, err
+}
+
+// build makes the engine informer spec describes, its events going to the
+// source's log.
+func (s *Source) build(spec InformerSpec) *engine.Informer {
 	idx := spec.Indexers
 	if idx == nil {
 		idx = cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
 	}
-	inf := engine.NewSharedIndexInformerWithOptions(spec.ListerWatcher, spec.Example, engine.Options{
+	return engine.NewSharedIndexInformerWithOptions(spec.ListerWatcher, spec.Example, engine.Options{
 		Name:         spec.Name,
 		Resource:     spec.Resource,
 		ResyncPeriod: spec.ResyncPeriod,
@@ -69,11 +80,6 @@ func (s *Source) NewInformer(spec InformerSpec) (*Informer, error) {
 		Instrumentation: engine.Instrumentation{Events: s.events, ItemEvents: spec.ItemEvents, TapWatchStreams: spec.TapWatchStreams,
 			MutationAttribution: spec.MutationAttribution, DescribeMutation: spec.DescribeMutation, NoUpkeep: spec.NoUpkeep},
 	})
-	e, err := s.AddInformer(spec.Name, spec.Resource, EngineQueueKind(spec.Queue), inf)
-	if err == nil {
-		e.namespace, e.group, e.version = spec.Namespace, spec.Group, spec.Version
-	}
-	return e, err
 }
 
 // MeterTransform returns a meter for the named transform

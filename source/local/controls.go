@@ -33,7 +33,7 @@ func (s *Source) SetPausedBy(paused bool, by source.Pauser) bool {
 	} else {
 		s.pausedBy = ""
 	}
-	for _, e := range s.infs {
+	for _, e := range s.list() {
 		e.inf.SetPaused(paused)
 	}
 	return true
@@ -52,12 +52,13 @@ func (s *Source) PausedBy() source.Pauser {
 
 // Paused reports whether processing is paused on every informer.
 func (s *Source) Paused() bool {
-	for _, e := range s.infs {
+	infs := s.list()
+	for _, e := range infs {
 		if !e.inf.Paused() {
 			return false
 		}
 	}
-	return len(s.infs) > 0
+	return len(infs) > 0
 }
 
 // Step pops exactly one item from the named informer's queue while paused.

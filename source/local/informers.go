@@ -1,6 +1,7 @@
 package local
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -16,6 +17,8 @@ type Informer struct {
 	queue                     engine.QueueKind
 	inf                       *engine.Informer
 	listeners                 []*listenerEntry // guarded by Source.mu, in registration order
+	// cancel stops the informer once it runs; guarded by Source.mu.
+	cancel context.CancelFunc
 }
 
 // Name is the informer's name in snapshots and controls.
@@ -49,21 +52,33 @@ func (s *Source) AddInformer(name, resource string, queue engine.QueueKind, inf 
 	if name == "" || inf == nil {
 		return nil, errors.New("an informer needs a name and an engine informer")
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.Informer(name) != nil {
 		return nil, fmt.Errorf("an informer named %q already exists", name)
 	}
 	e := &Informer{name: name, resource: resource, queue: queue, inf: inf}
-	s.infs = append(s.infs, e)
+	s.setList(append(s.list(), e))
 	return e, nil
 }
 
-// Informers returns the informers in the order added.
-func (s *Source) Informers() []*Informer { return append([]*Informer(nil), s.infs...) }
+// list is the informers in order: a copy-on-write slice, never changed.
+func (s *Source) list() []*Informer {
+	if p := s.infs.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
 
-// Informer finds an informer by name; nil if there is none. infs never
-// changes once the source runs, so no lock is needed.
+// setList publishes a new informer list; s.mu is held.
+func (s *Source) setList(infs []*Informer) { s.infs.Store(&infs) }
+
+// Informers returns the informers in order.
+func (s *Source) Informers() []*Informer { return s.list() }
+
+// Informer finds an informer by name; nil if there is none.
 func (s *Source) Informer(name string) *Informer {
-	for _, e := range s.infs {
+	for _, e := range s.list() {
 		if e.name == name {
 			return e
 		}

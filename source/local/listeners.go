@@ -152,7 +152,7 @@ func (s *Source) Listeners(informer string) []*Listener {
 func (s *Source) RegistrationsSynced() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, e := range s.infs {
+	for _, e := range s.list() {
 		for _, le := range e.listeners {
 			if !le.reg.HasSynced() {
 				return false

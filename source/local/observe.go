@@ -13,7 +13,7 @@ func (s *Source) ObserveCalls(fn func(informer, listener string, c Call, took ti
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls = fn
-	for _, e := range s.infs {
+	for _, e := range s.list() {
 		for _, le := range e.listeners {
 			s.observeLocked(e, le.l)
 		}

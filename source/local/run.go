@@ -15,19 +15,16 @@ func (s *Source) Run(ctx context.Context) {
 	if !s.started.CompareAndSwap(false, true) {
 		return
 	}
+	var wg sync.WaitGroup
 	s.mu.Lock()
-	s.running = true
-	for _, e := range s.infs {
+	s.running, s.runCtx, s.runWG = true, ctx, &wg
+	for _, e := range s.list() {
 		for _, le := range e.listeners {
 			s.watchSyncedLocked(le)
 		}
+		s.startLocked(e)
 	}
 	s.mu.Unlock()
-
-	var wg sync.WaitGroup
-	for _, e := range s.infs {
-		wg.Go(func() { e.inf.RunWithContext(ctx) })
-	}
 	<-ctx.Done()
 	s.mu.Lock()
 	s.running = false
@@ -53,7 +50,8 @@ func (s *Source) WaitSynced(ctx context.Context) error { return s.WaitSyncedExce
 // out ctx.
 func (s *Source) WaitSyncedExcept(ctx context.Context, skip func(informer string) bool) error {
 	waited := func(name string) bool { return skip == nil || !skip(name) }
-	for _, e := range s.infs {
+	infs := s.list()
+	for _, e := range infs {
 		if !waited(e.name) {
 			continue
 		}
@@ -63,7 +61,7 @@ func (s *Source) WaitSyncedExcept(ctx context.Context, skip func(informer string
 	}
 	s.mu.Lock()
 	var regs []*listenerEntry
-	for _, e := range s.infs {
+	for _, e := range infs {
 		if waited(e.name) {
 			regs = append(regs, e.listeners...)
 		}

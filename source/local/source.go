@@ -42,16 +42,21 @@ type Config struct {
 // implements source.Source, source.Processing, source.Stalling and
 // source.QueueReader.
 //
-// Locking: mu guards every informer's listener list and running; it is
-// held while a listener is registered or removed (so names stay unique)
-// but never while waiting for a handler. The engine never calls back into
-// a Source, so holding mu across an informer call cannot deadlock. infs
-// is only appended to before Run and read without mu afterwards.
+// Locking: mu guards every informer's listener list, running and the
+// informer list's changes; it is held while a listener is registered or
+// removed (so names stay unique) but never while waiting for a handler.
+// The engine never calls back into a Source, so holding mu across an
+// informer call cannot deadlock. The informer list itself is copied on
+// write, so readers (a pull, a control) take it without mu.
 type Source struct {
 	cfg    Config
 	events *instr.Ring
 
-	infs []*Informer
+	infs atomic.Pointer[[]*Informer]
+	// runCtx and runWG are Run's: informers added while it runs start
+	// under them. Set under mu while running.
+	runCtx context.Context
+	runWG  *sync.WaitGroup
 
 	stop    chan struct{} // closed when Run's context ends
 	stopCtx context.Context
@@ -105,8 +110,9 @@ func (s *Source) Title() string { return s.cfg.Title }
 // Pull implements source.Source: snapshots, events after cursor, notes,
 // status and the pause state, read in that order.
 func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
-	f := source.Frame{Snapshots: make([]source.Informer, len(s.infs)), Taken: time.Now(), Status: source.Status{State: source.Live}}
-	for i, e := range s.infs {
+	infs := s.list()
+	f := source.Frame{Snapshots: make([]source.Informer, len(infs)), Taken: time.Now(), Status: source.Status{State: source.Live}}
+	for i, e := range infs {
 		f.Snapshots[i] = e.model(e.inf.Snapshot())
 	}
 	evs, next, missed := s.events.Since(cursor, maxEvents)
@@ -141,8 +147,9 @@ func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
 
 // Snapshots returns one snapshot per informer, in the order added.
 func (s *Source) Snapshots() []engine.Snapshot {
-	out := make([]engine.Snapshot, len(s.infs))
-	for i, e := range s.infs {
+	infs := s.list()
+	out := make([]engine.Snapshot, len(infs))
+	for i, e := range infs {
 		out[i] = e.inf.Snapshot()
 	}
 	return out
