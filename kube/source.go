@@ -32,7 +32,7 @@ const defaultAccessTimeout = 30 * time.Second
 // faults and no workload rate, since informtop never changes a cluster.
 type Source struct {
 	*local.Source
-	server string
+	server   string
 	pageSize int64 // --page-size, also for verify's LIST
 	// metrics reads the API server's own figures; nil with
 	// Options.NoServerMetrics.
