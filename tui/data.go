@@ -21,6 +21,9 @@ const (
 // dataMsg carries one tick's pull from the source. It is built off the UI
 // goroutine (see fetchData) so a slow source never delays a keystroke.
 type dataMsg struct {
+	// from is the dashboard that asked; a frame read for the one a ":ctx"
+	// replaced is dropped.
+	from       *common
 	snaps      []source.Informer
 	notes      []string
 	events     []source.Event
@@ -90,6 +93,9 @@ type dataState struct {
 	// selectedListener is the listener under the cursor of the Listeners
 	// view; the global stall key acts on it.
 	selectedListener string
+	// awaited is an informer just added (":svc") that a frame read before
+	// it existed lacks: current stays on it until it shows up.
+	awaited string
 }
 
 func newDataState() *dataState {
@@ -97,6 +103,10 @@ func newDataState() *dataState {
 }
 
 func (d *dataState) apply(msg dataMsg) {
+	watched := make(map[string]string, len(d.snaps))
+	for i := range d.snaps {
+		watched[d.snaps[i].Name] = d.snaps[i].Namespace
+	}
 	d.snaps = msg.snaps
 	d.notes = msg.notes
 	d.updated = msg.at
@@ -120,6 +130,9 @@ func (d *dataState) apply(msg dataMsg) {
 		s := &d.snaps[i]
 		seen[s.Name] = true
 		h := d.hist[s.Name]
+		if ns, ok := watched[s.Name]; ok && ns != s.Namespace {
+			h = nil // replaced by one watching elsewhere (":ns"): its past is not this one's
+		}
 		if h == nil {
 			h = &history{}
 			d.hist[s.Name] = h
@@ -131,7 +144,10 @@ func (d *dataState) apply(msg dataMsg) {
 			delete(d.hist, name)
 		}
 	}
-	if !seen[d.current] && len(d.snaps) > 0 {
+	if seen[d.awaited] {
+		d.awaited = ""
+	}
+	if !seen[d.current] && (d.awaited == "" || d.current != d.awaited) && len(d.snaps) > 0 {
 		d.current = d.snaps[0].Name
 		d.selectedListener = ""
 	}

@@ -26,7 +26,7 @@ type helpGroup struct {
 // source knows the API server's watch path (serverPath).
 func helpGroups(k *keyMap, caps capabilities, inf *source.Informer, kind string, serverPath bool) []helpGroup {
 	views := key.NewBinding(key.WithKeys("1"), key.WithHelp(viewKeysHelp(k), "go to view"))
-	inView := []key.Binding{k.Indexes, k.TypeFilter, k.AllInformers, k.Compare,
+	inView := []key.Binding{k.Indexes, k.YAML, k.Describe, k.TypeFilter, k.AllInformers, k.Compare,
 		k.SortName, k.SortAge, k.SortPending, k.SortLatency}
 	if caps.stall != nil {
 		inView = append([]key.Binding{k.Stall}, inView...)

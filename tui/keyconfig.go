@@ -141,7 +141,47 @@ func applyKeyConfig(km *keyMap, path string, raw []byte) error {
 		a.binding.SetKeys(keys...)
 		a.binding.SetHelp(helpKeys(keys), a.binding.Help().Desc)
 	}
+	yieldDefaults(km, doc)
 	return checkConflicts(km, path, raw)
+}
+
+// yielding are the actions whose default keys give way to a key the file
+// binds elsewhere: k9s' object keys, added after key maps were written
+// (one with "expire: y" must keep working). Any other default taken by the
+// file is a conflict to fix, so no core key is lost without a word.
+var yielding = map[string]bool{"yaml": true, "describe": true, "logs": true, "delete": true}
+
+// yieldDefaults takes from the yielding actions the file leaves alone the
+// keys it gives to others.
+func yieldDefaults(km *keyMap, doc map[string]any) {
+	taken := map[string]bool{}
+	for _, a := range km.actions() {
+		if _, ok := doc[a.name]; ok {
+			for _, k := range a.binding.Keys() {
+				taken[k] = true
+			}
+		}
+	}
+	for _, a := range km.actions() {
+		if _, ok := doc[a.name]; ok || !yielding[a.name] {
+			continue
+		}
+		var keep []string
+		for _, k := range a.binding.Keys() {
+			if !taken[k] {
+				keep = append(keep, k)
+			}
+		}
+		if len(keep) == len(a.binding.Keys()) {
+			continue
+		}
+		if len(keep) == 0 {
+			a.binding.Unbind()
+			continue
+		}
+		a.binding.SetKeys(keep...)
+		a.binding.SetHelp(helpKeys(keep), a.binding.Help().Desc)
+	}
 }
 
 // checkConflicts fails when one key is bound to two actions; the message

@@ -23,6 +23,9 @@ type keyMap struct {
 
 	// View-specific.
 	Indexes, TypeFilter, AllInformers key.Binding
+	// k9s' object keys: YAML and Describe open the Store's object; Logs
+	// and Delete say what informtop, read-only and cache-bound, does not.
+	YAML, Describe, Logs, Delete key.Binding
 
 	// Sorting, where k9s sorts: the Store by name or age, the Listeners
 	// by backlog or latency.
@@ -60,6 +63,7 @@ func (k *keyMap) actions() []action {
 		{"top", &k.Top}, {"bottom", &k.Bottom}, {"open", &k.Open}, {"back", &k.Back},
 		{"filter", &k.Filter},
 		{"indexes", &k.Indexes}, {"type-filter", &k.TypeFilter}, {"all-informers", &k.AllInformers},
+		{"yaml", &k.YAML}, {"describe", &k.Describe}, {"logs", &k.Logs}, {"delete", &k.Delete},
 		{"compare", &k.Compare}, {"server-side", &k.ServerSide},
 		{"sort-name", &k.SortName}, {"sort-age", &k.SortAge},
 		{"sort-pending", &k.SortPending}, {"sort-latency", &k.SortLatency},
@@ -124,6 +128,10 @@ func defaultKeyMap() *keyMap {
 		Filter:   bind("filter", "/"),
 
 		Indexes:      bind("indexes", "i"),
+		YAML:         bind("yaml", "y"),
+		Describe:     bind("describe", "d"),
+		Logs:         bind("logs", "l"),
+		Delete:       bind("delete", "ctrl+d"),
 		TypeFilter:   bind("event types", "t"),
 		AllInformers: bind("all informers", "a"),
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -24,6 +25,12 @@ type Options struct {
 	// StallThreshold is how long one callback may run before its listener is
 	// shown as stalled; default 2s.
 	StallThreshold time.Duration
+	// Contexts and UseContext, set for a cluster, serve ":ctx": the
+	// kubeconfig's contexts and the one in use, and connecting to another.
+	// UseContext returns the new source already running; whoever made it
+	// stops the old one.
+	Contexts   func() (names []string, current string)
+	UseContext func(ctx context.Context, name string) (source.Source, error)
 }
 
 const (
@@ -38,6 +45,7 @@ const (
 // from Bubble Tea's update goroutine.
 type Model struct {
 	c       *common
+	opts    Options
 	views   []view
 	active  viewID
 	width   int
@@ -90,7 +98,7 @@ func New(src source.Source, opts Options) (*Model, error) {
 		loc:        time.Local,
 		compare:    true,
 	}
-	m := &Model{c: c, refresh: opts.Refresh}
+	m := &Model{c: c, refresh: opts.Refresh, opts: opts}
 	m.views = []view{
 		viewPipeline:  newPipelineView(c),
 		viewQueue:     newQueueView(c),
@@ -119,11 +127,14 @@ func (m *Model) fetchCmd() tea.Cmd {
 	if m.active == viewPipeline && !m.showHelp {
 		server = m.c.caps.server
 	}
+	from := m.c
 	return func() tea.Msg {
 		if server != nil {
 			server.WantServer()
 		}
-		return fetchData(src, cursor, time.Now())
+		msg := fetchData(src, cursor, time.Now())
+		msg.from = from
+		return msg
 	}
 }
 
@@ -157,10 +168,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		return m, m.fetchCmd()
 	case dataMsg:
+		if msg.from != nil && msg.from != m.c {
+			return m, nil // the source before a ":ctx"; its tick ends here
+		}
 		return m, m.applyData(msg)
 	case controlMsg:
 		m.setStatus(msg.text, msg.err)
 		return m, nil
+	case retargetMsg:
+		return m, m.applyRetarget(msg)
+	case contextMsg:
+		return m, m.applyContext(msg)
 	case verifyDone:
 		m.finishVerify(msg)
 		return m, nil
@@ -259,30 +277,53 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 				return m.activate(viewID(i))
 			}
 		}
-		return v.update(msg)
+		if m.storeTakes(msg) || !m.objectKey(msg) {
+			return v.update(msg)
+		}
 	}
 	return nil
 }
 
+// storeTakes says the Store view's list opens an object with msg (y, d).
+func (m *Model) storeTakes(msg tea.KeyPressMsg) bool {
+	sv, ok := m.views[m.active].(*storeView)
+	return ok && sv.mode == storeList && key.Matches(msg, m.c.keys.YAML, m.c.keys.Describe)
+}
+
 func (m *Model) switcherKey(msg tea.KeyPressMsg) tea.Cmd {
-	cmd, done, chosen := m.switcher.update(msg)
+	s := m.switcher
+	cmd, done, chosen, typed := s.update(msg)
 	if !done {
 		return cmd
 	}
 	m.switcher = nil
-	switch {
-	case chosen == nil:
-		return nil
-	case chosen.cmd != nil:
-		return chosen.cmd.run(m)
-	case chosen.name != m.c.data.current:
-		m.c.data.current = chosen.name
-		m.c.data.selectedListener = ""
-		m.c.keys.offerControls(m.c.caps, m.c.data.snap())
-		m.layout()
-		return m.views[m.active].refresh()
+	if typed != "" {
+		return m.runTyped(typed, s)
 	}
-	return nil
+	if chosen == nil {
+		return nil
+	}
+	return m.choose(chosen)
+}
+
+// choose runs a command or shows an informer picked in the switcher.
+func (m *Model) choose(it *switchItem) tea.Cmd {
+	if it.cmd != nil {
+		return it.cmd.run(m)
+	}
+	return m.showInformer(it.name)
+}
+
+// showInformer makes the named informer the one every view shows.
+func (m *Model) showInformer(name string) tea.Cmd {
+	if name == m.c.data.current {
+		return nil
+	}
+	m.c.data.current = name
+	m.c.data.selectedListener = ""
+	m.c.keys.offerControls(m.c.caps, m.c.data.snap())
+	m.layout()
+	return m.views[m.active].refresh()
 }
 
 // activate focuses view id and brings it up to date.

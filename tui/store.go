@@ -368,7 +368,7 @@ func (v *storeView) updateList(km tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(km, k.Back):
 		v.filter.clear()
 		v.applyFilter()
-	case key.Matches(km, k.Open):
+	case key.Matches(km, k.Open, k.YAML, k.Describe):
 		if sel := v.selectedKey(); sel != "" {
 			return v.openObject(sel, storeList)
 		}

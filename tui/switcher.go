@@ -21,6 +21,9 @@ type switcher struct {
 	targets []string     // what the filter matches: name and resource
 	matches []int        // indexes into names, best first
 	cursor  int
+	// moved is set once the user moves the cursor after typing: enter
+	// then picks the highlighted item rather than reading what was typed.
+	moved bool
 }
 
 // switchItem is what the picker shows of one informer or command.
@@ -60,6 +63,9 @@ func newSwitcher(c *common) *switcher {
 	in := textinput.New()
 	in.Prompt = ":"
 	in.Placeholder = "informer, view or command (tab completes)"
+	if c.caps.retarget != nil {
+		in.Placeholder = "informer, view, command; svc · deploy -n NS · ns NS · ctx NAME"
+	}
 	in.SetVirtualCursor(true)
 	st := in.Styles()
 	st.Cursor.Blink = false
@@ -121,21 +127,50 @@ func (s *switcher) exact(q string) *switchItem {
 	return nil
 }
 
+// uniquePrefix finds the one item whose name or alias starts with q; nil
+// when none or several do.
+func (s *switcher) uniquePrefix(q string) *switchItem {
+	var found *switchItem
+	for i := range s.items {
+		it := &s.items[i]
+		names := []string{it.name}
+		if it.cmd != nil {
+			names = append(names, it.cmd.aliases...)
+		}
+		for _, n := range names {
+			if strings.HasPrefix(n, q) {
+				if found != nil && found != it {
+					return nil
+				}
+				found = it
+			}
+		}
+	}
+	return found
+}
+
 // update handles one key; done is true when the prompt should close, with
-// chosen set to what was picked (nil when cancelled).
-func (s *switcher) update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool, chosen *switchItem) {
+// chosen set to what was picked, or typed to the line when it names
+// nothing whole and no item was picked (both empty when cancelled).
+func (s *switcher) update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool, chosen *switchItem, typed string) {
 	k := s.c.keys
 	switch {
 	case key.Matches(msg, k.Back):
-		return nil, true, nil
+		return nil, true, nil, ""
 	case key.Matches(msg, k.Open):
-		if it := s.exact(strings.TrimSpace(s.input.Value())); it != nil {
-			return nil, true, it
+		q := strings.TrimSpace(s.input.Value())
+		if it := s.exact(q); it != nil {
+			return nil, true, it, ""
+		}
+		// What was typed is read as typed (":ns shop", ":svc"), unless the
+		// user picked a row: k9s runs what you type, not its best guess.
+		if q != "" && !s.moved {
+			return nil, true, nil, q
 		}
 		if len(s.matches) == 0 {
-			return nil, true, nil
+			return nil, true, nil, ""
 		}
-		return nil, true, &s.items[s.matches[s.cursor]]
+		return nil, true, &s.items[s.matches[s.cursor]], ""
 	case msg.String() == "tab":
 		// Complete to the highlighted match, as a shell would.
 		if len(s.matches) > 0 {
@@ -143,21 +178,21 @@ func (s *switcher) update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool, chosen *
 			s.input.CursorEnd()
 			s.filter()
 		}
-		return nil, false, nil
+		return nil, false, nil, ""
 	case key.Matches(msg, namedOnly(k.Up)), msg.String() == "ctrl+p":
-		s.cursor = max(s.cursor-1, 0)
-		return nil, false, nil
+		s.cursor, s.moved = max(s.cursor-1, 0), true
+		return nil, false, nil, ""
 	case key.Matches(msg, namedOnly(k.Down)), msg.String() == "ctrl+n":
-		s.cursor = min(s.cursor+1, max(len(s.matches)-1, 0))
-		return nil, false, nil
+		s.cursor, s.moved = min(s.cursor+1, max(len(s.matches)-1, 0)), true
+		return nil, false, nil, ""
 	}
 	before := s.input.Value()
 	s.input, cmd = s.input.Update(msg)
 	if s.input.Value() != before {
-		s.cursor = 0
+		s.cursor, s.moved = 0, false
 		s.filter()
 	}
-	return cmd, false, nil
+	return cmd, false, nil, ""
 }
 
 // namedOnly keeps the keys of b that cannot be typed as text (arrows,

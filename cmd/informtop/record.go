@@ -141,7 +141,10 @@ func recordHeadless(ctx context.Context, src source.Source, w *recording.Writer,
 // (as the source's status, which every width shows) before whatever the
 // source has to say; the source keeps every control.
 func recordingShown(src source.Source, w *recording.Writer) source.Source {
-	return source.Decorate(src, source.Decoration{Frame: func(f source.Frame) source.Frame {
+	// A recording holds the informers it started with: what ":svc" or
+	// ":ns" would add or replace is not recorded, so they are not offered.
+	noRetarget := func(c source.Controls) source.Controls { c.Retarget = nil; return c }
+	return source.Decorate(src, source.Decoration{Controls: noRetarget, Frame: func(f source.Frame) source.Frame {
 		st := w.Stats()
 		m := "● REC " + humanize.Bytes(st.Bytes)
 		if st.Dropped > 0 {

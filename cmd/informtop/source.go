@@ -27,6 +27,8 @@ type chosen struct {
 	inProcess *local.Source
 	// demo is the embedded demo when that is the source.
 	demo *demo.Demo
+	// kube is the cluster when that is the source: ":ctx" makes another.
+	kube *kube.Source
 	// scope is what a report says it covers.
 	scope report.Scope
 }
@@ -47,7 +49,7 @@ func chooseSource(ctx context.Context, o *options, fs *pflag.FlagSet) (chosen, e
 				return chosen{}, err
 			}
 			sc := k.Scope()
-			return chosen{Source: k, inProcess: k.Source, scope: report.Scope{Context: sc.Context, Server: sc.Server,
+			return chosen{Source: k, inProcess: k.Source, kube: k, scope: report.Scope{Context: sc.Context, Server: sc.Server,
 				Namespace: sc.Namespace, AllNamespaces: sc.AllNamespaces, Selector: sc.LabelSelector}}, nil
 		}
 		if explicitNoDemo {
