@@ -23,6 +23,7 @@ const storeReloadTicks = 10
 // row shows, so drawing never reads the source.
 type storeKeysMsg struct {
 	informer string
+	watching string // the informer's namespace when read (see storeView.watching)
 	keys     []string
 	labels   []string     // labelText of each key, what a text filter searches with the key
 	sets     []labels.Set // each key's labels, what a -l selector matches
@@ -86,7 +87,10 @@ type storeView struct {
 	// sortAge lists the newest objects first instead of by name.
 	sortAge bool
 
-	informer string   // whose keys are loaded
+	informer string // whose keys are loaded
+	// watching is where that informer watched (its namespace) when they
+	// were: ":ns" replaces an informer under the same name.
+	watching string
 	keys     []string // sorted, as read at gen
 	labels   []string // labelText per key
 	sets     []labels.Set
@@ -145,7 +149,12 @@ func (v *storeView) tableHeight() int {
 // changed and the last read is old enough.
 func (v *storeView) refresh() tea.Cmd {
 	cur := v.c.data.current
-	if cur != v.informer {
+	watching := ""
+	if snap := v.c.data.snap(); snap != nil {
+		watching = snap.Namespace
+	}
+	if cur != v.informer || watching != v.watching {
+		v.watching = watching
 		// Forget the old informer at once, even with its read in flight
 		// (applyKeys drops that answer): its keys must not be drawn, or
 		// looked up, under the new informer's name.
@@ -182,7 +191,9 @@ func (v *storeView) refresh() tea.Cmd {
 		if loaded && sr.Generation() == gen {
 			return storeUnchangedMsg{informer: cur}
 		}
-		msgs := []tea.Msg{loadKeys(cur, sr)}
+		keys := loadKeys(cur, sr)
+		keys.watching = watching
+		msgs := []tea.Msg{keys}
 		for _, c := range []tea.Cmd{reobj, reindex} {
 			if c != nil {
 				msgs = append(msgs, c())
@@ -243,7 +254,7 @@ func (v *storeView) update(msg tea.Msg) tea.Cmd {
 }
 
 func (v *storeView) applyKeys(msg storeKeysMsg) {
-	if msg.informer != v.informer {
+	if msg.informer != v.informer || msg.watching != v.watching {
 		return // read before a switch; the read for v.informer is its own
 	}
 	selected := v.selectedKey()
