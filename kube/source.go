@@ -41,6 +41,7 @@ type Source struct {
 	// Options.NoServerMetrics.
 	metrics *serverMetrics
 	scope   Scope
+	tables  *tables // kubectl's columns for the Store view
 }
 
 // Scope is what the source watches: where and which.
@@ -181,6 +182,7 @@ func New(ctx context.Context, o Options) (*Source, error) {
 		cfgLocal.Server = s.metrics.stats
 	}
 	s.Source = local.New(cfgLocal)
+	s.tables = newTables(cfg, res, s.cachedVersion)
 	for i, r := range res {
 		if err := s.add(cs, r, ns, checks[i], o); err != nil {
 			return nil, err
@@ -357,10 +359,11 @@ func teachRedactedKinds(res []resource) {
 }
 
 // Controls implements source.Source: an in-process source's controls,
-// plus verifying caches against the cluster and waiting for the API
-// server's figures.
+// plus verifying caches against the cluster, waiting for the API
+// server's figures and kubectl's columns.
 func (s *Source) Controls() source.Controls {
 	c := s.Source.Controls()
 	c.Verifier, c.Server = s, s
+	c.Table = s.tables
 	return c
 }

@@ -25,6 +25,8 @@ type Controls struct {
 	Server ServerReader
 	// Cuts copies an informer's cache as one state, for verify.
 	Cuts Cutter
+	// Table prints cached objects as kubectl get does, for the Store view.
+	Table TableReader
 }
 
 // Decoration changes what a wrapped source shows. A nil field leaves the

@@ -21,12 +21,13 @@ type capabilities struct {
 	owes   source.ListenerReader
 	verify source.Verifier
 	server source.ServerReader
+	table  source.TableReader
 }
 
 func capabilitiesOf(src source.Source) capabilities {
 	c := src.Controls()
 	return capabilities{proc: c.Processing, stall: c.Stalling, faults: c.Faults, work: c.Workload,
-		queue: c.Queue, pager: c.QueuePager, owes: c.Backlog, verify: c.Verifier, server: c.Server}
+		queue: c.Queue, pager: c.QueuePager, owes: c.Backlog, verify: c.Verifier, server: c.Server, table: c.Table}
 }
 
 // controlGroup ties control keys to the capability they need and the
