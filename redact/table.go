@@ -3,7 +3,9 @@ package redact
 import "strings"
 
 // TableCell is Current().TableCell.
-func TableCell(resource, column, cell string) string { return Current().TableCell(resource, column, cell) }
+func TableCell(resource, column, cell string) string {
+	return Current().TableCell(resource, column, cell)
+}
 
 // TableCell is what one cell of the table the API server prints for
 // resource (kubectl get's columns; column is the server's name, in any
