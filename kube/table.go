@@ -284,8 +284,8 @@ func (tb *tableOf) take(a tableAsk, asked []string) error {
 		tb.keep(a.key, tableRow{asked: a.rv}, asked)
 		return nil
 	case apierrors.IsForbidden(a.err):
-		tb.off = fmt.Sprintf("no kubectl columns for %s: RBAC lets you list it but not get its objects (%v); grant get on %s to see them",
-			tb.informer, a.err, tb.informer)
+		tb.off = fmt.Sprintf("no kubectl columns for %s: RBAC allows list but not get; grant get on %s to see them (%v)",
+			tb.informer, tb.informer, a.err)
 		return nil
 	case apierrors.IsNotAcceptable(a.err) || apierrors.IsUnsupportedMediaType(a.err) || errors.As(a.err, new(notATable)):
 		tb.off = fmt.Sprintf("no kubectl columns for %s: the API server prints no table for it (%v)", tb.informer, a.err)
