@@ -34,6 +34,11 @@ const (
 	// tableMaxRows bounds the rows kept for one informer; past it the
 	// rows of keys not asked for go.
 	tableMaxRows = 4096
+	// tableQPS and tableBurst replace client-go's default rate limit
+	// (5 a second after 10), which would take seconds to fill a page of
+	// 40 rows; tableInFlight bounds the load, the server's priority and
+	// fairness the rest.
+	tableQPS, tableBurst = 50, 100
 )
 
 // tables prints cached objects as kubectl get does, for the Store view
@@ -113,6 +118,9 @@ func (t *tables) Rows(ctx context.Context, informer string, keys []string, wide 
 		return source.Table{}, source.NoInformer(informer)
 	}
 	t.switchTo(informer)
+	if redact.Current().TablePrintsSecrets(tb.resource) {
+		return source.Table{}, fmt.Errorf("no kubectl columns for %s: it is a secret resource (--redact), whose printer columns may show its data", informer)
+	}
 	tb.mu.Lock()
 	off := tb.off
 	var todo []tableAsk
@@ -207,7 +215,9 @@ func (t *tables) fetch(ctx context.Context, tb *tableOf, asks []tableAsk) []tabl
 }
 
 // get asks the server to print one object as a Table, with the object's
-// metadata in its row (includeObject=Metadata) for the resourceVersion.
+// metadata in its row (includeObject=Metadata) for the resourceVersion;
+// without it for a Secret, whose metadata may copy the whole Secret (the
+// row is then kept for the cached resourceVersion it was asked at).
 func (t *tables) get(ctx context.Context, tb *tableOf, key string) (*metav1.Table, error) {
 	c, err := tb.restClient(t.config)
 	if err != nil {
@@ -217,8 +227,12 @@ func (t *tables) get(ctx context.Context, tb *tableOf, key string) (*metav1.Tabl
 	if err != nil {
 		return nil, err
 	}
+	include := metav1.IncludeMetadata
+	if redact.Current().SecretResource(tb.resource) {
+		include = metav1.IncludeNone
+	}
 	obj, err := c.Get().NamespaceIfScoped(ns, tb.scoped && ns != "").Resource(tb.gvr.Resource).Name(name).
-		Param("includeObject", string(metav1.IncludeMetadata)).SetHeader("Accept", tableAccept).Do(ctx).Get()
+		Param("includeObject", string(include)).SetHeader("Accept", tableAccept).Do(ctx).Get()
 	if err != nil {
 		return nil, err
 	}
@@ -254,6 +268,9 @@ func (tb *tableOf) restClient(base *rest.Config) (rest.Interface, error) {
 		return tb.client, nil
 	}
 	cfg := dynamic.ConfigFor(base)
+	if cfg.RateLimiter == nil && cfg.QPS == 0 {
+		cfg.QPS, cfg.Burst = tableQPS, tableBurst
+	}
 	gv := tb.gvr.GroupVersion()
 	cfg.GroupVersion = &gv
 	cfg.APIPath = "/apis"

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -27,6 +28,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/informtop/informtop/internal/kubetest"
+	"github.com/informtop/informtop/redact"
 	"github.com/informtop/informtop/source"
 )
 
@@ -339,5 +341,81 @@ func TestTableFailureIsAskedAgain(t *testing.T) {
 	}
 	if _, err := tr.Rows(context.Background(), "samples.metrics.example.com", []string{"ns/s"}, true); err != nil || requests.Load() != 2 {
 		t.Fatalf("%v, %d requests; want the row kept", err, requests.Load())
+	}
+}
+
+// tableOfSample answers any GET with one row for the object asked, with
+// its name as the only other cell.
+func tableOfSample(w http.ResponseWriter, r *http.Request) {
+	name := r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:]
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"apiVersion":"meta.k8s.io/v1","kind":"Table","columnDefinitions":[{"name":"Name","type":"string","format":"name"},{"name":"Echo","type":"string"}],`+
+		`"rows":[{"cells":[%q,%q],"object":{"apiVersion":"meta.k8s.io/v1","kind":"PartialObjectMetadata","metadata":{"name":%q,"resourceVersion":"1"}}}]}`, name, name, name)
+}
+
+// A page of twenty keys is read at most four at a time.
+func TestTableReadsFourAtATime(t *testing.T) {
+	var inFlight, most atomic.Int64
+	gate := make(chan struct{})
+	tr, _ := fakeTables(t, func(w http.ResponseWriter, r *http.Request) {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		<-gate
+		tableOfSample(w, r)
+	})
+	open := sync.OnceFunc(func() { close(gate) })
+	t.Cleanup(open) // before the server closes, should the test fail first
+	keys := make([]string, 20)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("ns/s-%02d", i)
+	}
+	done := make(chan source.Table)
+	go func() {
+		tb, err := tr.Rows(context.Background(), "samples.metrics.example.com", keys, false)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- tb
+	}()
+	eventually(t, "four reads in flight", func() (bool, string) { return inFlight.Load() == tableInFlight, fmt.Sprint(inFlight.Load()) })
+	open()
+	tb := <-done
+	if len(tb.Rows) != len(keys) || tb.Rows["ns/s-07"][0] != "s-07" {
+		t.Fatalf("%d rows: %v", len(tb.Rows), tb.Rows)
+	}
+	if m := most.Load(); m > tableInFlight {
+		t.Errorf("%d reads at once, want at most %d", m, tableInFlight)
+	}
+}
+
+// The rows kept for one informer are bounded: past tableMaxRows only the
+// keys of the ask stay with the new row.
+func TestTableRowsAreBounded(t *testing.T) {
+	tb := &tableOf{}
+	for i := range tableMaxRows {
+		tb.keep(fmt.Sprint(i), tableRow{asked: "1"}, nil)
+	}
+	tb.keep("new", tableRow{asked: "1"}, []string{"7", "new"})
+	if len(tb.rows) != 2 || tb.rows["7"].asked != "1" || tb.rows["new"].asked != "1" {
+		t.Fatalf("%d rows after passing the bound, want the two asked for", len(tb.rows))
+	}
+}
+
+// A secret resource the user named (--redact) gets no table: its printer
+// columns may read any field, and a logged response would show them.
+func TestTableOfANamedSecretResourceIsNotAsked(t *testing.T) {
+	p, err := redact.NewPolicy([]string{"samples.metrics.example.com"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := redact.Current()
+	redact.SetCurrent(p)
+	t.Cleanup(func() { redact.SetCurrent(prev) })
+	tr, requests := fakeTables(t, tableOfSample)
+	_, err = tr.Rows(context.Background(), "samples.metrics.example.com", []string{"ns/s"}, false)
+	if err == nil || !strings.Contains(err.Error(), "secret resource") || requests.Load() != 0 {
+		t.Fatalf("%v after %d requests; want a sentence and none", err, requests.Load())
 	}
 }

@@ -2,6 +2,15 @@ package redact
 
 import "strings"
 
+// TablePrintsSecrets reports whether the table the API server prints for
+// resource may show secret values: it is a secret resource other than
+// Secrets themselves (whose table shows a type and a count of keys), so
+// its printer columns (a CRD's) may read any field. Such a table is not
+// asked for, so its cells reach no screen and no log.
+func (p Policy) TablePrintsSecrets(resource string) bool {
+	return p.SecretResource(resource) && !strings.EqualFold(resource, "secrets")
+}
+
 // TableCell is Current().TableCell.
 func TableCell(resource, column, cell string) string {
 	return Current().TableCell(resource, column, cell)
