@@ -68,7 +68,8 @@ type tableOf struct {
 	client  rest.Interface                 // guarded by mu; built at the first ask
 	columns []metav1.TableColumnDefinition // guarded by mu: the server's, all of them
 	rows    map[string]tableRow            // guarded by mu: by key
-	off     string                         // guarded by mu: why the informer gets no columns, for good
+	off     string                         // guarded by mu: why the informer gets no columns
+	denied  bool                           // guarded by mu: off says RBAC denies get, which may change
 }
 
 // tableRow is one object as the server printed it.
@@ -150,19 +151,28 @@ func (t *tables) Rows(ctx context.Context, informer string, keys []string, wide 
 }
 
 // switchTo drops the rows of the informer asked for before when another
-// is asked for: the Store view shows one informer at a time.
+// is asked for: the Store view shows one informer at a time. Coming back
+// to an informer whose get RBAC denied asks again, once: the user may
+// have been granted it meanwhile.
 func (t *tables) switchTo(informer string) {
 	t.mu.Lock()
 	prev := t.last
 	t.last = informer
 	t.mu.Unlock()
-	if prev == informer || prev == "" {
+	if prev == informer {
 		return
 	}
 	if p := t.byName[prev]; p != nil {
 		p.mu.Lock()
 		p.rows = nil
 		p.mu.Unlock()
+	}
+	if tb := t.byName[informer]; tb != nil {
+		tb.mu.Lock()
+		if tb.denied {
+			tb.off, tb.denied = "", false
+		}
+		tb.mu.Unlock()
 	}
 }
 
@@ -301,8 +311,9 @@ func (tb *tableOf) take(a tableAsk, asked []string) error {
 		tb.keep(a.key, tableRow{asked: a.rv}, asked)
 		return nil
 	case apierrors.IsForbidden(a.err):
-		tb.off = fmt.Sprintf("no kubectl columns for %s: RBAC allows list but not get; grant get on %s to see them (%v)",
+		tb.off = fmt.Sprintf("no kubectl columns for %s: RBAC allows list but not get; grant get on %s, then come back to it (%v)",
 			tb.informer, tb.informer, a.err)
+		tb.denied = true
 		return nil
 	case apierrors.IsNotAcceptable(a.err) || apierrors.IsUnsupportedMediaType(a.err) || errors.As(a.err, new(notATable)):
 		tb.off = fmt.Sprintf("no kubectl columns for %s: the API server prints no table for it (%v)", tb.informer, a.err)

@@ -268,6 +268,36 @@ func TestTableForbiddenFallsBack(t *testing.T) {
 	}
 }
 
+// RBAC denying get is asked again when the view comes back to the
+// informer (get may have been granted meanwhile), not on every ask.
+func TestTableDeniedIsAskedAgainOnReturn(t *testing.T) {
+	tr, requests := fakeTables(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, `{"apiVersion":"v1","kind":"Status","status":"Failure","reason":"Forbidden","code":403,"message":"samples \"s\" is forbidden"}`)
+	})
+	tr.byName["other"] = &tableOf{informer: "other"}
+	ask := func(informer string) error {
+		_, err := tr.Rows(context.Background(), informer, []string{"ns/s"}, false)
+		return err
+	}
+	for range 3 {
+		if err := ask("samples.metrics.example.com"); err == nil || !strings.Contains(err.Error(), "RBAC allows list but not get") {
+			t.Fatalf("%v; want a sentence", err)
+		}
+	}
+	if n := requests.Load(); n != 1 {
+		t.Fatalf("%d requests for three asks, want 1", n)
+	}
+	if _, err := tr.Rows(context.Background(), "other", nil, false); err != nil {
+		t.Fatal(err)
+	}
+	_ = ask("samples.metrics.example.com")
+	if n := requests.Load(); n != 2 {
+		t.Fatalf("%d requests after coming back, want 2", n)
+	}
+}
+
 // fakeTables is a tables reader over an HTTP handler standing for the
 // API server, with every key cached at resourceVersion "1".
 func fakeTables(t *testing.T, h http.HandlerFunc) (*tables, *atomic.Int64) {

@@ -71,7 +71,7 @@ type storeRowsMsg struct {
 }
 
 // reset forgets the informer shown before, ending its ask in flight (its
-// answer is dropped by informer name).
+// answer is dropped: seq moved on).
 func (t *storeTable) reset() {
 	if t.cancel != nil {
 		t.cancel()
@@ -116,7 +116,7 @@ func (v *storeView) askRows() tea.Cmd {
 // shown now if it moved meanwhile.
 func (v *storeView) applyRows(msg storeRowsMsg) tea.Cmd {
 	if msg.informer != v.informer || msg.seq != v.table.seq || !v.table.flying {
-		return nil // asked before a switch
+		return nil // asked before a switch: the ask since is another
 	}
 	t := &v.table
 	t.flying, t.cancel = false, nil

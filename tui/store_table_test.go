@@ -34,7 +34,7 @@ var fakePodColumns = []source.TableColumn{
 	{Name: "IP", Wide: true}, {Name: "NODE", Wide: true}, {Name: "NOMINATED NODE", Wide: true}, {Name: "READINESS GATES", Wide: true},
 }
 
-const fakeSecretsRefusal = "no kubectl columns for secrets: RBAC allows list but not get; grant get on secrets to see them"
+const fakeSecretsRefusal = "no kubectl columns for secrets: RBAC allows list but not get; grant get on secrets, then come back to it"
 
 func (f *tableFake) Rows(_ context.Context, informer string, keys []string, wide bool) (source.Table, error) {
 	f.mu.Lock()
