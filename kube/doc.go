@@ -3,7 +3,9 @@
 // deferred RESTMapper with kubectl's short names, one engine informer per
 // resource on an embedded local.Source, and a sentence for every informer
 // that has not synced. Toward the cluster it is read-only: besides
-// discovery and SelfSubjectAccessReviews it only lists and watches.
+// discovery and SelfSubjectAccessReviews it only lists and watches, and
+// gets the objects the Store view shows as kubectl get prints them
+// (table.go).
 //
 // Decoding is chosen per resource: kinds client-go's scheme knows are
 // listed and watched as protobuf into typed objects (the cheapest wire

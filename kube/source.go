@@ -49,8 +49,9 @@ type Source struct {
 	factsMu sync.RWMutex
 	// facts are, per informer, what it watches, what the user may not do
 	// and how its objects are decoded.
-	facts map[string]informerFacts
-	scope Scope
+	facts  map[string]informerFacts
+	scope  Scope
+	tables *tables // kubectl's columns for the Store view
 }
 
 // Scope is what the source watches: where and which.
@@ -199,6 +200,7 @@ func New(ctx context.Context, o Options) (*Source, error) {
 		cfgLocal.Server = s.metrics.stats
 	}
 	s.Source = local.New(cfgLocal)
+	s.tables = newTables(cfg, res, s.cachedVersion)
 	for i, r := range res {
 		if err := s.add(r, ns, checks[i], ""); err != nil {
 			return nil, err
@@ -249,6 +251,9 @@ func (s *Source) add(r resource, ns, deniedWhy, old string) error {
 	}
 	if s.metrics != nil {
 		s.metrics.watch(name, r.mapping.Resource.GroupResource())
+	}
+	if s.tables != nil {
+		s.tables.watch(r) // a new informer's rows start afresh
 	}
 	return nil
 }
@@ -395,10 +400,11 @@ func teachRedactedKinds(res []resource) {
 }
 
 // Controls implements source.Source: an in-process source's controls,
-// plus verifying caches against the cluster and waiting for the API
-// server's figures.
+// plus verifying caches against the cluster, waiting for the API
+// server's figures and kubectl's columns.
 func (s *Source) Controls() source.Controls {
 	c := s.Source.Controls()
 	c.Verifier, c.Server, c.Retarget = s, s, s
+	c.Table = s.tables
 	return c
 }

@@ -42,6 +42,16 @@ func (p Policy) Body(body string) string {
 			}
 			p.redactMap("", k, p.kinds[k], im)
 		}
+	} else if rows, ok := m["rows"].([]any); ok && kind == "Table" {
+		// kubectl get's Table: each row may carry its object, or the
+		// object's metadata with its whole-object annotations.
+		for _, r := range rows {
+			rm, _ := r.(map[string]any)
+			if om, ok := rm["object"].(map[string]any); ok {
+				k, _ := om["kind"].(string)
+				p.redactMap("", k, p.kinds[k], om)
+			}
+		}
 	} else {
 		p.redactMap("", kind, p.kinds[kind], m)
 	}

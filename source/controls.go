@@ -27,6 +27,8 @@ type Controls struct {
 	Cuts Cutter
 	// Retarget changes what the source watches while it runs.
 	Retarget Retargeting
+	// Table prints cached objects as kubectl get does, for the Store view.
+	Table TableReader
 }
 
 // Decoration changes what a wrapped source shows. A nil field leaves the

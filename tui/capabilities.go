@@ -23,12 +23,13 @@ type capabilities struct {
 	server source.ServerReader
 	// retarget changes what the source watches (":svc", ":ns shop").
 	retarget source.Retargeting
+	table    source.TableReader
 }
 
 func capabilitiesOf(src source.Source) capabilities {
 	c := src.Controls()
 	return capabilities{proc: c.Processing, stall: c.Stalling, faults: c.Faults, work: c.Workload,
-		queue: c.Queue, pager: c.QueuePager, owes: c.Backlog, verify: c.Verifier, server: c.Server, retarget: c.Retarget}
+		queue: c.Queue, pager: c.QueuePager, owes: c.Backlog, verify: c.Verifier, server: c.Server, retarget: c.Retarget, table: c.Table}
 }
 
 // controlGroup ties control keys to the capability they need and the

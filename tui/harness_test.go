@@ -26,6 +26,10 @@ type harness struct {
 	quit bool
 	// delivered counts the messages Update was given, by type.
 	delivered map[reflect.Type]int
+	// hold, when set, keeps back the messages it picks (an answer still
+	// in flight) in held until release delivers them.
+	hold func(tea.Msg) bool
+	held []tea.Msg
 }
 
 func newHarness(t testing.TB, src source.Source) *harness {
@@ -45,6 +49,8 @@ func newHarness(t testing.TB, src source.Source) *harness {
 func controlsOf(src source.Source) *sourcetest.Controller {
 	switch s := src.(type) {
 	case *controlledSource:
+		return s.ctl
+	case *tableSource:
 		return s.ctl
 	case *sourcetest.Cluster:
 		return s.Ctl
@@ -71,6 +77,10 @@ func (h *harness) send(msg tea.Msg) {
 		if _, ok := msg.(tickMsg); ok {
 			continue // the harness decides when data arrives
 		}
+		if h.hold != nil && h.hold(msg) {
+			h.held = append(h.held, msg)
+			continue
+		}
 		if h.delivered == nil {
 			h.delivered = map[reflect.Type]int{}
 		}
@@ -93,6 +103,24 @@ func (h *harness) run(cmd tea.Cmd) []tea.Msg {
 		return out
 	}
 	return []tea.Msg{msg}
+}
+
+// release delivers the messages held back so far, in order; what they
+// lead to is held again when hold picks it.
+func (h *harness) release() {
+	h.t.Helper()
+	held := h.held
+	h.held = nil
+	if h.delivered == nil {
+		h.delivered = map[reflect.Type]int{}
+	}
+	for _, msg := range held {
+		h.delivered[reflect.TypeOf(msg)]++
+		_, cmd := h.m.Update(msg)
+		for _, m := range h.run(cmd) {
+			h.send(m)
+		}
+	}
 }
 
 // deliveries is how many messages of example's type Update was given.

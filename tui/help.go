@@ -116,6 +116,11 @@ func helpLines(c *common, w int) []string {
 	for _, l := range wrapText(filter, max(w-4, 10)) {
 		lines = append(lines, st.dim.Render(l))
 	}
+	if c.caps.table != nil {
+		for _, l := range wrapText(storeTableHelp, max(w-4, 10)) {
+			lines = append(lines, st.dim.Render(l))
+		}
+	}
 	if c.keys.Step.Enabled() {
 		for _, l := range wrapText(stepHelp(c.keys), max(w-4, 10)) {
 			lines = append(lines, st.dim.Render(l))

@@ -95,12 +95,16 @@ type storeView struct {
 	labels   []string // labelText per key
 	sets     []labels.Set
 	created  []time.Time // creation time per key
+	keyWidth int         // of the longest key
 	noStore  bool        // the source serves no cache for informer
 	gen      uint64
 	loaded   bool
 	loading  bool
 	loadedAt uint64 // dataState.ticks of the last read
 	rows     []int  // filtered (and sorted) indexes into keys; nil = all in key order
+
+	// table holds kubectl's columns, where the source prints them.
+	table storeTable
 
 	obj *objectPane
 	idx *indexBrowser
@@ -142,12 +146,21 @@ func (v *storeView) tableHeight() int {
 	if v.filter.shown() {
 		h--
 	}
+	if v.table.why != "" {
+		h--
+	}
 	return h
 }
 
-// refresh starts a key reload when the informer changed, or when the store
-// changed and the last read is old enough.
+// refresh reloads the keys when due (reload) and asks for the rows of the
+// page shown when it moved (a resize, a wider terminal).
 func (v *storeView) refresh() tea.Cmd {
+	return tea.Batch(v.reload(), v.askRows())
+}
+
+// reload starts a key reload when the informer changed, or when the store
+// changed and the last read is old enough.
+func (v *storeView) reload() tea.Cmd {
 	cur := v.c.data.current
 	watching := ""
 	if snap := v.c.data.snap(); snap != nil {
@@ -160,6 +173,7 @@ func (v *storeView) refresh() tea.Cmd {
 		// looked up, under the new informer's name.
 		v.informer, v.keys, v.labels, v.created, v.rows, v.loaded, v.loading = cur, nil, nil, nil, nil, false, false
 		v.sets = nil
+		v.table.reset()
 		v.mode, v.obj, v.idx = storeList, nil, nil
 		v.filter.clear()
 		v.scroll.setLen(0)
@@ -213,17 +227,20 @@ func (v *storeView) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case storeKeysMsg:
 		v.applyKeys(msg)
-		return nil
+		return v.askRows()
+	case storeRowsMsg:
+		return v.applyRows(msg)
 	case storeUnchangedMsg:
 		if msg.informer == v.informer {
 			v.loading, v.loadedAt = false, v.c.data.ticks
 		}
 		return nil
 	case storeBatchMsg:
-		for _, m := range msg {
-			v.update(m)
+		cmds := make([]tea.Cmd, len(msg))
+		for i, m := range msg {
+			cmds[i] = v.update(m)
 		}
-		return nil
+		return tea.Batch(cmds...)
 	case objectMsg:
 		if v.obj != nil && msg.informer == v.informer && msg.key == v.obj.key {
 			v.obj.apply(v.c, msg)
@@ -240,15 +257,20 @@ func (v *storeView) update(msg tea.Msg) tea.Cmd {
 		}
 		_, cmd := v.filter.paste(msg)
 		v.applyFilter()
-		return cmd
+		return tea.Batch(cmd, v.askRows())
 	case tea.KeyPressMsg:
+		var cmd tea.Cmd
 		switch v.mode {
 		case storeObject:
-			return v.updateObject(msg)
+			cmd = v.updateObject(msg)
 		case storeIndexes:
-			return v.updateIndexes(msg)
+			cmd = v.updateIndexes(msg)
+		default:
+			cmd = v.updateList(msg)
 		}
-		return v.updateList(msg)
+		// The page shown may have moved: scrolled, filtered, sorted, or
+		// back from an object.
+		return tea.Batch(cmd, v.askRows())
 	}
 	return nil
 }
@@ -259,6 +281,10 @@ func (v *storeView) applyKeys(msg storeKeysMsg) {
 	}
 	selected := v.selectedKey()
 	v.keys, v.labels, v.created, v.gen = msg.keys, msg.labels, msg.created, msg.gen
+	v.keyWidth = 0
+	for _, k := range msg.keys {
+		v.keyWidth = max(v.keyWidth, width(k))
+	}
 	v.sets = msg.sets
 	v.loaded, v.loading, v.loadedAt = true, false, v.c.data.ticks
 	v.match.setCorpus(msg.keys)
@@ -458,10 +484,17 @@ func (v *storeView) renderList() string {
 	st := v.c.styles
 	s := v.c.snap()
 	lines := []string{v.summary()}
+	if v.table.why != "" {
+		lines = append(lines, st.dim.Render(v.table.why))
+	}
 	if v.filter.shown() {
 		lines = append(lines, v.filter.view(v.c, v.c.width, v.scroll.n, len(v.keys)))
 	}
+	table := v.table.cols != nil
 	cols := layoutColumns(storeColumns, v.c.width)
+	if table {
+		cols = layoutColumns(v.tableColumns(v.wide()), v.c.width)
+	}
 	lines = append(lines, st.colHead.Render(renderHeader(cols)))
 	switch {
 	case v.noStore:
@@ -482,9 +515,13 @@ func (v *storeView) renderList() string {
 	for r := lo; r < hi; r++ {
 		i := v.row(r)
 		k := v.keys[i]
-		cells[scKey], cells[scLabels], cells[scAge] = k, v.labels[i], ""
-		if ts := v.created[i]; !ts.IsZero() {
-			cells[scAge] = humanize.Duration(since(now, ts))
+		if table {
+			cells = v.tableCells(cells, i, now)
+		} else {
+			cells[scKey], cells[scLabels], cells[scAge] = k, v.labels[i], ""
+			if ts := v.created[i]; !ts.IsZero() {
+				cells[scAge] = humanize.Duration(since(now, ts))
+			}
 		}
 		if r != v.scroll.cursor {
 			cells[scKey] = highlightSpec(k, spec, st.accent.Render)

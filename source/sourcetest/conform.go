@@ -209,6 +209,11 @@ func conformControls(t *testing.T, src source.Source) {
 			t.Error("verifying an unknown informer did not fail")
 		}
 	}
+	if tr := c.Table; tr != nil {
+		if _, err := tr.Rows(t.Context(), nobody, []string{"a/b"}, false); err == nil || err.Error() == "" {
+			t.Errorf("a table for an unknown informer: %v; want a sentence", err)
+		}
+	}
 	if k := c.Cuts; k != nil {
 		if _, err := k.Cut(t.Context(), nobody); err == nil {
 			t.Error("cutting an unknown informer did not fail")
