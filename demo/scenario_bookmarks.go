@@ -59,13 +59,14 @@ func (f *bookmarkFacts) bookmarked(d *Demo) bool {
 func buildBookmarks(cfg resolved) plan {
 	p := podsOnly(cfg, []listenerPlan{{name: "fast", delay: fastDelay}})
 	p.informers = append(p.informers, quietInformers(cfg)...)
-	p.server = cluster.Options{HistorySize: bookmarksWindow}
+	p.server = cluster.Options{HistorySize: bookmarksWindow, BookmarkFrequency: teachingBookmarks}
 	p.status = func(d *Demo) []string { return append([]string{windowStatus(d, cluster.Pods)}, clientStatus(d)...) }
 	f := &bookmarkFacts{}
 	p.script = []step{
 		{name: "intro", until: informersSynced, do: do(f.mark), note: []string{
 			"Bookmarks: a BOOKMARK is a watch event that carries only a resourceVersion, the server's way of saying \"nothing you select changed up to here\".",
 			fmt.Sprintf("quiet and quiet-no-bookmarks select %s, which no pod has, so they get no object events while pods churns. Only quiet's watches ask for bookmarks, as every client-go reflector does.", quietSelector),
+			bookmarkSpeedup(),
 		}},
 		{name: "bookmarked", until: f.bookmarked, do: do(func(d *Demo) {
 			start := f.get()
