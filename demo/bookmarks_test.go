@@ -25,7 +25,7 @@ func TestBookmarks(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			d := newDemo(t, Config{Scenario: "bookmarks", Seed: 8, Queue: q, Objects: 40, Rate: 100, TimeScale: 0.01, WatchList: tc.watchList})
+			d := newDemo(t, Config{Scenario: "bookmarks", Seed: 8, Queue: q, Objects: 40, Rate: 100, TimeScale: 0.01, List: listMode(tc.watchList)})
 			g := holdSteps(d, "done")
 			var quietListRV uint64
 			notes := watchNotes(d, map[string]claim{

@@ -63,7 +63,7 @@ func buildBookmarks(cfg resolved) plan {
 	p.status = func(d *Demo) []string { return append([]string{windowStatus(d, cluster.Pods)}, clientStatus(d)...) }
 	f := &bookmarkFacts{}
 	p.script = []step{
-		{name: "intro", until: informersSynced, do: do(f.mark), note: []string{
+		{name: "intro", until: informersSynced, tellList: true, do: do(f.mark), note: []string{
 			"Bookmarks: a BOOKMARK is a watch event that carries only a resourceVersion, the server's way of saying \"nothing you select changed up to here\".",
 			fmt.Sprintf("quiet and quiet-no-bookmarks select %s, which no pod has, so they get no object events while pods churns. Only quiet's watches ask for bookmarks, as every client-go reflector does.", quietSelector),
 			bookmarkSpeedup(),

@@ -33,7 +33,7 @@ func buildFIFOCompare(cfg resolved) plan {
 		status:   listenersStatus,
 	}
 	p.script = []step{
-		{name: "intro", until: informersSynced, note: []string{
+		{name: "intro", until: informersSynced, tellList: true, note: []string{
 			"FIFO compare: the same pods flow through a DeltaFIFO informer and a RealFIFO informer. Press : to switch between them.",
 			"Their caches end up identical; how they queue differs.",
 		}},

@@ -34,7 +34,7 @@ func buildWatchCacheWindow(cfg resolved) plan {
 	p.status = func(d *Demo) []string { return append([]string{windowStatus(d, cluster.Pods)}, clientStatus(d)...) }
 	names := []string{"pods", "quiet", "quiet-no-bookmarks"}
 	p.script = []step{
-		{name: "intro", until: informersSynced, note: []string{
+		{name: "intro", until: informersSynced, tellList: true, note: []string{
 			fmt.Sprintf("Watch-cache window: the API server's watch cache keeps only the last %d pod events; a watch can resume only from inside that window.", smallWindow),
 			fmt.Sprintf("Three informers on pods: pods sees every pod; quiet and quiet-no-bookmarks select %s, which no pod has, so they get no events. Pipeline view (1) shows the window.", quietSelector),
 			bookmarkSpeedup(),
