@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/demo/cluster"
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
 
@@ -72,8 +73,8 @@ func buildBookmarks(cfg resolved) plan {
 			start := f.get()
 			s := d.Informer("quiet").State()
 			d.setNote([]string{
-				fmt.Sprintf("quiet has had no object event, yet its resourceVersion moved from %d to %d: the server sent it %d BOOKMARKs (Reflector stage in view 1, Bookmark rows in the Events view 5).",
-					start.fromRV, informerRV(d, "quiet"), s.Reflector.WatchBookmarks-start.bookmarksAt),
+				fmt.Sprintf("quiet has had no object event, yet its resourceVersion moved from %d to %d: the server sent it %s (Reflector stage in view 1, Bookmark rows in the Events view 5).",
+					start.fromRV, informerRV(d, "quiet"), humanize.Plural(s.Reflector.WatchBookmarks-start.bookmarksAt, "BOOKMARK")),
 				"Where they went: " + bookmarkRows(s) + ".",
 				fmt.Sprintf("quiet-no-bookmarks still stands at RV %d, where its LIST left it.", informerRV(d, "quiet-no-bookmarks")),
 			})
