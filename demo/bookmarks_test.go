@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/source"
@@ -24,14 +25,14 @@ func TestBookmarks(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			d := newDemo(t, Config{Scenario: "bookmarks", Seed: 8, Queue: q, Objects: 40, Rate: 100, TimeScale: 0.01, WatchList: tc.watchList})
+			d := newDemo(t, Config{Scenario: "bookmarks", Seed: 8, Queue: q, Objects: 40, Rate: 100, TimeScale: 0.01, List: listMode(tc.watchList)})
 			g := holdSteps(d, "done")
 			var quietListRV uint64
 			notes := watchNotes(d, map[string]claim{
 				"intro": claimAll(claimSynced, func(d *Demo) (bool, string) {
 					quietListRV = informerRV(d, "quiet")
 					return quietListRV > 0, "quiet has no resourceVersion"
-				}),
+				}, claimBookmarksSpedUp),
 				// The resourceVersion moved by bookmarks alone, and the
 				// note says where they went for this queue.
 				"bookmarked": func(d *Demo) (bool, string) {
@@ -101,5 +102,36 @@ func TestBookmarks(t *testing.T) {
 				t.Errorf("pods relisted %d times; it follows every event and should re-watch", p.Relists)
 			}
 		})
+	}
+}
+
+// claimBookmarksSpedUp: a scenario that sends bookmarks faster than
+// kube-apiserver says so in its note, and its server stage knows both
+// paces (the Pipeline view draws "×60" from them).
+func claimBookmarksSpedUp(d *Demo) (bool, string) {
+	note := strings.Join(d.Notes(), " ")
+	p := d.serverStats()["quiet"].Path
+	return strings.Contains(note, "60× as often as kube-apiserver v1.37") && p.BookmarkEvery == time.Second && p.RealBookmarks == time.Minute,
+		fmt.Sprintf("note %q; server bookmarks every %v, kube-apiserver's %v", note, p.BookmarkEvery, p.RealBookmarks)
+}
+
+// Scenarios that do not teach bookmarks send them at kube-apiserver
+// v1.37's pace, about once a minute, and their notes say nothing of it.
+func TestBookmarksAtKubePaceByDefault(t *testing.T) {
+	t.Parallel()
+	for _, name := range scenarioNames() {
+		d, err := New(Config{Scenario: name, Seed: 1, Objects: 10, Rate: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for inf, st := range d.serverStats() {
+			want := time.Minute
+			if name == "bookmarks" || name == "watch-cache-window" {
+				want = teachingBookmarks
+			}
+			if st.Path.BookmarkEvery != want {
+				t.Errorf("%s/%s: bookmarks every %v, want %v", name, inf, st.Path.BookmarkEvery, want)
+			}
+		}
 	}
 }

@@ -34,15 +34,18 @@ func registrationsSynced(d *Demo) bool {
 const settledWatch = time.Second
 
 // watchMark remembers, per informer, the watch last seen open and how many
-// watch events had been counted when it was first seen.
+// watch events had been counted when it was first seen past its list.
 type watchMark struct {
 	since  time.Time
+	seen   time.Time
 	events uint64
 }
 
-// watchesSettled: every informer's watch is open and either has delivered
-// events or has been open for settledWatch. Two events are required
-// because the first one counted may belong to the watch before.
+// watchesSettled: every informer's watch is open, past any streamed list,
+// and either has delivered events or has been open for settledWatch since.
+// Two events are required because the first one counted may belong to the
+// watch before. A streamed list's own events do not count, nor its time:
+// client-go times the watch from the end of the stream.
 func watchesSettled(d *Demo) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -52,16 +55,21 @@ func watchesSettled(d *Demo) bool {
 	settled := true
 	for _, e := range d.Informers() {
 		r := e.State().Reflector
-		if !r.WatchOpen {
+		if !r.WatchOpen || r.ListInProgress {
 			settled = false
 			continue
 		}
 		m, ok := d.watchMarks[e.Name()]
 		if !ok || !m.since.Equal(r.WatchSince) {
-			m = watchMark{since: r.WatchSince, events: r.WatchEvents}
+			m = watchMark{since: r.WatchSince, seen: time.Now(), events: r.WatchEvents}
+			if !r.ListStreamed {
+				// After a LIST the watch has been a plain one since it
+				// opened; after a stream, counting from now is safe.
+				m.seen = r.WatchSince
+			}
 			d.watchMarks[e.Name()] = m
 		}
-		if r.WatchEvents < m.events+2 && time.Since(r.WatchSince) < settledWatch {
+		if r.WatchEvents < m.events+2 && time.Since(m.seen) < settledWatch {
 			settled = false
 		}
 	}

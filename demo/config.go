@@ -23,9 +23,11 @@ type Config struct {
 	// (only the script's own changes), which keeps tests exact. At most
 	// MaxRate.
 	Rate float64
-	// WatchList makes the simulated server stream initial lists
-	// (sendInitialEvents) instead of serving LIST pages.
-	WatchList bool
+	// List is how informers get their initial list: streamed (WatchList)
+	// or LIST pages. The zero value, ListAuto, is client-go v0.37 against
+	// kube-apiserver v1.37: streamed, except in a scenario that teaches
+	// LIST pages.
+	List ListMode
 	// TimeScale multiplies every scripted delay and the scenario listeners'
 	// time per callback; 0 means 1. Tests use small values. It does not
 	// touch client-go's own timers (backoff, resync periods).
@@ -35,10 +37,28 @@ type Config struct {
 	Objects int
 }
 
+// ListMode is how the demo's informers get their initial list.
+type ListMode int
+
+const (
+	// ListAuto streams the initial list, as client-go v0.37 does against
+	// kube-apiserver v1.37 (WatchListClient and WatchList both on by
+	// default), unless the scenario teaches LIST pages.
+	ListAuto ListMode = iota
+	// ListStream makes the simulated server stream initial lists
+	// (sendInitialEvents: ADDED events, then a bookmark).
+	ListStream
+	// ListPages makes it refuse streamed lists, as a server without the
+	// WatchList feature does, so reflectors LIST in pages.
+	ListPages
+)
+
 // resolved is Config with every default filled in.
 type resolved struct {
 	Config
 	rate float64 // the background rate actually used; 0 when Rate < 0
+	// watchList: the server streams initial lists (sendInitialEvents).
+	watchList bool
 }
 
 // resolve validates cfg and applies the scenario's defaults.
@@ -61,6 +81,8 @@ func resolve(cfg Config) (resolved, *scenario, error) {
 		return resolved{}, nil, fmt.Errorf("demo workload rate %g is above the demo's maximum of %d changes per second", cfg.Rate, MaxRate)
 	case cfg.Objects < 0:
 		return resolved{}, nil, fmt.Errorf("demo object count must not be negative, got %d", cfg.Objects)
+	case cfg.List < ListAuto || cfg.List > ListPages:
+		return resolved{}, nil, fmt.Errorf("unknown initial list mode %d", int(cfg.List))
 	case !cfg.Queue.Valid():
 		return resolved{}, nil, fmt.Errorf("unknown queue kind %d", int(cfg.Queue))
 	}
@@ -70,7 +92,7 @@ func resolve(cfg Config) (resolved, *scenario, error) {
 	if cfg.Objects == 0 {
 		cfg.Objects = sc.objects
 	}
-	r := resolved{Config: cfg}
+	r := resolved{Config: cfg, watchList: cfg.List == ListStream || cfg.List == ListAuto && !sc.pagedList}
 	switch {
 	case cfg.Rate > 0:
 		r.rate = cfg.Rate

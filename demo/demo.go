@@ -62,6 +62,8 @@ type facts struct {
 	deletedWhileDown []string
 	// relistsBefore is each informer's relist count when the fault began.
 	relistsBefore map[string]uint64
+	// faultMark is each informer's other counts when the fault began.
+	faultMark map[string]faultMark
 	// burstRV is the server's resourceVersion after the last burst.
 	burstRV uint64
 	// watchesBefore is each informer's count of opened watches when the
@@ -82,7 +84,7 @@ func New(cfg Config) (*Demo, error) {
 	}
 	p := sc.build(rc)
 	opts := p.server
-	opts.Seed, opts.WatchList = rc.Seed, rc.WatchList
+	opts.Seed, opts.WatchList = rc.Seed, rc.watchList
 	c := cluster.New(opts)
 	for _, pop := range p.populate {
 		if err := c.Populate(pop.resource, pop.count); err != nil {

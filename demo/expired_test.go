@@ -34,7 +34,21 @@ func TestExpired(t *testing.T) {
 					n := len(d.deletedWhileDown())
 					return n == expiredDeletes, fmt.Sprintf("%d pods deleted", n)
 				}),
-				"server up": server(true),
+				// The server is back, but the reflector learns it only at
+				// its next try: the note says what will happen, and no 410
+				// is claimed yet.
+				"server up": claimAll(server(true), func(d *Demo) (bool, string) {
+					note := strings.Join(d.Notes(), " ")
+					return strings.Contains(note, "does not know yet") && strings.Contains(note, "will answer that re-watch with 410 Gone") && !strings.Contains(note, "answered 410"),
+						fmt.Sprintf("note %q", note)
+				}),
+				// The 410 has happened when the note says so.
+				"gone": func(d *Demo) (bool, string) {
+					r := snapshotOf(t, d, "pods").Reflector
+					note := d.Notes()[0]
+					return r.WatchErrors == 1 && strings.Contains(r.LastError, "410") && strings.Contains(note, "the server answered 410 Gone") && r.Relists == 0,
+						fmt.Sprintf("%d 410s, %d relists, last error %q; note %q", r.WatchErrors, r.Relists, r.LastError, note)
+				},
 				// The note sends the learner to view 3's tombstone counts.
 				"relisted": func(d *Demo) (bool, string) {
 					s := snapshotOf(t, d, "pods")
@@ -46,12 +60,28 @@ func TestExpired(t *testing.T) {
 							return false, fmt.Sprintf("view 3 counts %d tombstones for %s", ls.Delivered.Tombstones, ls.Name)
 						}
 					}
+					want := fmt.Sprintf("the relist listed %d pods, every one already cached and unchanged", s.Reflector.LastListItems)
+					if note := strings.Join(d.Notes(), " "); !strings.Contains(note, "OnUpdate is also called when a re-list happens") || !strings.Contains(note, want) {
+						return false, fmt.Sprintf("note %q lacks %q", note, want)
+					}
 					return true, ""
 				},
 			})
 			start(t, d)
 			g.await(t, "done")
-			notes.check(t, "intro", "quiesce", "server down", "delete while down", "server up", "relisted")
+			notes.check(t, "intro", "quiesce", "server down", "delete while down", "server up", "gone", "relisted")
+			// The relist's OnUpdate calls, as many as the note says: one
+			// sync per listed pod for every listener (the workload was held
+			// from before the fault until the relist).
+			relisted := snapshotOf(t, d, "pods")
+			eventually(t, "the relist's syncs delivered", func() (bool, string) {
+				for _, ls := range snapshotOf(t, d, "pods").Listeners {
+					if got := ls.Delivered.Sync - d.mark("pods").syncs[ls.Name]; got != uint64(relisted.Reflector.LastListItems) {
+						return false, fmt.Sprintf("%s: %d sync OnUpdates since the fault, the relist listed %d", ls.Name, got, relisted.Reflector.LastListItems)
+					}
+				}
+				return true, ""
+			})
 			quiesce(t, d)
 			assertConsistent(t, d)
 

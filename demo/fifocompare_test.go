@@ -2,6 +2,7 @@ package demo
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/informtop/informtop/demo/cluster"
@@ -16,7 +17,10 @@ func TestFIFOCompare(t *testing.T) {
 	g := holdSteps(d, "pause", "resume", "loop")
 	atPause, atBurst := claimBurstQueued(compareBurst)
 	notes := watchNotes(d, map[string]claim{
-		"intro":  claimSynced,
+		"intro": claimAll(claimSynced, func(d *Demo) (bool, string) {
+			note := strings.Join(d.Notes(), " ")
+			return strings.Contains(note, "never use it: its InOrderInformers feature gate is GA and locked on"), fmt.Sprintf("note %q does not say v0.37's informers never use a DeltaFIFO", note)
+		}),
 		"pause":  atPause,
 		"burst":  claimAll(claimPaused, atBurst),
 		"resume": claimQueuesEmpty,

@@ -315,3 +315,12 @@ func feedWaitingPop(t *testing.T, d *Demo, key string) {
 		return s.Queue.Popped.Updated == 1, fmt.Sprintf("%d updates popped", s.Queue.Popped.Updated)
 	})
 }
+
+// listMode is ListStream when watchList, else ListPages: a test that runs
+// both says which.
+func listMode(watchList bool) ListMode {
+	if watchList {
+		return ListStream
+	}
+	return ListPages
+}

@@ -74,7 +74,7 @@ func TestInitialSync(t *testing.T) {
 func TestInitialSyncWatchList(t *testing.T) {
 	t.Parallel()
 	const objects = 1200
-	d := newDemo(t, Config{Scenario: "initial-sync", Seed: 7, Objects: objects, Rate: -1, TimeScale: 0.01, WatchList: true})
+	d := newDemo(t, Config{Scenario: "initial-sync", Seed: 7, Objects: objects, Rate: -1, TimeScale: 0.01, List: ListStream})
 	g := holdSteps(d, "late listener")
 	start(t, d)
 	g.await(t, "late listener")

@@ -40,7 +40,7 @@ func TestStepOfAStreamedItemSaysItWasStreamed(t *testing.T) {
 // of them, returning the step's journey.
 func stepFirstListedItem(t *testing.T, watchList bool) []string {
 	t.Helper()
-	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 11, Queue: source.DeltaFIFO, Objects: 5, Rate: -1, TimeScale: 0.01, WatchList: watchList})
+	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 11, Queue: source.DeltaFIFO, Objects: 5, Rate: -1, TimeScale: 0.01, List: listMode(watchList)})
 	mustOK(t, d.SetPaused(true))
 	start(t, d)
 	eventually(t, "the listed pods queued", func() (bool, string) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/demo/cluster"
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
 
@@ -59,20 +60,21 @@ func (f *bookmarkFacts) bookmarked(d *Demo) bool {
 func buildBookmarks(cfg resolved) plan {
 	p := podsOnly(cfg, []listenerPlan{{name: "fast", delay: fastDelay}})
 	p.informers = append(p.informers, quietInformers(cfg)...)
-	p.server = cluster.Options{HistorySize: bookmarksWindow}
+	p.server = cluster.Options{HistorySize: bookmarksWindow, BookmarkFrequency: teachingBookmarks}
 	p.status = func(d *Demo) []string { return append([]string{windowStatus(d, cluster.Pods)}, clientStatus(d)...) }
 	f := &bookmarkFacts{}
 	p.script = []step{
-		{name: "intro", until: informersSynced, do: do(f.mark), note: []string{
+		{name: "intro", until: informersSynced, tellList: true, do: do(f.mark), note: []string{
 			"Bookmarks: a BOOKMARK is a watch event that carries only a resourceVersion, the server's way of saying \"nothing you select changed up to here\".",
 			fmt.Sprintf("quiet and quiet-no-bookmarks select %s, which no pod has, so they get no object events while pods churns. Only quiet's watches ask for bookmarks, as every client-go reflector does.", quietSelector),
+			bookmarkSpeedup(),
 		}},
 		{name: "bookmarked", until: f.bookmarked, do: do(func(d *Demo) {
 			start := f.get()
 			s := d.Informer("quiet").State()
 			d.setNote([]string{
-				fmt.Sprintf("quiet has had no object event, yet its resourceVersion moved from %d to %d: the server sent it %d BOOKMARKs (Reflector stage in view 1, Bookmark rows in the Events view 5).",
-					start.fromRV, informerRV(d, "quiet"), s.Reflector.WatchBookmarks-start.bookmarksAt),
+				fmt.Sprintf("quiet has had no object event, yet its resourceVersion moved from %d to %d: the server sent it %s (Reflector stage in view 1, Bookmark rows in the Events view 5).",
+					start.fromRV, informerRV(d, "quiet"), humanize.Plural(s.Reflector.WatchBookmarks-start.bookmarksAt, "BOOKMARK")),
 				"Where they went: " + bookmarkRows(s) + ".",
 				fmt.Sprintf("quiet-no-bookmarks still stands at RV %d, where its LIST left it.", informerRV(d, "quiet-no-bookmarks")),
 			})

@@ -33,7 +33,7 @@ func buildBurst(cfg resolved) plan {
 	p.loopFrom = 1
 	p.status = listenersStatus
 	p.script = []step{
-		{name: "intro", until: informersSynced, note: []string{
+		{name: "intro", until: informersSynced, tellList: true, note: []string{
 			"Burst: steady churn for now. In a moment 1,000 updates hit three hot pods at once.",
 			"Queue view (2) shows the queue filling and draining; Listeners view (3) the backlogs.",
 		}},

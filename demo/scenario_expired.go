@@ -22,9 +22,11 @@ var expiredScenario = &scenario{
 
 func buildExpired(cfg resolved) plan {
 	p := podsOnly(cfg, standardListeners())
-	p.status = func(d *Demo) []string { return append(reflectorStatus(d), tombstoneStatus(d)...) }
+	p.status = func(d *Demo) []string {
+		return append(append(reflectorStatus(d), tombstoneStatus(d)...), relistSyncStatus(d)...)
+	}
 	p.script = []step{
-		{name: "intro", until: informersSynced, note: []string{
+		{name: "intro", until: informersSynced, tellList: true, note: []string{
 			"Expired: in a moment the watch goes down, some pods are deleted, and the server forgets the history the reflector would need to catch up.",
 			"Keep an eye on the Events view (5) and the Listeners view (3).",
 		}},
@@ -49,16 +51,26 @@ func buildExpired(cfg resolved) plan {
 			d.cluster.ExpireHistory()
 			d.setNote(append([]string{"Pods were deleted while the watch was down, and the server compacted its history: the resourceVersion the reflector would resume from is gone."}, expiredNote(d)...))
 		})},
+		// The reflector finds the server back only at its next retry, after
+		// a backoff wait: the note says what will happen, and the next
+		// step waits for the 410 before saying it happened.
 		{name: "server up", after: time.Second, do: do(func(d *Demo) {
 			d.cluster.SetAvailable(true)
-			d.setNote(append([]string{"The server is back. It answers the re-watch with 410 Gone (Expired), so the reflector has to LIST again: watch for the Relist in the Events view (5)."}, expiredNote(d)...))
+			d.setNote(append(serverUpNote(d, time.Now()), expiredNote(d)...))
+		})},
+		{name: "gone", until: goneSeen, do: do(func(d *Demo) {
+			d.setNote(append(goneNote(d), expiredNote(d)...))
 		})},
 		// The workload stays held until the relist: anything deleted before
 		// it would be missed as well and blur the lesson.
-		{name: "relisted", until: func(d *Demo) bool { return relistedWithTombstones(d) && caughtUp(d) }, do: do(func(d *Demo) { d.work.release() }), note: []string{
-			"After the relist every listener got OnDelete with a DeletedFinalStateUnknown for exactly the pods deleted while the watch was down: their delete events were never seen, only their absence from the new list.",
-			"The Listeners view (3) counts them per listener (tombstones); the Store view (4) matched the server again after the relist.",
-		}},
+		{name: "relisted", until: func(d *Demo) bool { return relistedWithTombstones(d) && caughtUp(d) }, do: do(func(d *Demo) {
+			d.work.release()
+			d.setNote([]string{
+				"After the relist every listener got OnDelete with a DeletedFinalStateUnknown for exactly the pods deleted while the watch was down: their delete events were never seen, only their absence from the new list.",
+				relistSyncNote(d),
+				"The Listeners view (3) counts them per listener (tombstones, sync); the Store view (4) matched the server again after the relist.",
+			})
+		})},
 		// No loop: client-go's backoff grows with every fault and resets
 		// only after two calm minutes, so a repeat would mostly show waiting.
 		{name: "done", after: 20 * time.Second, note: []string{
@@ -79,8 +91,15 @@ func (d *Demo) markRelists() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.facts.relistsBefore = make(map[string]uint64, len(d.Informers()))
+	d.facts.faultMark = make(map[string]faultMark, len(d.Informers()))
 	for _, e := range d.Informers() {
-		d.facts.relistsBefore[e.Name()] = e.State().Reflector.Relists
+		s := e.State()
+		d.facts.relistsBefore[e.Name()] = s.Reflector.Relists
+		m := faultMark{errors: s.Reflector.Errors, gone: s.Reflector.WatchErrors, syncs: map[string]uint64{}}
+		for _, ls := range s.Listeners {
+			m.syncs[ls.Name] = ls.Delivered.Sync
+		}
+		d.facts.faultMark[e.Name()] = m
 	}
 }
 

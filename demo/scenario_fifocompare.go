@@ -33,9 +33,10 @@ func buildFIFOCompare(cfg resolved) plan {
 		status:   listenersStatus,
 	}
 	p.script = []step{
-		{name: "intro", until: informersSynced, note: []string{
+		{name: "intro", until: informersSynced, tellList: true, note: []string{
 			"FIFO compare: the same pods flow through a DeltaFIFO informer and a RealFIFO informer. Press : to switch between them.",
 			"Their caches end up identical; how they queue differs.",
+			"The DeltaFIFO is the classic queue the walk-throughs show; client-go v0.37's informers never use it: its InOrderInformers feature gate is GA and locked on, so they always queue in a RealFIFO.",
 		}},
 		{name: "pause", after: 8 * time.Second, until: userLetGo, do: do(func(d *Demo) { d.pauseAll(true) }), note: []string{
 			"Both informers are paused (as if processing were slow), so changes pile up in their queues.",

@@ -24,6 +24,8 @@ var initialSyncScenario = &scenario{
 	objects: 50000,
 	rate:    5,
 	build:   buildInitialSync,
+	// Its lesson is the pages of a large LIST.
+	pagedList: true,
 }
 
 func buildInitialSync(cfg resolved) plan {
@@ -34,7 +36,10 @@ func buildInitialSync(cfg resolved) plan {
 	})
 	n := humanize.Count(cfg.Objects)
 	listNote := "Initial sync: the reflector LISTs " + n + " pods in pages of 500 (the Pipeline view (1) counts the pages)."
-	if cfg.WatchList {
+	if cfg.List == ListAuto {
+		listNote += " This scenario's server has WatchList off to show the pages: client-go v0.37 against kube-apiserver v1.37 streams the initial list instead (run it with --watch-list on)."
+	}
+	if cfg.watchList {
 		listNote = "Initial sync: the reflector streams " + n + " pods as a watch list (ADDED events, then a bookmark) instead of LIST pages."
 	}
 	syncNote := "Then the informer syncs; each handler registration syncs only once all of its initial-list OnAdd calls have returned."
@@ -45,7 +50,7 @@ func buildInitialSync(cfg resolved) plan {
 	p.status = initialSyncStatus
 	p.script = []step{
 		{name: "listing", until: listStarted, note: []string{listNote, syncNote}},
-		{name: "informer synced", until: informersSynced, note: []string{
+		{name: "informer synced", until: informersSynced, tellList: true, note: []string{
 			"The informer has synced: its queue handed over the whole initial list. The listeners may still be busy with their initial OnAdds.",
 			"Listeners view (3): the synced column turns true one listener at a time, slowest last.",
 		}},

@@ -34,7 +34,7 @@ func buildMutating(cfg resolved) plan {
 	p.informers[0].noUpkeep = true
 	p.status = listenersStatus
 	p.script = []step{
-		{name: "intro", until: registrationsSynced,
+		{name: "intro", until: registrationsSynced, tellList: true,
 			do:   do(func(d *Demo) { d.work.hold() }),
 			then: func(d *Demo) bool { return d.work.held() }, note: []string{
 				"Mutating handler: three listeners share one informer. labeler has the classic bug: it will set a label on the pod it receives, not on a DeepCopy.",

@@ -39,7 +39,7 @@ func buildResync(cfg resolved) plan {
 	p.loopFrom = 1
 	p.status = syncStatus
 	p.script = []step{
-		{name: "intro", until: informersSynced, note: []string{
+		{name: "intro", until: informersSynced, tellList: true, note: []string{
 			"Resync: every second the reflector asks whether any listener is due; if one is, the whole cache is replayed as syncs.",
 			"Listeners view (3): resync-1s gets a sync for every pod each second, resync-3s every third second, no-resync never.",
 		}},

@@ -89,7 +89,7 @@ func buildSlowWatcher(cfg resolved) plan {
 	f := &slowFacts{}
 	p.status = func(d *Demo) []string { return append([]string{windowStatus(d, cluster.Pods)}, clientStatus(d)...) }
 	p.script = []step{
-		{name: "intro", until: informersSynced, note: []string{
+		{name: "intro", until: informersSynced, tellList: true, note: []string{
 			fmt.Sprintf("Slow watcher: the API server keeps a buffer of %d events for each watch and a window of the last %d pod events. In a moment this client stops reading while a burst arrives.", slowWatchBuffer, slowWindow),
 			"Pipeline view (1) shows the server side: the watcher's buffer, the watch cache's window, terminated watchers.",
 		}},

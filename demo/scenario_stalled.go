@@ -15,7 +15,7 @@ func buildStalled(cfg resolved) plan {
 	p.loopFrom = 1
 	p.status = listenersStatus
 	p.script = []step{
-		{name: "intro", until: informersSynced, note: []string{
+		{name: "intro", until: informersSynced, tellList: true, note: []string{
 			"Stalled listener: three listeners share one informer. In a moment slow's handler will hang.",
 			"Keep the Listeners view (3) open.",
 		}},

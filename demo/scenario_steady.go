@@ -31,7 +31,7 @@ func buildSteady(cfg resolved) plan {
 	p.loopFrom = 0
 	p.status = listenersStatus
 	p.script = []step{
-		{name: "tour: pipeline", until: informersSynced, note: []string{
+		{name: "tour: pipeline", until: informersSynced, tellList: true, note: []string{
 			"Steady churn: objects change all the time and flow reflector → queue → indexer → listeners.",
 			"Pipeline view (1): follow the counts hop by hop. The queue stays near empty because processing keeps up.",
 		}},

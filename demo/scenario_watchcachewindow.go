@@ -30,13 +30,14 @@ var watchCacheWindowScenario = &scenario{
 func buildWatchCacheWindow(cfg resolved) plan {
 	p := podsOnly(cfg, []listenerPlan{{name: "fast", delay: fastDelay}, {name: "slow", delay: slowDelay}})
 	p.informers = append(p.informers, quietInformers(cfg)...)
-	p.server = cluster.Options{HistorySize: smallWindow}
+	p.server = cluster.Options{HistorySize: smallWindow, BookmarkFrequency: teachingBookmarks}
 	p.status = func(d *Demo) []string { return append([]string{windowStatus(d, cluster.Pods)}, clientStatus(d)...) }
 	names := []string{"pods", "quiet", "quiet-no-bookmarks"}
 	p.script = []step{
-		{name: "intro", until: informersSynced, note: []string{
+		{name: "intro", until: informersSynced, tellList: true, note: []string{
 			fmt.Sprintf("Watch-cache window: the API server's watch cache keeps only the last %d pod events; a watch can resume only from inside that window.", smallWindow),
 			fmt.Sprintf("Three informers on pods: pods sees every pod; quiet and quiet-no-bookmarks select %s, which no pod has, so they get no events. Pipeline view (1) shows the window.", quietSelector),
+			bookmarkSpeedup(),
 		}},
 		{name: "quiet churn", after: 5 * time.Second, until: watchesSettled, do: do(func(d *Demo) {
 			d.markRelists()

@@ -14,7 +14,7 @@ func buildWatchDrop(cfg resolved) plan {
 	p := podsOnly(cfg, standardListeners())
 	p.status = reflectorStatus
 	p.script = []step{
-		{name: "intro", until: informersSynced, note: []string{
+		{name: "intro", until: informersSynced, tellList: true, note: []string{
 			"Watch drop: after one LIST the reflector keeps a single WATCH open. Soon the server will break it.",
 			"The status line shows the watch's age; the Events view (5) shows every reconnect.",
 		}},

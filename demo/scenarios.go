@@ -13,6 +13,9 @@ type scenario struct {
 	objects int     // default Config.Objects
 	rate    float64 // default background changes per second
 	build   func(cfg resolved) plan
+	// pagedList: the scenario teaches LIST pages, so by default (ListAuto)
+	// its server does not stream initial lists.
+	pagedList bool
 }
 
 const defaultScenario = "steady"

@@ -19,6 +19,9 @@ type step struct {
 	// what the note says the action did has happened.
 	then func(d *Demo) bool
 	note []string // replaces the notes when not nil
+	// tellList adds to the note how the initial lists came: streamed or
+	// LIST pages, with their counts. The step must wait until they have.
+	tellList bool
 }
 
 // untilPoll is how often a step's condition is checked.
@@ -49,6 +52,9 @@ func (d *Demo) runScript(ctx context.Context) {
 		}
 		if s.note != nil {
 			d.setNote(s.note)
+		}
+		if s.tellList {
+			d.addNote(initialListNote(d))
 		}
 		if d.noteHook != nil {
 			d.noteHook(s.name)

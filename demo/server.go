@@ -51,6 +51,8 @@ func watchPath(p cluster.PathStats) *source.WatchPath {
 		Decoded:       p.Decoded,
 		Cache:         source.WatchCache(p.Cache),
 		BookmarksSent: p.Bookmarks,
+		BookmarkEvery: p.BookmarkFrequency,
+		RealBookmarks: cluster.DefaultBookmarkFrequency,
 	}
 	for _, w := range p.Watchers {
 		out.Watchers = append(out.Watchers, source.WatcherBuffer{

@@ -102,7 +102,9 @@ func TestSourceWhileRunning(t *testing.T) {
 	start(t, d)
 	g.await(t, "stall slow")
 	intro := d.Notes()
-	if !strings.HasPrefix(intro[0], "Stalled listener:") || len(intro) != 3 || !strings.HasPrefix(intro[2], "fast: ") {
+	// The scenario's note, then how the initial list came (streamed: the
+	// demo's default, as v0.37 against v1.37), then the live status.
+	if !strings.HasPrefix(intro[0], "Stalled listener:") || len(intro) != 4 || !strings.HasPrefix(intro[2], "Initial list of pods: streamed (WatchList), 20 ADDED events then the bookmark") || !strings.HasPrefix(intro[3], "fast: ") {
 		t.Errorf("notes at the intro: %q", intro)
 	}
 	g.let("stall slow")
@@ -126,7 +128,7 @@ func TestSourceWhileRunning(t *testing.T) {
 		}
 		return slices.Contains(types, source.EventHandlerFinish) && len(script) >= 2, "still reading"
 	})
-	for _, want := range []source.EventType{source.EventListPage, source.EventWatchOpen, source.EventSynced, source.EventPop} {
+	for _, want := range []source.EventType{source.EventListDone, source.EventWatchOpen, source.EventSynced, source.EventPop} {
 		if !slices.Contains(types, want) {
 			t.Errorf("no %s event in the log", want)
 		}

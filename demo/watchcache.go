@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -13,6 +14,18 @@ import (
 
 // Helpers shared by the scenarios about the server side of a watch:
 // slow-watcher, watch-cache-window and bookmarks.
+
+// teachingBookmarks is how often the scenarios about bookmarks send them:
+// kube-apiserver sends one about every minute, too seldom to watch, so they
+// speed it up and say so (speedupNote, and the watch cache stage's "×60").
+const teachingBookmarks = time.Second
+
+// bookmarkSpeedup says how much more often than kube-apiserver v1.37 a
+// scenario sends bookmarks, for its notes.
+func bookmarkSpeedup() string {
+	return fmt.Sprintf("Bookmarks here come every %s, %d× as often as kube-apiserver v1.37 sends them (about once a minute per watch, and once more 2 s before the watch times out), so that you can watch them.",
+		teachingBookmarks, int(cluster.DefaultBookmarkFrequency/teachingBookmarks))
+}
 
 // quietSelector matches no pod the demo generates, so an informer using it
 // lists nothing and gets no object events while the other pods churn: the

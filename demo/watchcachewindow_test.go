@@ -32,7 +32,7 @@ func TestWatchCacheWindow(t *testing.T) {
 			}
 			var writesAtQuiesce uint64
 			notes := watchNotes(d, map[string]claim{
-				"intro": claimSynced,
+				"intro": claimAll(claimSynced, claimBookmarksSpedUp),
 				"quiesce": func(d *Demo) (bool, string) {
 					writesAtQuiesce = d.cluster.Stats().Writes
 					return d.work.held(), "the workload runs"

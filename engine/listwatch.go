@@ -299,6 +299,10 @@ type observedWatch struct {
 	// changesAtOpen is the observer's count of changes when the stream
 	// opened (countInTap: a streamed list's items are those after it).
 	changesAtOpen uint64
+	// initial: the stream is a streamed list whose initial events the
+	// reflector keeps in a store of its own, never the queue, so the tap
+	// counts them until the bookmark that ends them.
+	initial bool
 }
 
 func newObservedWatch(inner watch.Interface, o *observedListerWatcher, streaming bool) *observedWatch {
@@ -306,7 +310,8 @@ func newObservedWatch(inner watch.Interface, o *observedListerWatcher, streaming
 		// The streamed list ends when the queue gets its Replace.
 		o.streaming.Store(true)
 	}
-	w := &observedWatch{inner: inner, o: o, stop: make(chan struct{}), eventsAtOpen: o.watchEvents.Load(), changesAtOpen: o.changes()}
+	w := &observedWatch{inner: inner, o: o, stop: make(chan struct{}), eventsAtOpen: o.watchEvents.Load(), changesAtOpen: o.changes(),
+		initial: streaming && !o.countInTap}
 	if o.tapStreams {
 		w.out = make(chan watch.Event)
 		go w.forward()
@@ -336,6 +341,8 @@ func (w *observedWatch) forward() {
 				w.o.streamError(apierrors.FromObject(ev.Object))
 			} else if w.o.countInTap {
 				w.count(ev)
+			} else if w.initial {
+				w.countInitial(ev)
 			}
 			select {
 			case w.out <- ev:
@@ -365,6 +372,23 @@ func (w *observedWatch) count(ev watch.Event) {
 	w.o.bookmarked()
 	if acc, err := meta.Accessor(ev.Object); err == nil && acc.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
 		w.o.replaced(int(w.o.changes() - w.changesAtOpen))
+	}
+}
+
+// countInitial counts a streamed list's initial events, which a LIST would
+// not have made watch events but a stream does: its ADDED events and the
+// bookmark that ends them. The events after that bookmark reach the queue
+// and are counted there.
+func (w *observedWatch) countInitial(ev watch.Event) {
+	switch ev.Type {
+	case watch.Added:
+		w.o.watchEvents.Add(1)
+		w.o.watchAdded.Add(1)
+	case watch.Bookmark:
+		w.o.bookmarked()
+		if acc, err := meta.Accessor(ev.Object); err == nil && acc.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
+			w.initial = false
+		}
 	}
 }
 

@@ -99,6 +99,12 @@ type WatchPath struct {
 	Watchers []WatcherBuffer `json:"watchers"`
 	// BookmarksSent counts bookmarks the watch cache sent to watchers.
 	BookmarksSent uint64 `json:"bookmarksSent"`
+	// BookmarkEvery is how often this server sends a watch a bookmark;
+	// RealBookmarks how often kube-apiserver does. They differ where the
+	// demo speeds bookmarks up to teach, which the screen then says.
+	// Zero when unknown or off.
+	BookmarkEvery time.Duration `json:"bookmarkEvery,omitempty"`
+	RealBookmarks time.Duration `json:"realBookmarks,omitempty"`
 }
 
 // Buffer is one bounded buffer's fill: Len of Cap now, and the most it

@@ -170,7 +170,8 @@ func helpArrangements(n int) [][][]int {
 // stepHelp says what the two step keys do.
 func stepHelp(k *keyMap) string {
 	return k.Step.Help().Key + " pops one item, as client-go's Pop does; " + k.BatchStep.Help().Key +
-		" pops a batch, as client-go v0.37's batched RealFIFO pop (up to 1,000 distinct keys, up to a bookmark); on a DeltaFIFO both pop one key"
+		" pops a batch, as client-go v0.37's batched RealFIFO pop: up to 1,000 items, ending before a second item of a key already in it, " +
+		"before a bookmark or another item that is never batched (popped alone when first), and at the end of the initial list; on a DeltaFIFO both pop one key"
 }
 
 // renderHelpBox draws the help in a box at most w×h cells, from line off

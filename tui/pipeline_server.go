@@ -174,13 +174,25 @@ func full(b source.Buffer) bool { return b.Cap > 0 && b.Len >= b.Cap }
 func (v *pipelineView) cacheLine(st source.ServerStats, w int) string {
 	c := st.Path.Cache
 	window := fmt.Sprintf("RV %d–%d", c.OldestRV, c.NewestRV)
+	long, short := bookmarkPace(st.Path)
 	return firstFitting(w,
 		v.join("window "+window, fmt.Sprintf("%s/%s events", humanize.CountShort(c.Len), humanize.CountShort(c.Capacity)),
 			humanize.CountShort(st.EventsReceived)+" received", humanize.CountShort(st.EventsDispatched)+" dispatched",
-			humanize.PluralShort(st.Path.BookmarksSent, "bookmark")+" sent"),
+			humanize.PluralShort(st.Path.BookmarksSent, "bookmark")+" sent"+long),
 		v.join(window, fmt.Sprintf("%s/%s", humanize.CountShort(c.Len), humanize.CountShort(c.Capacity)),
-			humanize.CountShort(st.EventsReceived)+" in", humanize.CountShort(st.EventsDispatched)+" out", humanize.PluralShort(st.Path.BookmarksSent, "bookmark")),
+			humanize.CountShort(st.EventsReceived)+" in", humanize.CountShort(st.EventsDispatched)+" out", humanize.PluralShort(st.Path.BookmarksSent, "bookmark")+short),
 	)
+}
+
+// bookmarkPace flags bookmarks sent faster than kube-apiserver sends them,
+// as the demo does where it teaches them: " (every 1s, ×60 kube-apiserver's
+// pace)" and " ×60"; empty at the real pace.
+func bookmarkPace(p *source.WatchPath) (long, short string) {
+	if p.BookmarkEvery <= 0 || p.RealBookmarks <= 0 || p.BookmarkEvery >= p.RealBookmarks {
+		return "", ""
+	}
+	x := fmt.Sprintf("×%d", int(p.RealBookmarks/p.BookmarkEvery))
+	return fmt.Sprintf(" (every %s, %s kube-apiserver's pace)", p.BookmarkEvery, x), " " + x
 }
 
 // watchersLine heads the watchers: how many are open, how many the server

@@ -287,3 +287,33 @@ func TestServerLineRatesFromTwoReadings(t *testing.T) {
 		t.Fatalf("two readings: want the rates between them:\n%s", got)
 	}
 }
+
+// Bookmarks sent faster than kube-apiserver sends them are flagged on the
+// watch cache stage, with the speed-up; at the real pace nothing is added.
+func TestServerBookmarkPace(t *testing.T) {
+	for _, tc := range []struct {
+		every, real time.Duration
+		long, short string
+	}{
+		{time.Second, time.Minute, " (every 1s, ×60 kube-apiserver's pace)", " ×60"},
+		{time.Minute, time.Minute, "", ""},
+		{0, time.Minute, "", ""},
+	} {
+		long, short := bookmarkPace(&source.WatchPath{BookmarkEvery: tc.every, RealBookmarks: tc.real})
+		if long != tc.long || short != tc.short {
+			t.Errorf("every %v, real %v: %q, %q; want %q, %q", tc.every, tc.real, long, short, tc.long, tc.short)
+		}
+	}
+	src := newFixtureSource()
+	h := newHarness(t, src)
+	h.size(200, 48)
+	for i := 0; i < fixtureFrames; i++ {
+		st := fixtureWatchPath(i)
+		st.Path.BookmarkEvery, st.Path.RealBookmarks = time.Second, time.Minute
+		src.SetServer(map[string]source.ServerStats{"pods": st})
+		h.frames(1)
+	}
+	if s := ansi.Strip(h.screen()); !strings.Contains(s, "bookmarks sent (every 1s, ×60 kube-apiserver's pace)") {
+		t.Fatalf("the watch cache stage does not flag the bookmarks' pace:\n%s", s)
+	}
+}

@@ -45,7 +45,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // when kubectl started it as the plugin kubectl-informtop.
 func runAs(name string, args []string, stdout, stderr io.Writer) int {
 	root := newRootCommand(name, stdout, stderr)
-	root.SetArgs(args)
+	root.SetArgs(joinOptionalValue(root, args, "--watch-list"))
 	err := root.Execute()
 	var exit exitError
 	switch {

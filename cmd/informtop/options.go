@@ -75,7 +75,9 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&o.rate, "rate", 0, fmt.Sprintf("demo workload rate in changes per second, at most %d (0: the scenario's own)", demo.MaxRate))
 	o.queue, o.watchList = "RealFIFO", "auto"
 	fs.Var(queueChoice(&o.queue), "queue", "queue between reflector and indexer: RealFIFO (client-go's default) or DeltaFIFO")
-	fs.Var(watchListChoice(&o.watchList), "watch-list", "initial list streamed as a watch (WatchList): auto (client-go's choice; the demo lists pages), on or off")
+	fs.Var(watchListChoice(&o.watchList), "watch-list", "initial list streamed as a watch (WatchList): auto (client-go's choice; the demo streams, as v0.37 does against v1.37, except where a scenario teaches LIST pages), on or off; bare --watch-list means on")
+	// A bare --watch-list, as the README writes it, means on.
+	fs.Lookup("watch-list").NoOptDefVal = "on"
 
 	fs.BoolVar(&o.once, "once", false, "wait until every informer has synced, print one report and exit")
 	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")

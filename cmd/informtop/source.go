@@ -70,11 +70,11 @@ func chooseSource(ctx context.Context, o *options, fs *pflag.FlagSet) (chosen, e
 	kind, _ := o.queueKind()
 	wl, _ := kube.ParseWatchList(o.watchList)
 	d, err := demo.New(demo.Config{
-		Scenario:  o.scenario,
-		Seed:      o.seed,
-		Queue:     kind,
-		Rate:      o.rate,
-		WatchList: wl == kube.WatchListOn,
+		Scenario: o.scenario,
+		Seed:     o.seed,
+		Queue:    kind,
+		Rate:     o.rate,
+		List:     demoList(wl),
 	})
 	if err != nil {
 		return chosen{}, err
@@ -108,4 +108,16 @@ func printScenarios(w io.Writer) {
 	for _, s := range demo.Scenarios() {
 		fmt.Fprintf(w, "%-18s %s\n", s.Name, s.Summary)
 	}
+}
+
+// demoList is --watch-list for the demo: auto leaves the initial list to
+// the scenario, which streams it unless it teaches LIST pages.
+func demoList(wl kube.WatchList) demo.ListMode {
+	switch wl {
+	case kube.WatchListOn:
+		return demo.ListStream
+	case kube.WatchListOff:
+		return demo.ListPages
+	}
+	return demo.ListAuto
 }

@@ -26,9 +26,12 @@ type Options struct {
 	// WatchTimeout caps how long a watch stream lives; a shorter
 	// timeoutSeconds in the request wins. Default 5m.
 	WatchTimeout time.Duration
-	// BookmarkInterval is how often a watch that allows bookmarks gets one.
-	// Default 1s; negative disables periodic bookmarks.
-	BookmarkInterval time.Duration
+	// BookmarkFrequency is how often a watch that allows bookmarks gets
+	// one, and a last one comes 2s before its timeout, as kube-apiserver
+	// v1.37 schedules them (see nextBookmark). Default
+	// DefaultBookmarkFrequency (a minute); negative disables periodic
+	// bookmarks. A scenario that shortens it to teach says so on screen.
+	BookmarkFrequency time.Duration
 	// WatchBuffer is how many events a watch stream may hold for a client
 	// that is not reading. When it is full the watch cache waits at most
 	// DispatchBudget for room, then closes the stream. Default 1024.
@@ -43,6 +46,8 @@ type Options struct {
 	// kube-system, monitoring, payments, checkout, search.
 	Namespaces []string
 	// Clock stamps creation times and rotations; default the real clock.
+	// When it is also a clock.Clock (a fake one in tests), it times the
+	// bookmarks too; otherwise they run on the real clock.
 	Clock clock.PassiveClock
 }
 
@@ -58,8 +63,8 @@ func (o Options) withDefaults() Options {
 	if o.WatchTimeout <= 0 {
 		o.WatchTimeout = 5 * time.Minute
 	}
-	if o.BookmarkInterval == 0 {
-		o.BookmarkInterval = time.Second
+	if o.BookmarkFrequency == 0 {
+		o.BookmarkFrequency = DefaultBookmarkFrequency
 	}
 	if o.WatchBuffer <= 0 {
 		o.WatchBuffer = 1024
@@ -83,8 +88,9 @@ func (o Options) withDefaults() Options {
 // Cluster is the simulated API server. All methods are safe for concurrent
 // use. See the package documentation for the semantics it reproduces.
 type Cluster struct {
-	opts  Options
-	stats counters
+	opts   Options
+	stats  counters
+	timers clock.Clock // times bookmarks: Options.Clock when it can
 
 	mu        sync.Mutex // guards everything below
 	rv        uint64     // newest resourceVersion handed out, shared by all kinds
@@ -102,6 +108,10 @@ func New(opts Options) *Cluster {
 		stores:    make(map[*kind]*store, len(kinds)),
 		available: true,
 		gen:       newGenerator(opts.Seed, opts.Clock, opts.Namespaces),
+		timers:    clock.RealClock{},
+	}
+	if t, ok := opts.Clock.(clock.Clock); ok {
+		c.timers = t
 	}
 	for _, k := range kinds {
 		st := newStore(k, opts.HistorySize)

@@ -20,7 +20,7 @@ func TestRandomWorkloadWithFaultsKeepsReflectorsConverged(t *testing.T) {
 	clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.WatchListClient, true)
 	for _, watchList := range []bool{false, true} {
 		t.Run(fmt.Sprintf("watchList=%v", watchList), func(t *testing.T) {
-			c := New(Options{Seed: 40, WatchList: watchList, HistorySize: 200, WatchBuffer: 64, BookmarkInterval: 20 * time.Millisecond})
+			c := New(Options{Seed: 40, WatchList: watchList, HistorySize: 200, WatchBuffer: 64, BookmarkFrequency: 20 * time.Millisecond})
 			for i, r := range c.Resources() {
 				if err := c.Populate(r, []int{600, 100, 50, 30}[i]); err != nil {
 					t.Fatal(err)

@@ -33,8 +33,10 @@
 // as the API server does, by a stream holding one ERROR event with a 410
 // Expired status (one newer than the server, with a 504 "Too large resource
 // version" status). resourceVersion "" or "0" without sendInitialEvents start
-// with synthetic ADDED events for the current state. Bookmarks are sent every
-// Options.BookmarkInterval when allowWatchBookmarks is set. A stream ends after
+// with synthetic ADDED events for the current state. When allowWatchBookmarks is
+// set, bookmarks follow kube-apiserver v1.37's schedule: one every
+// Options.BookmarkFrequency (a minute unless a scenario speeds it up) and a
+// last one 2s before the stream's timeout. A stream ends after
 // min(timeoutSeconds, Options.WatchTimeout).
 //
 // Streaming lists (sendInitialEvents, client-go's WatchListClient feature) are
@@ -104,10 +106,12 @@
 //     (cachingObject) and writes it to each HTTP stream.
 //   - A slow client is a fixed delay per event (SetClientDelay), not a
 //     congested connection.
-//   - Bookmarks are queued by each stream every Options.BookmarkInterval at
-//     the newest revision up to which its resource's events have all been
-//     dispatched, not sent by the cacher as a watcher's deadline nears; a
-//     watcher the dispatch is waiting on gets none.
+//   - Bookmarks are queued by each stream's own timer, on the cacheWatcher's
+//     schedule (nextBookmark), at the newest revision up to which its
+//     resource's events have all been dispatched; kube-apiserver's cacher
+//     fires due watchers from one-second buckets, up to about a second
+//     later. A watcher the dispatch is waiting on gets none, nor does one
+//     that revision has not moved past since it opened.
 //   - A client without bookmarks (ListerWatcher.SetBookmarks(false)) is a
 //     teaching knob: client-go's reflector always asks for them, so the
 //     demo's ListerWatcher strips allowWatchBookmarks from the request

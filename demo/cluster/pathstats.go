@@ -25,8 +25,11 @@ type PathStats struct {
 	// does; what each watcher got is its WatcherStats.Sent.
 	Dispatched uint64
 	Bookmarks  uint64 // bookmarks queued to watchers
-	Sent       uint64 // events and bookmarks written to clients, all watchers together
-	Terminated uint64 // watchers closed for not making room in time
+	// BookmarkFrequency is how often a watch gets a bookmark
+	// (Options.BookmarkFrequency); 0 when periodic bookmarks are off.
+	BookmarkFrequency time.Duration
+	Sent              uint64 // events and bookmarks written to clients, all watchers together
+	Terminated        uint64 // watchers closed for not making room in time
 	// DispatchMean is the mean time from a commit to the event being in
 	// every watcher's buffer, over the events that went through the path.
 	DispatchMean time.Duration
@@ -73,11 +76,12 @@ func (c *Cluster) WatchPath(resource string) (PathStats, bool) {
 			Len: p.cache.n, Capacity: len(p.cache.buf),
 			OldestRV: p.cache.compacted, NewestRV: p.cache.newest(),
 		},
-		Received:   p.received.Load(),
-		Dispatched: p.dispatched.Load(),
-		Bookmarks:  p.bookmarks.Load(),
-		Sent:       p.sent.Load(),
-		Terminated: p.terminated.Load(),
+		Received:          p.received.Load(),
+		Dispatched:        p.dispatched.Load(),
+		Bookmarks:         p.bookmarks.Load(),
+		BookmarkFrequency: max(c.opts.BookmarkFrequency, 0),
+		Sent:              p.sent.Load(),
+		Terminated:        p.terminated.Load(),
 	}
 	if n := p.dispatchCount.Load(); n > 0 {
 		s.DispatchMean = time.Duration(p.dispatchNanos.Load() / n)

@@ -27,6 +27,13 @@ func (w *watcher) run(ctx context.Context) {
 	}()
 	timer := time.NewTimer(w.timeout)
 	defer timer.Stop()
+	// The bookmark schedule starts when the watch opens, as the cacher's
+	// does when it registers a watcher.
+	var bookmarks *bookmarkTimer
+	if w.bookmarks {
+		bookmarks = c.newBookmarkTimer(w.timeout)
+		defer bookmarks.stop()
+	}
 
 	slices.SortFunc(w.initial[:w.toSort], func(a, b item) int { return strings.Compare(a.key, b.key) })
 	for i := range w.initial {
@@ -38,20 +45,15 @@ func (w *watcher) run(ctx context.Context) {
 	if w.finish {
 		return
 	}
-	var tick <-chan time.Time
-	if w.bookmarks && c.opts.BookmarkInterval > 0 {
-		t := time.NewTicker(c.opts.BookmarkInterval)
-		defer t.Stop()
-		tick = t.C
-	}
 	for {
 		select {
 		case it := <-w.in:
 			if !w.deliver(ctx, timer, it) {
 				return
 			}
-		case <-tick:
+		case <-bookmarks.C():
 			c.queueBookmark(w)
+			bookmarks.reset()
 		case <-timer.C:
 			c.stats.timedOut.Add(1)
 			return

@@ -56,6 +56,7 @@ func (c *Cluster) watch(ctx context.Context, lw *ListerWatcher, opts metav1.List
 		w.startRV = c.rv
 		if streaming && w.bookmarks {
 			w.initial = append(w.initial, item{typ: watch.Bookmark, rv: c.rv, initialEnd: true})
+			w.bookmarked = true
 		}
 		if streaming {
 			c.stats.watchListStreams.Add(1)

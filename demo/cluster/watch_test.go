@@ -157,7 +157,7 @@ func untilTypeCount(t *testing.T, w watch.Interface, n int) []watch.Event {
 }
 
 func TestWatchBookmarks(t *testing.T) {
-	c := New(Options{Seed: 12, BookmarkInterval: 5 * time.Millisecond})
+	c := New(Options{Seed: 12, BookmarkFrequency: 5 * time.Millisecond})
 	if err := c.Populate(Pods, 4); err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestWatchListStreamingProtocol(t *testing.T) {
 		}
 	}
 	t.Run("supported", func(t *testing.T) {
-		c := New(Options{Seed: 14, WatchList: true, BookmarkInterval: -1})
+		c := New(Options{Seed: 14, WatchList: true, BookmarkFrequency: -1})
 		if err := c.Populate(Pods, 25); err != nil {
 			t.Fatal(err)
 		}

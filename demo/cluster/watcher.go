@@ -40,9 +40,10 @@ type watcher struct {
 	client    string
 	startRV   uint64 // events up to it are in initial or not for this stream
 
-	blocked bool          // the dispatcher waits for room in in; guarded by c.mu
-	sent    atomic.Uint64 // events written to the client
-	high    atomic.Int64  // the most in has held
+	blocked    bool          // the dispatcher waits for room in in; guarded by c.mu
+	bookmarked bool          // a bookmark has been queued; guarded by c.mu
+	sent       atomic.Uint64 // events written to the client
+	high       atomic.Int64  // the most in has held
 
 	initial []item
 	toSort  int  // leading initial items that are synthetic ADDED events, sent in key order
@@ -129,7 +130,9 @@ func (c *Cluster) closeLocked(w *watcher, reason *atomic.Uint64) {
 
 // queueBookmark queues a bookmark at the newest resourceVersion up to which
 // every event of the resource has been dispatched, so it cannot overtake
-// one. A full buffer, or one the dispatcher is waiting on, skips it.
+// one. A full buffer, or one the dispatcher is waiting on, skips it. As the
+// cacheWatcher does, a watch gets no bookmark behind where it started, and
+// at most one at exactly that resourceVersion.
 func (c *Cluster) queueBookmark(w *watcher) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -140,8 +143,12 @@ func (c *Cluster) queueBookmark(w *watcher) {
 	if w.st.path.inflight > 0 {
 		rv = w.st.path.cache.newest()
 	}
+	if rv < w.startRV || rv == w.startRV && w.bookmarked {
+		return
+	}
 	select {
-	case w.in <- item{typ: watch.Bookmark, rv: max(rv, w.startRV)}:
+	case w.in <- item{typ: watch.Bookmark, rv: rv}:
+		w.bookmarked = true
 		w.noteFill()
 		w.st.path.bookmarks.Add(1)
 	default:

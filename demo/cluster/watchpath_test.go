@@ -310,11 +310,16 @@ func parseUint(t testing.TB, s string) uint64 {
 // A client set to go without bookmarks gets none even though it asks, and
 // one that keeps them gets them.
 func TestClientWithoutBookmarks(t *testing.T) {
-	c := New(Options{BookmarkInterval: 5 * time.Millisecond})
+	c := New(Options{BookmarkFrequency: 5 * time.Millisecond})
 	quiet, with := mustLW(t, c, Pods, Selector{}), mustLW(t, c, Pods, Selector{})
 	quiet.SetBookmarks(false)
 	opts := metav1.ListOptions{ResourceVersion: "1", AllowWatchBookmarks: true}
 	wq, ww := mustWatch(t, quiet, opts), mustWatch(t, with, opts)
+	// A write to another kind moves the revision past the watches' start,
+	// so bookmarks have somewhere to go.
+	if _, err := c.CreateRandom(Secrets, ""); err != nil {
+		t.Fatal(err)
+	}
 	if ev := next(t, ww); ev.Type != watch.Bookmark {
 		t.Fatalf("first event with bookmarks on = %s, want BOOKMARK", ev.Type)
 	}

@@ -34,7 +34,7 @@ func historySince(t *testing.T, c *Cluster, from uint64) map[string][]watch.Even
 
 func runSeeded(t *testing.T, clusterSeed, workloadSeed int64) (*Cluster, map[string][]watch.Event) {
 	t.Helper()
-	c := New(Options{Seed: clusterSeed, Clock: fakeClock(), HistorySize: 5000, BookmarkInterval: time.Millisecond})
+	c := New(Options{Seed: clusterSeed, Clock: fakeClock(), HistorySize: 5000, BookmarkFrequency: time.Millisecond})
 	for _, r := range c.Resources() {
 		if err := c.Populate(r, 40); err != nil {
 			t.Fatal(err)

@@ -3,19 +3,20 @@ package processor
 import "github.com/informtop/informtop/engine/instr"
 
 // backlog is a listener's queue of notifications: a ring that doubles when
-// full and, once drained, gives grown storage back (as client-go's
-// buffer.Ring with a normal size). Unlike buffer.Ring it can be read
-// without consuming, so the UI can show what a listener still owes.
-// Not safe for concurrent use; the listener's mu guards it.
+// full and never shrinks, as client-go v0.37's processorListener holds its
+// pendingNotifications in a buffer.RingGrowing (not a buffer.Ring, which
+// would give grown storage back), so the capacity shown is client-go's.
+// Unlike RingGrowing it can be read without consuming, so the UI can show
+// what a listener still owes. Not safe for concurrent use; the listener's
+// mu guards it.
 type backlog struct {
-	data   []entry
-	head   int // index of the oldest entry
-	n      int // entries held
-	normal int // capacity kept once drained
+	data []entry
+	head int // index of the oldest entry
+	n    int // entries held
 }
 
 func newBacklogOf(size int) *backlog {
-	return &backlog{data: make([]entry, size), normal: size}
+	return &backlog{data: make([]entry, size)}
 }
 
 // WriteOne appends e, growing the ring when it is full.
@@ -40,9 +41,6 @@ func (b *backlog) ReadOne() (entry, bool) {
 	b.data[b.head] = entry{} // let the object go
 	b.head = (b.head + 1) % len(b.data)
 	b.n--
-	if b.n == 0 && len(b.data) > b.normal {
-		b.data, b.head = make([]entry, b.normal), 0
-	}
 	return e, true
 }
 

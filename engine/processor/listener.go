@@ -65,7 +65,7 @@ type Listener struct {
 	registered bool          // guarded by p.mu: AddListener has taken it
 
 	mu        sync.Mutex
-	backlog   *backlog // grows without bound; shrinks back to initialBacklog once drained
+	backlog   *backlog // grows without bound and never shrinks, as in client-go
 	highWater int
 	started   bool
 	stopped   bool
@@ -163,9 +163,8 @@ func (l *Listener) stop() {
 	}
 }
 
-// newBacklog returns an empty backlog. Once a burst (an initial list, a
-// relist) has drained, it gives its grown storage back instead of holding
-// it for the life of the listener.
+// newBacklog returns an empty backlog. A burst (an initial list, a relist)
+// leaves it grown for the life of the listener, as in client-go.
 func newBacklog() *backlog { return newBacklogOf(initialBacklog) }
 
 // Backlog copies at most max of the notifications waiting for the handler,
