@@ -41,7 +41,7 @@ const apiServersEvery = time.Minute
 // resources (its watch cache, dispatch, terminated watchers) from its
 // /metrics, when the user may get that URL. It only reads.
 //
-// Locking: mu guards resources, first, last, read, started, hostList and
+// Locking: mu guards resources, last, read, started, hostList and
 // hostsAt; the rest is fixed after newServerMetrics.
 type serverMetrics struct {
 	get       func(ctx context.Context) ([]byte, error)
@@ -54,11 +54,6 @@ type serverMetrics struct {
 	// demand holds a token while someone wants the figures: WantServer
 	// and waitRead put one, the read loop takes it.
 	demand chan struct{}
-	// first, when set, is waited for before the first read (guarded by mu): the
-	// informers' initial lists. Parsing megabytes of /metrics text while
-	// tens of thousands of objects are decoded would add its garbage to
-	// the sync's peak, which the process then keeps as RSS.
-	first func(ctx context.Context)
 
 	mu      sync.Mutex
 	last    map[string]source.ServerStats
@@ -110,13 +105,6 @@ func newServerMetrics(c kubernetes.Interface, from, as, denied string, every tim
 // authorizer webhook that failed closed recovers), so seldom.
 const forbiddenRetryEvery = time.Minute
 
-// waitFirst makes the first read wait for fn (see first).
-func (m *serverMetrics) waitFirst(fn func(ctx context.Context)) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.first = fn
-}
-
 // want asks for a reading: the next one the loop may make.
 func (m *serverMetrics) want() {
 	select {
@@ -139,15 +127,6 @@ func (m *serverMetrics) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-m.demand:
-		}
-		m.mu.Lock()
-		first := m.first
-		m.mu.Unlock()
-		if first != nil {
-			first(ctx)
-			m.mu.Lock()
-			m.first = nil
-			m.mu.Unlock()
 		}
 		if wait := time.Until(next); wait > 0 {
 			t := time.NewTimer(wait)
@@ -258,11 +237,8 @@ func (m *serverMetrics) stats() map[string]source.ServerStats {
 		return m.last
 	}
 	reason := "reading the API server's /metrics…"
-	switch {
-	case m.denied != "":
+	if m.denied != "" {
 		reason = m.denied
-	case m.first != nil:
-		reason = "the API server's /metrics is read once the informers have synced"
 	}
 	out := make(map[string]source.ServerStats, len(m.resources))
 	for name := range m.resources {

@@ -23,10 +23,6 @@ import (
 	"github.com/informtop/informtop/verify"
 )
 
-// firstServerReadWait bounds how long the first read of the API server's
-// figures waits for the informers' initial lists (serverMetrics.first).
-const firstServerReadWait = 30 * time.Second
-
 // defaultAccessTimeout bounds discovery and the access checks when
 // --request-timeout does not.
 const defaultAccessTimeout = 30 * time.Second
@@ -372,11 +368,6 @@ func (s *Source) WantServer() {
 func (s *Source) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	if s.metrics != nil {
-		s.metrics.waitFirst(func(ctx context.Context) {
-			ctx, cancel := context.WithTimeout(ctx, firstServerReadWait)
-			defer cancel()
-			_ = s.WaitSynced(ctx)
-		})
 		wg.Go(func() { s.metrics.run(ctx) })
 	}
 	s.Source.Run(ctx)

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"io"
+	"os"
+	"runtime/debug"
 	"sync"
 
 	"golang.org/x/term"
@@ -12,11 +14,23 @@ import (
 	"github.com/informtop/informtop/tui"
 )
 
+// dashboardGOGC is the dashboard's GOGC unless the user set one.
+const dashboardGOGC = 50
+
 // runDashboard runs the source and the TUI until the user quits, then
 // stops the source and waits for it, so no goroutine outlives the program.
 // On a cluster, ":ctx NAME" replaces the source with one on the other
 // context; each is stopped once it is replaced, and waited for here.
 func runDashboard(ctx context.Context, src source.Source, o *options) error {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		// The dashboard redraws ten times a second, so unlike an idle
+		// controller its heap keeps growing to the collector's goal:
+		// twice the cache with Go's default of 100. At 50 the goal is
+		// 1.5×, for a collection every few seconds of redraws, each a
+		// few tens of milliseconds (docs/benchmarks.md, "The dashboard's
+		// memory").
+		debug.SetGCPercent(dashboardGOGC)
+	}
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer wg.Wait()
