@@ -64,7 +64,7 @@ func newSwitcher(c *common) *switcher {
 	in.Prompt = ":"
 	in.Placeholder = "informer, view or command (tab completes)"
 	if c.caps.retarget != nil {
-		in.Placeholder = "informer, view, command; svc · deploy -n NS · ns NS · ctx NAME"
+		in.Placeholder = "informer, view, command, svc, ns NAME, ctx NAME"
 	}
 	in.SetVirtualCursor(true)
 	st := in.Styles()
