@@ -34,8 +34,12 @@ func (d *Demo) serverStats() map[string]source.ServerStats {
 			WatchEventsSent:            p.Sent,
 			TerminatedWatchers:         p.Terminated,
 			DispatchLatencyMeanSeconds: p.DispatchMean.Seconds(),
-			Taken:                      now,
-			Path:                       watchPath(p),
+			// The simulated server reads every LIST from storage, as with
+			// the watch cache off, so that its pages show.
+			ListsFromStorage: p.Lists,
+			WatchLists:       p.WatchLists,
+			Taken:            now,
+			Path:             watchPath(p),
 		}
 		byResource[inf.Resource()], out[inf.Name()] = st, st
 	}

@@ -30,6 +30,10 @@ type PathStats struct {
 	BookmarkFrequency time.Duration
 	Sent              uint64 // events and bookmarks written to clients, all watchers together
 	Terminated        uint64 // watchers closed for not making room in time
+	// Lists counts the resource's LIST requests (continuations not
+	// again); every one is read from storage (see the package doc).
+	// WatchLists counts the lists streamed instead (sendInitialEvents).
+	Lists, WatchLists uint64
 	// DispatchMean is the mean time from a commit to the event being in
 	// every watcher's buffer, over the events that went through the path.
 	DispatchMean time.Duration
@@ -82,6 +86,8 @@ func (c *Cluster) WatchPath(resource string) (PathStats, bool) {
 		BookmarkFrequency: max(c.opts.BookmarkFrequency, 0),
 		Sent:              p.sent.Load(),
 		Terminated:        p.terminated.Load(),
+		Lists:             p.lists.Load(),
+		WatchLists:        p.watchLists.Load(),
 	}
 	if n := p.dispatchCount.Load(); n > 0 {
 		s.DispatchMean = time.Duration(p.dispatchNanos.Load() / n)

@@ -60,6 +60,7 @@ func (c *Cluster) watch(ctx context.Context, lw *ListerWatcher, opts metav1.List
 		}
 		if streaming {
 			c.stats.watchListStreams.Add(1)
+			st.path.watchLists.Add(1)
 		}
 	case from == 0:
 		// sendInitialEvents=false from "now": nothing to replay.

@@ -25,10 +25,13 @@ type watchPath struct {
 
 	decoded, received, dispatched, bookmarks atomic.Uint64
 	sent, terminated                         atomic.Uint64
-	dispatchNanos, dispatchCount             atomic.Uint64 // commit to every watcher's buffer
-	inHigh, outHigh                          atomic.Int64
-	watcherIDs                               int
-	clientDelay                              atomic.Int64 // a slow client's delay per event, in ns
+	// lists and watchLists count the resource's LISTs (first pages) and
+	// streamed lists, for the server figures a real /metrics would give.
+	lists, watchLists            atomic.Uint64
+	dispatchNanos, dispatchCount atomic.Uint64 // commit to every watcher's buffer
+	inHigh, outHigh              atomic.Int64
+	watcherIDs                   int
+	clientDelay                  atomic.Int64 // a slow client's delay per event, in ns
 }
 
 // pathRun is one start of the path's goroutines, with its own channels so a
