@@ -275,6 +275,16 @@ func WriteJSON(w io.Writer, r Report) error {
 func WriteTable(w io.Writer, r Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(w, "source: %s   synced: %t   events: %s emitted, %s dropped\n", safe(r.Source), r.Synced, humanize.Count(r.Events.Emitted), humanize.Count(r.Events.Dropped))
+	if r.Scenario != "" {
+		ended := "running"
+		if r.ScriptEnded {
+			ended = "ended"
+		}
+		fmt.Fprintf(w, "scenario: %s, step %q, script %s\n", safe(r.Scenario), safe(r.Step), ended)
+	}
+	if r.Paused {
+		fmt.Fprintf(w, "processing paused by %s: the queues hold what came in since\n", safe(string(r.PausedBy)))
+	}
 	for _, inf := range r.Informers {
 		fmt.Fprintf(w, "\n%s (%s, %s)  synced: %t  resourceVersion: %s\n", safe(inf.Name), safe(inf.Resource), inf.QueueKind, inf.Synced, safe(inf.LastSyncResourceVersion))
 		if inf.NotSyncedReason != "" {
@@ -284,8 +294,9 @@ func WriteTable(w io.Writer, r Report) error {
 			humanize.Count(inf.Queue.Added), humanize.Count(inf.Queue.Popped))
 		fmt.Fprintf(w, "  store: %s%s\n", humanize.Plural(inf.Store.Objects, "object"), indexSummary(inf.Store.Indexes))
 		rf := inf.Reflector
-		fmt.Fprintf(w, "  reflector: %s, %s, %s, %s, %s\n", listText(rf),
-			humanize.Plural(rf.Relists, "relist"), humanize.Plural(rf.Watches, "watch"), humanize.Plural(rf.WatchEvents, "watch event"), humanize.Plural(rf.Errors, "error"))
+		fmt.Fprintf(w, "  reflector: %s, %s, %s, %s, %s, %s\n", listText(rf),
+			humanize.Plural(rf.Relists, "relist"), humanize.Plural(rf.Watches, "watch"), humanize.Plural(rf.WatchEvents, "watch event"),
+			humanize.Plural(rf.Bookmarks, "bookmark"), humanize.Plural(rf.Errors, "error"))
 		if rf.LastError != "" {
 			fmt.Fprintf(w, "  last error: %s\n", safe(rf.LastError))
 		}

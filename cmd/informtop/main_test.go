@@ -100,10 +100,11 @@ func TestOnceJSON(t *testing.T) {
 
 // --once without --json prints the same report as a table. The resync
 // scenario's handlers are fast, so its sync takes milliseconds (steady's
-// slow handler takes seconds; TestOnceJSON waits for it).
+// slow handler takes seconds; TestOnceJSON waits for it). --duration
+// reports before the script ends.
 func TestOnceTable(t *testing.T) {
 	t.Setenv("KUBECONFIG", t.TempDir()+"/none")
-	code, stdout, stderr := runCLI(t, "--demo", "--scenario", "resync", "--once", "--queue", "DeltaFIFO")
+	code, stdout, stderr := runCLI(t, "--demo", "--scenario", "resync", "--once", "--queue", "DeltaFIFO", "--duration", "1ms")
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr: %s", code, stderr)
 	}
