@@ -48,15 +48,16 @@ func (d *Demo) serverStats() map[string]source.ServerStats {
 
 func watchPath(p cluster.PathStats) *source.WatchPath {
 	out := &source.WatchPath{
-		EtcdRevision:  p.EtcdRevision,
-		EtcdPending:   p.EtcdPending,
-		Incoming:      source.Buffer(p.Incoming),
-		Outgoing:      source.Buffer(p.Outgoing),
-		Decoded:       p.Decoded,
-		Cache:         source.WatchCache(p.Cache),
-		BookmarksSent: p.Bookmarks,
-		BookmarkEvery: p.BookmarkFrequency,
-		RealBookmarks: cluster.DefaultBookmarkFrequency,
+		EtcdRevision:   p.EtcdRevision,
+		EtcdPending:    p.EtcdPending,
+		Incoming:       source.Buffer(p.Incoming),
+		Outgoing:       source.Buffer(p.Outgoing),
+		CacherIncoming: source.Buffer(p.CacherIncoming),
+		Decoded:        p.Decoded,
+		Cache:          source.WatchCache(p.Cache),
+		BookmarksSent:  p.Bookmarks,
+		BookmarkEvery:  p.BookmarkFrequency,
+		RealBookmarks:  cluster.DefaultBookmarkFrequency,
 	}
 	for _, w := range p.Watchers {
 		out.Watchers = append(out.Watchers, source.WatcherBuffer{
