@@ -56,6 +56,7 @@ func watchPath(p cluster.PathStats) *source.WatchPath {
 		Decoded:        p.Decoded,
 		Cache:          source.WatchCache(p.Cache),
 		BookmarksSent:  p.Bookmarks,
+		ErrorStreams:   p.ErrorStreams,
 		BookmarkEvery:  p.BookmarkFrequency,
 		RealBookmarks:  cluster.DefaultBookmarkFrequency,
 	}

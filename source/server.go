@@ -103,6 +103,10 @@ type WatchPath struct {
 	// Watchers are the open watches of this resource, oldest first, each
 	// with its own buffer.
 	Watchers []WatcherBuffer `json:"watchers"`
+	// ErrorStreams are open watch streams that carry only an ERROR event
+	// (410 Gone, say): the cacher answers them without a watcher, so a
+	// client's watch can be open while Watchers has none for it.
+	ErrorStreams int `json:"errorStreams"`
 	// BookmarksSent counts bookmarks the watch cache sent to watchers.
 	BookmarksSent uint64 `json:"bookmarksSent"`
 	// BookmarkEvery is how often this server sends a watch a bookmark;

@@ -216,6 +216,10 @@ func (v *pipelineView) watchersLine(st source.ServerStats) string {
 	if n == 0 {
 		open = "none open"
 	}
+	if e := st.Path.ErrorStreams; e > 0 {
+		// A client's watch is open, yet no watcher serves it: say why.
+		open += fmt.Sprintf(" (+%s answered with only an ERROR event, no watcher)", humanize.PluralShort(e, "stream"))
+	}
 	rest := v.join(open, v.terminated(st.TerminatedWatchers), humanize.CountShort(st.WatchEventsSent)+" events sent")
 	in := st.Path.CacherIncoming
 	long := v.join("cacher "+v.buffer("incoming", in, true), rest)

@@ -325,3 +325,20 @@ func TestServerBookmarkPace(t *testing.T) {
 		t.Fatalf("the watch cache stage does not flag the bookmarks' pace:\n%s", s)
 	}
 }
+
+// A client's watch answered with only an ERROR event (410 Gone) is open
+// while the server has no watcher for it: the Watchers line says both.
+func TestWatchersLineCountsErrorOnlyStreams(t *testing.T) {
+	src := newFixtureSource()
+	h := newHarness(t, src)
+	h.size(160, 48)
+	st := fixtureWatchPath(0)
+	p := *st.Path
+	p.Watchers, p.ErrorStreams = nil, 1
+	st.Path = &p
+	src.SetServer(map[string]source.ServerStats{"pods": st})
+	h.frames(1)
+	if !strings.Contains(h.screen(), "none open (+1 stream answered with only an ERROR event, no watcher)") {
+		t.Fatalf("the watchers line does not explain the open error stream:\n%s", h.screen())
+	}
+}

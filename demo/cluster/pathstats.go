@@ -43,6 +43,9 @@ type PathStats struct {
 	// every watcher's buffer, over the events that went through the path.
 	DispatchMean time.Duration
 	Watchers     []WatcherStats
+	// ErrorStreams are open streams that carry only an ERROR event (410
+	// Gone, say): answered without a watcher, so not among Watchers.
+	ErrorStreams int
 }
 
 // BufferStats is a bounded buffer's fill now and its high-water mark.
@@ -92,6 +95,7 @@ func (c *Cluster) WatchPath(resource string) (PathStats, bool) {
 		BookmarkFrequency: max(c.opts.BookmarkFrequency, 0),
 		Sent:              p.sent.Load(),
 		Terminated:        p.terminated.Load(),
+		ErrorStreams:      int(p.errorStreams.Load()),
 		Lists:             p.lists.Load(),
 		WatchLists:        p.watchLists.Load(),
 	}

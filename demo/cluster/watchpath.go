@@ -28,7 +28,11 @@ type watchPath struct {
 	sent, terminated                         atomic.Uint64
 	// lists and watchLists count the resource's LISTs (first pages) and
 	// streamed lists, for the server figures a real /metrics would give.
-	lists, watchLists            atomic.Uint64
+	lists, watchLists atomic.Uint64
+	// errorStreams counts the open streams that carry only an ERROR
+	// event: like v1.37's cacher, the server answers a watch it cannot
+	// serve without a watcher, so they are not among the watchers.
+	errorStreams                 atomic.Int64
 	dispatchNanos, dispatchCount atomic.Uint64 // commit to every watcher's buffer
 	// cacherHigh is the cacher's incoming channel's high-water mark, the
 	// one v1.37 keeps on this path (the etcd3 watcher keeps none).

@@ -338,3 +338,31 @@ func TestClientWithoutBookmarks(t *testing.T) {
 	untilClosed(t, wq)
 	untilClosed(t, ww)
 }
+
+// A watch from a resourceVersion the window no longer holds is answered,
+// as v1.37's cacher does, by a stream holding one ERROR event and no
+// watcher: the path counts it apart from the watchers while it is open.
+func TestErrorOnlyStreamIsNotAWatcher(t *testing.T) {
+	c := New(Options{Seed: 6})
+	if err := c.Populate(Pods, 3); err != nil {
+		t.Fatal(err)
+	}
+	old := rvString(c.ResourceVersion())
+	if _, err := c.Update(Pods, c.Keys(Pods)[0]); err != nil {
+		t.Fatal(err)
+	}
+	c.ExpireHistory()
+	w := mustWatch(t, mustLW(t, c, Pods, Selector{}), metav1.ListOptions{ResourceVersion: old})
+	// Unread, the stream stays open on its ERROR event.
+	if p, _ := c.WatchPath(Pods); p.ErrorStreams != 1 || len(p.Watchers) != 0 {
+		t.Fatalf("%d error-only streams, %d watchers; want 1, none", p.ErrorStreams, len(p.Watchers))
+	}
+	if ev := next(t, w); ev.Type != watch.Error {
+		t.Fatalf("first event %s, want ERROR", ev.Type)
+	}
+	untilClosed(t, w)
+	waitFor(t, "the error stream to be counted closed", func() bool {
+		p, _ := c.WatchPath(Pods)
+		return p.ErrorStreams == 0
+	})
+}
