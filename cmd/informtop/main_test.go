@@ -108,7 +108,7 @@ func TestOnceTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr: %s", code, stderr)
 	}
-	for _, want := range []string{"source: demo", "synced: true", "pods (pods, DeltaFIFO)", "reflector: 1 list (1 page), 0 relists, ",
+	for _, want := range []string{"source: demo", "synced: true", "pods (pods, DeltaFIFO)", "scenario: resync, step ", "reflector: 1 list, streamed (WatchList), 0 relists, 1 watch, ",
 		"    listener   pending  capacity  delivered  synced  panics  in callback", "    resync-1s  "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("table lacks %q:\n%s", want, stdout)
