@@ -53,8 +53,15 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	case script != nil:
 		// A scenario's report is its lesson: taken mid-script it would show
 		// a queue the script is holding as if it were a backlog.
-		fmt.Fprintf(stderr, "informtop: waiting for scenario %s's script to end (--duration reports sooner)\n", termsafe.String(script.Script().Scenario))
-		_ = script.WaitScriptEnd(ctx) // interrupted: the report shows where it stopped
+		name := termsafe.String(script.Script().Scenario)
+		fmt.Fprintf(stderr, "informtop: waiting for scenario %s's script to end (--duration reports sooner)\n", name)
+		// Bounded, so a script stuck on a condition still gets a report
+		// (scriptEnded false and the step it reached say where).
+		scriptCtx, cancelScript := context.WithTimeout(ctx, scriptWaitLimit)
+		if err := script.WaitScriptEnd(scriptCtx); errors.Is(err, context.DeadlineExceeded) {
+			fmt.Fprintf(stderr, "informtop: scenario %s's script did not end within %s; reporting where it is\n", name, scriptWaitLimit)
+		}
+		cancelScript()
 	}
 	f := src.Pull(0, 0)
 	taken := time.Now()
@@ -117,6 +124,10 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	}
 	return 0
 }
+
+// scriptWaitLimit bounds --once's wait for a scenario's script: the
+// scripts end within a minute or two (burst: about 50 s).
+const scriptWaitLimit = 5 * time.Minute
 
 // verifyFailure is an informer whose cache could not be compared with the
 // API server, and why.
