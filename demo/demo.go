@@ -39,6 +39,12 @@ type Demo struct {
 	facts     facts
 	// watchMarks is the state of watchesSettled.
 	watchMarks map[string]watchMark
+	// step is the script step run last, shown the narrations shown so
+	// far; scriptEnd closes when the script has run step endAt.
+	step      string
+	shown     []source.ScriptNote
+	endAt     int
+	scriptEnd chan struct{}
 
 	// stepHook, when set (by tests, before Run), is called before each
 	// script step runs; it may block until ctx ends.
@@ -92,11 +98,17 @@ func New(cfg Config) (*Demo, error) {
 		}
 	}
 	d := &Demo{
-		cfg:     rc,
-		sc:      sc,
-		plan:    p,
-		cluster: c,
-		notes:   []string{sc.summary},
+		cfg:       rc,
+		sc:        sc,
+		plan:      p,
+		cluster:   c,
+		notes:     []string{sc.summary},
+		shown:     []source.ScriptNote{{Lines: []string{sc.summary}}},
+		endAt:     lastLessonStep(p.script),
+		scriptEnd: make(chan struct{}),
+	}
+	if d.endAt < 0 { // no steps: nothing to wait for
+		close(d.scriptEnd)
 	}
 	d.Source = local.New(local.Config{Kind: "demo", Title: "demo · " + rc.Scenario, Notes: d.Notes, Server: d.serverStats})
 	for _, ip := range p.informers {
@@ -172,6 +184,6 @@ func (d *Demo) newInformer(ip informerPlan) error {
 // server, plus the simulated server's faults and workload.
 func (d *Demo) Controls() source.Controls {
 	c := d.Source.Controls()
-	c.Processing, c.Faults, c.Workload = d, d, d
+	c.Processing, c.Faults, c.Workload, c.Script = d, d, d, d
 	return c
 }

@@ -2,7 +2,10 @@ package demo
 
 import (
 	"context"
+	"slices"
 	"time"
+
+	"github.com/informtop/informtop/source"
 )
 
 // step is one entry of a scenario's timeline. The runner waits after
@@ -59,6 +62,7 @@ func (d *Demo) runScript(ctx context.Context) {
 		if d.noteHook != nil {
 			d.noteHook(s.name)
 		}
+		d.stepRan(i, s.name)
 		d.Log("scenario " + d.cfg.Scenario + ": " + s.name)
 		i++
 		if i == len(steps) && d.plan.loopFrom >= 0 {
@@ -100,5 +104,61 @@ func pollCtx(ctx context.Context, interval time.Duration, cond func() bool) bool
 		case <-ctx.Done():
 			return false
 		}
+	}
+}
+
+// lastLessonStep is the index of the script's last step that does or says
+// something: a bare wait after it only spaces the loop back to the start,
+// and is not part of the lesson. -1 for an empty script.
+func lastLessonStep(steps []step) int {
+	for i := len(steps) - 1; i >= 0; i-- {
+		if s := steps[i]; s.note != nil || s.do != nil || s.tellList {
+			return i
+		}
+	}
+	return len(steps) - 1
+}
+
+// stepRan records that step i ran: its name, the narration if the step
+// changed it, and the script's end.
+func (d *Demo) stepRan(i int, name string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.step = name
+	if last := d.shown[len(d.shown)-1]; !slices.Equal(last.Lines, d.notes) {
+		d.shown = append(d.shown, source.ScriptNote{Step: name, Lines: slices.Clone(d.notes)})
+	}
+	if i == d.endAt {
+		select {
+		case <-d.scriptEnd:
+		default:
+			close(d.scriptEnd)
+		}
+	}
+}
+
+// Script implements source.ScriptReader.
+func (d *Demo) Script() source.Script {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	s := source.Script{Scenario: d.cfg.Scenario, Step: d.step, Notes: make([]source.ScriptNote, len(d.shown))}
+	for i, n := range d.shown {
+		s.Notes[i] = source.ScriptNote{Step: n.Step, Lines: slices.Clone(n.Lines)}
+	}
+	select {
+	case <-d.scriptEnd:
+		s.Ended = true
+	default:
+	}
+	return s
+}
+
+// WaitScriptEnd implements source.ScriptReader.
+func (d *Demo) WaitScriptEnd(ctx context.Context) error {
+	select {
+	case <-d.scriptEnd:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }

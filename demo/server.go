@@ -34,8 +34,12 @@ func (d *Demo) serverStats() map[string]source.ServerStats {
 			WatchEventsSent:            p.Sent,
 			TerminatedWatchers:         p.Terminated,
 			DispatchLatencyMeanSeconds: p.DispatchMean.Seconds(),
-			Taken:                      now,
-			Path:                       watchPath(p),
+			// The simulated server reads every LIST from storage, as with
+			// the watch cache off, so that its pages show.
+			ListsFromStorage: p.Lists,
+			WatchLists:       p.WatchLists,
+			Taken:            now,
+			Path:             watchPath(p),
 		}
 		byResource[inf.Resource()], out[inf.Name()] = st, st
 	}
@@ -44,15 +48,17 @@ func (d *Demo) serverStats() map[string]source.ServerStats {
 
 func watchPath(p cluster.PathStats) *source.WatchPath {
 	out := &source.WatchPath{
-		EtcdRevision:  p.EtcdRevision,
-		EtcdPending:   p.EtcdPending,
-		Incoming:      source.Buffer(p.Incoming),
-		Outgoing:      source.Buffer(p.Outgoing),
-		Decoded:       p.Decoded,
-		Cache:         source.WatchCache(p.Cache),
-		BookmarksSent: p.Bookmarks,
-		BookmarkEvery: p.BookmarkFrequency,
-		RealBookmarks: cluster.DefaultBookmarkFrequency,
+		EtcdRevision:   p.EtcdRevision,
+		EtcdPending:    p.EtcdPending,
+		Incoming:       source.Buffer(p.Incoming),
+		Outgoing:       source.Buffer(p.Outgoing),
+		CacherIncoming: source.Buffer(p.CacherIncoming),
+		Decoded:        p.Decoded,
+		Cache:          source.WatchCache(p.Cache),
+		BookmarksSent:  p.Bookmarks,
+		ErrorStreams:   p.ErrorStreams,
+		BookmarkEvery:  p.BookmarkFrequency,
+		RealBookmarks:  cluster.DefaultBookmarkFrequency,
 	}
 	for _, w := range p.Watchers {
 		out.Watchers = append(out.Watchers, source.WatcherBuffer{

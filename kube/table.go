@@ -49,7 +49,7 @@ const (
 type tables struct {
 	// cached is the resourceVersion of key in the informer's own cache.
 	cached func(informer, key string) (rv string, ok bool)
-	config *rest.Config // carries the source's request timeout
+	config *rest.Config  // carries the source's request timeout
 	slots  chan struct{} // one per GET in flight
 
 	mu     sync.Mutex

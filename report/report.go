@@ -34,6 +34,22 @@ type Report struct {
 	// agent.Options.Workqueues), sorted by name; absent when the source
 	// sees none.
 	Workqueues []Workqueue `json:"workqueues,omitempty"`
+	// Paused: processing was paused when the report was taken, by
+	// PausedBy ("you", "the scenario"); a queue's depth then is the
+	// lesson's, not a backlog.
+	Paused   bool          `json:"paused"`
+	PausedBy source.Pauser `json:"pausedBy,omitempty"`
+	// Scenario, Step, ScriptEnded and Notes are a demo scenario's lesson
+	// (SetScript): which, how far its script got, and what it said.
+	Scenario    string              `json:"scenario,omitempty"`
+	Step        string              `json:"step,omitempty"`
+	ScriptEnded bool                `json:"scriptEnded,omitempty"`
+	Notes       []source.ScriptNote `json:"notes,omitempty"`
+}
+
+// SetScript adds a scenario's script state to the report.
+func (r *Report) SetScript(s source.Script) {
+	r.Scenario, r.Step, r.ScriptEnded, r.Notes = s.Scenario, s.Step, s.Ended, s.Notes
 }
 
 // Scope is what a report covers: the kubeconfig context and API server
@@ -100,10 +116,14 @@ type Reflector struct {
 	// ListStreamed: the newest list came as a WatchList stream, not pages.
 	ListStreamed bool   `json:"listStreamed"`
 	Watches      uint64 `json:"watches"`
-	WatchEvents  uint64 `json:"watchEvents"`
-	Relists      uint64 `json:"relists"`
-	Errors       uint64 `json:"errors"`
-	LastError    string `json:"lastError"`
+	// WatchEvents counts the ADDED, MODIFIED and DELETED events the
+	// reflector handed to its queue, as the dashboard does; Bookmarks the
+	// BOOKMARKs, which carry no object and change no cache.
+	WatchEvents uint64 `json:"watchEvents"`
+	Bookmarks   uint64 `json:"bookmarks"`
+	Relists     uint64 `json:"relists"`
+	Errors      uint64 `json:"errors"`
+	LastError   string `json:"lastError"`
 }
 
 // Listener is one event handler registration.
@@ -178,7 +198,8 @@ func Build(src string, snaps []source.Informer, reasons map[string]string, event
 				ListPages:    s.Reflector.ListPages,
 				ListStreamed: s.Reflector.ListStreamed,
 				Watches:      s.Reflector.Watches,
-				WatchEvents:  s.Reflector.WatchEvents,
+				WatchEvents:  s.Reflector.WatchEvents - min(s.Reflector.WatchBookmarks, s.Reflector.WatchEvents),
+				Bookmarks:    s.Reflector.WatchBookmarks,
 				Relists:      s.Reflector.Relists,
 				Errors:       s.Reflector.Errors,
 				LastError:    s.Reflector.LastError,
@@ -254,6 +275,16 @@ func WriteJSON(w io.Writer, r Report) error {
 func WriteTable(w io.Writer, r Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(w, "source: %s   synced: %t   events: %s emitted, %s dropped\n", safe(r.Source), r.Synced, humanize.Count(r.Events.Emitted), humanize.Count(r.Events.Dropped))
+	if r.Scenario != "" {
+		ended := "running"
+		if r.ScriptEnded {
+			ended = "ended"
+		}
+		fmt.Fprintf(w, "scenario: %s, step %q, script %s\n", safe(r.Scenario), safe(r.Step), ended)
+	}
+	if r.Paused {
+		fmt.Fprintf(w, "processing paused by %s: the queues hold what came in since\n", safe(string(r.PausedBy)))
+	}
 	for _, inf := range r.Informers {
 		fmt.Fprintf(w, "\n%s (%s, %s)  synced: %t  resourceVersion: %s\n", safe(inf.Name), safe(inf.Resource), inf.QueueKind, inf.Synced, safe(inf.LastSyncResourceVersion))
 		if inf.NotSyncedReason != "" {
@@ -263,8 +294,9 @@ func WriteTable(w io.Writer, r Report) error {
 			humanize.Count(inf.Queue.Added), humanize.Count(inf.Queue.Popped))
 		fmt.Fprintf(w, "  store: %s%s\n", humanize.Plural(inf.Store.Objects, "object"), indexSummary(inf.Store.Indexes))
 		rf := inf.Reflector
-		fmt.Fprintf(w, "  reflector: %s, %s, %s, %s, %s\n", listText(rf),
-			humanize.Plural(rf.Relists, "relist"), humanize.Plural(rf.Watches, "watch"), humanize.Plural(rf.WatchEvents, "watch event"), humanize.Plural(rf.Errors, "error"))
+		fmt.Fprintf(w, "  reflector: %s, %s, %s, %s, %s, %s\n", listText(rf),
+			humanize.Plural(rf.Relists, "relist"), humanize.Plural(rf.Watches, "watch"), humanize.Plural(rf.WatchEvents, "watch event"),
+			humanize.Plural(rf.Bookmarks, "bookmark"), humanize.Plural(rf.Errors, "error"))
 		if rf.LastError != "" {
 			fmt.Fprintf(w, "  last error: %s\n", safe(rf.LastError))
 		}

@@ -29,6 +29,8 @@ type Controls struct {
 	Retarget Retargeting
 	// Table prints cached objects as kubectl get does, for the Store view.
 	Table TableReader
+	// Script is a demo scenario's script, for --once's report.
+	Script ScriptReader
 }
 
 // Decoration changes what a wrapped source shows. A nil field leaves the

@@ -86,17 +86,27 @@ type WatchPath struct {
 	// while the storage watcher's incoming buffer is full.
 	EtcdRevision uint64 `json:"etcdRevision"`
 	EtcdPending  int    `json:"etcdPending"`
-	// Incoming and Outgoing are the storage watcher's two buffers: etcd's
+	// Incoming and Outgoing are the etcd3 storage watcher's two channels
+	// in kube-apiserver v1.37 (incomingEventChan and resultChan): etcd's
 	// events wait in Incoming to be decoded, decoded events wait in
-	// Outgoing for the watch cache. Decoded counts events through it.
+	// Outgoing for the cacher. v1.37 keeps no high-water mark on them, so
+	// their HighWater is 0. Decoded counts events through it.
 	Incoming Buffer `json:"incoming"`
 	Outgoing Buffer `json:"outgoing"`
 	Decoded  uint64 `json:"decoded"`
+	// CacherIncoming is the cacher's incoming channel: events the watch
+	// cache has taken wait there for the dispatch to the watchers. Its
+	// HighWater is the path's one high-water mark in v1.37.
+	CacherIncoming Buffer `json:"cacherIncoming"`
 	// Cache is the watch cache's window of recent events.
 	Cache WatchCache `json:"cache"`
 	// Watchers are the open watches of this resource, oldest first, each
 	// with its own buffer.
 	Watchers []WatcherBuffer `json:"watchers"`
+	// ErrorStreams are open watch streams that carry only an ERROR event
+	// (410 Gone, say): the cacher answers them without a watcher, so a
+	// client's watch can be open while Watchers has none for it.
+	ErrorStreams int `json:"errorStreams"`
 	// BookmarksSent counts bookmarks the watch cache sent to watchers.
 	BookmarksSent uint64 `json:"bookmarksSent"`
 	// BookmarkEvery is how often this server sends a watch a bookmark;

@@ -143,3 +143,28 @@ func TestBatchStepNarratesPerListener(t *testing.T) {
 		t.Fatalf("a batch narrates a line per key:\n%s", screen)
 	}
 }
+
+// A resync's SyncAll is one queue item that notifies each syncing listener
+// once per cached object (client-go v0.37 hands every cached object to
+// OnUpdate): the narration says so per listener, not a line per key.
+func TestSyncAllStepNarratesPerListener(t *testing.T) {
+	h := fixture(t, 100, 30)
+	res := source.StepResult{Informer: "pods", Kind: source.StepSingle, QueueKind: source.RealFIFO, Batch: 1,
+		Keys: []string{""}, Deltas: []cache.DeltaType{cache.SyncAll}, ResourceVersions: []string{""}}
+	for i := 0; i < 50; i++ {
+		res.Notifications = append(res.Notifications, source.StepNotification{Listener: "resync-1s", Callback: "OnUpdate (sync)", Key: fmt.Sprintf("default/web-%d", i)})
+	}
+	res.Summary = []source.NotificationCount{{Listener: "resync-1s", Callback: "OnUpdate (sync)", Count: 50}}
+	h.ctl.SetStepResult(res)
+	h.keys("n")
+	screen := h.screen()
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(screen, "│", " ")), " ")
+	for _, want := range []string{"single step: popped 1 item (SyncAll, no key)", "popped (no key) with SyncAll", "notified resync-1s ← OnUpdate (sync) ×50"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the SyncAll step lacks %q", want)
+		}
+	}
+	if t.Failed() || strings.Count(screen, "←") != 1 {
+		t.Fatalf("a SyncAll step is not one line per listener:\n%s", screen)
+	}
+}

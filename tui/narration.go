@@ -137,8 +137,9 @@ func (n *narration) body(c *common, w int, journey []string) []string {
 		if len(r.Notifications) == 0 {
 			out = append(out, st.dim.Render("notified ")+"no listener ("+quietReason(c, r, bookmark)+")")
 		}
-		if len(r.Keys) > 1 && len(r.Summary) > 0 {
-			// A batch notifies per key; per listener and callback reads.
+		if (len(r.Keys) > 1 || wholeStorePop(r.Deltas)) && len(r.Summary) > 0 {
+			// A batch notifies per key, and so does a whole-store item per
+			// cached object; per listener and callback reads.
 			for i, line := range stepSummaryLines(r) {
 				label := "         "
 				if i == 0 {
@@ -223,7 +224,11 @@ func (n *narration) popLine(c *common, r source.StepResult) string {
 	if runs == "" {
 		runs = "no deltas"
 	}
-	line := c.styles.dim.Render("popped   ") + c.styles.bold.Render(r.Key) + " with " + runs
+	key := r.Key
+	if key == "" {
+		key = "(no key)" // a whole-store item or a bookmark
+	}
+	line := c.styles.dim.Render("popped   ") + c.styles.bold.Render(key) + " with " + runs
 	if len(r.Deltas) == 1 && len(r.ResourceVersions) == 1 && r.ResourceVersions[0] != "" {
 		// The resourceVersion ties the pop to the server's journey above.
 		line += " at RV " + r.ResourceVersions[0]

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -153,7 +154,8 @@ func (v *pipelineView) apiLine(s *source.Informer, p *point) string {
 		"RV "+orDash(s.LastSyncResourceVersion),
 		connState(v.c, s),
 		humanize.Rate(p.eventRate[evAdded]+p.eventRate[evModified]+p.eventRate[evDeleted])+" watch events",
-		st.dim.Render(humanize.CountShort(r.WatchEvents)+" total"),
+		// Bookmarks are counted on the Reflector line, not as events.
+		st.dim.Render(humanize.CountShort(r.WatchEvents-min(r.WatchBookmarks, r.WatchEvents))+" total"),
 		st.dim.Render(freshnessLine(s)),
 	)
 }
@@ -177,7 +179,33 @@ func (v *pipelineView) reflectorLine(s *source.Informer) string {
 	if r.Errors > 0 {
 		errs = st.bad.Render(errs)
 	}
-	return v.join(list, relists, humanize.PluralShort(r.Watches, "watch"), errs, humanize.PluralShort(r.WatchBookmarks, "bookmark"))
+	return v.join(list, relists, humanize.PluralShort(r.Watches, "watch"), errs, humanize.PluralShort(r.WatchBookmarks, "bookmark"), resyncLine(s))
+}
+
+// resyncLine is the resync the reflector's timer drives, "resync 1s, 3s ·
+// 12 resyncs": the listeners' periods (client-go v0.37 checks at the
+// shortest and queues a resync only when one is due) and how many it
+// queued; "" when no listener asked for one.
+func resyncLine(s *source.Informer) string {
+	var periods []time.Duration
+	for _, l := range s.Listeners {
+		if p := l.ResyncPeriod; p > 0 && !slices.Contains(periods, p) {
+			periods = append(periods, p)
+		}
+	}
+	if len(periods) == 0 && s.Reflector.Resyncs == 0 {
+		return ""
+	}
+	slices.Sort(periods)
+	words := make([]string, len(periods))
+	for i, p := range periods {
+		words[i] = humanize.Duration(p)
+	}
+	out := humanize.PluralShort(s.Reflector.Resyncs, "resync")
+	if len(words) > 0 {
+		out = "resync every " + strings.Join(words, ", ") + " · " + out
+	}
+	return out
 }
 
 // listHow says how the initial list came: paged LIST responses, or a

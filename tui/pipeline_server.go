@@ -13,8 +13,9 @@ import (
 
 // The server side of a watch: when the source runs the API server itself
 // (the demo), the pipeline starts before the reflector, at etcd, and draws
-// the server's watch path as stages: etcd → storage watcher → watch cache
-// → one buffer per watcher; the "API server" stage under them is then the
+// the server's watch path as kube-apiserver v1.37 has it: etcd → the etcd3
+// storage watcher → the cacher's watch cache → its incoming channel and
+// dispatch → one buffer per watcher; the "API server" stage under them is then the
 // stream to this informer. Folded, the whole path is one line.
 
 // watchPath is the current informer's server watch path, nil when the
@@ -140,28 +141,40 @@ func (v *pipelineView) serverStages(st source.ServerStats, drop, rows int) []str
 func (v *pipelineView) etcdLine(p *source.WatchPath) string {
 	pending := "none pending"
 	if p.EtcdPending > 0 {
-		pending = v.c.styles.warn.Render(fmt.Sprintf("%s pending: the storage watcher's incoming buffer is full", humanize.CountShort(p.EtcdPending)))
+		pending = v.c.styles.warn.Render(fmt.Sprintf("%s pending: the storage watcher's incoming channel is full", humanize.CountShort(p.EtcdPending)))
 	}
 	return v.join(fmt.Sprintf("revision %d", p.EtcdRevision), pending)
 }
 
-// storageLine is the storage watcher's two buffers: etcd's events wait in
-// incoming to be decoded, decoded ones in outgoing for the watch cache.
+// storageLine is the etcd3 storage watcher's two channels (v1.37's
+// incomingEventChan and resultChan, no high-water mark on either): etcd's
+// events wait in the first to be decoded, decoded ones in the second for
+// the cacher. The walk-through's etcd2-era watcher had an incoming and an
+// outgoing channel too; the history note says so where there is room.
 func (v *pipelineView) storageLine(p *source.WatchPath, w int) string {
 	decoded := humanize.CountShort(p.Decoded) + " decoded"
+	line := "etcd3 watcher: " + v.join(v.fill("incoming", p.Incoming), v.fill("result", p.Outgoing), decoded)
 	return firstFitting(w,
-		"watcher: "+v.join(v.buffer("incoming", p.Incoming, true), v.buffer("outgoing", p.Outgoing, true), decoded),
-		"watcher: "+v.join(v.buffer("in", p.Incoming, false), v.buffer("out", p.Outgoing, false), decoded),
+		line+v.c.styles.dim.Render(" · the walk-through's etcd2-era watcher: incoming → translate → outgoing"),
+		line,
+		"watcher: "+v.join(v.fill("in", p.Incoming), v.fill("result", p.Outgoing), decoded),
 	)
 }
 
-// buffer is "incoming 3/100, high-water 41" (long) or "in 3/100 (high
-// 41)", flagged when full.
-func (v *pipelineView) buffer(name string, b source.Buffer, long bool) string {
+// fill is "incoming 3/100", flagged when full.
+func (v *pipelineView) fill(name string, b source.Buffer) string {
 	fill := fmt.Sprintf("%s %s", name, bufferFill(b))
 	if full(b) {
 		fill = v.c.styles.warn.Render("⚠ " + fill + " full")
 	}
+	return fill
+}
+
+// buffer is "incoming 3/100, high-water 41" (long) or "in 3/100 (high
+// 41)", flagged when full: the cacher's incoming channel, the one with a
+// high-water mark.
+func (v *pipelineView) buffer(name string, b source.Buffer, long bool) string {
+	fill := v.fill(name, b)
 	if long {
 		return fill + ", high-water " + humanize.CountShort(b.HighWater)
 	}
@@ -203,8 +216,15 @@ func (v *pipelineView) watchersLine(st source.ServerStats) string {
 	if n == 0 {
 		open = "none open"
 	}
-	line := v.join(open, v.terminated(st.TerminatedWatchers), humanize.CountShort(st.WatchEventsSent)+" events sent")
-	return firstFitting(v.c.width-v.stageWidth(), line+v.c.styles.dim.Render(" · each: buffer, high-water, sent, client"), line)
+	if e := st.Path.ErrorStreams; e > 0 {
+		// A client's watch is open, yet no watcher serves it: say why.
+		open += fmt.Sprintf(" (+%s answered with only an ERROR event, no watcher)", humanize.PluralShort(e, "stream"))
+	}
+	rest := v.join(open, v.terminated(st.TerminatedWatchers), humanize.CountShort(st.WatchEventsSent)+" events sent")
+	in := st.Path.CacherIncoming
+	long := v.join("cacher "+v.buffer("incoming", in, true), rest)
+	return firstFitting(v.c.width-v.stageWidth(), long+v.c.styles.dim.Render(" · each: buffer, most held, sent, client"), long,
+		v.join(v.buffer("incoming", in, false), rest), v.join(v.buffer("incoming", in, false), open, v.terminated(st.TerminatedWatchers)))
 }
 
 func (v *pipelineView) terminated(n uint64) string {
@@ -244,7 +264,8 @@ func (v *pipelineView) watcherLines(ws []source.WatcherBuffer, rows int) []strin
 		}
 		line := fmt.Sprintf("%s%s %s %s", mark, pad(fmt.Sprintf("#%d", w.ID), idW, false),
 			pad(clientName(w), nameW, false), pad(bufferFill(w.Buffer), fillW, true))
-		rest := v.join("high-water "+humanize.CountShort(w.Buffer.HighWater), humanize.CountShort(w.Sent)+" sent")
+		// The demo's own measure: v1.37's cacheWatcher keeps no high-water mark.
+		rest := v.join("most held "+humanize.CountShort(w.Buffer.HighWater), humanize.CountShort(w.Sent)+" sent")
 		if w.Bookmarks {
 			rest = v.join(rest, "bookmarks")
 		}
@@ -314,19 +335,24 @@ func (v *pipelineView) serverFolded(st source.ServerStats, w int) string {
 	// Short of room, the storage watcher shows one buffer: the full one.
 	storage := func(fill func(string, source.Buffer) string) string {
 		if full(p.Outgoing) && !full(p.Incoming) {
-			return fill("out ", p.Outgoing)
+			return fill("watcher result ", p.Outgoing)
 		}
-		return fill("in ", p.Incoming)
+		return fill("watcher in ", p.Incoming)
 	}
 	arrow := v.c.styles.dim.Render(" → ")
 	k := v.c.keys.ServerSide.Help().Key
-	long := etcd + arrow + "storage watcher " + fill("in ", p.Incoming) + ", " + fill("out ", p.Outgoing) +
+	cacherIn := fill("cacher incoming ", p.CacherIncoming)
+	long := etcd + arrow + "etcd3 watcher " + fill("incoming ", p.Incoming) + ", " + fill("result ", p.Outgoing) +
 		arrow + fmt.Sprintf("watch cache %s (%s/%s)", window, humanize.CountShort(p.Cache.Len), humanize.CountShort(p.Cache.Capacity)) +
-		arrow + watchers + term
+		arrow + cacherIn + arrow + watchers + term
+	hint := v.c.styles.dim.Render(" · " + k + " expands")
+	mid := etcd + arrow + "watcher " + fill("in ", p.Incoming) + " " + fill("result ", p.Outgoing) + arrow + "cache " + window + arrow + cacherIn + arrow + watchers + term
 	variants := []string{
-		long + v.c.styles.dim.Render(" · "+k+" expands"),
+		long + hint,
 		long,
-		etcd + arrow + fill("in ", p.Incoming) + " " + fill("out ", p.Outgoing) + arrow + "cache " + window + arrow + watchers + term,
+		mid + hint,
+		mid,
+		etcd + arrow + "watcher " + fill("in ", p.Incoming) + " " + fill("result ", p.Outgoing) + arrow + "cache " + window + arrow + watchers + term,
 		etcd + arrow + storage(fill) + arrow + "cache " + window + arrow + watchers + term,
 	}
 	if !full(p.Incoming) && !full(p.Outgoing) {

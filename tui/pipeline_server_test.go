@@ -29,10 +29,13 @@ func fixtureWatchPath(i int) source.ServerStats {
 		TerminatedWatchers: 1,
 		Path: &source.WatchPath{
 			EtcdRevision: rv + 3,
-			Incoming:     source.Buffer{Len: 3, Cap: 100, HighWater: 41},
-			Outgoing:     source.Buffer{Len: 0, Cap: 100, HighWater: 12},
-			Decoded:      6800 + 137*n,
-			Cache:        source.WatchCache{Len: 1000, Capacity: 1000, OldestRV: rv - 999, NewestRV: rv},
+			// kube-apiserver v1.37 keeps no high-water mark on the etcd3
+			// watcher's channels, one on the cacher's incoming channel.
+			Incoming:       source.Buffer{Len: 3, Cap: 100},
+			Outgoing:       source.Buffer{Len: 0, Cap: 100},
+			Decoded:        6800 + 137*n,
+			CacherIncoming: source.Buffer{Len: 1, Cap: 100, HighWater: 64},
+			Cache:          source.WatchCache{Len: 1000, Capacity: 1000, OldestRV: rv - 999, NewestRV: rv},
 			Watchers: []source.WatcherBuffer{
 				{ID: 3, Client: "pods", Buffer: source.Buffer{Len: 2, Cap: 100, HighWater: 17}, Sent: 6100 + 137*n, Bookmarks: true},
 				{ID: 5, Client: "slow-client", Buffer: source.Buffer{Len: 100, Cap: 100, HighWater: 100}, Sent: 812, Blocked: true},
@@ -85,7 +88,12 @@ func TestGoldenPipelineServer(t *testing.T) {
 					t.Errorf("folded, yet the watch cache stage is drawn:\n%s", got)
 				}
 			} else {
-				containsInOrder(t, got, "etcd        revision 49449", "Storage     watcher: ", "Watch cache ", "Watchers    2 open · 1 terminated (too slow)",
+				// The cacher's incoming channel heads the watchers, with
+				// the path's one high-water mark, in whatever wording fits.
+				if !strings.Contains(got, "incoming 1/100, high-water 64 · 2 open · 1 terminated (too slow)") && !strings.Contains(got, "incoming 1/100 (high 64) · 2 open · 1 terminated (too slow)") {
+					t.Errorf("the watchers line lacks the cacher's incoming channel:\n%s", got)
+				}
+				containsInOrder(t, got, "etcd        revision 49449", "Storage     etcd3 watcher: incoming 3/100 · result 0/100", "Watch cache ", "Watchers    ",
 					"⚠ #5 slow-client 100/100  full, terminating unless it drains", "#3 pods", "API server  pods", "Reflector")
 			}
 			// Whatever the size, every listener stays visible.
@@ -245,7 +253,7 @@ func TestServerSideTroubleInWarnStyle(t *testing.T) {
 	h.frames(1)
 	for _, want := range []string{
 		warn("⚠ incoming 100/100 full"),
-		warn("7 pending: the storage watcher's incoming buffer is full"),
+		warn("7 pending: the storage watcher's incoming channel is full"),
 	} {
 		if !has(want) {
 			t.Errorf("not in the warn style: %q\n%s", ansi.Strip(want), h.screen())
@@ -315,5 +323,22 @@ func TestServerBookmarkPace(t *testing.T) {
 	}
 	if s := ansi.Strip(h.screen()); !strings.Contains(s, "bookmarks sent (every 1s, ×60 kube-apiserver's pace)") {
 		t.Fatalf("the watch cache stage does not flag the bookmarks' pace:\n%s", s)
+	}
+}
+
+// A client's watch answered with only an ERROR event (410 Gone) is open
+// while the server has no watcher for it: the Watchers line says both.
+func TestWatchersLineCountsErrorOnlyStreams(t *testing.T) {
+	src := newFixtureSource()
+	h := newHarness(t, src)
+	h.size(160, 48)
+	st := fixtureWatchPath(0)
+	p := *st.Path
+	p.Watchers, p.ErrorStreams = nil, 1
+	st.Path = &p
+	src.SetServer(map[string]source.ServerStats{"pods": st})
+	h.frames(1)
+	if !strings.Contains(h.screen(), "none open (+1 stream answered with only an ERROR event, no watcher)") {
+		t.Fatalf("the watchers line does not explain the open error stream:\n%s", h.screen())
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/client-go/tools/cache"
+
 	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
 )
@@ -17,6 +19,9 @@ func stepHeadline(r source.StepResult) string {
 	}
 	what := humanize.Plural(r.Batch, "item")
 	keys := strings.Join(r.Keys, ", ")
+	if len(r.Keys) == 1 && r.Keys[0] == "" && len(r.Deltas) > 0 {
+		keys = string(r.Deltas[0]) + ", no key"
+	}
 	if len(r.Keys) > 3 {
 		keys = fmt.Sprintf("%s … %s (%s keys)", strings.Join(r.Keys[:2], ", "), r.Keys[len(r.Keys)-1], humanize.Count(len(r.Keys)))
 	}
@@ -49,4 +54,11 @@ func notificationCount(c source.NotificationCount) string {
 		return c.Listener + " ← " + c.Callback
 	}
 	return fmt.Sprintf("%s ← %s ×%d", c.Listener, c.Callback, c.Count)
+}
+
+// wholeStorePop reports a pop of a RealFIFO's whole-store item: a resync's
+// SyncAll hands every cached object to OnUpdate, a ReplacedAll every
+// listed one, so it notifies once per object under no key of its own.
+func wholeStorePop(ts []cache.DeltaType) bool {
+	return len(ts) == 1 && (ts[0] == cache.SyncAll || ts[0] == cache.ReplacedAll)
 }

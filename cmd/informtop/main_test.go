@@ -100,14 +100,15 @@ func TestOnceJSON(t *testing.T) {
 
 // --once without --json prints the same report as a table. The resync
 // scenario's handlers are fast, so its sync takes milliseconds (steady's
-// slow handler takes seconds; TestOnceJSON waits for it).
+// slow handler takes seconds; TestOnceJSON waits for it). --duration
+// reports before the script ends.
 func TestOnceTable(t *testing.T) {
 	t.Setenv("KUBECONFIG", t.TempDir()+"/none")
-	code, stdout, stderr := runCLI(t, "--demo", "--scenario", "resync", "--once", "--queue", "DeltaFIFO")
+	code, stdout, stderr := runCLI(t, "--demo", "--scenario", "resync", "--once", "--queue", "DeltaFIFO", "--duration", "1ms")
 	if code != 0 {
 		t.Fatalf("exit code %d, stderr: %s", code, stderr)
 	}
-	for _, want := range []string{"source: demo", "synced: true", "pods (pods, DeltaFIFO)", "reflector: 1 list (1 page), 0 relists, ",
+	for _, want := range []string{"source: demo", "synced: true", "pods (pods, DeltaFIFO)", "scenario: resync, step ", "reflector: 1 list, streamed (WatchList), 0 relists, 1 watch, ",
 		"    listener   pending  capacity  delivered  synced  panics  in callback", "    resync-1s  "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("table lacks %q:\n%s", want, stdout)

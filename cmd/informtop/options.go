@@ -82,7 +82,7 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.once, "once", false, "wait until every informer has synced, print one report and exit")
 	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")
 	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "with --once: how long to wait for the sync (and the first read of the API server's figures) before reporting synced: false")
-	fs.DurationVar(&o.duration, "duration", 0, "with --once: let the workload run this long after the sync before reporting")
+	fs.DurationVar(&o.duration, "duration", 0, "with --once: let the workload run this long after the sync before reporting (a demo scenario without it: until its script ends)")
 	fs.DurationVar(&o.failOnStall, "fail-on-stall", 0, "with --once: exit 5 when a handler has been in one callback longer than this, e.g. 30s (0: never)")
 	fs.DurationVar(&o.refresh, "refresh", 100*time.Millisecond, "dashboard refresh interval")
 	o.addLogFlags(fs, "write client-go's log to this file (the dashboard hides it otherwise)")

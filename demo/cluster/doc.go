@@ -55,11 +55,13 @@
 //
 //  1. etcd: a write commits at the next revision and waits on etcd's side
 //     (PathStats.EtcdPending) until the storage watcher takes it.
-//  2. The storage watcher (etcd3's watchChan): an incoming buffer, the
-//     decode step, an outgoing buffer, each buffer Options.StorageBuffer
-//     (100) long, with high-water marks.
+//  2. The storage watcher (etcd3's watchChan): its incoming channel, the
+//     decode step, its result channel, each Options.StorageBuffer (100)
+//     long; v1.37 keeps no high-water mark on them, and neither does this.
 //  3. The watch cache (the cacher): appends the event to its window of
-//     Options.HistorySize events, then dispatches it to every watcher
+//     Options.HistorySize events and queues it on the cacher's incoming
+//     channel (100 long, with the path's one high-water mark, as v1.37's
+//     cacher keeps), from which its dispatch hands it to every watcher
 //     whose selector it passes.
 //  4. One buffer per watcher (Options.WatchBuffer). When a watcher's buffer
 //     is full the dispatch waits for it, holding up every other watcher of
@@ -80,8 +82,11 @@
 //     data encrypted at rest, before decoding it) and no filter step (it
 //     applies a watch's selector there only for watches served from etcd
 //     itself; the cacher's own watch takes everything, as here).
-//   - The cacher's own reflector, its store and its incoming channel are
-//     one stage: the watch cache appends and dispatches in one goroutine.
+//   - The cacher's own reflector and its store are one stage: one
+//     goroutine takes the storage watcher's events into the window.
+//   - The walk-throughs learners know show an etcd2-era watcher (incoming
+//     channel, translate, outgoing channel, high-water marks on both);
+//     etcd3's watcher has the same two channels and no marks.
 //   - The dispatch looks at every watcher of the resource and applies each
 //     one's selector; kube-apiserver's cacher first narrows the watchers by
 //     the resource's indexed trigger when it has one (pods: spec.nodeName).

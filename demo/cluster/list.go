@@ -75,6 +75,7 @@ func (c *Cluster) list(ctx context.Context, lw *ListerWatcher, opts metav1.ListO
 	}
 	if opts.Continue == "" {
 		c.stats.lists.Add(1)
+		st.path.lists.Add(1)
 	}
 	c.stats.listPages.Add(1)
 	c.stats.listedItems.Add(uint64(len(items)))

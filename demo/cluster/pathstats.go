@@ -14,11 +14,16 @@ type PathStats struct {
 	// resource: every event up to it has reached the cache.
 	ResourceVersion uint64
 	EtcdPending     int // events committed that the storage watcher has not taken in
-	Incoming        BufferStats
-	Outgoing        BufferStats
-	Decoded         uint64 // events through the storage watcher
-	Cache           CacheStats
-	Received        uint64 // events the watch cache appended
+	// Incoming and Outgoing are the etcd3 watcher's incomingEventChan and
+	// resultChan, which keep no high-water mark in v1.37; CacherIncoming
+	// is the cacher's incoming channel, between the watch cache and the
+	// dispatch, with the path's one high-water mark.
+	Incoming       BufferStats
+	Outgoing       BufferStats
+	CacherIncoming BufferStats
+	Decoded        uint64 // events through the storage watcher
+	Cache          CacheStats
+	Received       uint64 // events the watch cache appended
 	// Dispatched counts the events the watch cache has finished
 	// dispatching, each once however many watchers it went to (none,
 	// too), as kube-apiserver's apiserver_watch_cache_events_dispatched_total
@@ -30,10 +35,17 @@ type PathStats struct {
 	BookmarkFrequency time.Duration
 	Sent              uint64 // events and bookmarks written to clients, all watchers together
 	Terminated        uint64 // watchers closed for not making room in time
+	// Lists counts the resource's LIST requests (continuations not
+	// again); every one is read from storage (see the package doc).
+	// WatchLists counts the lists streamed instead (sendInitialEvents).
+	Lists, WatchLists uint64
 	// DispatchMean is the mean time from a commit to the event being in
 	// every watcher's buffer, over the events that went through the path.
 	DispatchMean time.Duration
 	Watchers     []WatcherStats
+	// ErrorStreams are open streams that carry only an ERROR event (410
+	// Gone, say): answered without a watcher, so not among Watchers.
+	ErrorStreams int
 }
 
 // BufferStats is a bounded buffer's fill now and its high-water mark.
@@ -67,11 +79,12 @@ func (c *Cluster) WatchPath(resource string) (PathStats, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := PathStats{
-		EtcdRevision: c.rv,
-		EtcdPending:  len(p.pending),
-		Incoming:     BufferStats{Cap: c.opts.StorageBuffer, HighWater: int(p.inHigh.Load())},
-		Outgoing:     BufferStats{Cap: c.opts.StorageBuffer, HighWater: int(p.outHigh.Load())},
-		Decoded:      p.decoded.Load(),
+		EtcdRevision:   c.rv,
+		EtcdPending:    len(p.pending),
+		Incoming:       BufferStats{Cap: c.opts.StorageBuffer},
+		Outgoing:       BufferStats{Cap: c.opts.StorageBuffer},
+		CacherIncoming: BufferStats{Cap: cacherIncomingSize, HighWater: int(p.cacherHigh.Load())},
+		Decoded:        p.decoded.Load(),
 		Cache: CacheStats{
 			Len: p.cache.n, Capacity: len(p.cache.buf),
 			OldestRV: p.cache.compacted, NewestRV: p.cache.newest(),
@@ -82,6 +95,9 @@ func (c *Cluster) WatchPath(resource string) (PathStats, bool) {
 		BookmarkFrequency: max(c.opts.BookmarkFrequency, 0),
 		Sent:              p.sent.Load(),
 		Terminated:        p.terminated.Load(),
+		ErrorStreams:      int(p.errorStreams.Load()),
+		Lists:             p.lists.Load(),
+		WatchLists:        p.watchLists.Load(),
 	}
 	if n := p.dispatchCount.Load(); n > 0 {
 		s.DispatchMean = time.Duration(p.dispatchNanos.Load() / n)
@@ -91,7 +107,7 @@ func (c *Cluster) WatchPath(resource string) (PathStats, bool) {
 		s.ResourceVersion = p.cache.newest()
 	}
 	if r := p.run; r != nil {
-		s.Incoming.Len, s.Outgoing.Len = len(r.incoming), len(r.outgoing)
+		s.Incoming.Len, s.Outgoing.Len, s.CacherIncoming.Len = len(r.incoming), len(r.outgoing), len(r.cacherIn)
 	}
 	for w := range st.watchers {
 		s.Watchers = append(s.Watchers, WatcherStats{

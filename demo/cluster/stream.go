@@ -23,6 +23,9 @@ func (w *watcher) run(ctx context.Context) {
 		c.stopIdlePathLocked(w.st)
 		c.mu.Unlock()
 		c.stats.watchesOpen.Add(-1)
+		if w.finish {
+			w.st.path.errorStreams.Add(-1)
+		}
 		close(w.result)
 	}()
 	timer := time.NewTimer(w.timeout)

@@ -60,6 +60,7 @@ func (c *Cluster) watch(ctx context.Context, lw *ListerWatcher, opts metav1.List
 		}
 		if streaming {
 			c.stats.watchListStreams.Add(1)
+			st.path.watchLists.Add(1)
 		}
 	case from == 0:
 		// sendInitialEvents=false from "now": nothing to replay.
@@ -90,6 +91,9 @@ func (c *Cluster) watch(ctx context.Context, lw *ListerWatcher, opts metav1.List
 
 	c.stats.watches.Add(1)
 	c.stats.watchesOpen.Add(1)
+	if w.finish {
+		st.path.errorStreams.Add(1)
+	}
 	go w.run(ctx)
 	return w, nil
 }

@@ -141,7 +141,7 @@ func (c *Cluster) queueBookmark(w *watcher) {
 	}
 	rv := c.rv
 	if w.st.path.inflight > 0 {
-		rv = w.st.path.cache.newest()
+		rv = w.st.path.dispatchedRV
 	}
 	if rv < w.startRV || rv == w.startRV && w.bookmarked {
 		return

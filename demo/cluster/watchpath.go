@@ -6,12 +6,13 @@ import (
 )
 
 // watchPath is one resource's way from etcd to its watchers, staged like
-// kube-apiserver's: etcd holds committed events until the storage watcher
-// takes them into its incoming buffer, the storage watcher decodes them into
-// its outgoing buffer, and the watch cache appends each to its window and
-// dispatches it to every watcher's own buffer.
+// kube-apiserver v1.37's: etcd holds committed events until the etcd3
+// watcher takes them into its incoming channel, decodes them into its
+// result channel, the cacher appends each to the watch cache's window and
+// queues it on its own incoming channel, and the cacher's dispatch hands it
+// to every watcher's own buffer.
 //
-// The stages run as three goroutines (a run) only while the resource has
+// The stages run as four goroutines (a run) only while the resource has
 // watchers or events on the way; otherwise a write goes straight into the
 // watch cache, as there is nobody to dispatch to. Fields without a note are
 // guarded by Cluster.mu; the counters are atomics read by stats.
@@ -25,26 +26,43 @@ type watchPath struct {
 
 	decoded, received, dispatched, bookmarks atomic.Uint64
 	sent, terminated                         atomic.Uint64
-	dispatchNanos, dispatchCount             atomic.Uint64 // commit to every watcher's buffer
-	inHigh, outHigh                          atomic.Int64
-	watcherIDs                               int
-	clientDelay                              atomic.Int64 // a slow client's delay per event, in ns
+	// lists and watchLists count the resource's LISTs (first pages) and
+	// streamed lists, for the server figures a real /metrics would give.
+	lists, watchLists atomic.Uint64
+	// errorStreams counts the open streams that carry only an ERROR
+	// event: like v1.37's cacher, the server answers a watch it cannot
+	// serve without a watcher, so they are not among the watchers.
+	errorStreams                 atomic.Int64
+	dispatchNanos, dispatchCount atomic.Uint64 // commit to every watcher's buffer
+	// cacherHigh is the cacher's incoming channel's high-water mark, the
+	// one v1.37 keeps on this path (the etcd3 watcher keeps none).
+	cacherHigh atomic.Int64
+	// dispatchedRV is the newest event handed to the watchers: a bookmark
+	// must not pass one still queued before the dispatch.
+	dispatchedRV uint64
+	watcherIDs   int
+	clientDelay  atomic.Int64 // a slow client's delay per event, in ns
 }
 
 // pathRun is one start of the path's goroutines, with its own channels so a
 // run that is stopping never takes events meant for the next one.
 type pathRun struct {
-	wake     chan struct{} // cap 1: pending has events
-	incoming chan pathEvent
-	outgoing chan pathEvent
+	wake     chan struct{}  // cap 1: pending has events
+	incoming chan pathEvent // the etcd3 watcher's incomingEventChan
+	outgoing chan pathEvent // its resultChan
+	cacherIn chan pathEvent // the cacher's incoming channel
 	stop     chan struct{}
 }
+
+// cacherIncomingSize is the cacher's incoming channel's length in v1.37.
+const cacherIncomingSize = 100
 
 // pathEvent is an event on its way, with what its stages saw of it.
 type pathEvent struct {
 	event
 	trace     *trace
 	committed time.Time
+	appended  bool // in the watch cache's window (not compacted on the way)
 }
 
 func newWatchPath(cacheSize int) watchPath {
@@ -62,6 +80,7 @@ func (c *Cluster) enqueueLocked(st *store, e event) {
 		if p.appendLocked(e, t) {
 			p.dispatched.Add(1)
 		}
+		p.dispatchedRV = e.rv
 		return
 	}
 	p.pending = append(p.pending, pathEvent{event: e, trace: t, committed: time.Now()})
@@ -96,11 +115,13 @@ func (c *Cluster) startPathLocked(st *store) {
 		wake:     make(chan struct{}, 1),
 		incoming: make(chan pathEvent, c.opts.StorageBuffer),
 		outgoing: make(chan pathEvent, c.opts.StorageBuffer),
+		cacherIn: make(chan pathEvent, cacherIncomingSize),
 		stop:     make(chan struct{}),
 	}
 	st.path.run = r
 	go c.feed(st, r)
 	go c.decode(st, r)
+	go c.cache(st, r)
 	go c.dispatch(st, r)
 }
 
@@ -144,7 +165,6 @@ func (c *Cluster) feed(st *store, r *pathRun) {
 			c.mu.Unlock()
 			select {
 			case r.incoming <- pe:
-				high(&p.inHigh, len(r.incoming))
 			case <-r.stop:
 				return
 			}
@@ -156,9 +176,10 @@ func (c *Cluster) feed(st *store, r *pathRun) {
 	}
 }
 
-// decode is the storage watcher: it takes events from incoming, decodes
+// decode is the etcd3 watcher: it takes events from incoming, decodes
 // them (the stored objects are Go values already, so that is only a count),
-// and passes them on through outgoing, waiting while that is full.
+// and passes them on through outgoing (its result channel), waiting while
+// that is full.
 func (c *Cluster) decode(st *store, r *pathRun) {
 	p := &st.path
 	for {
@@ -175,18 +196,17 @@ func (c *Cluster) decode(st *store, r *pathRun) {
 		c.mu.Unlock()
 		select {
 		case r.outgoing <- pe:
-			high(&p.outHigh, len(r.outgoing))
 		case <-r.stop:
 			return
 		}
 	}
 }
 
-// dispatch is the watch cache: it appends each event to its window and
-// hands it to every watcher. A watcher whose buffer is full holds up the
-// whole dispatch for at most DispatchBudget; if it has not made room by
-// then it is terminated, so one slow client cannot stall the others.
-func (c *Cluster) dispatch(st *store, r *pathRun) {
+// cache is the cacher's side of its storage watch: it appends each event
+// to the watch cache's window and queues it on the cacher's incoming
+// channel, waiting while that is full, which is how a stalled dispatch
+// shows as this channel's high-water mark.
+func (c *Cluster) cache(st *store, r *pathRun) {
 	p := &st.path
 	for {
 		var pe pathEvent
@@ -196,7 +216,33 @@ func (c *Cluster) dispatch(st *store, r *pathRun) {
 			return
 		}
 		c.mu.Lock()
-		appended := p.appendLocked(pe.event, pe.trace)
+		pe.appended = p.appendLocked(pe.event, pe.trace)
+		c.mu.Unlock()
+		select {
+		case r.cacherIn <- pe:
+			high(&p.cacherHigh, len(r.cacherIn))
+		case <-r.stop:
+			return
+		}
+	}
+}
+
+// dispatch is the cacher's dispatch: it hands each event from the
+// cacher's incoming channel to every watcher. A watcher whose buffer is full holds up the
+// whole dispatch for at most DispatchBudget; if it has not made room by
+// then it is terminated, so one slow client cannot stall the others.
+func (c *Cluster) dispatch(st *store, r *pathRun) {
+	p := &st.path
+	for {
+		var pe pathEvent
+		select {
+		case pe = <-r.cacherIn:
+		case <-r.stop:
+			return
+		}
+		c.mu.Lock()
+		appended := pe.appended
+		p.dispatchedRV = pe.rv
 		var full []*watcher
 		var items []item
 		for w := range st.watchers {

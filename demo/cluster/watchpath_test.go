@@ -10,12 +10,12 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 )
 
-// Tests of the server's watch path: etcd → storage watcher → watch cache →
-// watcher buffers.
+// Tests of the server's watch path: etcd → etcd3 watcher → watch cache →
+// cacher's incoming channel → watcher buffers.
 
-// A client that stops reading fills its buffer; the watch cache then waits
-// for it, and the wait backs up through the storage watcher's buffers to
-// etcd. Once the client reads again everything drains, in order, and
+// A client that stops reading fills its buffer; the cacher's dispatch then
+// waits for it, and the wait backs up through the cacher's incoming channel
+// (its high-water mark at 100) and the etcd3 watcher's channels to etcd. Once the client reads again everything drains, in order, and
 // nothing is lost.
 func TestBackpressureReachesEtcdAndDrainsWithoutLoss(t *testing.T) {
 	c := New(Options{Seed: 3, WatchBuffer: 2, StorageBuffer: 10, DispatchBudget: time.Hour})
@@ -26,7 +26,8 @@ func TestBackpressureReachesEtcdAndDrainsWithoutLoss(t *testing.T) {
 	lw.SetClient("pods informer")
 	w := mustWatch(t, lw, metav1.ListOptions{ResourceVersion: rvString(c.ResourceVersion())})
 	var want []change
-	for i := range 60 {
+	const updates = 200 // more than every buffer on the way holds
+	for i := range updates {
 		obj, err := c.Update(Pods, c.Keys(Pods)[i%5])
 		if err != nil {
 			t.Fatal(err)
@@ -38,11 +39,12 @@ func TestBackpressureReachesEtcdAndDrainsWithoutLoss(t *testing.T) {
 	// behind it is full up to etcd.
 	waitFor(t, "buffers to fill up to etcd", func() bool {
 		p, _ = c.WatchPath(Pods)
-		return p.Outgoing.Len == 10 && p.Incoming.Len == 10 && p.EtcdPending > 0 &&
+		return p.CacherIncoming.Len == 100 && p.Outgoing.Len == 10 && p.Incoming.Len == 10 && p.EtcdPending > 0 &&
 			len(p.Watchers) == 1 && p.Watchers[0].Blocked
 	})
-	if p.Outgoing.HighWater != 10 || p.Incoming.HighWater != 10 {
-		t.Fatalf("high-water marks %d/%d, want both 10", p.Incoming.HighWater, p.Outgoing.HighWater)
+	// v1.37 keeps a high-water mark on the cacher's incoming channel only.
+	if p.CacherIncoming.HighWater != 100 || p.Outgoing.HighWater != 0 || p.Incoming.HighWater != 0 {
+		t.Fatalf("high-water marks: cacher incoming %d, etcd3 watcher %d/%d; want 100, none", p.CacherIncoming.HighWater, p.Incoming.HighWater, p.Outgoing.HighWater)
 	}
 	if len(p.Watchers) != 1 || !p.Watchers[0].Blocked || p.Watchers[0].Buffer.Len != 2 || p.Watchers[0].Client != "pods informer" {
 		t.Fatalf("watchers = %+v, want one blocked with a full buffer of 2", p.Watchers)
@@ -61,9 +63,9 @@ func TestBackpressureReachesEtcdAndDrainsWithoutLoss(t *testing.T) {
 	// just after the watcher passed it on.
 	waitFor(t, "every event counted as dispatched", func() bool {
 		p, _ = c.WatchPath(Pods)
-		return p.Dispatched == 65
+		return p.Dispatched == updates+5
 	})
-	if p.Decoded != 60 || p.Received != 65 || p.EtcdPending != 0 || p.Incoming.Len != 0 || p.Outgoing.Len != 0 {
+	if p.Decoded != updates || p.Received != updates+5 || p.EtcdPending != 0 || p.Incoming.Len != 0 || p.Outgoing.Len != 0 || p.CacherIncoming.Len != 0 {
 		t.Fatalf("after draining: %+v", p)
 	}
 }
@@ -335,4 +337,32 @@ func TestClientWithoutBookmarks(t *testing.T) {
 	ww.Stop()
 	untilClosed(t, wq)
 	untilClosed(t, ww)
+}
+
+// A watch from a resourceVersion the window no longer holds is answered,
+// as v1.37's cacher does, by a stream holding one ERROR event and no
+// watcher: the path counts it apart from the watchers while it is open.
+func TestErrorOnlyStreamIsNotAWatcher(t *testing.T) {
+	c := New(Options{Seed: 6})
+	if err := c.Populate(Pods, 3); err != nil {
+		t.Fatal(err)
+	}
+	old := rvString(c.ResourceVersion())
+	if _, err := c.Update(Pods, c.Keys(Pods)[0]); err != nil {
+		t.Fatal(err)
+	}
+	c.ExpireHistory()
+	w := mustWatch(t, mustLW(t, c, Pods, Selector{}), metav1.ListOptions{ResourceVersion: old})
+	// Unread, the stream stays open on its ERROR event.
+	if p, _ := c.WatchPath(Pods); p.ErrorStreams != 1 || len(p.Watchers) != 0 {
+		t.Fatalf("%d error-only streams, %d watchers; want 1, none", p.ErrorStreams, len(p.Watchers))
+	}
+	if ev := next(t, w); ev.Type != watch.Error {
+		t.Fatalf("first event %s, want ERROR", ev.Type)
+	}
+	untilClosed(t, w)
+	waitFor(t, "the error stream to be counted closed", func() bool {
+		p, _ := c.WatchPath(Pods)
+		return p.ErrorStreams == 0
+	})
 }
