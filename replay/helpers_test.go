@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -63,6 +65,7 @@ func recordDemo(t *testing.T, calls uint64) (string, map[string][]string) {
 			for _, c := range l.Record().Calls {
 				live[inf.Name()+"/"+l.Name()] = append(live[inf.Name()+"/"+l.Name()], callLine(c))
 			}
+			live[inf.Name()+"/"+l.Name()] = initialAddsSorted(live[inf.Name()+"/"+l.Name()])
 		}
 	}
 	return path, live
@@ -125,9 +128,27 @@ func replayOnce(t *testing.T, path string, o Options) outcome {
 				out.calls[id] = append(out.calls[id], line)
 				out.perKey[id][c.Key] = append(out.perKey[id][c.Key], line)
 			}
+			out.calls[id] = initialAddsSorted(out.calls[id])
 		}
 	}
 	return out
+}
+
+// initialAddsSorted sorts each run of initial-list OnAdds: a list that
+// came as a WatchList stream is handed to the queue from client-go's
+// temporary store, a map, so its order is not the server's and differs
+// from run to run; what follows the list keeps its order.
+func initialAddsSorted(calls []string) []string {
+	initial := func(c string) bool { return strings.HasPrefix(c, "OnAdd ") && strings.Contains(c, " initial=true ") }
+	for i := 0; i < len(calls); {
+		j := i
+		for j < len(calls) && initial(calls[j]) {
+			j++
+		}
+		slices.Sort(calls[i:j])
+		i = max(j, i+1)
+	}
+	return calls
 }
 
 func storeOf(inf *engine.Informer) []string {
