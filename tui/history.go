@@ -168,6 +168,13 @@ func (h *history) rising(listener string) bool {
 	return true
 }
 
+// fellSince reports that pending, the backlog now, is below the newest
+// point's.
+func (h *history) fellSince(listener string, pending int) bool {
+	p := h.pending(listener)
+	return len(p) > 0 && float64(pending) < p[len(p)-1]
+}
+
 var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
 
 // sparkline draws the last w values scaled to their maximum, right-aligned

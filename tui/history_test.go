@@ -154,3 +154,23 @@ func TestEventLogKeepsLifecycleEventsAndCountsOverwrites(t *testing.T) {
 		t.Fatalf("the header and the view must count the overwritten log entries:\n%s", screen)
 	}
 }
+
+// A backlog that rose for seconds and has begun to fall since the last
+// point (the handler just returned) is not "rising", though the points a
+// second apart still say it grew: the row must not read STALLED over a
+// handler that is working through its backlog.
+func TestFallingBacklogIsNotRisingBetweenPoints(t *testing.T) {
+	var h history
+	for i, p := range []int{100, 200, 300, 406} {
+		h.observe(snapAt(time.Duration(i)*time.Second, 0, p, 0))
+	}
+	now := t0.Add(3500 * time.Millisecond)
+	still := source.Listener{Name: "l", Pending: 410}
+	if s := assessListener(&still, now, &h, time.Second); !s.stalled || !s.rising {
+		t.Errorf("a backlog still growing: %+v", s)
+	}
+	working := source.Listener{Name: "l", Pending: 380}
+	if s := assessListener(&working, now, &h, time.Second); s.stalled || s.rising {
+		t.Errorf("a backlog falling since the last point reads %+v", s)
+	}
+}

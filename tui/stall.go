@@ -23,7 +23,10 @@ func assessListener(l *source.Listener, now time.Time, h *history, after time.Du
 	if l.InCallback != "" {
 		s.inCallback = since(now, l.InCallbackSince)
 	}
-	s.rising = h.rising(l.Name)
+	// The history's points are a second apart; a backlog that has begun
+	// to fall since the last one is not rising, whatever those points say
+	// (a handler that just returned must not read "rising" for a second).
+	s.rising = h.rising(l.Name) && !h.fellSince(l.Name, l.Pending)
 	s.stalled = (l.InCallback != "" && s.inCallback > after) || s.rising
 	return s
 }
