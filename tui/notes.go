@@ -19,7 +19,8 @@ import (
 const (
 	// noteHistoryMax bounds the kept notes; a scenario says a few dozen.
 	noteHistoryMax = 500
-	// notePanelMaxLines is the most rows the panel's text takes.
+	// notePanelMaxLines is the least of the most rows the panel's text
+	// takes (a quarter of the screen when that is more).
 	notePanelMaxLines = 3
 )
 
@@ -114,7 +115,10 @@ func notePanelLines(c *common, w, h int) []string {
 			text = append(text, prefix+l)
 		}
 	}
-	limit := notePanelMaxLines
+	// The narration takes up to a quarter of the screen (6 rows at 24,
+	// 12 at 48): a note's second sentence is often the lesson, and the
+	// view above folds before it is cut.
+	limit := max(notePanelMaxLines, h/4)
 	if h < 24 {
 		limit = 1
 	}
