@@ -182,3 +182,33 @@ func TestEventDetailWrapsWhole(t *testing.T) {
 		t.Fatalf("the detail reads\n%s\nwant the whole error %q", strings.Join(detail, "\n"), outageError)
 	}
 }
+
+// A status message too long for the footer's line (a refused key's
+// reason) wraps above the key hints and is read whole at 80×24; the view
+// gives up those rows while it shows and has them back once it expires.
+func TestLongFooterMessageIsReadWhole(t *testing.T) {
+	cfg := clusterConfig()
+	cfg.Notes = nil
+	f := sourcetest.New(cfg)
+	h := newHarness(t, f)
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	body := h.m.c.height
+	h.keys("space")
+	want := "space does nothing on kube: prod: " + whyProcessing
+	screen := h.screen()
+	assertFits(t, screen, 80, 24)
+	if !strings.Contains(squash(h.footer()), squash(want)) {
+		t.Fatalf("the footer does not read %q whole:\n%s", want, screen)
+	}
+	if rows := h.m.footerRows(); rows < 2 || h.m.c.height != body-(rows-1) || !strings.Contains(lastLine(screen), "? help") {
+		t.Fatalf("the message should wrap above the key hints, the view giving up its rows (footer %d rows, view %d of %d):\n%s", rows, h.m.c.height, body, screen)
+	}
+	f.SetFrames(cfg.Frames[len(cfg.Frames)-1:])
+	h.frames(statusTicks + 1)
+	screen = h.screen()
+	assertFits(t, screen, 80, 24)
+	if h.m.footerRows() != 1 || strings.Contains(screen, "does nothing") || h.m.c.height != body {
+		t.Fatalf("the message outstayed its %d ticks, or the view its rows (%d of %d):\n%s", statusTicks, h.m.c.height, body, screen)
+	}
+}
