@@ -137,19 +137,18 @@ func (i *Indexer) Replace(list []any, resourceVersion string) error {
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	kept := 0
-	for key := range items {
-		if _, ok := i.items[key]; ok {
-			kept++
-		}
-	}
-	gone := len(i.items) - kept
+	old := i.items
 	i.items = items
 	i.setRVLocked(resourceVersion)
 	i.indices = make(map[string]valueIndex, len(i.indexers))
+	kept := 0
 	for key, obj := range items {
+		if _, ok := old[key]; ok {
+			kept++
+		}
 		i.reindexLocked(key, nil, obj)
 	}
+	gone := len(old) - kept
 	i.adds.Add(uint64(len(items) - kept))
 	i.updates.Add(uint64(kept))
 	i.deletes.Add(uint64(gone))
