@@ -3,11 +3,17 @@ package kube
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/informtop/informtop/internal/kubetest"
 )
@@ -46,4 +52,62 @@ func TestServerSendsOnlyTheScrapedFamilies(t *testing.T) {
 	if len(asked)*3 > len(whole) {
 		t.Fatalf("the scrape read %d bytes of the %d of the whole /metrics; want a third at most", len(asked), len(whole))
 	}
+}
+
+// BenchmarkServerMetricsRead: the API server's CPU (utime+stime of its
+// process) per read of /metrics, whole and as informtop asks for it; the
+// difference is what a dashboard on the Pipeline view costs the server
+// every --server-metrics-every (docs/benchmarks.md, "Cost to the API
+// server"):
+//
+//	INFORMTOP_KUBE_BIN=… go test -run '^$' -bench ServerMetricsRead -benchtime 50x ./kube
+func BenchmarkServerMetricsRead(b *testing.B) {
+	c := kubetest.Shared(b)
+	cs, err := kubernetes.NewForConfig(c.RESTConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		read func(context.Context) ([]byte, error)
+	}{
+		{"whole", func(ctx context.Context) ([]byte, error) {
+			return cs.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+		}},
+		{"asked", func(ctx context.Context) ([]byte, error) { return readMetrics(ctx, cs) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			pid := c.APIServerPID()
+			before := processCPU(b, pid)
+			var size int
+			for b.Loop() {
+				raw, err := tc.read(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(raw)
+			}
+			used := processCPU(b, pid) - before
+			b.ReportMetric(float64(used.Microseconds())/1e3/float64(b.N), "server-cpu-ms/read")
+			b.ReportMetric(float64(size), "bytes/read")
+		})
+	}
+}
+
+// processCPU is a process's user and system CPU time so far, from
+// /proc/<pid>/stat, in clock ticks of 10 ms.
+func processCPU(b *testing.B, pid int) time.Duration {
+	b.Helper()
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The fields after the command's name, which is in parentheses.
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		b.Fatalf("/proc/%d/stat: %s", pid, stat)
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
