@@ -121,7 +121,7 @@ func (m *Model) headerRows() int {
 	return headerLines + len(headerBelow(m.c, m.views, m.width, m.height))
 }
 
-// joinLines is lines one under the other, skipping none.
+// joinLines puts the lines of more under first.
 func joinLines(first string, more []string) string {
 	if len(more) == 0 {
 		return first
