@@ -17,11 +17,11 @@ import (
 func (inf *Informer) handleDeltas(obj any, isInInitialList bool) error {
 	inf.blockDeltas.Lock()
 	defer inf.blockDeltas.Unlock()
+	defer inf.processed.Add(1)
 	deltas, ok := obj.(cache.Deltas)
 	if !ok {
 		return fmt.Errorf("informer %s: queue handed over a %T, not cache.Deltas", inf.name, obj)
 	}
-	defer inf.processed.Add(uint64(len(deltas)))
 	inf.emitPop(deltas)
 	inf.recordDeltas(deltas, 1)
 	for _, d := range deltas {
@@ -38,7 +38,7 @@ func (inf *Informer) handleDeltas(obj any, isInInitialList bool) error {
 func (inf *Informer) handleBatch(deltas []cache.Delta, isInInitialList bool) error {
 	inf.blockDeltas.Lock()
 	defer inf.blockDeltas.Unlock()
-	defer inf.processed.Add(uint64(len(deltas)))
+	defer inf.processed.Add(uint64(len(deltas))) // a RealFIFO item each
 	if inf.verbose != nil {
 		inf.verbose.Emit(instr.Event{Type: instr.EventPop, Informer: inf.name, Detail: "batch", Count: len(deltas)})
 	}

@@ -69,9 +69,10 @@ type Informer struct {
 	// mutations is client-go's cache mutation detector: it copies every
 	// object handed to the handlers and panics when one changes; fixed.
 	mutations cache.MutationDetector
-	// processed counts the deltas whose processing has finished (indexer
-	// updated, listeners handed their notifications), to compare with the
-	// queue's popped count.
+	// processed counts the queue items whose processing has finished
+	// (indexer updated, listeners handed their notifications), to compare
+	// with the queue's pops: items, since a ReplacedAll item counts as
+	// many deltas as it holds objects.
 	processed atomic.Uint64
 	// batching: the pop loop pops RealFIFO batches (set at start, as
 	// client-go's controller decides).

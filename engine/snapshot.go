@@ -135,7 +135,7 @@ func (inf *Informer) Drained() bool {
 		return false
 	}
 	s := q.inner.Stats(0)
-	return s.Depth == 0 && s.Popped.Total() == processed
+	return s.Depth == 0 && s.Pops == processed
 }
 
 // QueueRows returns at most max rows of the queue from offset on, in pop

@@ -83,9 +83,7 @@ func TestServerFiguresSayWhichAPIServerAnswered(t *testing.T) {
 	ctx := context.Background()
 	m.scrape(ctx)
 	a := m.stats()["configmaps"]
-	m.get = func(ctx context.Context) ([]byte, error) {
-		return second.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
-	}
+	m.get = func(ctx context.Context) ([]byte, error) { return readMetrics(ctx, second) }
 	m.scrape(ctx)
 	b := m.stats()["configmaps"]
 	if a.ServerStarted == nil || b.ServerStarted == nil || a.ServerStarted.Equal(*b.ServerStarted) {

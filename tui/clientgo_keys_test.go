@@ -21,7 +21,7 @@ func pressRefusedOn(t *testing.T, h *harness, name, informer, why string) {
 	if h.m.status.text != want || !h.m.status.bad {
 		t.Errorf("after %s the status reads %q, want %q", name, h.m.status.text, want)
 	}
-	if !strings.Contains(lastLine(h.screen()), name+" does nothing on "+informer+": client-go's own informer") {
+	if !strings.Contains(squash(h.footer()), squash(want)) {
 		t.Errorf("the footer does not say why %s does nothing:\n%s", name, h.screen())
 	}
 }

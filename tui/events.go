@@ -88,10 +88,7 @@ func (v *eventsView) tableHeight() int {
 	if v.filter.shown() {
 		h--
 	}
-	if v.open {
-		h -= 1 + eventDetailLines
-	}
-	return h
+	return h - v.detailHeight()
 }
 
 // refresh re-filters when the log or the informer changed.
@@ -161,6 +158,8 @@ func (v *eventsView) rebuild() {
 		v.scroll.clamp()
 	}
 	v.remember()
+	// The open event's detail may need other rows than the last one's.
+	v.resize()
 }
 
 // remember notes which event the cursor is on; see selSeq.
@@ -215,6 +214,9 @@ func (v *eventsView) update(msg tea.Msg) tea.Cmd {
 	default:
 		if v.scroll.handleKey(km, k) {
 			v.remember()
+			if v.open {
+				v.resize()
+			}
 		}
 	}
 	return nil
@@ -295,15 +297,27 @@ func (v *eventsView) render() string {
 		lines = append(lines, line)
 	}
 	if v.open && len(v.rows) > 0 {
-		body := fit(strings.Join(lines, "\n"), v.c.width, v.c.height-1-eventDetailLines)
-		return fit(body+"\n\n"+strings.Join(v.detailLines(log.at(v.rows[v.scroll.cursor])), "\n"), v.c.width, v.c.height)
+		detail := v.detailLines(log.at(v.rows[v.scroll.cursor]))
+		body := fit(strings.Join(lines, "\n"), v.c.width, v.c.height-1-len(detail))
+		return fit(body+"\n\n"+strings.Join(detail, "\n"), v.c.width, v.c.height)
 	}
 	return fit(strings.Join(lines, "\n"), v.c.width, v.c.height)
 }
 
-// eventDetailLines is the height of the selected event's panel: what it
-// is and whom it concerns, then its detail wrapped on up to three lines.
+// eventDetailLines is the least height of the selected event's panel:
+// what it is and whom it concerns, then its detail on three lines. A
+// longer detail takes more, up to half the view, so an error is read
+// whole rather than cut.
 const eventDetailLines = 5
+
+// detailHeight is the rows the open event's panel takes with the blank
+// line above it; 0 while none is open.
+func (v *eventsView) detailHeight() int {
+	if !v.open || v.scroll.cursor >= len(v.rows) {
+		return 0
+	}
+	return 1 + len(v.detailLines(v.c.data.events.at(v.rows[v.scroll.cursor])))
+}
 
 // detailLines shows e in full, which the table's columns cut short.
 func (v *eventsView) detailLines(e *source.Event) []string {
@@ -317,9 +331,10 @@ func (v *eventsView) detailLines(e *source.Event) []string {
 	detail := eventDetail(e)
 	out := []string{st.bold.Render(head), label("about") + orDash(who)}
 	text := wrapText(orDash(detail), max(v.c.width-9, 10))
-	if len(text) > eventDetailLines-2 {
-		text = text[:eventDetailLines-2]
-		text[len(text)-1] = truncate(text[len(text)-1]+" …", max(v.c.width-9, 10))
+	// Only a detail taller than half the view is cut; the table keeps the rest.
+	if most := max(eventDetailLines, v.c.height/2) - 2; len(text) > most {
+		text = text[:most]
+		text[most-1] = truncate(text[most-1]+" …", max(v.c.width-9, 10))
 	}
 	for i, l := range text {
 		name := ""
@@ -327,6 +342,9 @@ func (v *eventsView) detailLines(e *source.Event) []string {
 			name = "detail"
 		}
 		out = append(out, label(name)+l)
+	}
+	for len(out) < eventDetailLines {
+		out = append(out, "")
 	}
 	return out
 }

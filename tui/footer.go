@@ -3,6 +3,7 @@ package tui
 import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
 )
 
 // statusTicks is how long a status message stays: 4 s at the default
@@ -16,24 +17,74 @@ type status struct {
 	expires uint64 // dataState.ticks value after which it disappears
 }
 
-// footerLine is the one-line footer: the status message if any, then as
-// many key hints as fit.
-func footerLine(c *common, st status, bindings []key.Binding) string {
-	line := ""
-	if st.text != "" && c.data.ticks <= st.expires {
-		msg := st.text
-		if st.bad {
-			line = c.styles.bad.Render(msg)
-		} else {
-			line = c.styles.accent.Render(msg)
-		}
-		line += c.styles.dim.Render("  │ ")
-	}
+// footerStatusMax is the most rows a status message takes; a verify's
+// error or a refused key's reason fits in far fewer at 80 columns.
+const footerStatusMax = 4
+
+// footerLines is the footer: the status message if any, then as many key
+// hints as fit. A message too wide to share the line with its separator
+// is wrapped on lines of its own above the hints, so it is read whole;
+// the view gives up those rows while it shows.
+func footerLines(c *common, st status, bindings []key.Binding) []string {
 	h := help.New()
 	h.Styles = c.styles.help
 	h.ShortSeparator = " · "
+	if above := footerStatusLines(c, st, c.width); above != nil {
+		h.SetWidth(c.width)
+		return append(above, truncate(h.ShortHelpView(bindings), c.width))
+	}
+	line := ""
+	if shown(c, st) {
+		line = statusStyle(c, st).Render(st.text) + c.styles.dim.Render("  │ ")
+	}
 	h.SetWidth(max(c.width-width(line), 0))
-	return truncate(line+h.ShortHelpView(bindings), c.width)
+	return []string{truncate(line+h.ShortHelpView(bindings), c.width)}
+}
+
+// footerStatusLines is the status message wrapped on lines of its own
+// for a w-cell footer, nil when there is none or it fits beside the
+// hints' separator.
+func footerStatusLines(c *common, st status, w int) []string {
+	if !shown(c, st) || width(st.text)+width("  │ ") <= w {
+		return nil
+	}
+	style := statusStyle(c, st)
+	var out []string
+	for i, l := range wrapText(st.text, max(w-2, 10)) {
+		if i > 0 {
+			l = "  " + l
+		}
+		out = append(out, style.Render(l))
+	}
+	if len(out) > footerStatusMax {
+		out = out[:footerStatusMax]
+		out[footerStatusMax-1] = truncate(out[footerStatusMax-1]+" …", w)
+	}
+	return out
+}
+
+// shown reports whether st is still on screen.
+func shown(c *common, st status) bool { return st.text != "" && c.data.ticks <= st.expires }
+
+func statusStyle(c *common, st status) lipgloss.Style {
+	if st.bad {
+		return c.styles.bad
+	}
+	return c.styles.accent
+}
+
+// footerStatus is the status the footer shows: a running comparison's
+// progress, else the last answer to an action.
+func (m *Model) footerStatus() status {
+	if m.verifying != nil {
+		return m.verifying.status(m.c.now())
+	}
+	return m.status
+}
+
+// footerRows is how many rows the footer takes now.
+func (m *Model) footerRows() int {
+	return 1 + len(footerStatusLines(m.c, m.footerStatus(), m.width))
 }
 
 // footerKeys are the focused view's keys, then the global ones.

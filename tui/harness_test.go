@@ -184,6 +184,17 @@ func (h *harness) screen() string {
 	return ansi.Strip(h.m.View().Content)
 }
 
+// footer is the footer as read: a message wrapped above the key hints
+// joined into one line with them.
+func (h *harness) footer() string {
+	lines := strings.Split(h.screen(), "\n")
+	rows := lines[len(lines)-h.m.footerRows():]
+	for i, l := range rows {
+		rows[i] = strings.TrimSpace(l)
+	}
+	return strings.Join(rows, " ")
+}
+
 // fixture returns a harness at w×h with all fixture frames delivered.
 func fixture(t testing.TB, w, ht int) *harness {
 	h := newHarness(t, newFixtureSource())

@@ -5,22 +5,23 @@ import (
 	"strings"
 
 	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/source"
 )
 
-// headerLines is fixed so the body never jumps when a note comes or goes.
+// headerLines is the header's height while its sentences fit: a note
+// that comes or goes after the tabs never moves the body.
 const headerLines = 3
 
-// headerBlock draws the status block: source, resource, connection, sync
-// state of every informer and handler, RV, event rate, drops, and the view
-// tabs with the most important note.
-func headerBlock(c *common, active viewID, views []view) string {
-	return strings.Join([]string{
+// headerBlock draws the status block on an h-row terminal: source,
+// resource, connection, sync state of every informer and handler, RV,
+// event rate, drops, the view tabs with the most important note, and
+// under them the sentences too long for their place (header_reasons.go).
+func headerBlock(c *common, active viewID, views []view, h int) string {
+	return joinLines(strings.Join([]string{
 		headerStatus(c),
 		headerSync(c),
-		headerTabs(c, active, views) + headerNote(c, views[active]),
-	}, "\n")
+		headerTabs(c, active, views, c.width) + headerNote(c, views, active),
+	}, "\n"), headerBelow(c, views, c.width, h))
 }
 
 // headerStatus is the current informer's state, most important first so
@@ -31,9 +32,12 @@ func headerStatus(c *common) string {
 	parts := []string{st.title.Render("informtop")}
 	s := c.data.snap()
 	// The source's own trouble (an attach endpoint gone, another version)
-	// comes before anything read from data that may be stale.
-	if why := say.Status(c.data.status, c.data.updated); why != "" {
-		parts = append(parts, st.bad.Render(why))
+	// comes before anything read from data that may be stale; a sentence
+	// too long for this line is under the tabs, its state in a word here.
+	if why := sourceTrouble(c); why.text != "" && statusInline(why.text, c.width) {
+		parts = append(parts, why.String())
+	} else if why.text != "" {
+		parts = append(parts, statusWord(c))
 	}
 	if s == nil {
 		return joinNonEmpty(sep, append(parts, sourceName(c), st.dim.Render("connecting…"))...)
@@ -192,9 +196,9 @@ var shortViewNames = [numViews]string{"Pipe", "Queue", "Lstn", "Store", "Events"
 
 // headerTabs shows every view's number and name; short names below 120
 // columns.
-func headerTabs(c *common, active viewID, views []view) string {
+func headerTabs(c *common, active viewID, views []view, w int) string {
 	st := c.styles
-	wide := c.width >= 120
+	wide := w >= 120
 	parts := make([]string, len(views))
 	for i, v := range views {
 		name := v.name()
@@ -219,39 +223,22 @@ type crumbed interface {
 	crumbs() []string
 }
 
-// headerNote follows the tabs: the connection problem if there is one,
+// headerNote follows the tabs: the informer's trouble when it fits there,
 // else the breadcrumb (informer ▸ view ▸ what is open). The source's
 // notes have their own panel (notes.go), so nothing here hides them.
-func headerNote(c *common, v view) string {
-	st := c.styles
-	why := c.data.reasons[c.data.current]
-	if s := c.data.snap(); s != nil {
-		if p := connProblem(c, s); p != "" {
-			// The source's sentence says what the error means and what
-			// to do; the bare problem only when it has none.
-			if why != "" {
-				return "  " + st.bad.Render("✗ not synced: "+why)
-			}
-			return "  " + st.bad.Render(p)
-		}
-	}
-	if why != "" {
-		return "  " + st.warn.Render("✗ not synced: "+why)
-	}
-	if s := c.data.snap(); s != nil {
-		// Verify is offered for the informer shown (offerControls).
-		if silent := silenceSentence(s, c.keys.Verify.Enabled()); silent != "" {
-			return "  " + st.bad.Render(silent)
-		}
+func headerNote(c *common, views []view, active viewID) string {
+	if note := informerNote(c); note.text != "" && noteInline(c, views, note.text, c.width) {
+		return "  " + note.String()
 	}
 	if c.data.current == "" {
 		return ""
 	}
+	v := views[active]
 	crumbs := []string{c.data.current, v.name()}
 	if cv, ok := v.(crumbed); ok {
 		crumbs = append(crumbs, cv.crumbs()...)
 	}
-	return "  " + st.dim.Render(strings.Join(crumbs, " › "))
+	return "  " + c.styles.dim.Render(strings.Join(crumbs, " › "))
 }
 
 // connShort is the connection state in a few words for the status line.

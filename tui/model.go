@@ -204,13 +204,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) applyData(msg dataMsg) tea.Cmd {
-	before, panel := m.c.data.current, len(m.notePanel())
+	before, panel, chrome := m.c.data.current, len(m.notePanel()), m.headerRows()+m.footerRows()
 	m.c.data.apply(msg)
 	// The informer shown may be another, or say what it is only now.
 	m.c.keys.offerControls(m.c.caps, m.c.data.snap())
-	// A new informer, or notes that need more or fewer rows, move the
-	// body's edges.
-	if m.c.data.current != before || len(m.notePanel()) != panel {
+	// A new informer, or notes, header sentences or a footer message that
+	// need more or fewer rows, move the body's edges.
+	if m.c.data.current != before || len(m.notePanel()) != panel || m.headerRows()+m.footerRows() != chrome {
 		m.layout()
 	}
 	return tea.Batch(m.views[m.active].refresh(), m.tickCmd())
@@ -336,7 +336,7 @@ func (m *Model) activate(id viewID) tea.Cmd {
 // layout shares out the rows: header, the focused view, the narration
 // panel when open, and the footer.
 func (m *Model) layout() {
-	body := max(m.height-headerLines-1, 1)
+	body := max(m.height-m.headerRows()-m.footerRows(), 1)
 	body -= len(m.notePanel())
 	if m.narration != nil {
 		// The view keeps 8 rows, 6 when the step also tells the item's
@@ -378,6 +378,7 @@ func (m *Model) setStatus(text string, err error) {
 	if err != nil {
 		m.status.text, m.status.bad = safe(err.Error()), true
 	}
+	m.layout() // a long message takes rows of its own
 }
 
 // View draws the header, the focused view (or an overlay on it), the
@@ -423,7 +424,7 @@ func (m *Model) render() string {
 		body = overlay(body, m.switcher.render(c.width, c.height), c.width, c.height)
 	}
 	parts := []string{
-		fit(headerBlock(c, m.active, m.views), m.width, headerLines),
+		fit(headerBlock(c, m.active, m.views, m.height), m.width, m.headerRows()),
 		fit(body, m.width, c.height),
 	}
 	panel := m.notePanel()
@@ -431,13 +432,9 @@ func (m *Model) render() string {
 		parts = append(parts, fit(strings.Join(panel, "\n"), m.width, len(panel)))
 	}
 	if m.narration != nil {
-		nh := m.height - headerLines - 1 - c.height - len(panel)
+		nh := m.height - m.headerRows() - m.footerRows() - c.height - len(panel)
 		parts = append(parts, fit(m.narration.render(c, m.width, nh), m.width, nh))
 	}
-	st := m.status
-	if m.verifying != nil {
-		st = m.verifying.status(m.c.now())
-	}
-	parts = append(parts, fit(footerLine(c, st, m.footerKeys()), m.width, 1))
+	parts = append(parts, fit(strings.Join(footerLines(c, m.footerStatus(), m.footerKeys()), "\n"), m.width, m.footerRows()))
 	return strings.Join(parts, "\n")
 }

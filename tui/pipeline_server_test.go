@@ -116,10 +116,7 @@ func TestGoldenPipelineServer(t *testing.T) {
 // knows the server's watch path; it toggles between folded and expanded.
 func TestServerSideKeyOfferedWithPathAndToggles(t *testing.T) {
 	h := serverFixture(t, 80, 24)
-	footer := func() string {
-		lines := strings.Split(h.screen(), "\n")
-		return lines[len(lines)-1]
-	}
+	footer := func() string { return h.footer() }
 	if !strings.HasPrefix(footer(), "e expand server side") {
 		t.Fatalf("footer does not offer the server-side key first: %q", footer())
 	}

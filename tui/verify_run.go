@@ -41,6 +41,7 @@ func (m *Model) startVerify(v source.Verifier, inf string) tea.Cmd {
 	ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
 	run := &verifyRun{informer: inf, started: time.Now(), cancel: cancel}
 	m.verifying = run
+	m.layout() // its progress may need rows of its own
 	return func() tea.Msg {
 		defer cancel()
 		ctx := verify.WithProgress(ctx, func(pages, objects int) {

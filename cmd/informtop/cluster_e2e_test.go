@@ -44,6 +44,12 @@ type clusterJSON struct {
 		Store           struct {
 			Objects int `json:"objects"`
 		} `json:"store"`
+		Queue struct {
+			Added uint64 `json:"added"`
+		} `json:"queue"`
+		Reflector struct {
+			ListStreamed bool `json:"listStreamed"`
+		} `json:"reflector"`
 		Listeners []struct {
 			Name   string `json:"name"`
 			Synced bool   `json:"synced"`
@@ -121,6 +127,14 @@ func TestOnceJSONOnARealCluster(t *testing.T) {
 	}
 	if doc.Informers[0].Store.Objects < 3 || doc.Informers[1].Store.Objects < 3 {
 		t.Errorf("pods/configmaps in all namespaces: %d/%d, want at least 3 each", doc.Informers[0].Store.Objects, doc.Informers[1].Store.Objects)
+	}
+	// The initial list streams (WatchList) and reaches the queue as one
+	// item; the queue still counts every object it brought.
+	for _, inf := range doc.Informers {
+		if !inf.Reflector.ListStreamed || inf.Queue.Added < uint64(inf.Store.Objects) {
+			t.Errorf("%s: list streamed %t, queue added %d for %d objects; want a streamed list counted object by object",
+				inf.Name, inf.Reflector.ListStreamed, inf.Queue.Added, inf.Store.Objects)
+		}
 	}
 }
 

@@ -92,7 +92,7 @@ func TestEndToEndInTmux(t *testing.T) {
 }
 
 // buildInformtop builds the real binary into dir, as a user would run it.
-func buildInformtop(t *testing.T, dir string) string {
+func buildInformtop(t testing.TB, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "informtop")
 	build := exec.Command("go", "build", "-o", bin, ".")
@@ -122,7 +122,7 @@ func (tm *tmux) waitExit(exitFile string) {
 }
 
 type tmux struct {
-	t       *testing.T
+	t       testing.TB
 	socket  string
 	session string
 }

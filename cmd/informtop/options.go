@@ -97,7 +97,7 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 	fs.Int64Var(&o.pageSize, "page-size", 0, "page the initial LIST in pages of N (0: as client-go does)")
 	fs.StringArrayVar(&o.listeners, "listener", nil, "add a simulated handler NAME=DELAY to every informer, e.g. slow=20ms (repeatable)")
 	fs.BoolVar(&o.serverMetrics, "server-metrics", true, "read the API server's /metrics, while the Pipeline view shows it or a report waits for it, to show its watch cache beside each informer (needs get on /metrics)")
-	fs.DurationVar(&o.serverMetricsEvery, "server-metrics-every", kube.DefaultServerMetricsEvery, "the least time between two reads of the API server's /metrics: each costs the server megabytes of text")
+	fs.DurationVar(&o.serverMetricsEvery, "server-metrics-every", kube.DefaultServerMetricsEvery, "the least time between two reads of the API server's /metrics: each costs the server half a megabyte of text and tens of milliseconds of CPU")
 	fs.BoolVar(&o.verify, "verify", false, "with --once: compare each informer's cache with the API server, key by key (LIST only); exit 3 when one differs, 4 when one could not be compared (a check not made)")
 	o.kubeFlags.AddFlags(fs)
 

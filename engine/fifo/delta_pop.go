@@ -39,7 +39,7 @@ func (f *DeltaFIFO) Pop(process cache.PopProcessFunc) (interface{}, error) {
 	f.queued -= len(deltas)
 	f.stats.pops++
 	for _, d := range deltas {
-		f.stats.popped.count(d.Type)
+		f.stats.popped.count(d)
 	}
 
 	// The row is unreachable from the queue now, so the caller owns deltas.

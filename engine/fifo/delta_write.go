@@ -89,7 +89,7 @@ func (f *DeltaFIFO) appendLocked(key string, t cache.DeltaType, obj interface{})
 		// A delta that replaced a duplicate delete is not counted: the
 		// counters describe what the queue holds and what left it.
 		f.queued++
-		f.stats.added.count(t)
+		f.stats.added.count(cache.Delta{Type: t, Object: obj})
 		if queued {
 			f.stats.coalesced++
 		}

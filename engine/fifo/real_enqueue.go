@@ -64,7 +64,7 @@ func (f *RealFIFO) appendObjectLocked(t cache.DeltaType, obj interface{}, transf
 func (f *RealFIFO) appendLocked(it realItem) {
 	it.at = f.now().UnixNano()
 	f.items.push(it)
-	f.added.count(it.delta.Type)
+	f.added.count(it.delta)
 	f.cond.Broadcast()
 	f.metrics.depth.Set(float64(f.items.len()))
 }

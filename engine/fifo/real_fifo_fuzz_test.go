@@ -78,6 +78,17 @@ type rfDiff struct {
 	step      int
 	wasSynced bool
 	popping   bool // true while ours is handing over, for the initial-flag check
+	// handed counts what ours handed its consumer: items, and deltas as
+	// Stats counts them (a ReplacedAll as its objects).
+	handedItems, handedDeltas uint64
+}
+
+// rfWeight is how many deltas Stats counts item d as.
+func rfWeight(d cache.Delta) uint64 {
+	if info, ok := d.Object.(cache.ReplacedAllInfo); ok && d.Type == cache.ReplacedAll {
+		return uint64(len(info.Objects))
+	}
+	return 1
 }
 
 func rfNewDiff(t testing.TB, cfg rfConfig) *rfDiff {
@@ -224,6 +235,10 @@ func (d *rfDiff) compare(where string) {
 // whatever client-go does.
 func (d *rfDiff) checkHandOver(via string, initial bool, ds []cache.Delta) {
 	d.t.Helper()
+	for _, delta := range ds {
+		d.handedItems++
+		d.handedDeltas += rfWeight(delta)
+	}
 	if d.popping && initial == d.wasSynced {
 		d.t.Fatalf("step %d: isInInitialList=%v although HasSynced was %v before the pop", d.step, initial, d.wasSynced)
 	}
@@ -257,11 +272,17 @@ func (d *rfDiff) checkStats(where string) {
 	if s.Depth != len(queued) || s.Deltas != s.Depth {
 		d.t.Fatalf("%s: Stats depth %d deltas %d, queue holds %d", where, s.Depth, s.Deltas, len(queued))
 	}
-	if uint64(s.Depth) != s.Added.Total()-s.Popped.Total() {
-		d.t.Fatalf("%s: depth %d != added %d - popped %d", where, s.Depth, s.Added.Total(), s.Popped.Total())
+	var held uint64
+	d.ours.lock.Lock()
+	for i := range d.ours.items.len() {
+		held += rfWeight(d.ours.items.at(i).delta)
 	}
-	if s.Pops != s.Popped.Total() || s.Coalesced != 0 {
-		d.t.Fatalf("%s: pops %d popped %d coalesced %d", where, s.Pops, s.Popped.Total(), s.Coalesced)
+	d.ours.lock.Unlock()
+	if held != s.Added.Total()-s.Popped.Total() {
+		d.t.Fatalf("%s: %d deltas held != added %d - popped %d", where, held, s.Added.Total(), s.Popped.Total())
+	}
+	if s.Pops != d.handedItems || s.Popped.Total() != d.handedDeltas || s.Coalesced != 0 {
+		d.t.Fatalf("%s: pops %d popped %d coalesced %d; handed over %d items, %d deltas", where, s.Pops, s.Popped.Total(), s.Coalesced, d.handedItems, d.handedDeltas)
 	}
 	if len(s.Head) != min(3, len(queued)) {
 		d.t.Fatalf("%s: head has %d rows for %d items", where, len(s.Head), len(queued))

@@ -119,7 +119,7 @@ func (f *RealFIFO) waitLocked() bool {
 // takeLocked removes the first n items, counting them as popped.
 func (f *RealFIFO) takeLocked(n int) {
 	for i := 0; i < n; i++ {
-		f.popped.count(f.items.at(i).delta.Type)
+		f.popped.count(f.items.at(i).delta)
 	}
 	f.pops += uint64(n)
 	f.items.drop(n)

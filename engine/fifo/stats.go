@@ -29,18 +29,25 @@ func (c TypeCounts) Total() uint64 {
 	return c.Added + c.Updated + c.Deleted + c.Replaced + c.Sync + c.Bookmark
 }
 
-// count adds one delta of type t. RealFIFO's whole-store items count under
-// the type they stand for: ReplacedAll as Replaced, SyncAll as Sync.
-func (c *TypeCounts) count(t cache.DeltaType) {
-	switch t {
+// count adds delta d. RealFIFO's whole-store items count under the type
+// they stand for: a ReplacedAll as one Replaced per listed object, as the
+// same list queued without AtomicEvents (or into a DeltaFIFO) counts, so a
+// streamed list of 300 objects reads 300 and not 1; a SyncAll, whose
+// objects are only known when it is processed, as one Sync.
+func (c *TypeCounts) count(d cache.Delta) {
+	switch d.Type {
 	case cache.Added:
 		c.Added++
 	case cache.Updated:
 		c.Updated++
 	case cache.Deleted:
 		c.Deleted++
-	case cache.Replaced, cache.ReplacedAll:
+	case cache.Replaced:
 		c.Replaced++
+	case cache.ReplacedAll:
+		if info, ok := d.Object.(cache.ReplacedAllInfo); ok {
+			c.Replaced += uint64(len(info.Objects))
+		}
 	case cache.Sync, cache.SyncAll:
 		c.Sync++
 	case cache.Bookmark:

@@ -121,7 +121,11 @@ func (i *Indexer) ListKeys() []string {
 // Replace makes list the store's whole content, rebuilds every index from
 // scratch and records resourceVersion as the last seen one. If any object
 // has no key, the store is left untouched and the KeyError is returned.
-// The store takes ownership of list.
+// The store takes ownership of list. It counts as one replace and as what
+// it did to each key: an add for a new one, an update for one already
+// stored, a delete for one the list no longer has, so the counters read
+// the same whether a list arrives as one Replace (RealFIFO's atomic
+// ReplacedAll) or object by object (DeltaFIFO).
 func (i *Indexer) Replace(list []any, resourceVersion string) error {
 	items := make(map[string]any, len(list))
 	for _, obj := range list {
@@ -133,12 +137,21 @@ func (i *Indexer) Replace(list []any, resourceVersion string) error {
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
+	old := i.items
 	i.items = items
 	i.setRVLocked(resourceVersion)
 	i.indices = make(map[string]valueIndex, len(i.indexers))
+	kept := 0
 	for key, obj := range items {
+		if _, ok := old[key]; ok {
+			kept++
+		}
 		i.reindexLocked(key, nil, obj)
 	}
+	gone := len(old) - kept
+	i.adds.Add(uint64(len(items) - kept))
+	i.updates.Add(uint64(kept))
+	i.deletes.Add(uint64(gone))
 	i.replaces.Add(1)
 	i.gen.Add(1)
 	return nil

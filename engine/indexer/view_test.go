@@ -45,6 +45,8 @@ func TestStatsAndGeneration(t *testing.T) {
 	st := ix.Stats()
 	equal(t, "objects after replace", st.Objects, 1)
 	equal(t, "replaces", st.Replaces, 1)
+	// d is new, a and b are gone.
+	equal(t, "adds, updates, deletes after replace", [3]uint64{st.Adds, st.Updates, st.Deletes}, [3]uint64{4, 1, 4})
 	equal(t, "indexes after replace", st.Indexes, map[string]int{"namespace": 1, "tags": 0, "count": 1, "none": 0, "first": 0})
 
 	// Failed operations change nothing, not even the generation.
@@ -55,7 +57,7 @@ func TestStatsAndGeneration(t *testing.T) {
 		t.Fatal("conflicting AddIndexers succeeded")
 	}
 	equal(t, "generation after failures", ix.Generation(), gen)
-	equal(t, "adds after failures", ix.Stats().Adds, 3)
+	equal(t, "adds after failures", ix.Stats().Adds, 4)
 }
 
 func TestSortedKeysCarriesItsGeneration(t *testing.T) {

@@ -1,0 +1,130 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/informtop/informtop/internal/say"
+	"github.com/informtop/informtop/source"
+)
+
+// The header's sentences, the source's trouble and why the informer shown
+// is not synced, say what happened and what to do, so they are read
+// whole: one too long for its place gets lines of its own under the tabs,
+// wrapped, and the view below gives up those rows. One that fits stays
+// where it is, so a healthy header keeps its three lines.
+
+// sentence is a header sentence and its look.
+type sentence struct {
+	text  string
+	style lipgloss.Style
+}
+
+func (s sentence) String() string {
+	if s.text == "" {
+		return ""
+	}
+	return s.style.Render(s.text)
+}
+
+// sourceTrouble is the source's own trouble (an endpoint gone, another
+// version), "" while it is live with nothing to say.
+func sourceTrouble(c *common) sentence {
+	return sentence{say.Status(c.data.status, c.data.updated), c.styles.bad}
+}
+
+// statusInline reports whether the source's trouble stays on the title
+// line: at most half of it, so the informer's name and state still show.
+func statusInline(why string, w int) bool { return width(why) <= w/2 }
+
+// statusWord is the source's trouble on the title line when its sentence
+// is below: its state in a word ("disconnected").
+func statusWord(c *common) string {
+	if s := c.data.status.State; s != source.Live && s != "" {
+		return c.styles.bad.Render(string(s))
+	}
+	return ""
+}
+
+// informerNote is the trouble of the informer shown: its connection
+// problem, why it has not synced, or its silence; "" when it has none.
+func informerNote(c *common) sentence {
+	st := c.styles
+	why := c.data.reasons[c.data.current]
+	s := c.data.snap()
+	if s != nil {
+		if p := connProblem(c, s); p != "" {
+			// The source's sentence says what the error means and what
+			// to do; the bare problem only when it has none.
+			if why != "" {
+				return sentence{"✗ not synced: " + why, st.bad}
+			}
+			// A disconnected source has every watch down, and its own
+			// sentence already says why.
+			if c.data.status.State == source.Disconnected {
+				return sentence{}
+			}
+			return sentence{p, st.bad}
+		}
+	}
+	if why != "" {
+		return sentence{"✗ not synced: " + why, st.warn}
+	}
+	if s != nil {
+		// Verify is offered for the informer shown (offerControls).
+		if silent := silenceSentence(s, c.keys.Verify.Enabled()); silent != "" {
+			return sentence{silent, st.bad}
+		}
+	}
+	return sentence{}
+}
+
+// noteInline reports whether the informer's note fits after the tabs on
+// a w-cell line.
+func noteInline(c *common, views []view, note string, w int) bool {
+	return width(headerTabs(c, 0, views, w))+2+width(note) <= w
+}
+
+// headerBelow is the lines under the tabs on a w×h terminal: the
+// sentences that do not fit in their place, each wrapped, continued lines
+// indented. They take at most half the rows under the tabs, so the view
+// keeps the other half; past that the last line says it is cut (the
+// Events view has the errors in full).
+func headerBelow(c *common, views []view, w, h int) []string {
+	var lines []string
+	add := func(s sentence) {
+		for i, l := range wrapText(s.text, max(w-2, 10)) {
+			indent := ""
+			if i > 0 {
+				indent = "  "
+			}
+			lines = append(lines, s.style.Render(indent+l))
+		}
+	}
+	if why := sourceTrouble(c); why.text != "" && !statusInline(why.text, w) {
+		add(why)
+	}
+	if note := informerNote(c); note.text != "" && !noteInline(c, views, note.text, w) {
+		add(note)
+	}
+	limit := max((h-headerLines-1)/2, 1)
+	if len(lines) > limit {
+		lines = lines[:limit]
+		lines[limit-1] = truncate(lines[limit-1]+" …", w)
+	}
+	return lines
+}
+
+// headerRows is how many rows the header takes on the model's terminal.
+func (m *Model) headerRows() int {
+	return headerLines + len(headerBelow(m.c, m.views, m.width, m.height))
+}
+
+// joinLines puts the lines of more under first.
+func joinLines(first string, more []string) string {
+	if len(more) == 0 {
+		return first
+	}
+	return first + "\n" + strings.Join(more, "\n")
+}

@@ -1,0 +1,214 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/informtop/informtop/internal/say"
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/sourcetest"
+)
+
+// deniedReason is what the kube source says of an informer the access
+// check refused (kube/access.go).
+const deniedReason = say.DeniedPrefix + "you may not list or watch configmaps in namespace kube-system (RBAC); the other resources keep working"
+
+// outageError is what client-go's reflector says while the API server is
+// gone.
+const outageError = `Get "https://127.0.0.1:6443/api/v1/namespaces/default/pods?allowWatchBookmarks=true&resourceVersion=48213&timeoutSeconds=423&watch=true": dial tcp 127.0.0.1:6443: connect: connection refused`
+
+// outageSentence is the kube source's status while no watch is open
+// (kube/source.go).
+var outageSentence = "no watch open on https://127.0.0.1:6443: " + say.ErrorReason(outageError, "the last list or watch failed") + "; retrying with backoff"
+
+// deniedConfig is a cluster whose configmaps informer RBAC refuses.
+func deniedConfig() sourcetest.Config {
+	cfg := clusterConfig()
+	cfg.Notes = nil
+	cfg.Reasons = source.Reasons{"configmaps": deniedReason}
+	return cfg
+}
+
+// outageConfig is a cluster whose API server stopped answering 2 s
+// before each frame: every watch down, the source disconnected.
+func outageConfig() sourcetest.Config {
+	cfg := clusterConfig()
+	cfg.Notes = nil
+	cfg.Status = source.Status{State: source.Disconnected, LastError: outageError, Message: outageSentence}
+	for i := range cfg.Frames {
+		for j := range cfg.Frames[i] {
+			s := &cfg.Frames[i][j]
+			s.Reflector.WatchOpen, s.Reflector.LastError, s.Reflector.LastErrorTime = false, outageError, s.Taken.Add(-2*time.Second)
+		}
+	}
+	cfg.Events = append(cfg.Events, source.Event{Seq: uint64(len(cfg.Events) + 1), Time: t0.Add(5 * time.Second),
+		Type: source.EventWatchError, Informer: "pods", Detail: outageError})
+	return cfg
+}
+
+func reasonHarness(t *testing.T, cfg sourcetest.Config, w, h int) *harness {
+	t.Helper()
+	hs := newHarness(t, newControlledSource(cfg, &sourcetest.Controller{}))
+	hs.size(w, h)
+	hs.frames(fixtureFrames)
+	return hs
+}
+
+var reasonGoldenCases = []struct {
+	name string
+	cfg  func() sourcetest.Config
+	keys []string
+}{
+	{"denied-informer", deniedConfig, []string{":", "c", "o", "n", "enter"}},
+	{"disconnected-source", outageConfig, nil},
+	{"disconnected-event-detail", outageConfig, []string{"5", "enter"}},
+}
+
+func TestGoldenReasonScreens(t *testing.T) {
+	for _, tc := range reasonGoldenCases {
+		for _, sz := range goldenSizes {
+			name := fmt.Sprintf("%s-%dx%d", tc.name, sz[0], sz[1])
+			t.Run(name, func(t *testing.T) {
+				h := reasonHarness(t, tc.cfg(), sz[0], sz[1])
+				h.keys(tc.keys...)
+				got := h.screen()
+				assertFits(t, got, sz[0], sz[1])
+				golden(t, name, got)
+			})
+		}
+	}
+}
+
+// squash drops every space and line break, so a sentence wrapped over
+// lines (a hyphen or a long URL may be where it breaks) compares whole.
+func squash(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// The header's sentences are read whole at 80×24: a denied informer's and
+// a disconnected source's wrap under the tabs, nothing cut, and the view
+// below gives up those rows; the header is three lines again once the
+// trouble ends.
+func TestReasonSentencesAreReadWhole(t *testing.T) {
+	for _, tc := range []struct {
+		name, sentence string
+		cfg            func() sourcetest.Config
+		keys           []string
+	}{
+		{"denied", "✗ not synced: " + deniedReason, deniedConfig, []string{":", "c", "o", "n", "enter"}},
+		{"disconnected", outageSentence, outageConfig, nil},
+	} {
+		for _, sz := range [][2]int{{80, 24}, {160, 48}, {60, 16}} {
+			t.Run(fmt.Sprintf("%s-%dx%d", tc.name, sz[0], sz[1]), func(t *testing.T) {
+				h := reasonHarness(t, tc.cfg(), sz[0], sz[1])
+				h.keys(tc.keys...)
+				lines := strings.Split(h.screen(), "\n")
+				var below []string
+				for _, l := range lines[headerLines:] {
+					if strings.HasPrefix(l, "API server") {
+						break
+					}
+					below = append(below, l)
+				}
+				if len(below) == 0 {
+					t.Fatalf("the sentence has no lines of its own:\n%s", h.screen())
+				}
+				if joined := squash(strings.Join(below, "\n")); joined != squash(tc.sentence) {
+					t.Fatalf("under the tabs:\n%s\nwant the whole sentence %q", strings.Join(below, "\n"), tc.sentence)
+				}
+			})
+		}
+	}
+}
+
+// A note that fits after the tabs stays there: the header keeps three
+// lines and the view its rows.
+func TestShortNoteKeepsTheHeaderOneLine(t *testing.T) {
+	cfg := clusterConfig()
+	cfg.Notes = nil
+	cfg.Reasons = source.Reasons{"configmaps": "still listing"}
+	h := reasonHarness(t, cfg, 160, 48)
+	h.keys(":", "c", "o", "n", "enter")
+	lines := strings.Split(h.screen(), "\n")
+	if !strings.HasSuffix(lines[2], "✗ not synced: still listing") || !strings.HasPrefix(lines[3], "API server") {
+		t.Fatalf("a short note left the tab line:\n%s", h.screen())
+	}
+}
+
+// When the source is live again its sentence goes and the view has its
+// rows back.
+func TestHeaderShrinksWhenTheOutageEnds(t *testing.T) {
+	cfg := outageConfig()
+	f := sourcetest.New(cfg)
+	h := newHarness(t, f)
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	if got := strings.Split(h.screen(), "\n")[headerLines]; strings.HasPrefix(got, "API server") {
+		t.Fatalf("the outage's sentence has no line:\n%s", h.screen())
+	}
+	f.SetStatus(source.Status{State: source.Live})
+	f.SetFrames(clusterConfig().Frames)
+	h.frames(1)
+	screen := h.screen()
+	assertFits(t, screen, 80, 24)
+	if got := strings.Split(screen, "\n")[headerLines]; !strings.HasPrefix(got, "API server") {
+		t.Fatalf("the header kept rows after the outage ended:\n%s", screen)
+	}
+	if strings.Contains(screen, "no watch open") || strings.Contains(screen, "disconnected") {
+		t.Fatalf("the outage is still said:\n%s", screen)
+	}
+}
+
+// The Events view's drill-in wraps a long error whole instead of cutting
+// it at three lines.
+func TestEventDetailWrapsWhole(t *testing.T) {
+	h := reasonHarness(t, outageConfig(), 80, 24)
+	h.keys("5", "enter")
+	lines := strings.Split(h.screen(), "\n")
+	start := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "detail ") {
+			start = i
+		}
+	}
+	if start < 0 {
+		t.Fatalf("no detail:\n%s", h.screen())
+	}
+	var detail []string
+	for _, l := range lines[start : len(lines)-1] {
+		detail = append(detail, strings.TrimPrefix(strings.TrimPrefix(l, "detail"), " "))
+	}
+	if got := squash(strings.Join(detail, "\n")); got != squash(outageError) {
+		t.Fatalf("the detail reads\n%s\nwant the whole error %q", strings.Join(detail, "\n"), outageError)
+	}
+}
+
+// A status message too long for the footer's line (a refused key's
+// reason) wraps above the key hints and is read whole at 80×24; the view
+// gives up those rows while it shows and has them back once it expires.
+func TestLongFooterMessageIsReadWhole(t *testing.T) {
+	cfg := clusterConfig()
+	cfg.Notes = nil
+	f := sourcetest.New(cfg)
+	h := newHarness(t, f)
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	body := h.m.c.height
+	h.keys("space")
+	want := "space does nothing on kube: prod: " + whyProcessing
+	screen := h.screen()
+	assertFits(t, screen, 80, 24)
+	if !strings.Contains(squash(h.footer()), squash(want)) {
+		t.Fatalf("the footer does not read %q whole:\n%s", want, screen)
+	}
+	if rows := h.m.footerRows(); rows < 2 || h.m.c.height != body-(rows-1) || !strings.Contains(lastLine(screen), "? help") {
+		t.Fatalf("the message should wrap above the key hints, the view giving up its rows (footer %d rows, view %d of %d):\n%s", rows, h.m.c.height, body, screen)
+	}
+	f.SetFrames(cfg.Frames[len(cfg.Frames)-1:])
+	h.frames(statusTicks + 1)
+	screen = h.screen()
+	assertFits(t, screen, 80, 24)
+	if h.m.footerRows() != 1 || strings.Contains(screen, "does nothing") || h.m.c.height != body {
+		t.Fatalf("the message outstayed its %d ticks, or the view its rows (%d of %d):\n%s", statusTicks, h.m.c.height, body, screen)
+	}
+}
