@@ -180,7 +180,7 @@ func TestEventTotalsComeFromTheFrame(t *testing.T) {
 	h.frames(fixtureFrames)
 	h.keys("5")
 	screen := h.screen()
-	if !strings.Contains(screen, "│ log drops 0") || !strings.Contains(screen, "17 of 20 events · 987,654 emitted · 0 dropped") {
+	if !strings.Contains(screen, "│ dashboard log overflow 0") || !strings.Contains(screen, "17 of 20 events · 987,654 emitted · 0 dropped") {
 		t.Errorf("the ring's overwrites are shown as this view's drops:\n%s", screen)
 	}
 
@@ -188,7 +188,7 @@ func TestEventTotalsComeFromTheFrame(t *testing.T) {
 	msg := fetchData(h.src, h.m.c.data.cursor, t0)
 	msg.missed = 9_000
 	h.send(msg)
-	if screen := h.screen(); !strings.Contains(screen, "│ log drops 9,000") || !strings.Contains(screen, "987,654 emitted · 9,000 never read") {
+	if screen := h.screen(); !strings.Contains(screen, "│ dashboard log overflow 9,000") || !strings.Contains(screen, "987,654 emitted · 9,000 never read") {
 		t.Errorf("missed events are not counted as drops:\n%s", screen)
 	}
 }

@@ -157,11 +157,14 @@ func headerDropsAndHandlers(c *common) string {
 	}
 	// Event-log entries this dashboard lost: never received, or pushed
 	// out of its own log. The source ring's Dropped counts overwritten
-	// events even when every reader kept up, so it is not shown here.
+	// events even when every reader kept up, so it is not shown here. It
+	// is the dashboard's log overflowing, not the pipeline losing events
+	// (a burst's narration says nothing was dropped on the way): so
+	// worded, and a warning rather than an error.
 	dropped := c.data.logDrops()
-	b.WriteString(st.dim.Render(" │ log drops "))
+	b.WriteString(st.dim.Render(" │ dashboard log overflow "))
 	if dropped > 0 {
-		b.WriteString(st.bad.Render(humanize.CountShort(dropped)))
+		b.WriteString(st.warn.Render(humanize.CountShort(dropped)))
 	} else {
 		b.WriteString("0")
 	}

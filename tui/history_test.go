@@ -150,7 +150,7 @@ func TestEventLogKeepsLifecycleEventsAndCountsOverwrites(t *testing.T) {
 		t.Fatalf("overwritten = %d, want %d", got, over)
 	}
 	screen := h.screen()
-	if !strings.Contains(screen, "│ log drops "+humanize.CountShort(over)) || !strings.Contains(screen, humanize.CountShort(over)+" older overwritten") {
+	if !strings.Contains(screen, "│ dashboard log overflow "+humanize.CountShort(over)) || !strings.Contains(screen, humanize.CountShort(over)+" older overwritten") {
 		t.Fatalf("the header and the view must count the overwritten log entries:\n%s", screen)
 	}
 }
