@@ -59,14 +59,15 @@ func (s *Source) Replace(c Change) (*Informer, error) {
 	} else {
 		next = append(next, e)
 	}
+	// Paused before it starts, so it pops nothing the user did not step.
+	if s.pausedNow() {
+		e.inf.SetPaused(true)
+	}
 	s.setList(next)
 	if s.running {
 		s.startLocked(e)
 	}
 	s.mu.Unlock()
-	if s.pausedNow() {
-		e.inf.SetPaused(true)
-	}
 	if gone != nil {
 		s.stopInformer(gone)
 		s.Log(fmt.Sprintf("replaced informer %s: now watching %s", old, e.describe()))
@@ -119,7 +120,8 @@ func (s *Source) stopInformer(e *Informer) {
 }
 
 // pausedNow says whether someone has paused processing: an informer added
-// then starts paused too.
+// then starts paused too. Called with s.mu held (mu before pauseMu; no
+// path takes them the other way round).
 func (s *Source) pausedNow() bool {
 	s.pauseMu.Lock()
 	defer s.pauseMu.Unlock()
