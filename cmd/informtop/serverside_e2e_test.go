@@ -43,7 +43,7 @@ func TestServerSideInTmux(t *testing.T) {
 	screen := large.waitFor("the server's stages with a watcher", func(s string) bool {
 		return strings.Contains(s, "#1 pods") && strings.Contains(s, "decoded")
 	})
-	order := []string{"etcd        revision", "Storage     watcher: incoming", "Watch cache window RV", "Watchers    1 open", "API server", "Reflector", "Queue"}
+	order := []string{"etcd        revision", "Storage     etcd3 watcher: incoming", "Watch cache window RV", "Watchers    cacher incoming", "API server", "Reflector", "Queue"}
 	if !inOrder(screen, order) {
 		t.Fatalf("the stages are not drawn in the order an event travels them (%q):\n%s", order, screen)
 	}
