@@ -225,6 +225,9 @@ func (m *Model) applyContext(msg contextMsg) tea.Cmd {
 		m.setStatus("", err)
 		return nil
 	}
+	if m.verifying != nil {
+		m.verifying.cancel() // it compares the old context's cache
+	}
 	next.width, next.height, next.done, next.active = m.width, m.height, m.done, m.active
 	next.c.loc, next.c.styles.mono = m.c.loc, m.c.styles.mono
 	// The program holds m: it takes the new dashboard's state in place.
