@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"runtime/debug"
@@ -37,13 +38,18 @@ func runDashboard(ctx context.Context, src source.Source, o *options) error {
 	defer cancel()
 	var mu sync.Mutex
 	stopCurrent := func() {}
-	run := func(s source.Source) {
-		sctx, stop := context.WithCancel(runCtx)
+	ended := false // the dashboard has returned: a late :ctx starts nothing
+	run := func(s source.Source) bool {
 		mu.Lock()
+		defer mu.Unlock()
+		if ended {
+			return false
+		}
+		sctx, stop := context.WithCancel(runCtx)
 		stopCurrent()
 		stopCurrent = stop
-		mu.Unlock()
 		wg.Go(func() { s.Run(sctx) })
+		return true
 	}
 	run(src)
 	opts := tui.Options{Refresh: o.refresh}
@@ -68,14 +74,20 @@ func runDashboard(ctx context.Context, src source.Source, o *options) error {
 			if err != nil {
 				return nil, err
 			}
+			if !run(k) {
+				return nil, errors.New("the dashboard has ended")
+			}
 			mu.Lock()
 			current = k
 			mu.Unlock()
-			run(k)
 			return k, nil
 		}
 	}
-	return tui.Run(runCtx, src, opts)
+	err := tui.Run(runCtx, src, opts)
+	mu.Lock()
+	ended = true
+	mu.Unlock()
+	return err
 }
 
 // isTerminal reports whether w is a terminal: a file descriptor (an
