@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -84,7 +85,7 @@ func (m *Model) runTyped(line string, s *switcher) tea.Cmd {
 			return m.useNamespace(t.arg)
 		}
 	}
-	if t.arg != "" && t.word != "ns" && t.word != "namespace" {
+	if t.arg != "" {
 		m.setStatus("", fmt.Errorf("%q is one word too many: type :RESOURCE [-n NAMESPACE | -A], :ns NAMESPACE or :ctx CONTEXT", t.arg))
 		return nil
 	}
@@ -160,11 +161,8 @@ func (m *Model) applyRetarget(msg retargetMsg) tea.Cmd {
 // unknownCommand says line names nothing and lists the closest names.
 func unknownCommand(line string, s *switcher) error {
 	var close []string
-	for _, f := range fuzzy.Find(strings.Fields(line)[0], s.targets) {
+	for _, f := range closeMatches(strings.Fields(line)[0], s.targets) {
 		close = append(close, s.items[f.Index].name)
-		if len(close) == 3 {
-			break
-		}
 	}
 	msg := fmt.Sprintf("no informer, view or command is called %q", line)
 	if len(close) > 0 {
@@ -195,10 +193,10 @@ func (m *Model) useContext(name string) tea.Cmd {
 		m.setStatus("already on context "+name, nil)
 		return nil
 	}
-	if !contains(names, name) {
+	if !slices.Contains(names, name) {
 		msg := fmt.Sprintf("the kubeconfig has no context %q", name)
-		if close := fuzzy.Find(name, names); len(close) > 0 {
-			msg += "; close ones: " + strings.Join(matchedNames(close, 3), ", ")
+		if close := closeNames(name, names); len(close) > 0 {
+			msg += "; close ones: " + strings.Join(close, ", ")
 		}
 		m.setStatus("", fmt.Errorf("%s (:ctx lists them all)", msg))
 		return nil
@@ -237,22 +235,17 @@ func (m *Model) applyContext(msg contextMsg) tea.Cmd {
 	return m.fetchCmd()
 }
 
-func contains(names []string, name string) bool {
-	for _, n := range names {
-		if n == name {
-			return true
-		}
-	}
-	return false
+// closeMatches are the best three fuzzy matches of q among names.
+func closeMatches(q string, names []string) fuzzy.Matches {
+	ms := fuzzy.Find(q, names)
+	return ms[:min(len(ms), 3)]
 }
 
-func matchedNames(ms fuzzy.Matches, n int) []string {
+// closeNames are closeMatches' names.
+func closeNames(q string, names []string) []string {
 	var out []string
-	for _, f := range ms {
-		out = append(out, f.Str)
-		if len(out) == n {
-			break
-		}
+	for _, m := range closeMatches(q, names) {
+		out = append(out, m.Str)
 	}
 	return out
 }

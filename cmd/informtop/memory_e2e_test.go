@@ -25,6 +25,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
@@ -113,7 +114,7 @@ func dashboardRSS(t *testing.T, bin, kubeconfig, ns string, n int, round, env st
 	tm.run("new-session", "-d", "-s", tm.session, "-x", "160", "-y", "48", cmd)
 	defer func() { _ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run() }()
 	tm.waitFor("the dashboard synced", func(s string) bool {
-		return strings.Contains(s, "✓ synced") && strings.Contains(s, humanizeCount(n))
+		return strings.Contains(s, "✓ synced") && strings.Contains(s, humanize.Count(n))
 	})
 	data, err := os.ReadFile(pidFile)
 	if err != nil {
@@ -141,15 +142,6 @@ func idleRSS(pid int) int64 {
 		time.Sleep(time.Second)
 	}
 	return int64(median(v))
-}
-
-// humanizeCount writes n as the dashboard does: 50,000.
-func humanizeCount(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // createConfigMaps creates n configmaps of about 600 B each.
