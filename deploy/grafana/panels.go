@@ -135,7 +135,10 @@ func grid(title, description string, exprs []string, cols []column, hide ...stri
 		SortBy([]cog.Builder[common.TableSortByFieldState]{
 			common.NewTableSortByFieldStateBuilder().DisplayName(cols[0].header).Desc(true),
 		}).
-		Filterable(true)
+		Filterable(true).
+		// The SDK leaves the footer's reducer null, which its own strict
+		// parser rejects; Grafana's default is sum.
+		Footer(common.NewTableFooterOptionsBuilder().Show(false).Reducer([]string{"sum"}))
 	for _, c := range cols {
 		props := []dashboard.DynamicConfigValue{{Id: "unit", Value: c.unit}}
 		if len(c.steps) > 0 {
