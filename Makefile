@@ -22,18 +22,27 @@ lint:
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 	cd examples && $(GO) vet ./...
+	cd deploy/grafana && $(GO) vet ./...
+	cd deploy/grafana && $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
 # unit needs the kube-apiserver, etcd and kubectl that internal/kubetest
 # starts; build.sh prints the directory holding them (building them first,
 # ~11 min cold, when they are missing).
 unit: kube-bin
 	bin=$$(GO=$(GO) test/kube/build.sh) && INFORMTOP_KUBE_BIN=$$bin $(GO) test -race -count=1 -timeout 20m ./...
+	cd deploy/grafana && $(GO) test -count=1 ./...
 
 # kube-bin builds the integration tests' binaries from the nested module
 # test/kube (kept apart so the root module does not depend on k8s.io/kubernetes;
 # `./...` above, vet and staticcheck do not enter it).
 kube-bin:
 	GO=$(GO) test/kube/build.sh
+
+# dashboard regenerates the Grafana dashboard deploy/grafana/informtop.json
+# from Go (the nested module deploy/grafana); its test fails until this ran.
+.PHONY: dashboard
+dashboard:
+	cd deploy/grafana && $(GO) run ./cmd/gen -o informtop.json
 
 # bench compares informtop's engine with client-go's in the same process.
 bench:
