@@ -12,7 +12,7 @@ import (
 func informers() []cog.Builder[dashboard.Panel] {
 	return []cog.Builder[dashboard.Panel]{
 		grid("Informers",
-			"Every selected informer: synced is HasSynced (the initial list is in the cache); silent means no event, bookmark, list page or new watch for longer than a bookmark interval allows; quiet is the seconds since the server last said anything; objects and estimated bytes are the cache's.",
+			"Every selected informer, those not synced first: synced is HasSynced (the initial list is in the cache); silent means no event, bookmark, list page or new watch for longer than a bookmark interval allows; quiet is the seconds since the server last said anything; objects and estimated bytes are the cache's.",
 			[]string{
 				sel(mInformerSynced, informer),
 				sel(mSilent, informer),
@@ -21,7 +21,7 @@ func informers() []cog.Builder[dashboard.Panel] {
 				sel(mEstimatedBytes, informer),
 			},
 			[]column{
-				{ref: "A", header: "Synced", unit: unitCount, mappings: flag("no", "yes", false)},
+				{ref: "A", header: "Synced", unit: unitCount, mappings: flag("no", "yes", false), ascending: true},
 				{ref: "B", header: "Silent", unit: unitCount, mappings: flag("no", "yes", true)},
 				{ref: "C", header: "Quiet", unit: unitSeconds},
 				{ref: "D", header: "Objects", unit: unitCount},

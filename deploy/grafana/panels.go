@@ -100,10 +100,13 @@ type column struct {
 	steps             []step
 	// mappings turns values into words (0/1 flags).
 	mappings []dashboard.ValueMapping
+	// ascending sorts by this column smallest first, when it is the
+	// first: where a low value is the bad one (synced 0).
+	ascending bool
 }
 
 // grid is a table panel joining instant queries on their shared labels,
-// one row per series, sorted by the first column, largest first. hide
+// one row per series, sorted by the first column, worst first. hide
 // names label columns not worth a column.
 func grid(title, description string, exprs []string, cols []column, hide ...string) *table.PanelBuilder {
 	qs := make([]*prometheus.DataqueryBuilder, len(cols))
@@ -133,7 +136,7 @@ func grid(title, description string, exprs []string, cols []column, hide ...stri
 			"renameByName":  rename,
 		}}).
 		SortBy([]cog.Builder[common.TableSortByFieldState]{
-			common.NewTableSortByFieldStateBuilder().DisplayName(cols[0].header).Desc(true),
+			common.NewTableSortByFieldStateBuilder().DisplayName(cols[0].header).Desc(!cols[0].ascending),
 		}).
 		Filterable(true).
 		// The SDK leaves the footer's reducer null, which its own strict
