@@ -32,7 +32,8 @@ var rows = []struct {
 // panel survive a regeneration that adds none before it.
 //
 // The SDK marks its classic-schema builder deprecated in favour of the
-// v2 schema; the classic JSON is the one every Grafana from 9 on imports.
+// v2 schema, which only recent Grafanas read; the classic JSON model is
+// what Grafana's import and file provisioning take everywhere.
 func Build() (dashboard.Dashboard, error) {
 	b := dashboard.NewDashboardBuilder("informtop: informers and handlers").
 		Uid(UID).
