@@ -151,7 +151,11 @@ func grid(title, description string, exprs []string, cols []column, hide ...stri
 			)
 		}
 		if len(c.mappings) > 0 {
-			props = append(props, dashboard.DynamicConfigValue{Id: "mappings", Value: c.mappings})
+			// color-text, so the mapping's colour shows.
+			props = append(props,
+				dashboard.DynamicConfigValue{Id: "mappings", Value: c.mappings},
+				dashboard.DynamicConfigValue{Id: "custom.cellOptions", Value: map[string]any{"type": string(common.TableCellDisplayModeColorText)}},
+			)
 		}
 		p = p.OverrideByName(c.header, props)
 	}
