@@ -103,7 +103,7 @@ func TestCheckedInDashboardImportsAnywhere(t *testing.T) {
 	for _, v := range d.Templating.List {
 		vars[v.Name] = v
 	}
-	for _, name := range []string{"datasource", "job", "namespace", "instance", "informer", "listener", "workqueue"} {
+	for _, name := range []string{"datasource", "job", "namespace", "pod", "instance", "informer", "listener", "workqueue"} {
 		if _, ok := vars[name]; !ok {
 			t.Errorf("no variable %q", name)
 		}

@@ -4,11 +4,11 @@ import "fmt"
 
 // Label matchers every query carries, built from the dashboard's
 // variables. Each variable is multi-valued with ".*" for All, so a
-// matcher on a label the series lack (namespace outside Kubernetes
-// service discovery) still matches.
+// matcher on a label the series lack (namespace and pod outside
+// Kubernetes service discovery) still matches.
 const (
 	// target picks the scraped processes: the controllers.
-	target = `job=~"$job", namespace=~"$namespace", instance=~"$instance"`
+	target = `job=~"$job", namespace=~"$namespace", pod=~"$pod", instance=~"$instance"`
 	// informer picks informers within them.
 	informer = target + `, name=~"$informer"`
 	// listener picks handler registrations within those informers.

@@ -8,7 +8,7 @@ import (
 )
 
 // variables are the dashboard's filters, each narrowing the next: the
-// Prometheus, then which controllers (job, namespace, instance), then
+// Prometheus, then which controllers (job, namespace, pod, instance), then
 // which informers, listeners and workqueues inside them.
 func variables() []cog.Builder[dashboard.VariableModel] {
 	return []cog.Builder[dashboard.VariableModel]{
@@ -18,7 +18,9 @@ func variables() []cog.Builder[dashboard.VariableModel] {
 			"Prometheus scrape job of the controllers serving the informtop agent."),
 		labelValues("namespace", "Namespace", mInformerSynced, `job=~"$job"`, "namespace",
 			"Kubernetes namespace of the controller's pod, when service discovery sets the label; All matches series without it."),
-		labelValues("instance", "Instance", mInformerSynced, `job=~"$job", namespace=~"$namespace"`, "instance",
+		labelValues("pod", "Pod", mInformerSynced, `job=~"$job", namespace=~"$namespace"`, "pod",
+			"The controller's pod, when service discovery sets the label; All matches series without it."),
+		labelValues("instance", "Instance", mInformerSynced, `job=~"$job", namespace=~"$namespace", pod=~"$pod"`, "instance",
 			"One controller process: the scraped address."),
 		labelValues("informer", "Informer", mInformerSynced, target, "name",
 			"Informer name as the agent reports it (usually the resource)."),
