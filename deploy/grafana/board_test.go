@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -191,4 +192,24 @@ func hasUnits(p dashboard.Panel) bool {
 		}
 	}
 	return true
+}
+
+// The file keeps PromQL's > < & as typed, and means what encoding/json's
+// escaped form means.
+func TestUnescapeHTMLKeepsTheMeaning(t *testing.T) {
+	in := []byte(`{"expr":"a \u003e 1 \u0026 b \u003c 2","literal":"\\u003e stays","quote":"\"\\\u003e"}`)
+	got := unescapeHTML(in)
+	if want := `{"expr":"a > 1 & b < 2","literal":"\\u003e stays","quote":"\"\\>"}`; string(got) != want {
+		t.Fatalf("unescapeHTML = %s, want %s", got, want)
+	}
+	var before, after map[string]string
+	if err := json.Unmarshal(in, &before); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(got, &after); err != nil {
+		t.Fatalf("unescaped JSON does not parse: %v", err)
+	}
+	if !maps.Equal(before, after) {
+		t.Errorf("the values changed: %q became %q", before, after)
+	}
 }
