@@ -13,7 +13,9 @@
 # The build tag remove_all_sd leaves out every service-discovery plugin (the
 # tests list static targets), and without the builtinassets tag the web UI is
 # not embedded (the tests use the HTTP API only).
-# Timings on 2 shared cores: COLD_TIMING; WARM_TIMING.
+# A cold build (empty Go build cache) took 17 min (1017 s) on 2 cores that
+# other builds shared, ~1.2 GB of build cache; a warm one (build cache kept,
+# output directory removed) 18 s. The binaries are ~52 MB each.
 #
 # Environment: PROM_BIN_DIR (output directory), GO (the go command, as in the
 # Makefile), PROM_BUILD_PARALLEL (go build -p, default 2).
