@@ -135,7 +135,7 @@ func TestFleetCardinality(t *testing.T) {
 	i, f := selfMetrics(t, tr, idle.URL()), selfMetrics(t, tr, fleet.URL())
 	mib := func(b float64) float64 { return b / (1 << 20) }
 	t.Logf("fleet of %d controllers × %d informers × %d listeners (+%d workqueues each), scraped every %s for %s:",
-		fleetControllers, fleetInformers, fleetListeners, fleetInformers, scrape, settle+time.Since(began)-settle)
+		fleetControllers, fleetInformers, fleetListeners, fleetInformers, scrape, time.Since(began).Round(time.Second))
 	t.Logf("  informtop series: %v (%d per controller)", informtopSeries, want/fleetControllers)
 	t.Logf("  head series: idle %v, fleet %v", i["prometheus_tsdb_head_series"], f["prometheus_tsdb_head_series"])
 	t.Logf("  RSS: idle %.0f MiB, fleet %.0f MiB (+%.0f MiB, %.1f KiB per series)", mib(i["process_resident_memory_bytes"]), mib(f["process_resident_memory_bytes"]),
