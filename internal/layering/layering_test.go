@@ -47,6 +47,7 @@ var layers = map[string]layer{
 
 	"internal/benchrun": toolLayer, "internal/benchlw": toolLayer, "internal/benchratio": toolLayer,
 	"internal/benchwire": toolLayer, "internal/kubetest": toolLayer, "internal/layering": toolLayer,
+	"internal/promtest": toolLayer, "deploy/prometheus": toolLayer, "deploy/prometheus/gen": toolLayer,
 }
 
 // pkg is one package's imports (direct) and dependencies (all).
