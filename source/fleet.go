@@ -39,7 +39,6 @@ func (p Process) Clone() Process {
 	return p
 }
 
-
 // CloneProcesses clones every process of ps; nil stays nil, so sources
 // other than a fleet keep Frame.Processes nil.
 func CloneProcesses(ps []Process) []Process {

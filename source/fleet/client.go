@@ -21,7 +21,9 @@ import (
 // Prometheus client reads it as a generic "client error".
 type statusError struct{ code int }
 
-func (e *statusError) Error() string { return fmt.Sprintf("HTTP %d %s", e.code, http.StatusText(e.code)) }
+func (e *statusError) Error() string {
+	return fmt.Sprintf("HTTP %d %s", e.code, http.StatusText(e.code))
+}
 
 // statusTransport turns those answers into statusErrors. The Prometheus
 // client POSTs a query and falls back to GET on a 403 (some proxies
