@@ -381,3 +381,9 @@ func (s *Source) WaitSynced(ctx context.Context) error {
 		return fmt.Errorf("%s: %w", msg, ctx.Err())
 	}
 }
+
+// URL is the Prometheus queried, as given without a trailing slash.
+func (s *Source) URL() string { return s.url }
+
+// Selector is the matchers added to every query, as checked; "" for none.
+func (s *Source) Selector() string { return s.selector }
