@@ -209,6 +209,9 @@ func headerTabs(c *common, active viewID, views []view, w int) string {
 			name = shortViewNames[i]
 		}
 		label := fmt.Sprintf("%d %s", i+1, name)
+		if viewID(i) == viewFleet {
+			label = c.keys.Fleet.Help().Key + " " + name
+		}
 		if viewID(i) == active && st.mono {
 			parts[i] = "[" + label + "]"
 		} else if viewID(i) == active {
@@ -216,6 +219,10 @@ func headerTabs(c *common, active viewID, views []view, w int) string {
 		} else {
 			parts[i] = st.dim.Render(" " + label + " ")
 		}
+	}
+	if len(parts) > int(viewFleet) {
+		// A fleet's own view comes first: it is the one it opens on.
+		parts = append(parts[viewFleet:], parts[:viewFleet]...)
 	}
 	return strings.Join(parts, "")
 }
