@@ -16,7 +16,9 @@ func TestRankProcessesWorstFirst(t *testing.T) {
 	stalled := func(d time.Duration) Listener {
 		return Listener{Name: "h", InCallback: CallbackUnknown, InCallbackSince: now.Add(-d), Pending: 3, OldestPendingSince: now.Add(-d)}
 	}
-	behind := func(n int) Listener { return Listener{Name: "h", Pending: n, OldestPendingSince: now.Add(-10 * time.Second)} }
+	behind := func(n int) Listener {
+		return Listener{Name: "h", Pending: n, OldestPendingSince: now.Add(-10 * time.Second)}
+	}
 	silent := inf("silent", true)
 	silent.Reflector.LastHeard, silent.Reflector.LastEventTime = now.Add(-2*SilentAfter), now.Add(-2*SilentAfter)
 	snaps := []Informer{

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -88,7 +89,33 @@ func (v *fleetView) refresh() tea.Cmd {
 	v.scroll.setLen(len(v.rows))
 	v.scroll.cursor = cursor
 	v.scroll.clamp()
+	if v.chosen == "" && len(v.rows) > 0 {
+		// The first frame: the other views start on the worst process.
+		return v.choose()
+	}
 	return nil
+}
+
+// fleetSelectMsg asks the dashboard to show an informer of the process
+// under the cursor in the other views, and the header.
+type fleetSelectMsg struct{ informer string }
+
+// choose makes the process under the cursor the chosen one, and its worst
+// informer (else its first) the one the other views show.
+func (v *fleetView) choose() tea.Cmd {
+	r := v.current()
+	if r == nil {
+		return nil
+	}
+	v.chosen = r.p.Name()
+	name := r.h.Informer
+	if name == "" && len(r.p.Informers) > 0 {
+		name = r.p.Informers[0]
+	}
+	if name == "" || name == v.c.data.current {
+		return nil
+	}
+	return func() tea.Msg { return fleetSelectMsg{informer: name} }
 }
 
 func (v *fleetView) update(msg tea.Msg) tea.Cmd {
@@ -97,10 +124,7 @@ func (v *fleetView) update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	if v.scroll.handleKey(km, v.c.keys) {
-		if r := v.current(); r != nil {
-			v.chosen = r.p.Name()
-		}
-		return nil
+		return v.choose()
 	}
 	if key.Matches(km, v.c.keys.Open) {
 		r := v.current()
@@ -131,7 +155,7 @@ const (
 )
 
 var fleetColumns = []column{
-	{title: "PROCESS", width: 22, flex: true, maxw: 40, id: fcProcess},
+	{title: "PROCESS", width: 20, flex: true, maxw: 28, id: fcProcess},
 	{title: "STATE", width: 10, id: fcState},
 	{title: "WORST", width: 24, flex: true, id: fcWorst},
 	{title: "BACKLOG", width: 7, right: true, id: fcBacklog},
@@ -145,7 +169,12 @@ func (v *fleetView) render() string {
 	if len(v.rows) == 0 {
 		return st.dim.Render("no controller processes yet: " + say.Status(v.c.data.status, v.c.now()))
 	}
-	cols := layoutColumns(fleetColumns, w)
+	spec := slices.Clone(fleetColumns)
+	if w < 120 {
+		// Narrow, what is left goes to WORST: it says why.
+		spec[fcProcess].flex = false
+	}
+	cols := layoutColumns(spec, w)
 	lines := []string{st.dim.Render(fmt.Sprintf("%s, worst first · enter attaches to the process's agent",
 		humanize.Plural(len(v.rows), "controller process"))), st.bold.Render(renderHeader(cols))}
 	now := v.c.now()
@@ -153,9 +182,15 @@ func (v *fleetView) render() string {
 	for i := lo; i < hi; i++ {
 		r := v.rows[i]
 		cells := make([]string, fcAgent+1)
-		cells[fcProcess] = r.p.Name()
+		cells[fcProcess] = middleEllipsis(r.p.Name(), columnWidth(cols, fcProcess))
 		cells[fcState] = troubleWord(r.h)
-		cells[fcWorst] = worstCell(r.h, now)
+		// Both ends of the worst say the most: the informer, and the frame.
+		ww := columnWidth(cols, fcWorst)
+		worst := worstCell(r.h, now, false)
+		if width(worst) > ww {
+			worst = worstCell(r.h, now, true)
+		}
+		cells[fcWorst] = middleEllipsis(worst, ww)
 		cells[fcBacklog] = strconv.Itoa(r.backlog)
 		if r.estimated && r.backlog > 0 {
 			cells[fcBacklog] = "≥" + cells[fcBacklog]
@@ -183,8 +218,9 @@ func troubleWord(h source.Health) string {
 }
 
 // worstCell is "informer · listener · frame" (or how long, when no frame
-// is known) for the trouble that ranked the process.
-func worstCell(h source.Health, now time.Time) string {
+// is known) for the trouble that ranked the process; short names the
+// frame's function without its package and receiver.
+func worstCell(h source.Health, now time.Time, short bool) string {
 	switch h.Trouble {
 	case source.Healthy:
 		return "-"
@@ -192,10 +228,15 @@ func worstCell(h source.Health, now time.Time) string {
 		return "not scraped (up 0)"
 	}
 	s := ownInformerName(h.Informer)
-	if h.Listener != "" {
+	if h.Listener != "" && !(short && h.Frame != nil) {
+		// Short, the frame says more than the listener's name.
 		s += " · " + h.Listener
 	}
 	switch {
+	case h.Frame != nil && short:
+		f := *h.Frame
+		f.Function = f.Function[strings.LastIndexByte(f.Function, '.')+1:]
+		s += " · " + f.String()
 	case h.Frame != nil:
 		s += " · " + h.Frame.String()
 	case !h.Since.IsZero():

@@ -197,6 +197,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.attachTo(msg.p)
 	case attachedMsg:
 		return m, m.applyAttached(msg)
+	case fleetSelectMsg:
+		return m, m.showInformer(msg.informer)
 	case verifyDone:
 		m.finishVerify(msg)
 		return m, nil

@@ -75,9 +75,8 @@ document docs/fleet.md describes. Exit codes:
 			if err != nil {
 				return err
 			}
-			agentToken := ""
 			if ff.agentTokenFile != "" {
-				if agentToken, err = tokenfile.Read(ff.agentTokenFile); err != nil {
+				if o.agentToken, err = tokenfile.Read(ff.agentTokenFile); err != nil {
 					return fmt.Errorf("--agent-token-file: %w", err)
 				}
 			}
@@ -92,11 +91,7 @@ document docs/fleet.md describes. Exit codes:
 				}
 				return nil
 			}
-			if err := runFleetDashboard(ctx, src, o, agentToken); err != nil {
-				fmt.Fprintf(stderr, "informtop: %s\n", termsafe.String(err.Error()))
-				return exitError{1}
-			}
-			return nil
+			return present(ctx, src, o, stdout, stderr)
 		},
 	}
 	fs := cmd.Flags()
