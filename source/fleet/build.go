@@ -19,7 +19,9 @@ import (
 type build struct {
 	at         time.Time // the queries' evaluation time
 	agentLabel string
-	procs      map[string]*procAcc // by target labels, as their String
+	// procs are the targets by a hash of their labels (targetHash); a
+	// bucket holds more than one only when two hash alike.
+	procs map[uint64][]*procAcc
 }
 
 // procAcc is one scrape target while a refresh's answers come in.
@@ -30,7 +32,7 @@ type procAcc struct {
 }
 
 func newBuild(at time.Time, agentLabel string) *build {
-	return &build{at: at, agentLabel: agentLabel, procs: map[string]*procAcc{}}
+	return &build{at: at, agentLabel: agentLabel, procs: map[uint64][]*procAcc{}}
 }
 
 // target is the series' target labels: all but the agent's own.
@@ -44,16 +46,60 @@ func target(m model.Metric) model.LabelSet {
 	return t
 }
 
-func (b *build) proc(m model.Metric) *procAcc {
-	t := target(m)
-	key := t.String()
-	p := b.procs[key]
-	if p == nil {
-		// A target that exports informtop's series is being scraped,
-		// whatever up said (or if up was not asked, as in a federation).
-		p = &procAcc{target: t, up: true, informers: map[string]*informerAcc{}}
-		b.procs[key] = p
+// targetHash hashes the series' target labels without copying them: the
+// XOR of each pair's hash, as model.LabelSet.FastFingerprint does, so the
+// map's order does not matter. Every series of a refresh goes through it.
+func targetHash(m model.Metric) uint64 {
+	var h uint64
+	for k, v := range m {
+		if agentLabels[k] {
+			continue
+		}
+		h ^= fnv1a(fnv1a(fnv1a(fnvOffset, string(k)), "\xff"), string(v))
 	}
+	return h
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// fnv1a continues the 64-bit FNV-1a hash h over s, without allocating.
+func fnv1a(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
+// sameTarget reports whether m's target labels are exactly t.
+func sameTarget(m model.Metric, t model.LabelSet) bool {
+	n := 0
+	for k, v := range m {
+		if agentLabels[k] {
+			continue
+		}
+		if tv, ok := t[k]; !ok || tv != v {
+			return false
+		}
+		n++
+	}
+	return n == len(t)
+}
+
+func (b *build) proc(m model.Metric) *procAcc {
+	key := targetHash(m)
+	for _, p := range b.procs[key] {
+		if sameTarget(m, p.target) {
+			return p
+		}
+	}
+	// A target that exports informtop's series is being scraped, whatever
+	// up said (or if up was not asked, as in a federation).
+	p := &procAcc{target: target(m), up: true, informers: map[string]*informerAcc{}}
+	b.procs[key] = append(b.procs[key], p)
 	return p
 }
 
@@ -92,7 +138,10 @@ func (b *build) add(f family, s *model.Sample) {
 // process's name. At most maxProcs processes are kept, the first by name;
 // cut says how many there were when more.
 func (b *build) finish(maxProcs int) (procs []source.Process, snaps []source.Informer, total int) {
-	accs := slices.Collect(maps.Values(b.procs))
+	var accs []*procAcc
+	for _, bucket := range b.procs {
+		accs = append(accs, bucket...)
+	}
 	ps := make([]source.Process, len(accs))
 	for i, a := range accs {
 		ps[i] = b.process(a)

@@ -138,7 +138,9 @@ func labelsOf(t scrape, more map[string]string) map[string]string {
 }
 
 // serveProm starts p; the server ends with the test.
-func serveProm(t *testing.T, p *fakeProm) string {
+func serveProm(t *testing.T, p *fakeProm) string { return serveB(t, p) }
+
+func serveB(t testing.TB, p *fakeProm) string {
 	t.Helper()
 	srv := httptest.NewServer(p)
 	t.Cleanup(srv.Close)
