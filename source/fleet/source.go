@@ -317,7 +317,7 @@ func (s *Source) vector(ctx context.Context, q string, at time.Time) (model.Vect
 	}
 	vec, ok := v.(model.Vector)
 	if !ok {
-		return nil, fmt.Errorf("Prometheus answered %s with a %s, not a vector: is it Prometheus' query API?", q, v.Type())
+		return nil, fmt.Errorf("the answer to %s is a %s, not a vector: is %s Prometheus' query API?", q, v.Type(), s.url)
 	}
 	return vec, nil
 }
