@@ -103,9 +103,6 @@ func BuildFleet(f source.Frame, now time.Time) Fleet {
 				w.Seconds = seconds(now.Sub(h.Since))
 			}
 			fp.Worst = w
-			if h.Trouble == source.Stale || h.Trouble == source.NotSynced {
-				w.Pending = 0
-			}
 		}
 		out.Synced = out.Synced && fp.Synced
 		out.Processes = append(out.Processes, fp)
