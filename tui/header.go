@@ -263,6 +263,8 @@ func connShort(c *common, s *source.Informer) string {
 		return st.dim.Render("not started")
 	case r.ListInProgress:
 		return st.warn.Render(listingWord(r) + "…")
+	case r.WatchOpen && r.WatchSince.IsZero():
+		return st.ok.Render("watch up") // since when the source does not know (a fleet's series)
 	case r.WatchOpen:
 		return st.ok.Render("watch up " + humanize.Duration(since(now, r.WatchSince)))
 	case r.LastError != "":
