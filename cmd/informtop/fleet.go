@@ -114,7 +114,9 @@ document docs/fleet.md describes. Exit codes:
 	fs.DurationVar(&o.failOnStall, "fail-on-stall", 0, "with --once: exit 5 when a handler has been in one callback longer than this, e.g. 30s (0: never)")
 	fs.DurationVar(&o.refresh, "refresh", 100*time.Millisecond, "dashboard refresh interval")
 	expect(fs, "query-interval", "a duration such as 5s or 30s")
-	o.expectCommon(fs)
+	expect(fs, "timeout", "a duration such as 30s or 2m")
+	expect(fs, "fail-on-stall", "a duration such as 30s or 2m")
+	expect(fs, "refresh", "a duration such as 100ms or 1s")
 	return cmd
 }
 
