@@ -28,6 +28,9 @@ type fakeProm struct {
 	code    int // answer every request with this status when not 0
 	queries []string
 	auth    []string
+	// bodies, when not nil, keeps each query's answer to serve it again
+	// (the time aside), so a benchmark measures the client, not the fake.
+	bodies map[string][]byte
 }
 
 func (p *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -48,6 +51,11 @@ func (p *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.Form.Get("query")
 	p.queries = append(p.queries, q)
+	if b, ok := p.bodies[q]; ok {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(b)
+		return
+	}
 	at, _ := strconv.ParseFloat(r.Form.Get("time"), 64)
 	var ss []series
 	if strings.HasPrefix(q, "up") {
@@ -72,8 +80,12 @@ func (p *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		res = append(res, result{Metric: m, Value: [2]any{at, strconv.FormatFloat(s.value, 'f', -1, 64)}})
 	}
+	body, _ := json.Marshal(map[string]any{"status": "success", "data": map[string]any{"resultType": "vector", "result": res}})
+	if p.bodies != nil {
+		p.bodies[q] = body
+	}
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]any{"status": "success", "data": map[string]any{"resultType": "vector", "result": res}})
+	_, _ = w.Write(body)
 }
 
 func (p *fakeProm) seen() (queries, auth []string) {
