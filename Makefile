@@ -3,6 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 
 .PHONY: run test lint unit bench bench-kube build fuzz kube-bin
+.PHONY: prom-bin rules
 
 # VERSION is stamped into the binary (informtop version); BIN is where it goes.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
@@ -26,14 +27,25 @@ lint:
 # unit needs the kube-apiserver, etcd and kubectl that internal/kubetest
 # starts; build.sh prints the directory holding them (building them first,
 # ~11 min cold, when they are missing).
-unit: kube-bin
-	bin=$$(GO=$(GO) test/kube/build.sh) && INFORMTOP_KUBE_BIN=$$bin $(GO) test -race -count=1 -timeout 20m ./...
+unit: kube-bin prom-bin
+	bin=$$(GO=$(GO) test/kube/build.sh) && \
+	prom=$$(GO=$(GO) test/prom/build.sh) && \
+	INFORMTOP_KUBE_BIN=$$bin INFORMTOP_PROM_BIN=$$prom $(GO) test -race -count=1 -timeout 20m ./...
 
 # kube-bin builds the integration tests' binaries from the nested module
 # test/kube (kept apart so the root module does not depend on k8s.io/kubernetes;
 # `./...` above, vet and staticcheck do not enter it).
 kube-bin:
 	GO=$(GO) test/kube/build.sh
+
+# prom-bin builds prometheus and promtool (the nested module test/prom) for
+# the rules' tests and internal/promtest.
+prom-bin:
+	GO=$(GO) test/prom/build.sh
+
+# rules writes deploy/prometheus's PrometheusRule from its plain rules file.
+rules:
+	$(GO) generate ./deploy/prometheus/
 
 # bench compares informtop's engine with client-go's in the same process.
 bench:

@@ -1,0 +1,101 @@
+// Package promtest starts a real Prometheus server on 127.0.0.1 for tests,
+// scraping the targets and evaluating the rule files a test gives it, so that
+// informtop's metrics and rules are tested by the server that runs them in
+// production rather than by a parser of our own.
+//
+// The binaries (prometheus and promtool) come from test/prom/build.sh
+// (`make prom-bin`), found through the environment variable
+// INFORMTOP_PROM_BIN; `make unit` sets it. Without it, Start and Promtool
+// skip the test under -short and fail it otherwise, so CI cannot pass without
+// having run them.
+//
+// Every server Start starts is stopped by Close or when the test ends
+// (SIGTERM, then SIGKILL after a grace period), and by the kernel if the test
+// binary dies first.
+package promtest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+const (
+	// EnvBinDir names the environment variable holding the directory with
+	// prometheus and promtool: the one test/prom/build.sh prints.
+	EnvBinDir = "INFORMTOP_PROM_BIN"
+
+	// stopGrace bounds how long Prometheus may take to stop after SIGTERM
+	// (it writes its head block's WAL; well under a second in a test)
+	// before it gets SIGKILL.
+	stopGrace = 10 * time.Second
+	// startTimeout bounds how long Prometheus may take to answer /-/ready:
+	// about a second usually, far more on a loaded 2-core machine.
+	startTimeout = 60 * time.Second
+	// tailLines is how much of the server's log a failure shows.
+	tailLines = 40
+)
+
+// ErrNoBinaries says that INFORMTOP_PROM_BIN is not set.
+var ErrNoBinaries = errors.New(EnvBinDir + " is not set, so there is no prometheus or promtool to run: " +
+	"run the tests with `make unit`, or run `make prom-bin` and set " + EnvBinDir + " to the directory it prints")
+
+// Target is one process Prometheus scrapes. Targets of one Job share a
+// scrape configuration, so they must share a MetricsPath ("" is /metrics).
+// Labels are added to every series scraped from it, as a service
+// discovery's target labels (namespace, pod) would be.
+type Target struct {
+	Job, Addr, MetricsPath string
+	Labels                 map[string]string
+}
+
+// Config is what the server scrapes and evaluates. RuleFiles are paths of
+// Prometheus rule files; an interval of 0 means 1 s, so that a test sees a
+// new sample, and a rule's result, every second.
+type Config struct {
+	Targets                      []Target
+	RuleFiles                    []string
+	ScrapeInterval, EvalInterval time.Duration
+}
+
+// binary returns the path of name in INFORMTOP_PROM_BIN, or an error saying
+// how to build it.
+func binary(name string) (string, error) {
+	dir := os.Getenv(EnvBinDir)
+	if dir == "" {
+		return "", ErrNoBinaries
+	}
+	p := filepath.Join(dir, name)
+	fi, err := os.Stat(p)
+	if err == nil && (fi.IsDir() || fi.Mode()&0o111 == 0) {
+		err = errors.New("not an executable file")
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s=%s has no usable %s (%v): run `make prom-bin` and set %s to the directory it prints",
+			EnvBinDir, dir, name, err, EnvBinDir)
+	}
+	return p, nil
+}
+
+// skipOrFatal ends t when a binary is missing: a -short run skips (a quick
+// local `go test -short ./...`), any other fails.
+func skipOrFatal(t testing.TB, err error) {
+	t.Helper()
+	if errors.Is(err, ErrNoBinaries) && testing.Short() {
+		t.Skip(err)
+	}
+	t.Fatal(err)
+}
+
+// Promtool returns the path of the promtool built with the server.
+func Promtool(t testing.TB) string {
+	t.Helper()
+	p, err := binary("promtool")
+	if err != nil {
+		skipOrFatal(t, err)
+	}
+	return p
+}

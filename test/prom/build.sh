@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds prometheus and promtool at the version pinned in this directory's
+# go.mod, for the tests that load informtop's rules (internal/promtest,
+# deploy/prometheus).
+#
+# The binaries go into a directory keyed by a hash of go.mod and go.sum, so a
+# version bump builds afresh and an unchanged checkout reuses what is there:
+#   ${PROM_BIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/informtop/prom-bin/<hash>}
+# When both binaries are present it does nothing. It prints ONLY that
+# directory on stdout (so `INFORMTOP_PROM_BIN=$(test/prom/build.sh)` works);
+# progress and errors go to stderr.
+#
+# The build tag remove_all_sd leaves out every service-discovery plugin (the
+# tests list static targets), and without the builtinassets tag the web UI is
+# not embedded (the tests use the HTTP API only).
+# A cold build (empty Go build cache) took 17 min (1017 s) on 2 cores that
+# other builds shared, ~1.2 GB of build cache; a warm one (build cache kept,
+# output directory removed) 18 s. The binaries are ~52 MB each.
+#
+# Environment: PROM_BIN_DIR (output directory), GO (the go command, as in the
+# Makefile), PROM_BUILD_PARALLEL (go build -p, default 2).
+set -euo pipefail
+
+# Keep stdout for the final directory alone.
+exec 3>&1 1>&2
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here"
+
+hash="$(cat go.mod go.sum | sha256sum | cut -c1-16)"
+dir="${PROM_BIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/informtop/prom-bin/$hash}"
+bins=(prometheus promtool)
+
+have_all() {
+  local b
+  for b in "${bins[@]}"; do
+    [ -x "$dir/$b" ] || return 1
+  done
+}
+
+if have_all; then
+  echo "$dir" >&3
+  exit 0
+fi
+
+mkdir -p "$dir"
+# A second concurrent run waits for the first instead of building twice.
+exec 9>"$dir/.lock"
+flock 9
+if have_all; then
+  echo "$dir" >&3
+  exit 0
+fi
+
+# The caller's GOFLAGS (-race, -tags, ...) are for the root module's tests;
+# go.work would pull this module into a workspace. Neither belongs here.
+go="${GO:-go}"
+export GOFLAGS="-mod=readonly -buildvcs=false"
+export GOWORK=off
+export CGO_ENABLED=0
+
+echo "prom-bin: building prometheus and promtool into $dir"
+start=$SECONDS
+
+"$go" mod download github.com/prometheus/prometheus
+
+version="$("$go" list -m -f '{{.Version}}' github.com/prometheus/prometheus)"
+# Stamped so that /api/v1/status/buildinfo and --version say which release
+# the module version is (v0.316.0 is Prometheus 3.16.0).
+# Prometheus 3.x is published as Go module v0.3XX.Y for release 3.XX.Y.
+n="${version#v0.}"
+release="${n:0:1}.${n:1}"
+ldflags="-s -w"
+ldflags+=" -X github.com/prometheus/common/version.Version=$release"
+ldflags+=" -X github.com/prometheus/common/version.Revision=$version"
+ldflags+=" -X github.com/prometheus/common/version.Branch=module"
+
+# Build into a fresh directory and move the binaries in afterwards, so an
+# interrupted build never leaves a binary that looks complete.
+tmp="$(mktemp -d "$dir/.build.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+# One go build for both lets the packages they share compile once.
+"$go" build -p "${PROM_BUILD_PARALLEL:-2}" -trimpath -tags remove_all_sd \
+  -ldflags "$ldflags" -o "$tmp/" \
+  github.com/prometheus/prometheus/cmd/prometheus \
+  github.com/prometheus/prometheus/cmd/promtool
+for b in "${bins[@]}"; do
+  mv "$tmp/$b" "$dir/$b"
+done
+
+echo "prom-bin: built in $((SECONDS - start)) s:"
+ls -l "${bins[@]/#/$dir/}"
+echo "$dir" >&3
