@@ -77,8 +77,10 @@ func BuildFleet(f source.Frame, now time.Time) Fleet {
 	out := Fleet{Source: "fleet", Time: now.UTC(), Status: f.Status, Synced: true, Processes: make([]FleetProcess, 0, len(procs))}
 	for i, p := range procs {
 		h := hs[i]
+		said := h
+		said.Informer = ownName(h.Informer) // the process is named beside it
 		fp := FleetProcess{Name: p.Name(), Job: p.Job, Instance: p.Instance, Labels: p.Labels, Up: p.Up, Agent: p.Agent,
-			State: h.Trouble, Reason: say.Health(h, now)}
+			State: h.Trouble, Reason: say.Health(said, now)}
 		var snaps []source.Informer
 		for _, n := range p.Informers {
 			if s, ok := byName[n]; ok {
@@ -132,20 +134,21 @@ func WriteFleetTable(w io.Writer, f Fleet) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PROCESS\tSTATE\tWORST\tBACKLOG\tINFORMERS\tAGENT")
 	for _, p := range f.Processes {
-		synced, backlog := 0, 0
+		synced, backlog, estimated := 0, 0, false
 		for _, inf := range p.Informers {
 			if inf.Synced {
 				synced++
 			}
 			for _, l := range inf.Listeners {
 				backlog += l.Pending
+				estimated = estimated || l.PendingEstimated
 			}
 		}
 		agent := p.Agent
 		if agent == "" {
 			agent = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\n", safe(p.Name), p.State, safe(worstText(p.Worst)), humanize.Count(backlog), synced, len(p.Informers), safe(agent))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\t%d/%d\t%s\n", safe(p.Name), p.State, safe(worstText(p.Worst)), lowerBound(estimated && backlog > 0), humanize.Count(backlog), synced, len(p.Informers), safe(agent))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -162,6 +165,14 @@ func WriteFleetTable(w io.Writer, f Fleet) error {
 		fmt.Fprintf(w, "%s: %s\n", safe(p.Name), safe(p.Reason))
 	}
 	return nil
+}
+
+// lowerBound is "≥" before a backlog that is a lower bound.
+func lowerBound(b bool) string {
+	if b {
+		return "≥"
+	}
+	return ""
 }
 
 // worstText is "informer · listener · frame" or "-".

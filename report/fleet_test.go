@@ -59,8 +59,8 @@ func TestBuildFleetRanksAndNamesTheWorst(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := tb.String()
-	if !strings.Contains(out, "controllers · b:1  stalled  deployments · h · main.(*Controller).misbehave (main.go:266)  7") ||
-		!strings.Contains(out, "has been in a callback for 30s, stuck in main.(*Controller).misbehave (main.go:266)") {
+	if !strings.Contains(out, "controllers · b:1  stalled  deployments · h · main.(*Controller).misbehave (main.go:266)  ≥7") ||
+		!strings.Contains(out, "handler h of deployments has been in a callback for 30s, stuck in main.(*Controller).misbehave (main.go:266)") {
 		t.Errorf("table:\n%s", out)
 	}
 }
