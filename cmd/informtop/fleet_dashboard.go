@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/informtop/informtop/attach"
@@ -24,6 +25,10 @@ func attachFromFleet(ctx context.Context, wg *sync.WaitGroup, token string) func
 		}
 		actx, stop := context.WithCancel(ctx)
 		wg.Go(func() { a.Run(actx) })
-		return a, stop, nil
+		back := source.Decoration{Frame: func(f source.Frame) source.Frame {
+			f.Notes = append(slices.Clip(f.Notes), "opened from the fleet: esc or :fleet goes back to it")
+			return f
+		}}
+		return source.Decorate(a, back), stop, nil
 	}
 }

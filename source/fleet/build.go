@@ -201,6 +201,8 @@ func (b *build) informer(prefix, name string, a *informerAcc) source.Informer {
 	s := a.inf
 	s.Name = prefix + " · " + name
 	s.Taken, s.Started = at, true
+	// The queue's initial list was processed once the informer synced.
+	s.Queue.Synced = s.Synced
 	// Prometheus has no series for the watch; the agent's silent flag
 	// says when it is not delivering, so the watch counts as open and the
 	// times below make FreshnessOf agree with that flag.
