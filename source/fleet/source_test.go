@@ -3,6 +3,7 @@ package fleet
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -192,4 +193,27 @@ func newSource(t *testing.T, o Options) *Source {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// A fleet larger than the bounds is cut, and the header says so and how
+// to see the rest.
+func TestFleetSaysWhenItCutTheFleet(t *testing.T) {
+	p := &fakeProm{}
+	for i := range 3 {
+		tg := scrape{"job": "c", "instance": fmt.Sprintf("h:%d", i)}
+		p.scrapes(tg, 1)
+		p.informer(tg, "pods", map[string]float64{"informtop_informer_synced": 1})
+	}
+	s := newSource(t, Options{URL: serveProm(t, p), MaxProcesses: 2, MaxSeries: 3})
+	running(t, s)
+	waitAnswered(t, s)
+	f := s.Pull(0, 0)
+	if len(f.Processes) != 2 || f.Processes[0].Instance != "h:0" || f.Processes[1].Instance != "h:1" {
+		t.Fatalf("processes %+v, want the first two by name", f.Processes)
+	}
+	for _, want := range []string{"showing 2 of 3 processes (the first by name): narrow --selector", "returned 3 series, the most asked for"} {
+		if !strings.Contains(f.Status.Message, want) {
+			t.Errorf("status %q lacks %q", f.Status.Message, want)
+		}
+	}
 }
