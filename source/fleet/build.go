@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prometheus/common/model"
-
 	"github.com/informtop/informtop/source"
 )
 
@@ -26,7 +24,7 @@ type build struct {
 
 // procAcc is one scrape target while a refresh's answers come in.
 type procAcc struct {
-	target    model.LabelSet
+	target    labels // a copy: query's maps are reused
 	up        bool
 	informers map[string]*informerAcc // by the series' name label
 }
@@ -36,8 +34,8 @@ func newBuild(at time.Time, agentLabel string) *build {
 }
 
 // target is the series' target labels: all but the agent's own.
-func target(m model.Metric) model.LabelSet {
-	t := make(model.LabelSet, len(m))
+func target(m labels) labels {
+	t := make(labels, len(m))
 	for k, v := range m {
 		if !agentLabels[k] {
 			t[k] = v
@@ -49,13 +47,13 @@ func target(m model.Metric) model.LabelSet {
 // targetHash hashes the series' target labels without copying them: the
 // XOR of each pair's hash, as model.LabelSet.FastFingerprint does, so the
 // map's order does not matter. Every series of a refresh goes through it.
-func targetHash(m model.Metric) uint64 {
+func targetHash(m labels) uint64 {
 	var h uint64
 	for k, v := range m {
 		if agentLabels[k] {
 			continue
 		}
-		h ^= fnv1a(fnv1a(fnv1a(fnvOffset, string(k)), "\xff"), string(v))
+		h ^= fnv1a(fnv1a(fnv1a(fnvOffset, k), "\xff"), v)
 	}
 	return h
 }
@@ -75,7 +73,7 @@ func fnv1a(h uint64, s string) uint64 {
 }
 
 // sameTarget reports whether m's target labels are exactly t.
-func sameTarget(m model.Metric, t model.LabelSet) bool {
+func sameTarget(m, t labels) bool {
 	n := 0
 	for k, v := range m {
 		if agentLabels[k] {
@@ -89,7 +87,7 @@ func sameTarget(m model.Metric, t model.LabelSet) bool {
 	return n == len(t)
 }
 
-func (b *build) proc(m model.Metric) *procAcc {
+func (b *build) proc(m labels) *procAcc {
 	key := targetHash(m)
 	for _, p := range b.procs[key] {
 		if sameTarget(m, p.target) {
@@ -104,33 +102,32 @@ func (b *build) proc(m model.Metric) *procAcc {
 }
 
 // addUp records a target's up series.
-func (b *build) addUp(s *model.Sample) {
-	b.proc(s.Metric).up = s.Value == 1
+func (b *build) addUp(m labels, v float64) {
+	b.proc(m).up = v == 1
 }
 
 // add records one series of f.
-func (b *build) add(f family, s *model.Sample) {
-	p := b.proc(s.Metric)
-	name := string(s.Metric["name"])
+func (b *build) add(f family, m labels, v float64) {
+	p := b.proc(m)
+	name := m["name"]
 	a := p.informers[name]
 	if a == nil {
 		a = &informerAcc{listeners: map[string]*listenerAcc{}}
-		a.inf.Resource = string(s.Metric["resource"])
-		a.inf.Group, a.inf.Version = string(s.Metric["group"]), string(s.Metric["version"])
+		a.inf.Resource = m["resource"]
+		a.inf.Group, a.inf.Version = m["group"], m["version"]
 		p.informers[name] = a
 	}
-	v := float64(s.Value)
 	if f.informer != nil {
 		f.informer(a, v)
 		return
 	}
-	ln := string(s.Metric["listener"])
+	ln := m["listener"]
 	l := a.listeners[ln]
 	if l == nil {
 		l = &listenerAcc{l: source.Listener{Name: ln}}
 		a.listeners[ln] = l
 	}
-	f.listener(l, v, s)
+	f.listener(l, v, m)
 }
 
 // finish turns the answers into the frame's processes and informers:
@@ -143,15 +140,17 @@ func (b *build) finish(maxProcs int) (procs []source.Process, snaps []source.Inf
 		accs = append(accs, bucket...)
 	}
 	ps := make([]source.Process, len(accs))
+	names, keys := make([]string, len(accs)), make([]string, len(accs))
 	for i, a := range accs {
 		ps[i] = b.process(a)
+		names[i], keys[i] = ps[i].Name(), labelsKey(a.target)
 	}
 	idx := make([]int, len(accs))
 	for i := range idx {
 		idx[i] = i
 	}
 	slices.SortFunc(idx, func(i, j int) int {
-		return cmp.Or(strings.Compare(ps[i].Name(), ps[j].Name()), strings.Compare(accs[i].target.String(), accs[j].target.String()))
+		return cmp.Or(strings.Compare(names[i], names[j]), strings.Compare(keys[i], keys[j]))
 	})
 	total = len(idx)
 	if maxProcs > 0 && len(idx) > maxProcs {
@@ -179,9 +178,22 @@ func (b *build) finish(maxProcs int) (procs []source.Process, snaps []source.Inf
 	return procs, snaps, total
 }
 
+// labelsKey is t as one string, its labels in name order, so targets
+// alike in name sort the same way every time.
+func labelsKey(t labels) string {
+	var sb strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(t)) {
+		sb.WriteString(k)
+		sb.WriteByte('=')
+		sb.WriteString(strconv.Quote(t[k]))
+		sb.WriteByte(',')
+	}
+	return sb.String()
+}
+
 // process is a target's Process, without its informers.
 func (b *build) process(a *procAcc) source.Process {
-	p := source.Process{Job: string(a.target["job"]), Instance: string(a.target["instance"]), Up: a.up}
+	p := source.Process{Job: a.target["job"], Instance: a.target["instance"], Up: a.up}
 	for k, v := range a.target {
 		if k == "job" || k == "instance" {
 			continue
@@ -189,9 +201,9 @@ func (b *build) process(a *procAcc) source.Process {
 		if p.Labels == nil {
 			p.Labels = map[string]string{}
 		}
-		p.Labels[string(k)] = string(v)
+		p.Labels[k] = v
 	}
-	p.Agent = string(a.target[model.LabelName(b.agentLabel)])
+	p.Agent = a.target[b.agentLabel]
 	return p
 }
 

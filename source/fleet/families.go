@@ -3,16 +3,14 @@ package fleet
 import (
 	"math"
 
-	"github.com/prometheus/common/model"
-
 	"github.com/informtop/informtop/source"
 )
 
 // The labels the agent puts on its own series (agent/collector.go); every
 // other label of a series is its scrape target's (job, instance,
 // namespace, pod, cluster…), which names the process.
-var agentLabels = map[model.LabelName]bool{
-	model.MetricNameLabel: true, "name": true, "group": true, "version": true, "resource": true,
+var agentLabels = map[string]bool{
+	"__name__": true, "name": true, "group": true, "version": true, "resource": true,
 	"listener": true, "type": true, "frame": true,
 }
 
@@ -25,7 +23,7 @@ type family struct {
 	// informer or listener sets the value on the informer (or listener)
 	// the series is of; exactly one is set.
 	informer func(a *informerAcc, v float64)
-	listener func(l *listenerAcc, v float64, s *model.Sample)
+	listener func(l *listenerAcc, v float64, m labels)
 }
 
 // families are every informtop series the fleet reads: the informer ones
@@ -46,20 +44,20 @@ var families = []family{
 	{metric: "informtop_informer_quiet_seconds", informer: func(a *informerAcc, v float64) { a.quiet, a.quietKnown = v, true }},
 	{metric: "informtop_store_estimated_bytes", informer: func(a *informerAcc, v float64) { a.inf.Memory.EstimatedBytes = finite(v) }},
 
-	{metric: "informtop_listener_pending_notifications", listener: func(l *listenerAcc, v float64, _ *model.Sample) { l.l.Pending = count(v) }},
-	{metric: "informtop_listener_buffer_capacity", listener: func(l *listenerAcc, v float64, _ *model.Sample) { l.l.Capacity = count(v) }},
-	{metric: "informtop_listener_callback_in_progress_seconds", listener: func(l *listenerAcc, v float64, s *model.Sample) {
+	{metric: "informtop_listener_pending_notifications", listener: func(l *listenerAcc, v float64, _ labels) { l.l.Pending = count(v) }},
+	{metric: "informtop_listener_buffer_capacity", listener: func(l *listenerAcc, v float64, _ labels) { l.l.Capacity = count(v) }},
+	{metric: "informtop_listener_callback_in_progress_seconds", listener: func(l *listenerAcc, v float64, m labels) {
 		// A call that outlived 2 s gets a series of its own, labelled
 		// with its frame; the frameless one lingers until staleness ends
 		// it. The longest is the call in progress.
 		if v > l.inCallback {
 			l.inCallback = v
-			l.frame = string(s.Metric["frame"])
+			l.frame = m["frame"]
 		}
 	}},
-	{metric: "informtop_listener_delivered_total", listener: func(l *listenerAcc, v float64, s *model.Sample) {
+	{metric: "informtop_listener_delivered_total", listener: func(l *listenerAcc, v float64, m labels) {
 		n := counter(v)
-		switch s.Metric["type"] {
+		switch m["type"] {
 		case "add":
 			l.l.Delivered.Add = n
 		case "update":
@@ -70,10 +68,10 @@ var families = []family{
 			l.l.Delivered.Sync = n
 		}
 	}},
-	{metric: "informtop_listener_panics_total", listener: func(l *listenerAcc, v float64, _ *model.Sample) { l.l.Panics = counter(v) }},
-	{metric: "informtop_listener_cache_mutations_total", listener: func(l *listenerAcc, v float64, _ *model.Sample) { l.l.CacheMutations = counter(v) }},
-	{metric: "informtop_listener_synced", listener: func(l *listenerAcc, v float64, _ *model.Sample) { l.l.Synced = v == 1 }},
-	{metric: "informtop_listener_oldest_pending_seconds", listener: func(l *listenerAcc, v float64, _ *model.Sample) { l.oldest = v }},
+	{metric: "informtop_listener_panics_total", listener: func(l *listenerAcc, v float64, _ labels) { l.l.Panics = counter(v) }},
+	{metric: "informtop_listener_cache_mutations_total", listener: func(l *listenerAcc, v float64, _ labels) { l.l.CacheMutations = counter(v) }},
+	{metric: "informtop_listener_synced", listener: func(l *listenerAcc, v float64, _ labels) { l.l.Synced = v == 1 }},
+	{metric: "informtop_listener_oldest_pending_seconds", listener: func(l *listenerAcc, v float64, _ labels) { l.oldest = v }},
 }
 
 // informerAcc is one informer while a refresh's answers come in.

@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// series is one series a fake Prometheus answers with.
-type series struct {
+// fakeSeries is one series a fake Prometheus answers with.
+type fakeSeries struct {
 	labels map[string]string
 	value  float64
 }
@@ -23,8 +23,8 @@ type series struct {
 // query gets up. It records the queries and the Authorization headers.
 type fakeProm struct {
 	mu      sync.Mutex
-	byName  map[string][]series
-	up      []series
+	byName  map[string][]fakeSeries
+	up      []fakeSeries
 	code    int // answer every request with this status when not 0
 	queries []string
 	auth    []string
@@ -57,7 +57,7 @@ func (p *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	at, _ := strconv.ParseFloat(r.Form.Get("time"), 64)
-	var ss []series
+	var ss []fakeSeries
 	if strings.HasPrefix(q, "up") {
 		ss = p.up
 	} else {
@@ -127,15 +127,15 @@ func (p *fakeProm) add(metric string, labels map[string]string, v float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.byName == nil {
-		p.byName = map[string][]series{}
+		p.byName = map[string][]fakeSeries{}
 	}
-	p.byName[metric] = append(p.byName[metric], series{labels, v})
+	p.byName[metric] = append(p.byName[metric], fakeSeries{labels, v})
 }
 
 func (p *fakeProm) scrapes(t scrape, up float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.up = append(p.up, series{labelsOf(t, nil), up})
+	p.up = append(p.up, fakeSeries{labelsOf(t, nil), up})
 }
 
 func labelsOf(t scrape, more map[string]string) map[string]string {

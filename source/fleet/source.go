@@ -11,9 +11,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/api"
-	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/config"
-	"github.com/prometheus/common/model"
 
 	"github.com/informtop/informtop/source"
 )
@@ -75,7 +73,7 @@ type Options struct {
 type Source struct {
 	url      string // as given, without a trailing slash
 	selector string // validated matchers, "" for none
-	api      promv1.API
+	client   api.Client
 	close    func()
 	opts     Options
 	lo, hi   time.Duration
@@ -124,7 +122,7 @@ func New(opts Options) (*Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%q is not a Prometheus URL: %v", opts.URL, err)
 	}
-	s := &Source{url: u, selector: sel, api: promv1.NewAPI(c), close: hc.CloseIdleConnections, opts: opts, lo: minBackoff, hi: maxBackoff}
+	s := &Source{url: u, selector: sel, client: c, close: hc.CloseIdleConnections, opts: opts, lo: minBackoff, hi: maxBackoff}
 	s.status = source.Status{State: source.Connecting, Message: "asking Prometheus at " + u + " for informtop's series"}
 	return s, nil
 }
@@ -224,7 +222,7 @@ func (s *Source) refresh(ctx context.Context) time.Duration {
 	defer cancel()
 	at := time.Now()
 	b := newBuild(at, s.opts.AgentLabel)
-	cut, err := s.query(ctx, b, at)
+	cut, err := s.queryAll(ctx, b, at)
 	if ctx.Err() != nil && err != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return s.opts.Refresh // stopping; the answer is moot
 	}
@@ -265,33 +263,27 @@ func (s *Source) noSeries() string {
 
 // query asks for the targets and every family, each one query evaluated
 // at at, into b. cut is a sentence when a query hit MaxSeries.
-func (s *Source) query(ctx context.Context, b *build, at time.Time) (cut string, err error) {
+func (s *Source) queryAll(ctx context.Context, b *build, at time.Time) (cut string, err error) {
 	sel := s.selector
 	// The targets: up for every one that exported informtop's series in
 	// the last hour, so a controller Prometheus cannot scrape any more is
 	// listed as down rather than forgotten.
 	upQuery := fmt.Sprintf("%s and ignoring(name, group, version, resource) last_over_time(%s[%s])",
 		selectorQuery("up", sel), selectorQuery("informtop_informer_synced", sel), lookback)
-	vec, err := s.vector(ctx, upQuery, at)
+	n, err := s.query(ctx, upQuery, at, b.addUp)
 	if err != nil {
 		return "", err
 	}
-	for _, smp := range vec {
-		b.addUp(smp)
-	}
 	var cutFamilies []string
-	if len(vec) >= s.opts.MaxSeries {
+	if n >= s.opts.MaxSeries {
 		cutFamilies = append(cutFamilies, "up")
 	}
 	for _, f := range families {
-		vec, err := s.vector(ctx, selectorQuery(f.metric, sel), at)
+		n, err := s.query(ctx, selectorQuery(f.metric, sel), at, func(m labels, v float64) { b.add(f, m, v) })
 		if err != nil {
 			return "", err
 		}
-		for _, smp := range vec {
-			b.add(f, smp)
-		}
-		if len(vec) >= s.opts.MaxSeries {
+		if n >= s.opts.MaxSeries {
 			cutFamilies = append(cutFamilies, f.metric)
 		}
 	}
@@ -307,19 +299,6 @@ func selectorQuery(metric, sel string) string {
 		return metric
 	}
 	return metric + "{" + sel + "}"
-}
-
-// vector runs one instant query that must answer a vector.
-func (s *Source) vector(ctx context.Context, q string, at time.Time) (model.Vector, error) {
-	v, _, err := s.api.Query(ctx, q, at, promv1.WithLimit(uint64(s.opts.MaxSeries)))
-	if err != nil {
-		return nil, err
-	}
-	vec, ok := v.(model.Vector)
-	if !ok {
-		return nil, fmt.Errorf("the answer to %s is a %s, not a vector: is %s Prometheus' query API?", q, v.Type(), s.url)
-	}
-	return vec, nil
 }
 
 // failed records a failed refresh and returns the backoff before the next.

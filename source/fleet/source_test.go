@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,5 +217,44 @@ func TestFleetSaysWhenItCutTheFleet(t *testing.T) {
 		if !strings.Contains(f.Status.Message, want) {
 			t.Errorf("status %q lacks %q", f.Status.Message, want)
 		}
+	}
+}
+
+// A query Prometheus refuses (its JSON error) or an answer that is not a
+// vector is a sentence in the status, and the source keeps trying.
+func TestFleetSaysWhatPrometheusRefused(t *testing.T) {
+	answers := map[string]string{
+		"refused":   `{"status":"error","errorType":"bad_data","error":"parse error at char 3"}`,
+		"matrix":    `{"status":"success","data":{"resultType":"matrix","result":[]}}`,
+		"not json":  `<html>a login page</html>`,
+		"bad value": `{"status":"success","data":{"resultType":"vector","result":[{"metric":{"job":"c"},"value":[1,"x"]}]}}`,
+	}
+	want := map[string]string{
+		"refused":   "was refused: parse error at char 3 (bad_data)",
+		"matrix":    `is a "matrix", not a vector`,
+		"not json":  "is not Prometheus' JSON",
+		"bad value": "series 0 of a vector result",
+	}
+	for name, body := range answers {
+		t.Run(name, func(t *testing.T) {
+			code := http.StatusOK
+			if name == "refused" {
+				code = http.StatusBadRequest
+			}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.WriteHeader(code)
+				_, _ = w.Write([]byte(body))
+			}))
+			t.Cleanup(srv.Close)
+			s := newSource(t, Options{URL: srv.URL})
+			running(t, s)
+			deadline := time.Now().Add(10 * time.Second)
+			for s.Pull(0, 0).Status.State == source.Connecting && s.Pull(0, 0).Status.LastError == "" && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond)
+			}
+			if st := s.Pull(0, 0).Status; !strings.Contains(st.Message, want[name]) || st.NextRetry.IsZero() {
+				t.Errorf("status %+v; want a message with %q and a next attempt", st, want[name])
+			}
+		})
 	}
 }
