@@ -25,9 +25,8 @@ func (e *statusError) Error() string {
 	return fmt.Sprintf("HTTP %d %s", e.code, http.StatusText(e.code))
 }
 
-// statusTransport turns those answers into statusErrors. The Prometheus
-// client POSTs a query and falls back to GET on a 403 (some proxies
-// refuse POST), so only a GET's 403 is final.
+// statusTransport turns those answers into statusErrors (the fleet's
+// queries are GETs: a 403 is the credentials', not the method's).
 type statusTransport struct{ next http.RoundTripper }
 
 func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -36,8 +35,7 @@ func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	switch code := resp.StatusCode; {
-	case code == http.StatusUnauthorized, code == http.StatusNotFound,
-		code == http.StatusForbidden && req.Method == http.MethodGet:
+	case code == http.StatusUnauthorized, code == http.StatusForbidden, code == http.StatusNotFound:
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		resp.Body.Close()
 		return nil, &statusError{code}
