@@ -262,10 +262,12 @@ func seconds(d time.Duration) float64 { return humanize.Seconds(d, time.Millisec
 func fineSeconds(d time.Duration) float64 { return humanize.Seconds(d, time.Microsecond) }
 
 // WriteJSON prints the report as indented JSON.
-func WriteJSON(w io.Writer, r Report) error {
+func WriteJSON(w io.Writer, r Report) error { return writeIndented(w, r) }
+
+func writeIndented(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(v)
 }
 
 // WriteTable prints the same report for people: one block per informer.

@@ -12,7 +12,7 @@ import (
 // Pull, Store readers and capabilities from command goroutines so that a
 // slow source never delays a keystroke.
 type Source interface {
-	// Kind is "demo", "kube", "attach" or "replay".
+	// Kind is "demo", "kube", "attach", "replay" or "fleet".
 	Kind() string
 	// Title names what is shown: "demo · steady", a kubeconfig context,
 	// an address.
@@ -65,6 +65,9 @@ type Frame struct {
 	Paused bool
 	// PausedBy says who paused processing; "" when not paused.
 	PausedBy Pauser
+	// Processes are the controller processes a fleet source reads, worst
+	// first (RankProcesses); nil for every other source.
+	Processes []Process
 	// Taken is when the frame was read.
 	Taken time.Time
 }

@@ -24,12 +24,16 @@ type capabilities struct {
 	// retarget changes what the source watches (":svc", ":ns shop").
 	retarget source.Retargeting
 	table    source.TableReader
+	// fleet: the source lists controller processes (Frame.Processes), so
+	// the dashboard has a Fleet view and Enter attaches to one.
+	fleet bool
 }
 
 func capabilitiesOf(src source.Source) capabilities {
 	c := src.Controls()
 	return capabilities{proc: c.Processing, stall: c.Stalling, faults: c.Faults, work: c.Workload,
-		queue: c.Queue, pager: c.QueuePager, owes: c.Backlog, verify: c.Verifier, server: c.Server, retarget: c.Retarget, table: c.Table}
+		queue: c.Queue, pager: c.QueuePager, owes: c.Backlog, verify: c.Verifier, server: c.Server, retarget: c.Retarget, table: c.Table,
+		fleet: src.Kind() == "fleet"}
 }
 
 // controlGroup ties control keys to the capability they need and the

@@ -22,6 +22,9 @@ type common struct {
 	data          *dataState
 	stallAfter    time.Duration  // a callback running longer than this is a stall
 	loc           *time.Location // for event timestamps; UTC in tests
+	// fromFleet: the source is a process attached to from a fleet's
+	// dashboard, which esc and :fleet go back to.
+	fromFleet bool
 	// compare asks for informers sharing a resource to be drawn side by
 	// side (see comparing); on by default, flipped by the compare key.
 	compare bool

@@ -35,6 +35,7 @@ type dataMsg struct {
 	reasons    source.Reasons
 	workqueues []source.Workqueue
 	server     map[string]source.ServerStats
+	processes  []source.Process // a fleet's; nil for other sources
 	paused     bool
 	pausedBy   source.Pauser
 	at         time.Time
@@ -45,7 +46,7 @@ func fetchData(src source.Source, cursor uint64, now time.Time) dataMsg {
 	f := src.Pull(cursor, eventFetchMax)
 	msg := dataMsg{snaps: f.Snapshots, notes: f.Notes, events: f.Events, next: f.Next, missed: f.Missed,
 		eventStats: f.EventStats, status: f.Status, reasons: f.Reasons, workqueues: f.Workqueues,
-		server: f.Server, paused: f.Paused, pausedBy: f.PausedBy, at: now}
+		server: f.Server, processes: f.Processes, paused: f.Paused, pausedBy: f.PausedBy, at: now}
 	msg.lifecycle = make([]bool, len(msg.events))
 	for i := range msg.events {
 		msg.lifecycle[i] = msg.events[i].Lifecycle()
@@ -96,6 +97,9 @@ type dataState struct {
 	// awaited is an informer just added (":svc") that a frame read before
 	// it existed lacks: current stays on it until it shows up.
 	awaited string
+
+	// processes are a fleet's controller processes (Frame.Processes).
+	processes []source.Process
 }
 
 func newDataState() *dataState {
@@ -117,6 +121,7 @@ func (d *dataState) apply(msg dataMsg) {
 	d.reasons = msg.reasons
 	d.keepServerReadings(msg.server)
 	d.server = msg.server
+	d.processes = msg.processes
 	d.applyWorkqueues(msg)
 	noteAt := msg.at
 	for i := range msg.snaps {

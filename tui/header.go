@@ -209,6 +209,9 @@ func headerTabs(c *common, active viewID, views []view, w int) string {
 			name = shortViewNames[i]
 		}
 		label := fmt.Sprintf("%d %s", i+1, name)
+		if viewID(i) == viewFleet {
+			label = c.keys.Fleet.Help().Key + " " + name
+		}
 		if viewID(i) == active && st.mono {
 			parts[i] = "[" + label + "]"
 		} else if viewID(i) == active {
@@ -216,6 +219,10 @@ func headerTabs(c *common, active viewID, views []view, w int) string {
 		} else {
 			parts[i] = st.dim.Render(" " + label + " ")
 		}
+	}
+	if len(parts) > int(viewFleet) {
+		// A fleet's own view comes first: it is the one it opens on.
+		parts = append(parts[viewFleet:], parts[:viewFleet]...)
 	}
 	return strings.Join(parts, "")
 }
@@ -256,6 +263,8 @@ func connShort(c *common, s *source.Informer) string {
 		return st.dim.Render("not started")
 	case r.ListInProgress:
 		return st.warn.Render(listingWord(r) + "…")
+	case r.WatchOpen && r.WatchSince.IsZero():
+		return st.ok.Render("watch up") // since when the source does not know (a fleet's series)
 	case r.WatchOpen:
 		return st.ok.Render("watch up " + humanize.Duration(since(now, r.WatchSince)))
 	case r.LastError != "":

@@ -63,8 +63,12 @@ func helpGroups(k *keyMap, caps capabilities, inf *source.Informer, kind string,
 	case len(controls) == 0:
 		title = "controls: none on this source"
 	}
+	viewKeys := []key.Binding{views, k.NextView, k.PrevView, k.Switch, k.Commands, k.Notes, k.Help, k.Quit}
+	if caps.fleet {
+		viewKeys = append([]key.Binding{k.Fleet}, viewKeys...)
+	}
 	return []helpGroup{
-		{"views", []key.Binding{views, k.NextView, k.PrevView, k.Switch, k.Commands, k.Notes, k.Help, k.Quit}},
+		{"views", viewKeys},
 		{"move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back, k.Filter}},
 		{"in a view", inView},
 		{title, controls},

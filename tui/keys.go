@@ -12,6 +12,9 @@ type keyMap struct {
 	// Global: handled by the root model whatever view is focused.
 	Quit, Help, NextView, PrevView, Switch    key.Binding
 	Pipeline, Queue, Listeners, Store, Events key.Binding
+	// Fleet shows a fleet's processes, or goes back to them from one
+	// attached to.
+	Fleet key.Binding
 
 	// Teaching and debugging controls (demo and local engines).
 	Pause, Step, Stall, DropWatch, Expire, Resync, Faster, Slower key.Binding
@@ -55,7 +58,7 @@ func (k *keyMap) actions() []action {
 		{"quit", &k.Quit}, {"help", &k.Help},
 		{"next-view", &k.NextView}, {"prev-view", &k.PrevView}, {"switch", &k.Switch},
 		{"pipeline", &k.Pipeline}, {"queue", &k.Queue}, {"listeners", &k.Listeners},
-		{"store", &k.Store}, {"events", &k.Events},
+		{"store", &k.Store}, {"events", &k.Events}, {"fleet", &k.Fleet},
 		{"pause", &k.Pause}, {"step", &k.Step}, {"stall", &k.Stall},
 		{"drop-watch", &k.DropWatch}, {"expire", &k.Expire}, {"resync", &k.Resync},
 		{"faster", &k.Faster}, {"slower", &k.Slower},
@@ -107,6 +110,7 @@ func defaultKeyMap() *keyMap {
 		Listeners: bind("listeners", "3"),
 		Store:     bind("store", "4"),
 		Events:    bind("events", "5"),
+		Fleet:     bind("fleet", "f"),
 
 		Pause:     bind("pause", "space"),
 		Step:      bind("step", "n"),

@@ -31,6 +31,10 @@ type Options struct {
 	// stops the old one.
 	Contexts   func() (names []string, current string)
 	UseContext func(ctx context.Context, name string) (source.Source, error)
+	// Attach, set for a fleet, opens a process's agent (Enter on the
+	// Fleet view): the source returned runs already, stop ends it. The
+	// fleet's source keeps running; esc or :fleet goes back to it.
+	Attach func(ctx context.Context, p source.Process) (src source.Source, stop func(), err error)
 }
 
 const (
@@ -65,6 +69,11 @@ type Model struct {
 	// done is closed when Run ends, so a pending tick gives up at once
 	// instead of outliving the program.
 	done <-chan struct{}
+
+	// home is the fleet's dashboard while an attached process is shown,
+	// detach what stops the attach; nil otherwise (fleet_attach.go).
+	home   *Model
+	detach func()
 }
 
 // New builds the dashboard over src. The only error is a bad key-map file,
@@ -105,6 +114,11 @@ func New(src source.Source, opts Options) (*Model, error) {
 		viewListeners: newListenersView(c),
 		viewStore:     newStoreView(c),
 		viewEvents:    newEventsView(c),
+	}
+	if c.caps.fleet {
+		// A fleet opens on its processes, worst first.
+		m.views = append(m.views, newFleetView(c))
+		m.active = viewFleet
 	}
 	// Keys the source cannot serve are hidden; pressing one still
 	// explains why not.
@@ -179,6 +193,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.applyRetarget(msg)
 	case contextMsg:
 		return m, m.applyContext(msg)
+	case attachAskMsg:
+		return m, m.attachTo(msg.p)
+	case attachedMsg:
+		return m, m.applyAttached(msg)
+	case fleetSelectMsg:
+		return m, m.showInformer(msg.informer)
 	case verifyDone:
 		m.finishVerify(msg)
 		return m, nil
@@ -251,9 +271,11 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Notes) && m.narrated():
 		m.notes = newNoteHistory()
 	case key.Matches(msg, k.NextView):
-		return m.activate((m.active + 1) % numViews)
+		return m.activate((m.active + 1) % viewID(len(m.views)))
 	case key.Matches(msg, k.PrevView):
-		return m.activate((m.active + numViews - 1) % numViews)
+		return m.activate((m.active + viewID(len(m.views)) - 1) % viewID(len(m.views)))
+	case key.Matches(msg, k.Fleet) && (m.home != nil || m.c.caps.fleet):
+		return m.goHome()
 	case key.Matches(msg, k.Switch, k.Commands):
 		m.switcher = newSwitcher(m.c)
 	case key.Matches(msg, k.Back) && m.verifying != nil:
@@ -261,6 +283,8 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back) && m.narration != nil:
 		m.narration = nil
 		m.layout()
+	case key.Matches(msg, k.Back) && m.home != nil && m.nothingOpen():
+		return m.goHome()
 	case key.Matches(msg, k.Compare):
 		return m.toggleCompare()
 	case key.Matches(msg, k.controlKeys()...):

@@ -105,6 +105,7 @@ func safeFrame(msg *dataMsg) {
 		msg.workqueues[i].Name = safe(msg.workqueues[i].Name)
 	}
 	msg.server = safeServer(msg.server)
+	msg.processes = safeProcesses(msg.processes)
 }
 
 // safeSnapshot is s with every text safe; slices and maps that change

@@ -27,7 +27,6 @@ const (
 )
 
 func stateOf(s *source.Informer, why string) informerState {
-	r := s.Reflector
 	switch {
 	case s.Stopped:
 		return informerState{"■", "stopped", stateDim}
@@ -36,12 +35,14 @@ func stateOf(s *source.Informer, why string) informerState {
 		return informerState{"✗", "forbidden", stateBad}
 	case !s.Synced:
 		return informerState{"✗", "syncing", stateWarn}
-	case r.ListInProgress:
-		return informerState{"⚠", "stale: relisting", stateWarn}
-	case s.Started && !r.WatchOpen:
-		return informerState{"⚠", "stale: watch down", stateBad}
-	case source.FreshnessOf(*s, s.Taken).Silent:
-		return informerState{"⚠", "stale: silent", stateBad}
+	}
+	// source.StaleOf is the fleet's ranking's reading too, so the two agree.
+	switch why := source.StaleOf(*s); why {
+	case source.StaleRelisting:
+		return informerState{"⚠", "stale: " + why, stateWarn}
+	case "":
+	default:
+		return informerState{"⚠", "stale: " + why, stateBad}
 	}
 	return informerState{"✓", "synced", stateOK}
 }

@@ -51,6 +51,7 @@ func commands() []*command {
 		{name: "listeners", aliases: []string{"lis", "lstn", "handlers", "3"}, what: "view 3: the event handlers", run: goTo(viewListeners)},
 		{name: "store", aliases: []string{"cache", "indexer", "4"}, what: "view 4: the cached objects", run: goTo(viewStore)},
 		{name: "events", aliases: []string{"ev", "log", "5"}, what: "view 5: the instrumentation log", run: goTo(viewEvents)},
+		{name: "fleet", aliases: []string{"processes"}, what: "a fleet's processes, worst first (back from an attached one)", run: (*Model).goHome},
 		{name: "narration", aliases: []string{"notes", "history"}, what: "what the scenario said so far",
 			run: func(m *Model) tea.Cmd { m.notes = newNoteHistory(); return nil }},
 		{name: "help", aliases: []string{"?", "keys"}, what: "every key",
@@ -81,6 +82,9 @@ func newSwitcher(c *common) *switcher {
 		s.targets = append(s.targets, snap.Name+" "+snap.Resource)
 	}
 	for _, cmd := range commands() {
+		if cmd.name == "fleet" && !c.caps.fleet && !c.fromFleet {
+			continue // only a fleet, or a process opened from one, has one
+		}
 		s.items = append(s.items, switchItem{name: cmd.name, kind: cmd.what, cmd: cmd})
 		s.targets = append(s.targets, cmd.name)
 	}

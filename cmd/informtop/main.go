@@ -99,7 +99,8 @@ and shows its internals live. With a kubeconfig it watches your cluster
 		Short: "list the demo scenarios",
 		Args:  noArgs("it lists every scenario; pick one with --scenario NAME"),
 		Run:   func(*cobra.Command, []string) { printScenarios(stdout) },
-	}, newAttachCommand(stdout, stderr), newRecordCommand(stdout, stderr), newReplayCommand(stdout, stderr), newVersionCommand(stdout))
+	}, newAttachCommand(stdout, stderr),
+		newFleetCommand(stdout, stderr), newRecordCommand(stdout, stderr), newReplayCommand(stdout, stderr), newVersionCommand(stdout))
 	registerCompletions(root, o)
 	asPlugin(root, name)
 	return root

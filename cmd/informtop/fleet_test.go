@@ -1,0 +1,44 @@
+package main
+
+import (
+	"net"
+	"strings"
+	"testing"
+)
+
+// Bad input to informtop fleet is a sentence naming the flag, exit 2,
+// before anything is contacted; a Prometheus where nothing listens is
+// said at once, exit 2 too.
+func TestFleetBadInputIsASentence(t *testing.T) {
+	t.Setenv(envPrometheusURL, "")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fleet", "--once"}, "no Prometheus to ask: give --prometheus URL"},
+		{[]string{"fleet", "--once", "--prometheus", "prometheus:9090"}, "Prometheus speaks http or https"},
+		{[]string{"fleet", "--once", "--prometheus", "http://p:9090", "--selector", "namespace=shop"}, `--selector "namespace=shop": the value of namespace is not in double quotes`},
+		{[]string{"fleet", "--once", "--prometheus", "http://p:9090", "--cert-file", "c.pem"}, "--cert-file and --key-file go together"},
+		{[]string{"fleet", "--once", "--prometheus", "http://p:9090", "--bearer-token-file", "/nonexistent/token"}, "--bearer-token-file /nonexistent/token cannot be read"},
+		{[]string{"fleet", "--once", "--prometheus", "http://p:9090", "--agent-label", "no such"}, `--agent-label "no such" is not a label name`},
+		{[]string{"fleet", "--json", "--prometheus", "http://p:9090"}, "--json goes with --once"},
+		{[]string{"fleet", "--prometheus", "http://p:9090"}, "stdout is not a terminal"},
+	}
+	for _, c := range cases {
+		code, _, stderr := runCLI(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+	// A port nothing listens on: taken, then freed.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	code, _, stderr := runCLI(t, "fleet", "--once", "--prometheus", "http://"+addr, "--timeout", "1m")
+	if code != 2 || !strings.Contains(stderr, "nothing listens at http://"+addr+" (connection refused): is Prometheus running there?") {
+		t.Errorf("nothing listening: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -1,0 +1,294 @@
+package fleet
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/informtop/informtop/source"
+)
+
+// build gathers one refresh's answers into processes and informers. It is
+// used by one goroutine at a time.
+type build struct {
+	at         time.Time // the queries' evaluation time
+	agentLabel string
+	// procs are the targets by a hash of their labels (targetHash); a
+	// bucket holds more than one only when two hash alike.
+	procs map[uint64][]*procAcc
+}
+
+// procAcc is one scrape target while a refresh's answers come in.
+type procAcc struct {
+	target    labels // a copy: query's maps are reused
+	up        bool
+	informers map[string]*informerAcc // by the series' name label
+}
+
+func newBuild(at time.Time, agentLabel string) *build {
+	return &build{at: at, agentLabel: agentLabel, procs: map[uint64][]*procAcc{}}
+}
+
+// target is the series' target labels: all but the agent's own.
+func target(m labels) labels {
+	t := make(labels, len(m))
+	for k, v := range m {
+		if !agentLabels[k] {
+			t[k] = v
+		}
+	}
+	return t
+}
+
+// targetHash hashes the series' target labels without copying them: the
+// XOR of each pair's hash, as model.LabelSet.FastFingerprint does, so the
+// map's order does not matter. Every series of a refresh goes through it.
+func targetHash(m labels) uint64 {
+	var h uint64
+	for k, v := range m {
+		if agentLabels[k] {
+			continue
+		}
+		h ^= fnv1a(fnv1a(fnv1a(fnvOffset, k), "\xff"), v)
+	}
+	return h
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// fnv1a continues the 64-bit FNV-1a hash h over s, without allocating.
+func fnv1a(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
+// sameTarget reports whether m's target labels are exactly t.
+func sameTarget(m, t labels) bool {
+	n := 0
+	for k, v := range m {
+		if agentLabels[k] {
+			continue
+		}
+		if tv, ok := t[k]; !ok || tv != v {
+			return false
+		}
+		n++
+	}
+	return n == len(t)
+}
+
+func (b *build) proc(m labels) *procAcc {
+	key := targetHash(m)
+	for _, p := range b.procs[key] {
+		if sameTarget(m, p.target) {
+			return p
+		}
+	}
+	// A target that exports informtop's series is being scraped, whatever
+	// up said (or if up was not asked, as in a federation).
+	p := &procAcc{target: target(m), up: true, informers: map[string]*informerAcc{}}
+	b.procs[key] = append(b.procs[key], p)
+	return p
+}
+
+// addUp records a target's up series.
+func (b *build) addUp(m labels, v float64) {
+	b.proc(m).up = v == 1
+}
+
+// add records one series of f.
+func (b *build) add(f family, m labels, v float64) {
+	p := b.proc(m)
+	name := m["name"]
+	a := p.informers[name]
+	if a == nil {
+		a = &informerAcc{listeners: map[string]*listenerAcc{}}
+		a.inf.Resource = m["resource"]
+		a.inf.Group, a.inf.Version = m["group"], m["version"]
+		p.informers[name] = a
+	}
+	if f.informer != nil {
+		f.informer(a, v)
+		return
+	}
+	ln := m["listener"]
+	l := a.listeners[ln]
+	if l == nil {
+		l = &listenerAcc{l: source.Listener{Name: ln}}
+		a.listeners[ln] = l
+	}
+	f.listener(l, v, m)
+}
+
+// finish turns the answers into the frame's processes and informers:
+// processes in name order, each one's informers in name order under the
+// process's name. At most maxProcs processes are kept, the first by name;
+// cut says how many there were when more.
+func (b *build) finish(maxProcs int) (procs []source.Process, snaps []source.Informer, total int) {
+	var accs []*procAcc
+	for _, bucket := range b.procs {
+		accs = append(accs, bucket...)
+	}
+	ps := make([]source.Process, len(accs))
+	names, keys := make([]string, len(accs)), make([]string, len(accs))
+	for i, a := range accs {
+		ps[i] = b.process(a)
+		names[i], keys[i] = ps[i].Name(), labelsKey(a.target)
+	}
+	idx := make([]int, len(accs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(i, j int) int {
+		return cmp.Or(strings.Compare(names[i], names[j]), strings.Compare(keys[i], keys[j]))
+	})
+	total = len(idx)
+	if maxProcs > 0 && len(idx) > maxProcs {
+		idx = idx[:maxProcs]
+	}
+	seen := map[string]int{}
+	for _, i := range idx {
+		p, a := ps[i], accs[i]
+		prefix := p.Name()
+		if seen[prefix]++; seen[prefix] > 1 {
+			// Two targets alike in job and instance (two clusters behind
+			// one Thanos): number the later ones.
+			prefix += " #" + strconv.Itoa(seen[prefix])
+		}
+		for _, name := range slices.Sorted(maps.Keys(a.informers)) {
+			inf := b.informer(prefix, name, a.informers[name])
+			p.Informers = append(p.Informers, inf.Name)
+			snaps = append(snaps, inf)
+		}
+		if p.Informers == nil {
+			p.Informers = []string{}
+		}
+		procs = append(procs, p)
+	}
+	return procs, snaps, total
+}
+
+// labelsKey is t as one string, its labels in name order, so targets
+// alike in name sort the same way every time.
+func labelsKey(t labels) string {
+	var sb strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(t)) {
+		sb.WriteString(k)
+		sb.WriteByte('=')
+		sb.WriteString(strconv.Quote(t[k]))
+		sb.WriteByte(',')
+	}
+	return sb.String()
+}
+
+// process is a target's Process, without its informers.
+func (b *build) process(a *procAcc) source.Process {
+	p := source.Process{Job: a.target["job"], Instance: a.target["instance"], Up: a.up}
+	for k, v := range a.target {
+		if k == "job" || k == "instance" {
+			continue
+		}
+		if p.Labels == nil {
+			p.Labels = map[string]string{}
+		}
+		p.Labels[k] = v
+	}
+	p.Agent = a.target[b.agentLabel]
+	return p
+}
+
+// informer is one informer as the model has it, named "process · name".
+func (b *build) informer(prefix, name string, a *informerAcc) source.Informer {
+	at := b.at
+	s := a.inf
+	s.Name = prefix + " · " + name
+	s.Taken, s.Started = at, true
+	// The queue's initial list was processed once the informer synced.
+	s.Queue.Synced = s.Synced
+	// Prometheus has no series for the watch; the agent's silent flag
+	// says when it is not delivering, so the watch counts as open and the
+	// times below make FreshnessOf agree with that flag.
+	s.Reflector.WatchOpen = true
+	if a.quietKnown {
+		heard := at.Add(-seconds(a.quiet))
+		s.Reflector.LastHeard = heard
+		if !a.silent && seconds(a.quiet) > source.SilentAfter {
+			// Not silent though quiet past SilentAfter: the agent applied
+			// the longer limit of a watch quiet since it opened.
+			s.Reflector.WatchSince = heard
+		} else {
+			s.Reflector.LastEventTime = heard
+		}
+	}
+	if a.queueAge > 0 && s.Queue.Depth > 0 {
+		s.Queue.OldestEnqueued = at.Add(-seconds(a.queueAge))
+	}
+	s.Memory.Objects = s.Store.Objects
+	if s.Memory.EstimatedBytes > 0 {
+		// The agent sized a sample; how many objects it does not export.
+		s.Memory.Sampled = 1
+		if s.Store.Objects > 0 {
+			s.Memory.BytesPerObject = s.Memory.EstimatedBytes / float64(s.Store.Objects)
+		}
+	}
+	for _, ln := range slices.Sorted(maps.Keys(a.listeners)) {
+		l := a.listeners[ln]
+		out := l.l
+		// Prometheus carries the agent's figure without saying whose
+		// informer it counts, so it is read as the lower bound it is for
+		// client-go's own.
+		out.PendingEstimated = true
+		if l.inCallback > 0 {
+			out.InCallback = source.CallbackUnknown
+			out.InCallbackSince = at.Add(-seconds(l.inCallback))
+			out.Frame = parseFrame(l.frame)
+		}
+		if l.oldest > 0 {
+			out.OldestPendingSince = at.Add(-seconds(l.oldest))
+		}
+		s.Listeners = append(s.Listeners, out)
+	}
+	return s
+}
+
+func seconds(v float64) time.Duration {
+	v = finite(v)
+	if v <= 0 {
+		return 0
+	}
+	return time.Duration(min(v, 1e9) * float64(time.Second))
+}
+
+// parseFrame reads the agent's frame label, "function (file:line)" as
+// source.StackFrame.String writes it; nil when it is empty or not that.
+func parseFrame(s string) *source.StackFrame {
+	open := strings.LastIndex(s, " (")
+	if open <= 0 || !strings.HasSuffix(s, ")") {
+		return nil
+	}
+	where := s[open+2 : len(s)-1]
+	colon := strings.LastIndexByte(where, ':')
+	if colon <= 0 {
+		return nil
+	}
+	line, err := strconv.Atoi(where[colon+1:])
+	if err != nil || line < 0 {
+		return nil
+	}
+	return &source.StackFrame{Function: s[:open], File: where[:colon], Line: line}
+}
+
+// cutNote says that a fleet was cut to n processes of total.
+func cutNote(n, total int) string {
+	return fmt.Sprintf("showing %d of %d processes (the first by name): narrow --selector to see the others", n, total)
+}

@@ -1,0 +1,294 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/internal/say"
+	"github.com/informtop/informtop/source"
+)
+
+// viewFleet is the Fleet view's place in Model.views: after the five
+// informer views, and only for a source that lists processes (a fleet).
+const viewFleet = numViews
+
+// fleetView lists a fleet's controller processes worst first, ranked by
+// source.RankProcesses as --once --json ranks them. Enter attaches to the
+// process under the cursor. State is touched only from Update and View.
+type fleetView struct {
+	c      *common
+	rows   []fleetRow
+	scroll scroller
+	// chosen is the process under the cursor, by name, so the cursor
+	// follows it when a refresh reorders the fleet.
+	chosen string
+}
+
+// fleetRow is one process as the view shows it.
+type fleetRow struct {
+	p source.Process
+	h source.Health
+	// synced and total count its informers; backlog its listeners'
+	// pending notifications.
+	synced, total, backlog int
+	estimated              bool
+}
+
+func newFleetView(c *common) *fleetView { return &fleetView{c: c} }
+
+func (v *fleetView) name() string    { return "Fleet" }
+func (v *fleetView) capturing() bool { return false }
+func (v *fleetView) resize()         { v.scroll.setHeight(v.c.height - 2) }
+
+func (v *fleetView) shortHelp() []key.Binding {
+	k := v.c.keys
+	open := k.Open
+	open.SetHelp(k.Open.Help().Key, "attach")
+	return []key.Binding{open, k.Up, k.Down}
+}
+
+// refresh ranks the processes of the latest frame at the frame's time,
+// with the dashboard's stall threshold.
+func (v *fleetView) refresh() tea.Cmd {
+	d := v.c.data
+	ps := source.CloneProcesses(d.processes)
+	hs := source.RankProcesses(ps, d.snaps, v.c.now(), v.c.stallAfter)
+	byName := make(map[string]*source.Informer, len(d.snaps))
+	for i := range d.snaps {
+		byName[d.snaps[i].Name] = &d.snaps[i]
+	}
+	v.rows = v.rows[:0]
+	cursor := 0
+	for i, p := range ps {
+		r := fleetRow{p: p, h: hs[i], total: len(p.Informers)}
+		for _, n := range p.Informers {
+			inf := byName[n]
+			if inf == nil {
+				continue
+			}
+			if inf.Synced {
+				r.synced++
+			}
+			for _, l := range inf.Listeners {
+				r.backlog += l.Pending
+				r.estimated = r.estimated || l.PendingEstimated
+			}
+		}
+		if p.Name() == v.chosen {
+			cursor = i
+		}
+		v.rows = append(v.rows, r)
+	}
+	v.scroll.setLen(len(v.rows))
+	v.scroll.cursor = cursor
+	v.scroll.clamp()
+	if v.chosen == "" && len(v.rows) > 0 {
+		// The first frame: the other views start on the worst process.
+		return v.choose()
+	}
+	return nil
+}
+
+// fleetSelectMsg asks the dashboard to show an informer of the process
+// under the cursor in the other views, and the header.
+type fleetSelectMsg struct{ informer string }
+
+// choose makes the process under the cursor the chosen one, and its worst
+// informer (else its first) the one the other views show.
+func (v *fleetView) choose() tea.Cmd {
+	r := v.current()
+	if r == nil {
+		return nil
+	}
+	v.chosen = r.p.Name()
+	name := r.h.Informer
+	if name == "" && len(r.p.Informers) > 0 {
+		name = r.p.Informers[0]
+	}
+	if name == "" || name == v.c.data.current {
+		return nil
+	}
+	return func() tea.Msg { return fleetSelectMsg{informer: name} }
+}
+
+func (v *fleetView) update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	if v.scroll.handleKey(km, v.c.keys) {
+		return v.choose()
+	}
+	if key.Matches(km, v.c.keys.Open) {
+		r := v.current()
+		if r == nil {
+			return nil
+		}
+		p := r.p
+		return func() tea.Msg { return attachAskMsg{p: p} }
+	}
+	return nil
+}
+
+// current is the row under the cursor; nil when there is none.
+func (v *fleetView) current() *fleetRow {
+	if v.scroll.cursor < 0 || v.scroll.cursor >= len(v.rows) {
+		return nil
+	}
+	return &v.rows[v.scroll.cursor]
+}
+
+const (
+	fcProcess = iota
+	fcState
+	fcWorst
+	fcBacklog
+	fcInformers
+	fcAgent
+)
+
+var fleetColumns = []column{
+	{title: "PROCESS", width: 20, flex: true, maxw: 28, id: fcProcess},
+	{title: "STATE", width: 10, id: fcState},
+	{title: "WORST", width: 24, flex: true, id: fcWorst},
+	{title: "BACKLOG", width: 7, right: true, id: fcBacklog},
+	{title: "INFORMERS", width: 9, right: true, prio: 1, id: fcInformers},
+	{title: "AGENT", width: 21, prio: 2, id: fcAgent},
+}
+
+func (v *fleetView) render() string {
+	st := v.c.styles
+	w := v.c.width
+	if len(v.rows) == 0 {
+		return st.dim.Render("no controller processes yet: " + say.Status(v.c.data.status, v.c.now()))
+	}
+	spec := slices.Clone(fleetColumns)
+	if w < 120 {
+		// Narrow, what is left goes to WORST: it says why.
+		spec[fcProcess].flex = false
+	}
+	cols := layoutColumns(spec, w)
+	lines := []string{st.dim.Render(fmt.Sprintf("%s, worst first · enter attaches to the process's agent",
+		humanize.Plural(len(v.rows), "controller process"))), st.bold.Render(renderHeader(cols))}
+	now := v.c.now()
+	lo, hi := v.scroll.window()
+	for i := lo; i < hi; i++ {
+		r := v.rows[i]
+		cells := make([]string, fcAgent+1)
+		cells[fcProcess] = middleEllipsis(r.p.Name(), columnWidth(cols, fcProcess))
+		cells[fcState] = troubleWord(r.h)
+		// Both ends of the worst say the most: the informer, and the frame.
+		ww := columnWidth(cols, fcWorst)
+		worst := worstCell(r.h, now, false)
+		if width(worst) > ww {
+			worst = worstCell(r.h, now, true)
+		}
+		cells[fcWorst] = middleEllipsis(worst, ww)
+		cells[fcBacklog] = strconv.Itoa(r.backlog)
+		if r.estimated && r.backlog > 0 {
+			cells[fcBacklog] = "≥" + cells[fcBacklog]
+		}
+		cells[fcInformers] = fmt.Sprintf("%d/%d", r.synced, r.total)
+		cells[fcAgent] = orDash(r.p.Agent)
+		line := renderRow(cols, cells)
+		switch {
+		case i == v.scroll.cursor:
+			line = st.cursorRow(line, w)
+		default:
+			line = troubleStyled(st, r.h.Trouble, line)
+		}
+		lines = append(lines, line)
+	}
+	return fit(strings.Join(lines, "\n"), w, v.c.height)
+}
+
+// troubleWord is the STATE cell: the trouble, and how a stale cache is.
+func troubleWord(h source.Health) string {
+	if h.Trouble == source.Stale && h.Stale != "" {
+		return h.Stale
+	}
+	return h.Trouble.String()
+}
+
+// worstCell is "informer · listener · frame" (or how long, when no frame
+// is known) for the trouble that ranked the process; short names the
+// frame's function without its package and receiver.
+func worstCell(h source.Health, now time.Time, short bool) string {
+	switch h.Trouble {
+	case source.Healthy:
+		return "-"
+	case source.Down:
+		return "not scraped (up 0)"
+	}
+	s := ownInformerName(h.Informer)
+	if h.Listener != "" && !(short && h.Frame != nil) {
+		// Short, the frame says more than the listener's name.
+		s += " · " + h.Listener
+	}
+	switch {
+	case h.Frame != nil && short:
+		f := *h.Frame
+		f.Function = f.Function[strings.LastIndexByte(f.Function, '.')+1:]
+		s += " · " + f.String()
+	case h.Frame != nil:
+		s += " · " + h.Frame.String()
+	case !h.Since.IsZero():
+		s += " · " + humanize.Duration(now.Sub(h.Since))
+	}
+	return s
+}
+
+// ownInformerName drops the process a fleet puts before an informer's
+// name: the row already names it.
+func ownInformerName(name string) string {
+	if i := strings.LastIndex(name, " · "); i >= 0 {
+		return name[i+len(" · "):]
+	}
+	return name
+}
+
+// troubleStyled styles a row as stateOf's levels style an informer: a
+// stall, a stale cache or a down process bad, a backlog or a sync that
+// has not come a warning.
+func troubleStyled(st styles, t source.Trouble, s string) string {
+	switch t {
+	case source.Stalled, source.Stale, source.Down:
+		return st.bad.Render(s)
+	case source.Backlog, source.NotSynced:
+		return st.warn.Render(s)
+	}
+	return s
+}
+
+// safeProcesses is ps with every text from the targets' labels safe.
+func safeProcesses(ps []source.Process) []source.Process {
+	if ps == nil {
+		return nil
+	}
+	out := make([]source.Process, len(ps))
+	for i, p := range ps {
+		p.Job, p.Instance, p.Agent = safe(p.Job), safe(p.Instance), safe(p.Agent)
+		p.Labels = safeLabels(p.Labels)
+		p.Informers = safeAll(p.Informers)
+		out[i] = p
+	}
+	return out
+}
+
+func safeLabels(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[safe(k)] = safe(v)
+	}
+	return out
+}

@@ -1,0 +1,159 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/source/sourcetest"
+)
+
+// fleetInformer is one informer of a fleet, named after its process as
+// the fleet source names them.
+func fleetInformer(process, name string, synced bool, ls ...source.Listener) source.Informer {
+	return source.Informer{Name: process + " · " + name, Resource: name, Group: "apps", Version: "v1", Taken: t0, Started: true, Synced: synced,
+		Store: source.Cache{Objects: 20}, Listeners: ls,
+		Reflector: source.Reflector{WatchOpen: true, LastHeard: t0.Add(-2 * time.Second), LastEventTime: t0.Add(-2 * time.Second)}}
+}
+
+// newFleetSource is a fleet of four: one with a handler stuck in the
+// user's code, one behind, one Prometheus cannot scrape, one fine. The
+// processes come in name order; the dashboard ranks them.
+func newFleetSource() source.Source {
+	stuck := source.Listener{Name: "main.(*Controller)", Pending: 19, PendingEstimated: true, Capacity: 1024,
+		InCallback: source.CallbackUnknown, InCallbackSince: t0.Add(-42 * time.Second), OldestPendingSince: t0.Add(-44 * time.Second),
+		Frame: &source.StackFrame{Function: "main.(*Controller).misbehave", File: "main.go", Line: 266}}
+	behind := source.Listener{Name: "reconciler", Pending: 350, PendingEstimated: true, Capacity: 512, Synced: true,
+		OldestPendingSince: t0.Add(-9 * time.Second)}
+	fine := source.Listener{Name: "reconciler", Synced: true, Capacity: 1024}
+	snaps := []source.Informer{
+		fleetInformer("shop/gadgets-5c2a", "deployments", true, behind),
+		fleetInformer("shop/gadgets-5c2a", "pods", true, fine),
+		fleetInformer("shop/ok-1", "configmaps", true, fine),
+		fleetInformer("shop/widgets-7d9f", "deployments", true, stuck),
+	}
+	procs := []source.Process{
+		{Job: "controllers", Instance: "10.0.0.3:6060", Up: false, Agent: "10.0.0.3:6060", Informers: []string{}},
+		{Job: "controllers", Instance: "10.0.0.2:6060", Labels: map[string]string{"namespace": "shop", "pod": "gadgets-5c2a"}, Up: true,
+			Agent: "10.0.0.2:6060", Informers: []string{"shop/gadgets-5c2a · deployments", "shop/gadgets-5c2a · pods"}},
+		{Job: "controllers", Instance: "10.0.0.4:6060", Labels: map[string]string{"namespace": "shop", "pod": "ok-1"}, Up: true,
+			Informers: []string{"shop/ok-1 · configmaps"}},
+		{Job: "controllers", Instance: "10.0.0.1:6060", Labels: map[string]string{"namespace": "shop", "pod": "widgets-7d9f"}, Up: true,
+			Agent: "10.0.0.1:6060", Informers: []string{"shop/widgets-7d9f · deployments"}},
+	}
+	fake := sourcetest.New(sourcetest.Config{Kind: "fleet", Title: "http://prometheus:9090", Frames: [][]source.Informer{snaps},
+		Status: source.Status{State: source.Live}})
+	return source.Decorate(fake, source.Decoration{Frame: func(f source.Frame) source.Frame {
+		f.Processes = source.CloneProcesses(procs)
+		f.Taken = t0
+		return f
+	}})
+}
+
+func fleetFixture(t *testing.T, w, h int) *harness {
+	t.Helper()
+	hs := newHarness(t, newFleetSource())
+	hs.size(w, h)
+	hs.frames(1)
+	return hs
+}
+
+// The fleet opens on its processes worst first: the stuck handler with
+// its frame, the backlog, the one Prometheus cannot scrape, the healthy.
+func TestFleetViewListsProcessesWorstFirst(t *testing.T) {
+	for _, sz := range goldenSizes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			h := fleetFixture(t, sz[0], sz[1])
+			got := h.screen()
+			assertFits(t, got, sz[0], sz[1])
+			golden(t, fmt.Sprintf("fleet-%dx%d", sz[0], sz[1]), got)
+			got = got[strings.Index(got, "PROCESS"):]
+			order := []string{"shop/widgets-7d9f", "shop/gadgets-5c2a", "10.0.0.3:6060", "shop/ok-1"}
+			at := -1
+			for _, p := range order {
+				i := strings.Index(got, p)
+				if i < at {
+					t.Fatalf("%s is listed before a worse process; want the order %q:\n%s", p, order, got)
+				}
+				at = i
+			}
+			for _, want := range []string{"stalled", "backlog", "down", "≥350"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("the fleet view lacks %q:\n%s", want, got)
+				}
+			}
+			if sz[0] >= 160 && !strings.Contains(got, "deployments · main.(*Controller) · main.(*Controller).misbehave (main.go:266)") {
+				t.Errorf("the stalled process does not name its informer, listener and frame:\n%s", got)
+			}
+		})
+	}
+}
+
+// Enter on a process attaches to its agent through the hook; esc goes
+// back to the fleet, stopping the attach; f and :fleet go back as well.
+func TestFleetEnterAttachesAndEscGoesBack(t *testing.T) {
+	h := fleetFixture(t, 160, 48)
+	var asked []source.Process
+	stopped := 0
+	h.m.opts.Attach = func(_ context.Context, p source.Process) (source.Source, func(), error) {
+		asked = append(asked, p)
+		agent := sourcetest.New(sourcetest.Config{Kind: "attach", Title: p.Agent,
+			Frames: [][]source.Informer{{{Name: "deployments", Resource: "deployments", Taken: t0, Synced: true}}}})
+		return agent, func() { stopped++ }, nil
+	}
+	h.keys("enter")
+	if len(asked) != 1 || asked[0].Instance != "10.0.0.1:6060" {
+		t.Fatalf("enter on the stalled process attached to %+v, want 10.0.0.1:6060", asked)
+	}
+	h.frames(1)
+	if got := h.screen(); !strings.Contains(got, "attach: 10.0.0.1:6060") || !strings.Contains(h.footer(), "esc or :fleet goes back") {
+		t.Fatalf("after enter the dashboard does not show the agent:\n%s", got)
+	}
+	h.keys("esc")
+	if stopped != 1 || !strings.Contains(h.screen(), "worst first") {
+		t.Fatalf("esc: %d stops, screen:\n%s", stopped, h.screen())
+	}
+	// The fleet's cursor stayed where it was; j then enter opens the next.
+	h.keys("j", "enter")
+	if len(asked) != 2 || asked[1].Instance != "10.0.0.2:6060" {
+		t.Fatalf("j enter attached to %+v, want 10.0.0.2:6060", asked)
+	}
+	h.keys(":", "f", "l", "e", "e", "t", "enter")
+	if stopped != 2 || !strings.Contains(h.screen(), "worst first") {
+		t.Fatalf(":fleet: %d stops, screen:\n%s", stopped, h.screen())
+	}
+	h.keys("1")
+	if strings.Contains(h.screen(), "worst first") {
+		t.Fatal("1 did not leave the fleet view")
+	}
+	h.keys("f")
+	if !strings.Contains(h.screen(), "worst first") {
+		t.Fatalf("f did not bring the fleet view back:\n%s", h.screen())
+	}
+}
+
+// A process whose target labels hold no agent address is not attached
+// to; the footer says which flag names the label.
+func TestFleetEnterWithoutAgentSaysWhy(t *testing.T) {
+	h := fleetFixture(t, 80, 24)
+	h.m.opts.Attach = func(context.Context, source.Process) (source.Source, func(), error) {
+		t.Fatal("attached to a process with no agent address")
+		return nil, nil, nil
+	}
+	h.keys("G", "enter")
+	if f := h.footer(); !strings.Contains(f, "no agent address") || !strings.Contains(f, "--agent-label") {
+		t.Fatalf("footer %q, want a sentence naming --agent-label", f)
+	}
+}
+
+// :fleet on a source that is not a fleet says so instead of doing nothing.
+func TestFleetCommandOnOtherSources(t *testing.T) {
+	h := fixture(t, 80, 24)
+	h.keys(":", "f", "l", "e", "e", "t", "enter")
+	if f := h.footer(); !strings.Contains(f, "fleet") || strings.Contains(h.screen(), "worst first") {
+		t.Fatalf("footer %q", f)
+	}
+}
