@@ -186,9 +186,9 @@ func (v *fleetView) render() string {
 		cells[fcState] = troubleWord(r.h)
 		// Both ends of the worst say the most: the informer, and the frame.
 		ww := columnWidth(cols, fcWorst)
-		worst := worstCell(r.h, now, false)
-		if width(worst) > ww {
-			worst = worstCell(r.h, now, true)
+		worst := worstCell(r.h, now, worstFull)
+		for form := worstFull + 1; width(worst) > ww && form <= worstShort; form++ {
+			worst = worstCell(r.h, now, form)
 		}
 		cells[fcWorst] = middleEllipsis(worst, ww)
 		cells[fcBacklog] = strconv.Itoa(r.backlog)
@@ -217,10 +217,19 @@ func troubleWord(h source.Health) string {
 	return h.Trouble.String()
 }
 
-// worstCell is "informer · listener · frame" (or how long, when no frame
-// is known) for the trouble that ranked the process; short names the
-// frame's function without its package and receiver.
-func worstCell(h source.Health, now time.Time, short bool) string {
+// worstForm is how much of the worst trouble a cell says, from the most.
+type worstForm int
+
+const (
+	worstFull   worstForm = iota // informer · listener · how long in pkg.(*T).fn (file:line)
+	worstMedium                  // informer · listener · how long in fn (file:line)
+	worstShort                   // informer · how long in fn (file:line)
+)
+
+// worstCell says the trouble that ranked the process in the given form;
+// the listener goes first when room runs out, as a stall's frame says
+// more, then the frame's package and receiver.
+func worstCell(h source.Health, now time.Time, form worstForm) string {
 	switch h.Trouble {
 	case source.Healthy:
 		return "-"
@@ -228,19 +237,19 @@ func worstCell(h source.Health, now time.Time, short bool) string {
 		return "not scraped (up 0)"
 	}
 	s := ownInformerName(h.Informer)
-	if h.Listener != "" && !(short && h.Frame != nil) {
-		// Short, the frame says more than the listener's name.
+	if h.Listener != "" && (form < worstShort || h.Frame == nil) {
 		s += " · " + h.Listener
 	}
-	switch {
-	case h.Frame != nil && short:
-		f := *h.Frame
-		f.Function = f.Function[strings.LastIndexByte(f.Function, '.')+1:]
-		s += " · " + f.String()
-	case h.Frame != nil:
-		s += " · " + h.Frame.String()
-	case !h.Since.IsZero():
+	// How long first: a stall's frame says where, not for how long.
+	if !h.Since.IsZero() {
 		s += " · " + humanize.Duration(now.Sub(h.Since))
+	}
+	if h.Frame != nil {
+		f := *h.Frame
+		if form > worstFull {
+			f.Function = f.Function[strings.LastIndexByte(f.Function, '.')+1:]
+		}
+		s += " in " + f.String()
 	}
 	return s
 }

@@ -85,7 +85,7 @@ func TestFleetViewListsProcessesWorstFirst(t *testing.T) {
 					t.Errorf("the fleet view lacks %q:\n%s", want, got)
 				}
 			}
-			if sz[0] >= 160 && !strings.Contains(got, "deployments · main.(*Controller) · main.(*Controller).misbehave (main.go:266)") {
+			if sz[0] >= 160 && !strings.Contains(got, "deployments · main.(*Controller) · 42s in misbehave (main.go:266)") {
 				t.Errorf("the stalled process does not name its informer, listener and frame:\n%s", got)
 			}
 		})
