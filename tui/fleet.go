@@ -187,7 +187,7 @@ func (v *fleetView) render() string {
 		// Both ends of the worst say the most: the informer, and the frame.
 		ww := columnWidth(cols, fcWorst)
 		worst := worstCell(r.h, now, worstFull)
-		for form := worstFull + 1; width(worst) > ww && form <= worstShort; form++ {
+		for form := worstFull + 1; width(worst) > ww && form <= worstTight; form++ {
 			worst = worstCell(r.h, now, form)
 		}
 		cells[fcWorst] = middleEllipsis(worst, ww)
@@ -224,6 +224,7 @@ const (
 	worstFull   worstForm = iota // informer · listener · how long in pkg.(*T).fn (file:line)
 	worstMedium                  // informer · listener · how long in fn (file:line)
 	worstShort                   // informer · how long in fn (file:line)
+	worstTight                   // how long in fn (file:line): the other views name the informer
 )
 
 // worstCell says the trouble that ranked the process in the given form;
@@ -236,14 +237,18 @@ func worstCell(h source.Health, now time.Time, form worstForm) string {
 	case source.Down:
 		return "not scraped (up 0)"
 	}
-	s := ownInformerName(h.Informer)
+	var parts []string
+	if form < worstTight || h.Frame == nil {
+		parts = append(parts, ownInformerName(h.Informer))
+	}
 	if h.Listener != "" && (form < worstShort || h.Frame == nil) {
-		s += " · " + h.Listener
+		parts = append(parts, h.Listener)
 	}
 	// How long first: a stall's frame says where, not for how long.
 	if !h.Since.IsZero() {
-		s += " · " + humanize.Duration(now.Sub(h.Since))
+		parts = append(parts, humanize.Duration(now.Sub(h.Since)))
 	}
+	s := strings.Join(parts, " · ")
 	if h.Frame != nil {
 		f := *h.Frame
 		if form > worstFull {
