@@ -53,6 +53,10 @@ type eventsView struct {
 	match    matcher
 	category int
 	all      bool  // every informer, not only the current one
+	// unnarrated: the user filtered, so the view no longer follows the
+	// narration (events_narrated.go).
+	unnarrated bool
+	headline   string // the note the rows were built under
 	rows     []int // indexes into the event log, after filtering
 	version  uint64
 	informer string
@@ -94,7 +98,7 @@ func (v *eventsView) tableHeight() int {
 // refresh re-filters when the log or the informer changed.
 func (v *eventsView) refresh() tea.Cmd {
 	log := &v.c.data.events
-	if log.version == v.version && v.informer == v.c.data.current && v.rows != nil {
+	if log.version == v.version && v.informer == v.c.data.current && v.rows != nil && v.headline == headline(v.c) {
 		return nil
 	}
 	v.rebuild()
@@ -108,14 +112,21 @@ func (v *eventsView) rebuild() {
 	log := &v.c.data.events
 	follow := v.scroll.atBottom()
 	onScreen := v.scroll.cursor - v.scroll.offset
-	v.version, v.informer = log.version, v.c.data.current
+	v.version, v.informer, v.headline = log.version, v.c.data.current, headline(v.c)
 	cat := eventCategories[v.category]
+	types, others, narrated := v.narrated()
 	v.rows = v.rows[:0]
 	if v.rows == nil {
 		v.rows = make([]int, 0, log.len())
 	}
 	for i := 0; i < log.len(); i++ {
 		e := log.at(i)
+		if narrated {
+			if keepNarrated(e, types, v.informer, others) {
+				v.rows = append(v.rows, i)
+			}
+			continue
+		}
 		if !cat.has(e.Type) {
 			continue
 		}
@@ -191,6 +202,15 @@ func (v *eventsView) update(msg tea.Msg) tea.Cmd {
 		v.rebuild()
 		return cmd
 	}
+	if key.Matches(km, k.Filter, k.TypeFilter, k.AllInformers) {
+		_, _, narrated := v.narrated()
+		v.unnarrated = true
+		if narrated && key.Matches(km, k.TypeFilter) {
+			// From the narrated list, t shows every type.
+			v.rebuild()
+			return nil
+		}
+	}
 	switch {
 	case key.Matches(km, k.Filter):
 		cmd := v.filter.start()
@@ -241,7 +261,7 @@ func (v *eventsView) columns() []column {
 		{title: "LISTENER/KEY", width: 24, prio: 2, id: ecSubject},
 		{title: "DETAIL", width: 16, flex: true, id: ecDetail},
 	}
-	if !v.all {
+	if _, others, narrated := v.narrated(); !v.all && !(narrated && len(others) > 0) {
 		cols = append(cols[:ecInformer], cols[ecInformer+1:]...)
 	}
 	// The key and the detail share the spare width half and half, the key
@@ -406,6 +426,10 @@ func (v *eventsView) summary() string {
 			parts = append(parts, st.warn.Render(humanize.CountShort(over)+" older overwritten"))
 		}
 	}
-	parts = append(parts, "type: "+eventCategories[v.category].name, scope)
+	kind := "type: " + eventCategories[v.category].name
+	if types, others, ok := v.narrated(); ok {
+		kind, scope = narratedScope(types, v.c.data.current, others)
+	}
+	parts = append(parts, kind, scope)
 	return joinNonEmpty(st.dim.Render(" · "), parts...)
 }

@@ -230,7 +230,7 @@ func (v *listenersView) render() string {
 		return fit(strings.Join(v.renderDetail(v.rows[v.scroll.cursor]), "\n"), v.c.width, v.c.height)
 	}
 	st := v.c.styles
-	cols := layoutColumns(v.columns(), v.c.width)
+	cols := layoutColumns(v.c.focusColumns(v.columns()), v.c.width)
 	lines := make([]string, 0, v.c.height)
 	lines = append(lines, v.summary(), st.colHead.Render(renderHeader(cols)))
 	if len(v.rows) == 0 {
