@@ -52,15 +52,15 @@ type eventsView struct {
 	filter   filterBox
 	match    matcher
 	category int
-	all      bool  // every informer, not only the current one
+	all      bool // every informer, not only the current one
 	// unnarrated: the user filtered, so the view no longer follows the
 	// narration (events_narrated.go).
 	unnarrated bool
 	headline   string // the note the rows were built under
-	rows     []int // indexes into the event log, after filtering
-	version  uint64
-	informer string
-	open     bool // the selected event is shown in full under the table
+	rows       []int  // indexes into the event log, after filtering
+	version    uint64
+	informer   string
+	open       bool // the selected event is shown in full under the table
 	// selSeq is the sequence number of the event under the cursor. The
 	// log drops its oldest events as new ones come, which shifts every
 	// row, so the cursor is kept on this event rather than on a row index.
