@@ -42,19 +42,45 @@ func (b *dashboard) pull() {
 	}
 }
 
-// key presses one printable key.
+// key presses one printable key and lets the view finish what the key
+// started (the Store view reads the cache in a command of its own).
 func (b *dashboard) key(k string) {
 	r := []rune(k)[0]
-	b.m.Update(tea.KeyPressMsg{Code: r, Text: k})
+	_, cmd := b.m.Update(tea.KeyPressMsg{Code: r, Text: k})
+	b.run(cmd, 2)
+}
+
+// run runs cmd as the program would and feeds its messages back, depth
+// rounds deep; a command still waiting after a second (the next tick) is
+// left.
+func (b *dashboard) run(cmd tea.Cmd, depth int) {
+	if cmd == nil || depth == 0 {
+		return
+	}
+	msgs := make(chan tea.Msg, 1)
+	go func() { msgs <- cmd() }()
+	select {
+	case msg := <-msgs:
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range batch {
+				b.run(c, depth)
+			}
+			return
+		}
+		if msg != nil {
+			_, next := b.m.Update(msg)
+			b.run(next, depth-1)
+		}
+	case <-time.After(time.Second):
+	}
 }
 
 // screen is the frame as a user reads it, without colour.
 func (b *dashboard) screen() string { return ansi.Strip(b.m.View().Content) }
 
-// view switches to view n (1–5), pulls a frame and returns the screen.
+// view switches to view n (1–5) and returns the screen.
 func (b *dashboard) view(n int) string {
 	b.key(fmt.Sprint(n))
-	b.pull()
 	return b.screen()
 }
 
@@ -62,6 +88,9 @@ func (b *dashboard) view(n int) string {
 type noteFrames struct {
 	step  string
 	notes []string
+	// script is the scenario's own lines of the note, without the live
+	// status lines under them.
+	script []string
 	// views are the screens of views 1–5 at 80×24, index 0 for view 1;
 	// wide the same at 160×48.
 	views, wide [5]string
@@ -73,8 +102,9 @@ type noteFrames struct {
 func runFrames(t *testing.T, d *Demo) []noteFrames {
 	t.Helper()
 	type held struct {
-		step string
-		ack  chan struct{}
+		step   string
+		script []string
+		ack    chan struct{}
 	}
 	reached := make(chan held)
 	stop := make(chan struct{})
@@ -86,9 +116,12 @@ func runFrames(t *testing.T, d *Demo) []noteFrames {
 			return
 		}
 		last = notes[0]
+		d.mu.Lock()
+		script := slices.Clone(d.notes)
+		d.mu.Unlock()
 		ack := make(chan struct{})
 		select {
-		case reached <- held{name, ack}:
+		case reached <- held{name, script, ack}:
 			<-ack
 		case <-stop:
 		}
@@ -110,13 +143,17 @@ func runFrames(t *testing.T, d *Demo) []noteFrames {
 			small.pull()
 			wide.pull()
 		case h := <-reached:
-			f := noteFrames{step: h.step, notes: d.Notes()}
+			// One frame for every view, as a user flicking through
+			// them would see within a refresh.
+			f := noteFrames{step: h.step, notes: d.Notes(), script: h.script}
+			small.pull()
+			wide.pull()
 			for i := range 5 {
 				f.views[i] = small.view(i + 1)
 				f.wide[i] = wide.view(i + 1)
 			}
-			small.view(1)
-			wide.view(1)
+			small.key("1")
+			wide.key("1")
 			out = append(out, f)
 			close(h.ack)
 		case <-ended:

@@ -428,7 +428,10 @@ func (v *eventsView) summary() string {
 	}
 	kind := "type: " + eventCategories[v.category].name
 	if types, others, ok := v.narrated(); ok {
+		// What the narration lists comes before the log's own counts, and
+		// they give way to it: no type is cut from the line.
 		kind, scope = narratedScope(types, v.c.data.current, others)
+		return fitParts(st.dim.Render(" · "), v.c.width, append([]string{parts[0], kind, scope}, parts[1:]...)...)
 	}
 	parts = append(parts, kind, scope)
 	return joinNonEmpty(st.dim.Render(" · "), parts...)

@@ -20,7 +20,7 @@ const (
 	// noteHistoryMax bounds the kept notes; a scenario says a few dozen.
 	noteHistoryMax = 500
 	// notePanelMaxLines is the least of the most rows the panel's text
-	// takes (a quarter of the screen when that is more).
+	// takes (5/12 of the screen when that is more).
 	notePanelMaxLines = 3
 )
 
@@ -115,10 +115,11 @@ func notePanelLines(c *common, w, h int) []string {
 			text = append(text, prefix+l)
 		}
 	}
-	// The narration takes up to a quarter of the screen (6 rows at 24,
-	// 12 at 48): a note's second sentence is often the lesson, and the
-	// view above folds before it is cut.
-	limit := max(notePanelMaxLines, h/4)
+	// The narration takes up to 5/12 of the screen (10 rows at 24, 20 at
+	// 48): a note's second sentence is often the lesson, and the view
+	// above folds before it is cut. Status lines come last, so they go
+	// first.
+	limit := max(notePanelMaxLines, h*5/12)
 	if h < 24 {
 		limit = 1
 	}

@@ -79,7 +79,7 @@ func (v *pipelineView) render() string {
 			tail = []string{truncate(hint, v.c.width)}
 		}
 	}
-	if most := max(height/4, 1); len(tail) > most {
+	if most := max(height/3, 1); len(tail) > most {
 		tail = tail[:most]
 	}
 	height -= len(tail)
@@ -107,6 +107,15 @@ func (v *pipelineView) render() string {
 			stages = append(stages, v.connector())
 		}
 		stages = append(stages, stage)
+	}
+	// Short of rows (a long note below), the arrows between stages go
+	// first, from the top, so the listeners stay in view.
+	for room := height - len(stages); room < min(len(s.Listeners), 3); room++ {
+		i := slices.Index(stages, v.connector())
+		if i < 0 {
+			break
+		}
+		stages = slices.Delete(stages, i, i+1)
 	}
 	// The controller's workqueues, when the source sees them, are the last
 	// stage: they come before the chart and take at most half the rows
