@@ -283,6 +283,10 @@ func (v *listenersView) cells(cells []string, r rankedListener, cols []column) {
 	cells[lcInCallback] = "-"
 	if l.InCallback != "" {
 		cells[lcInCallback] = l.InCallback + " " + humanize.Duration(r.stall.inCallback)
+		if width(cells[lcInCallback]) > columnWidth(cols, lcInCallback) {
+			// The time is the figure; the callback gives up its "On".
+			cells[lcInCallback] = strings.TrimPrefix(l.InCallback, "On") + " " + humanize.Duration(r.stall.inCallback)
+		}
 	}
 	cells[lcSynced] = " " + yesNo(l.Synced)
 	cells[lcPanics] = humanize.CountShort(l.Panics)

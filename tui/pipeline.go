@@ -350,10 +350,13 @@ func (v *pipelineView) listenerLines(s *source.Informer, h *history, now time.Ti
 		default:
 			line += "✓ synced"
 		}
+		panics := ""
 		if l.Panics > 0 {
-			line += st.dim.Render(" · ") + st.bad.Render(humanize.PluralShort(l.Panics, "panic"))
+			panics = st.bad.Render(humanize.PluralShort(l.Panics, "panic"))
 		}
-		out = append(out, st.dim.Render(branch)+line)
+		// The panics give way rather than be cut (the Listeners view
+		// has them).
+		out = append(out, st.dim.Render(branch)+fitParts(st.dim.Render(" · "), v.c.width-width(branch), line, panics))
 	}
 	if show < len(ranked) {
 		out = append(out, st.dim.Render(fmt.Sprintf("     └── … %d more (3: Listeners)", len(ranked)-show)))
