@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -261,8 +262,14 @@ func (v *eventsView) columns() []column {
 		{title: "LISTENER/KEY", width: 24, prio: 2, id: ecSubject},
 		{title: "DETAIL", width: 16, flex: true, id: ecDetail},
 	}
-	if _, others, narrated := v.narrated(); !v.all && !(narrated && len(others) > 0) {
-		cols = append(cols[:ecInformer], cols[ecInformer+1:]...)
+	types, others, narrated := v.narrated()
+	if narrated && !slices.ContainsFunc(types, keyedEvent) {
+		// The narrated events name no listener or key: their detail (a
+		// 410, a resourceVersion) takes the room.
+		cols = slices.Delete(cols, ecSubject, ecSubject+1)
+	}
+	if !v.all && !(narrated && len(others) > 0) {
+		cols = slices.Delete(cols, ecInformer, ecInformer+1)
 	}
 	// The key and the detail share the spare width half and half, the key
 	// up to a long pod name's: at 80 columns keys are cut less, at 160 and

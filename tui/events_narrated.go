@@ -107,3 +107,13 @@ func headline(c *common) string {
 	}
 	return c.data.notes[0]
 }
+
+// keyedEvent reports an event type that names a listener or an object.
+func keyedEvent(t source.EventType) bool {
+	switch t {
+	case source.EventWatchEvent, source.EventPop, source.EventStoreUpdate, source.EventDistribute, source.EventHandlerStart,
+		source.EventHandlerFinish, source.EventHandlerPanic, source.EventCacheMutation, source.EventStalled, source.EventRecovered:
+		return true
+	}
+	return false
+}
