@@ -28,10 +28,11 @@ type scenarioReport struct {
 			Depth int `json:"depth"`
 		} `json:"queue"`
 		Reflector struct {
-			Lists, Relists, WatchEvents, Bookmarks uint64
+			Lists, ListPages, Relists, Watches, WatchEvents, Bookmarks, Errors uint64
+			ListStreamed                                                       bool
 		} `json:"reflector"`
 		Server struct {
-			ListsFromStorage, WatchLists uint64
+			ListsFromStorage, WatchLists, TerminatedWatchers uint64
 		} `json:"server"`
 		Listeners []struct {
 			Name            string `json:"name"`
@@ -40,6 +41,10 @@ type scenarioReport struct {
 			DeliveredByType struct {
 				Add, Update, Delete, Sync, Tombstones uint64
 			} `json:"deliveredByType"`
+			Synced         bool   `json:"synced"`
+			Stalled        bool   `json:"stalled"`
+			Panics         uint64 `json:"panics"`
+			CacheMutations uint64 `json:"cacheMutations"`
 		} `json:"listeners"`
 	} `json:"informers"`
 }
