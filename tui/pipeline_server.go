@@ -158,9 +158,15 @@ func (v *pipelineView) etcdLine(p *source.WatchPath) string {
 // outgoing channel too; the history note says so where there is room.
 func (v *pipelineView) storageLine(p *source.WatchPath, w int) string {
 	decoded := humanize.CountShort(p.Decoded) + " decoded"
+	history := v.c.styles.dim.Render(" · the walk-through's etcd2-era watcher: incoming → translate → outgoing")
+	// Where there is room, the channels go by their names in v1.37's
+	// etcd3/watcher.go.
+	named := "etcd3 watcher: " + v.join(v.fill("incomingEventChan", p.Incoming), v.fill("resultChan", p.Outgoing), decoded)
 	line := "etcd3 watcher: " + v.join(v.fill("incoming", p.Incoming), v.fill("result", p.Outgoing), decoded)
 	return firstFitting(w,
-		line+v.c.styles.dim.Render(" · the walk-through's etcd2-era watcher: incoming → translate → outgoing"),
+		named+history,
+		line+history,
+		named,
 		line,
 		"watcher: "+v.join(v.fill("in", p.Incoming), v.fill("result", p.Outgoing), decoded),
 	)
