@@ -360,7 +360,7 @@ var frameClaims = map[string]map[string]frameClaim{
 	"stalled-listener": {
 		"stall slow": func(f noteFrames) error {
 			return all(listenerRows(f.views[2], []string{"slow"}, func(fs []string) error {
-				if !strings.HasPrefix(strings.Join(fs, " "), "slow") || !regexp.MustCompile(`On(Add|Update|Delete)`).MatchString(strings.Join(fs, " ")) {
+				if !strings.HasPrefix(strings.Join(fs, " "), "slow") || !regexp.MustCompile(`(On)?(Add|Update|Delete) `).MatchString(strings.Join(fs, " ")) {
 					return fmt.Errorf("not in a callback: %v", fs)
 				}
 				return nil

@@ -39,7 +39,7 @@ func initialListNote(d *Demo) string {
 	}
 	var out []string
 	if len(streamed) > 0 {
-		out = append(out, fmt.Sprintf("Initial list of %s: streamed (WatchList), %s then a bookmark, as client-go v0.37 does with kube-apiserver v1.37.",
+		out = append(out, fmt.Sprintf("Initial list of %s: streamed (WatchList, as client-go v0.37 does), %s then a bookmark.",
 			strings.Join(streamed, ", "), humanize.Plural(items, "ADDED event")))
 	}
 	if len(paged) > 0 {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -102,7 +103,23 @@ func notePanelLines(c *common, w, h int) []string {
 		return nil
 	}
 	st := c.styles
+	// A line that changed while this note stood is a live status line
+	// (a backlog, a count), not the note itself: it gets only the rows
+	// the view can spare.
+	// Status lines follow the note, so every line from the first that
+	// changed on is one.
+	log := &c.data.noteLog
+	status := len(notes)
+	if log.head == notes[0] {
+		status = slices.IndexFunc(notes, func(n string) bool { return !slices.Contains(log.stable, n) })
+		if status < 0 {
+			status = len(notes)
+		}
+	}
+	live := func(i int) bool { return i >= status }
 	var text []string
+	var isLive []bool
+	script := 0
 	for i, n := range notes {
 		prefix := "  "
 		if i == 0 {
@@ -113,23 +130,41 @@ func notePanelLines(c *common, w, h int) []string {
 				prefix = "  "
 			}
 			text = append(text, prefix+l)
+			isLive = append(isLive, live(i))
+			if !live(i) {
+				script++
+			}
 		}
 	}
-	// The narration takes up to 5/12 of the screen (10 rows at 24, 20 at
-	// 48): a note's second sentence is often the lesson, and the view
-	// above folds before it is cut. Status lines come last, so they go
-	// first.
+	// The note takes up to 5/12 of the screen (10 rows at 24, 20 at 48):
+	// its second sentence is often the lesson, and the view above folds
+	// before it is cut. With its status lines the panel takes a quarter
+	// of the screen, or one row more than the note.
 	limit := max(notePanelMaxLines, h*5/12)
 	if h < 24 {
 		limit = 1
 	}
+	if limit > 1 {
+		limit = min(limit, max(h/4, script+1))
+	}
 	if len(text) > limit {
-		more := fmt.Sprintf("… %d more lines · %s: narration history", len(text)-limit+1, c.keys.Notes.Help().Key)
+		hidden := 0
 		if limit == 1 {
 			// The one line keeps its text; the footer names the key.
-			text = text[:1]
+			hidden, text = len(text)-1, text[:1]
 		} else {
-			text = append(text[:limit-1], st.dim.Render("  "+more))
+			// Live lines go first, from the end, then the note's end.
+			for i := len(text) - 1; i >= 0 && len(text) > limit-1; i-- {
+				if isLive[i] {
+					text = slices.Delete(text, i, i+1)
+					hidden++
+				}
+			}
+			if len(text) > limit-1 {
+				hidden += len(text) - (limit - 1)
+				text = text[:limit-1]
+			}
+			text = append(text, st.dim.Render(fmt.Sprintf("  … %d more lines · %s: narration history", hidden, c.keys.Notes.Help().Key)))
 		}
 	}
 	for i := range text {
