@@ -148,11 +148,11 @@ func notePanelLines(c *common, w, h int) []string {
 		limit = min(limit, max(h/4, script+1))
 	}
 	if len(text) > limit {
-		hidden := 0
 		if limit == 1 {
 			// The one line keeps its text; the footer names the key.
-			hidden, text = len(text)-1, text[:1]
+			text = text[:1]
 		} else {
+			hidden := 0
 			// Live lines go first, from the end, then the note's end.
 			for i := len(text) - 1; i >= 0 && len(text) > limit-1; i-- {
 				if isLive[i] {
