@@ -103,20 +103,19 @@ func notePanelLines(c *common, w, h int) []string {
 		return nil
 	}
 	st := c.styles
-	// A line that changed while this note stood is a live status line
-	// (a backlog, a count), not the note itself: it gets only the rows
-	// the view can spare.
-	// Status lines follow the note, so every line from the first that
-	// changed on is one.
+	// Live status lines get only the rows the view can spare.
+	// A line that changed while this note stood is a live status line (a
+	// backlog, a count), and so is every line after the last that changed:
+	// status lines come after the note, a warning may stand inside it.
 	log := &c.data.noteLog
-	status := len(notes)
-	if log.head == notes[0] {
-		status = slices.IndexFunc(notes, func(n string) bool { return !slices.Contains(log.stable, n) })
-		if status < 0 {
-			status = len(notes)
+	changed := func(i int) bool { return log.head == notes[0] && !slices.Contains(log.stable, notes[i]) }
+	last := -1
+	for i := range notes {
+		if changed(i) {
+			last = i
 		}
 	}
-	live := func(i int) bool { return i >= status }
+	live := func(i int) bool { return changed(i) || last >= 0 && i > last }
 	var text []string
 	var isLive []bool
 	script := 0
