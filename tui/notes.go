@@ -104,18 +104,16 @@ func notePanelLines(c *common, w, h int) []string {
 	}
 	st := c.styles
 	// Live status lines get only the rows the view can spare.
-	// A line that changed while this note stood is a live status line (a
-	// backlog, a count), and so is every line after the last that changed:
-	// status lines come after the note, a warning may stand inside it.
+	// Status lines (a backlog, a count) follow the note: every line from
+	// the first that changed while the note stood on is one.
 	log := &c.data.noteLog
-	changed := func(i int) bool { return log.head == notes[0] && !slices.Contains(log.stable, notes[i]) }
-	last := -1
-	for i := range notes {
-		if changed(i) {
-			last = i
+	status := len(notes)
+	if log.head == notes[0] {
+		if i := slices.IndexFunc(notes, func(n string) bool { return !slices.Contains(log.stable, n) }); i >= 0 {
+			status = i
 		}
 	}
-	live := func(i int) bool { return changed(i) || last >= 0 && i > last }
+	live := func(i int) bool { return i >= status }
 	var text []string
 	var isLive []bool
 	script := 0

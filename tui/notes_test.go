@@ -127,9 +127,9 @@ func TestNarrationMakesRoomForAStep(t *testing.T) {
 	}
 }
 
-// A note's status lines (those that change while it stands, and those
-// after them) take only the rows the view can spare; the note stays
-// whole, even with a changing warning inside it.
+// A note's status lines (from the first line that changes while it
+// stands on) take only the rows the view can spare; the note stays whole
+// and a changing warning under it is the first status line kept.
 func TestNarrationStatusLinesGiveWay(t *testing.T) {
 	h := fixture(t, 80, 24)
 	note := []string{
@@ -137,7 +137,7 @@ func TestNarrationStatusLinesGiveWay(t *testing.T) {
 		"Pipeline view (1): follow the counts hop by hop. The queue stays near empty because processing keeps up.",
 	}
 	frame := func(at time.Duration, n int) {
-		lines := []string{note[0], "slow cannot keep up with " + humanize.CountShort(n) + " changes/s", note[1]}
+		lines := []string{note[0], note[1], "slow cannot keep up with " + humanize.CountShort(n) + " changes/s"}
 		for _, r := range []string{"pods", "configmaps", "deployments.apps", "secrets"} {
 			lines = append(lines, r+" · fast: 0 pending, "+humanize.CountShort(n)+" delivered · medium: 0 pending, "+humanize.CountShort(n)+" delivered")
 		}
@@ -158,7 +158,10 @@ func TestNarrationStatusLinesGiveWay(t *testing.T) {
 			panel++
 		}
 	}
-	// The note's 4 rows and the warning's, one for "… more": no status
+	if !strings.Contains(flat, "slow cannot keep up with 200 changes/s") {
+		t.Errorf("the warning under the note gave way to later status lines:\n%s", screen)
+	}
+	// The note's 4 rows, the warning's and one for "… more": no status
 	// line beyond a quarter of the screen.
 	if panel > 24/4+1 || !strings.Contains(screen, "more lines · h: narration history") {
 		t.Errorf("the panel takes %d rows with its status lines:\n%s", panel, screen)
