@@ -26,7 +26,7 @@ func backoffWait(n int) (lo, hi time.Duration) {
 }
 
 // backoffRule is the rule in one sentence, for the notes.
-const backoffRule = "client-go v0.37's reflector waits before each retry: 0.8 s, then twice as long each time, plus up to as much again at random, at most 30 s (plus that random part); it starts over after 2 minutes without a wait"
+const backoffRule = "client-go v0.37 waits 0.8 s before a retry, twice as long each time after, plus up to as much at random (at most 30 s)"
 
 // secondsRange is "1.2–2.8 s", each end rounded to a tenth and at least 0.
 func secondsRange(lo, hi time.Duration) string {

@@ -111,7 +111,7 @@ func TestBookmarks(t *testing.T) {
 func claimBookmarksSpedUp(d *Demo) (bool, string) {
 	note := strings.Join(d.Notes(), " ")
 	p := d.serverStats()["quiet"].Path
-	return strings.Contains(note, "60× as often as kube-apiserver v1.37") && p.BookmarkEvery == time.Second && p.RealBookmarks == time.Minute,
+	return strings.Contains(note, "60× kube-apiserver v1.37's pace") && p.BookmarkEvery == time.Second && p.RealBookmarks == time.Minute,
 		fmt.Sprintf("note %q; server bookmarks every %v, kube-apiserver's %v", note, p.BookmarkEvery, p.RealBookmarks)
 }
 

@@ -46,14 +46,14 @@ func goneSeen(d *Demo) bool {
 func serverUpNote(d *Demo, now time.Time) []string {
 	name := d.Informers()[0].Name()
 	n, last := refusedSince(d, name)
-	next := "Its next try will reach the server."
+	next := "Its next try will reach the server, and"
 	if n > 0 {
 		lo, hi := backoffWait(n)
-		next = fmt.Sprintf("The server refused its watch %s, so its next try comes in about %s.", pluralTimes(n), secondsRange(last.Add(lo).Sub(now), last.Add(hi).Sub(now)))
+		next = fmt.Sprintf("Refused %s, its next try comes in about %s;", pluralTimes(n), secondsRange(last.Add(lo).Sub(now), last.Add(hi).Sub(now)))
 	}
 	return []string{
 		"The server is back, but the reflector does not know yet: " + backoffRule + ".",
-		next + " The server will answer that re-watch with 410 Gone (Expired), as the resourceVersion it resumes from was compacted away.",
+		next + " the server will answer that re-watch with 410 Gone (Expired): its resourceVersion was compacted away.",
 	}
 }
 
@@ -82,8 +82,8 @@ func pluralTimes(n int) string {
 func relistSyncNote(d *Demo) string {
 	e := d.Informers()[0]
 	r := e.State().Reflector
-	return fmt.Sprintf("\"OnUpdate is also called when a re-list happens\": the relist listed %s, every one already cached and unchanged (the workload was held), "+
-		"and client-go v0.37 calls OnUpdate(old, new) for each, with the same resourceVersion, a sync. Without a resync period every listener gets those; the slower ones work through them now.",
+	return fmt.Sprintf("The relist also listed %s cached and unchanged (the workload was held): client-go v0.37 hands each to OnUpdate(old, new) with the same resourceVersion, a sync "+
+		"(\"OnUpdate is also called when a re-list happens\").",
 		pluralPods(r.LastListItems))
 }
 

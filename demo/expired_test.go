@@ -60,7 +60,7 @@ func TestExpired(t *testing.T) {
 							return false, fmt.Sprintf("view 3 counts %d tombstones for %s", ls.Delivered.Tombstones, ls.Name)
 						}
 					}
-					want := fmt.Sprintf("the relist listed %d pods, every one already cached and unchanged", s.Reflector.LastListItems)
+					want := fmt.Sprintf("The relist also listed %d pods cached and unchanged", s.Reflector.LastListItems)
 					if note := strings.Join(d.Notes(), " "); !strings.Contains(note, "OnUpdate is also called when a re-list happens") || !strings.Contains(note, want) {
 						return false, fmt.Sprintf("note %q lacks %q", note, want)
 					}

@@ -19,7 +19,7 @@ func TestFIFOCompare(t *testing.T) {
 	notes := watchNotes(d, map[string]claim{
 		"intro": claimAll(claimSynced, func(d *Demo) (bool, string) {
 			note := strings.Join(d.Notes(), " ")
-			return strings.Contains(note, "never use it: its InOrderInformers feature gate is GA and locked on"), fmt.Sprintf("note %q does not say v0.37's informers never use a DeltaFIFO", note)
+			return strings.Contains(note, "never use it (the InOrderInformers gate is GA and locked on)"), fmt.Sprintf("note %q does not say v0.37's informers never use a DeltaFIFO", note)
 		}),
 		"pause":  atPause,
 		"burst":  claimAll(claimPaused, atBurst),

@@ -39,11 +39,15 @@ func initialListNote(d *Demo) string {
 	}
 	var out []string
 	if len(streamed) > 0 {
-		out = append(out, fmt.Sprintf("Initial list of %s: streamed (WatchList), %s then the bookmark that ends them, as client-go v0.37 does against kube-apiserver v1.37 (API server stage, view 1).",
+		out = append(out, fmt.Sprintf("Initial list of %s: streamed (WatchList, as client-go v0.37 does), %s then a bookmark.",
 			strings.Join(streamed, ", "), humanize.Plural(items, "ADDED event")))
 	}
 	if len(paged) > 0 {
-		out = append(out, fmt.Sprintf("Initial list of %s: LIST, %s%s.", strings.Join(paged, ", "), humanize.Plural(pages, "page"), d.pagedWhy()))
+		what := "Initial list of %s: LIST, %s%s."
+		if len(out) > 0 {
+			what = "%s: LIST, %s%s."
+		}
+		out = append(out, fmt.Sprintf(what, strings.Join(paged, ", "), humanize.Plural(pages, "page"), d.pagedWhy()))
 	}
 	return strings.Join(out, " ")
 }
@@ -57,5 +61,5 @@ func (d *Demo) pagedWhy() string {
 	case !d.cfg.watchList:
 		return " (this scenario's server has WatchList off, to show the pages)"
 	}
-	return " (a client without bookmarks cannot stream: it could not see the stream's end)"
+	return " (a client without bookmarks cannot stream)"
 }

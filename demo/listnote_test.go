@@ -17,7 +17,7 @@ func TestInitialListNote(t *testing.T) {
 		streamed bool
 		want     string
 	}{
-		{"auto", ListAuto, true, "Initial list of pods: streamed (WatchList), 20 ADDED events then the bookmark that ends them"},
+		{"auto", ListAuto, true, "Initial list of pods: streamed (WatchList, as client-go v0.37 does), 20 ADDED events then a bookmark"},
 		{"pages", ListPages, false, "Initial list of pods: LIST, 1 page (--watch-list off: the server has no WatchList)."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

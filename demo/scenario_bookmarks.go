@@ -66,7 +66,7 @@ func buildBookmarks(cfg resolved) plan {
 	p.script = []step{
 		{name: "intro", until: informersSynced, tellList: true, do: do(f.mark), note: []string{
 			"Bookmarks: a BOOKMARK is a watch event that carries only a resourceVersion, the server's way of saying \"nothing you select changed up to here\".",
-			fmt.Sprintf("quiet and quiet-no-bookmarks select %s, which no pod has, so they get no object events while pods churns. Only quiet's watches ask for bookmarks, as every client-go reflector does.", quietSelector),
+			fmt.Sprintf("quiet and quiet-no-bookmarks select %s, which no pod has. Only quiet asks for bookmarks, as every client-go reflector does.", quietSelector),
 			bookmarkSpeedup(),
 		}},
 		{name: "bookmarked", until: f.bookmarked, do: do(func(d *Demo) {

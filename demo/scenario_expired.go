@@ -43,7 +43,7 @@ func buildExpired(cfg resolved) plan {
 			do: do(func(d *Demo) {
 				d.markRelists()
 				d.cluster.SetAvailable(false)
-			}), note: []string{
+			}), then: watchesDown, note: []string{
 				"The API server refuses connections: the watch is down. While it is, some pods are deleted and the server compacts its history.",
 			}},
 		{name: "delete while down", after: time.Second, do: do(func(d *Demo) {
@@ -66,9 +66,9 @@ func buildExpired(cfg resolved) plan {
 		{name: "relisted", until: func(d *Demo) bool { return relistedWithTombstones(d) && caughtUp(d) }, do: do(func(d *Demo) {
 			d.work.release()
 			d.setNote([]string{
-				"After the relist every listener got OnDelete with a DeletedFinalStateUnknown for exactly the pods deleted while the watch was down: their delete events were never seen, only their absence from the new list.",
+				"After the relist every listener got OnDelete(DeletedFinalStateUnknown) for exactly the pods deleted while the watch was down: never seen as events, only missing from the new list.",
 				relistSyncNote(d),
-				"The Listeners view (3) counts them per listener (tombstones, sync); the Store view (4) matched the server again after the relist.",
+				"Listeners view (3): TOMB and DELIVERED per listener. The Store view (4) matches the server again.",
 			})
 		})},
 		// No loop: client-go's backoff grows with every fault and resets

@@ -34,9 +34,8 @@ func buildFIFOCompare(cfg resolved) plan {
 	}
 	p.script = []step{
 		{name: "intro", until: informersSynced, tellList: true, note: []string{
-			"FIFO compare: the same pods flow through a DeltaFIFO informer and a RealFIFO informer. Press : to switch between them.",
-			"Their caches end up identical; how they queue differs.",
-			"The DeltaFIFO is the classic queue the walk-throughs show; client-go v0.37's informers never use it: its InOrderInformers feature gate is GA and locked on, so they always queue in a RealFIFO.",
+			"FIFO compare: the same pods flow through a DeltaFIFO and a RealFIFO informer (: switches between them). Their caches end up identical; their queues differ.",
+			"The DeltaFIFO is the walk-throughs' classic queue; client-go v0.37's informers never use it (the InOrderInformers gate is GA and locked on): they queue in a RealFIFO.",
 		}},
 		{name: "pause", after: 8 * time.Second, until: userLetGo, do: do(func(d *Demo) { d.pauseAll(true) }), note: []string{
 			"Both informers are paused (as if processing were slow), so changes pile up in their queues.",

@@ -43,7 +43,16 @@ func buildResync(cfg resolved) plan {
 			"Resync: every second the reflector asks whether any listener is due; if one is, the whole cache is replayed as syncs.",
 			"Listeners view (3): resync-1s gets a sync for every pod each second, resync-3s every third second, no-resync never.",
 		}},
-		{name: "what a sync is", after: 10 * time.Second, note: []string{
+		// The note waits for a sync to point at: resync periods are real
+		// time, which a test's time scale does not shorten.
+		{name: "what a sync is", after: 10 * time.Second, until: func(d *Demo) bool {
+			for _, ls := range d.Informers()[0].State().Listeners {
+				if ls.Delivered.Sync > 0 {
+					return true
+				}
+			}
+			return false
+		}, note: []string{
 			"A sync is an OnUpdate whose old and new objects have the same resourceVersion. The processor hands it only to listeners whose own period has elapsed.",
 			"Events view (5): each Resync event, then the sync calls of the due listeners only.",
 		}},

@@ -45,7 +45,7 @@ func buildSteady(cfg resolved) plan {
 		}},
 		{name: "tour: faults", after: 15 * time.Second, note: []string{
 			"Try the fault keys: w drops the watch, x expires the history, s stalls the selected listener. (r resyncs only informers with a resync period: see the resync scenario.)",
-			"Events view (5) narrates each one: the watch closing and reopening, the relist, the DeletedFinalStateUnknown deletes.",
+			"Events view (5) narrates each one: WatchClose and WatchOpen, the Relist, a Stalled call; the Listeners view (3) counts the DeletedFinalStateUnknown deletes (TOMB).",
 		}},
 		{name: "loop", after: 15 * time.Second},
 	}

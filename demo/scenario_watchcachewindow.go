@@ -36,7 +36,7 @@ func buildWatchCacheWindow(cfg resolved) plan {
 	p.script = []step{
 		{name: "intro", until: informersSynced, tellList: true, note: []string{
 			fmt.Sprintf("Watch-cache window: the API server's watch cache keeps only the last %d pod events; a watch can resume only from inside that window.", smallWindow),
-			fmt.Sprintf("Three informers on pods: pods sees every pod; quiet and quiet-no-bookmarks select %s, which no pod has, so they get no events. Pipeline view (1) shows the window.", quietSelector),
+			fmt.Sprintf("pods sees every pod; quiet and quiet-no-bookmarks select %s, which no pod has: no events for them. Pipeline view (1) shows the window.", quietSelector),
 			bookmarkSpeedup(),
 		}},
 		{name: "quiet churn", after: 5 * time.Second, until: watchesSettled, do: do(func(d *Demo) {

@@ -53,10 +53,14 @@ func (d *Demo) runScript(ctx context.Context) {
 		if s.then != nil && !pollCtx(ctx, untilPoll, func() bool { return s.then(d) }) {
 			return
 		}
-		if s.note != nil {
+		switch {
+		case s.note != nil && s.tellList:
+			// In one change, so no frame shows the note without its
+			// last line (a line added later reads as a status line).
+			d.setNote(append(slices.Clone(s.note), initialListNote(d)))
+		case s.note != nil:
 			d.setNote(s.note)
-		}
-		if s.tellList {
+		case s.tellList:
 			d.addNote(initialListNote(d))
 		}
 		if d.noteHook != nil {

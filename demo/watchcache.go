@@ -23,7 +23,7 @@ const teachingBookmarks = time.Second
 // bookmarkSpeedup says how much more often than kube-apiserver v1.37 a
 // scenario sends bookmarks, for its notes.
 func bookmarkSpeedup() string {
-	return fmt.Sprintf("Bookmarks here come every %s, %d× as often as kube-apiserver v1.37 sends them (about once a minute per watch, and once more 2 s before the watch times out), so that you can watch them.",
+	return fmt.Sprintf("Bookmarks here come every %s, %d× kube-apiserver v1.37's pace (about once a minute per watch), so that you can watch them.",
 		teachingBookmarks, int(cluster.DefaultBookmarkFrequency/teachingBookmarks))
 }
 

@@ -67,23 +67,12 @@ func (c *common) comparing() bool {
 	return c.compare && c.width >= compareMinWidth && c.peers() != nil
 }
 
-// compared returns the peers drawn as columns: as many as fit, a run of
-// them that includes the current informer, in source order so columns do
-// not swap places when the user switches informer.
+// compared returns the peers drawn as columns: as many as fit, chosen by
+// pickCompared (what the narration names first), in source order so
+// columns do not swap places when the user switches informer.
 func (c *common) compared() []*source.Informer {
-	ps := c.peers()
 	fitN := max((c.width+width(compareGap))/(compareColumnMin+width(compareGap)), 2)
-	if len(ps) <= fitN {
-		return ps
-	}
-	cur := 0
-	for i, s := range ps {
-		if s.Name == c.data.current {
-			cur = i
-		}
-	}
-	start := min(max(cur-fitN+1, 0), len(ps)-fitN)
-	return ps[start : start+fitN]
+	return c.pickCompared(c.peers(), fitN)
 }
 
 // compareHint is the line a single view ends with when the current

@@ -69,10 +69,13 @@ type dataState struct {
 	notes   []string // the source's notes as of the last tick
 	noteLog noteLog  // every note shown so far, for the narration history
 	current string   // name of the informer the views show
-	hist    map[string]*history
-	events  eventLog
-	cursor  uint64 // next sequence number to ask the source for
-	missed  uint64 // events the UI never saw because the source's ring overwrote them
+	// pickedUnder is the headline note that stood when the user last
+	// chose current; "" before.
+	pickedUnder string
+	hist        map[string]*history
+	events      eventLog
+	cursor      uint64 // next sequence number to ask the source for
+	missed      uint64 // events the UI never saw because the source's ring overwrote them
 	// eventStats are the source's event-ring totals as of the last tick.
 	eventStats source.RingStats
 	status     source.Status  // the source's connection state

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -52,11 +53,15 @@ type eventsView struct {
 	filter   filterBox
 	match    matcher
 	category int
-	all      bool  // every informer, not only the current one
-	rows     []int // indexes into the event log, after filtering
-	version  uint64
-	informer string
-	open     bool // the selected event is shown in full under the table
+	all      bool // every informer, not only the current one
+	// unnarrated: the user filtered, so the view no longer follows the
+	// narration (events_narrated.go).
+	unnarrated bool
+	headline   string // the note the rows were built under
+	rows       []int  // indexes into the event log, after filtering
+	version    uint64
+	informer   string
+	open       bool // the selected event is shown in full under the table
 	// selSeq is the sequence number of the event under the cursor. The
 	// log drops its oldest events as new ones come, which shifts every
 	// row, so the cursor is kept on this event rather than on a row index.
@@ -94,7 +99,7 @@ func (v *eventsView) tableHeight() int {
 // refresh re-filters when the log or the informer changed.
 func (v *eventsView) refresh() tea.Cmd {
 	log := &v.c.data.events
-	if log.version == v.version && v.informer == v.c.data.current && v.rows != nil {
+	if log.version == v.version && v.informer == v.c.data.current && v.rows != nil && v.headline == headline(v.c) {
 		return nil
 	}
 	v.rebuild()
@@ -108,14 +113,21 @@ func (v *eventsView) rebuild() {
 	log := &v.c.data.events
 	follow := v.scroll.atBottom()
 	onScreen := v.scroll.cursor - v.scroll.offset
-	v.version, v.informer = log.version, v.c.data.current
+	v.version, v.informer, v.headline = log.version, v.c.data.current, headline(v.c)
 	cat := eventCategories[v.category]
+	types, others, narrated := v.narrated()
 	v.rows = v.rows[:0]
 	if v.rows == nil {
 		v.rows = make([]int, 0, log.len())
 	}
 	for i := 0; i < log.len(); i++ {
 		e := log.at(i)
+		if narrated {
+			if keepNarrated(e, types, v.informer, others) {
+				v.rows = append(v.rows, i)
+			}
+			continue
+		}
 		if !cat.has(e.Type) {
 			continue
 		}
@@ -191,6 +203,15 @@ func (v *eventsView) update(msg tea.Msg) tea.Cmd {
 		v.rebuild()
 		return cmd
 	}
+	if key.Matches(km, k.Filter, k.TypeFilter, k.AllInformers) {
+		_, _, narrated := v.narrated()
+		v.unnarrated = true
+		if narrated && key.Matches(km, k.TypeFilter) {
+			// From the narrated list, t shows every type.
+			v.rebuild()
+			return nil
+		}
+	}
 	switch {
 	case key.Matches(km, k.Filter):
 		cmd := v.filter.start()
@@ -241,8 +262,14 @@ func (v *eventsView) columns() []column {
 		{title: "LISTENER/KEY", width: 24, prio: 2, id: ecSubject},
 		{title: "DETAIL", width: 16, flex: true, id: ecDetail},
 	}
-	if !v.all {
-		cols = append(cols[:ecInformer], cols[ecInformer+1:]...)
+	types, others, narrated := v.narrated()
+	if narrated && !slices.ContainsFunc(types, keyedEvent) {
+		// The narrated events name no listener or key: their detail (a
+		// 410, a resourceVersion) takes the room.
+		cols = slices.Delete(cols, ecSubject, ecSubject+1)
+	}
+	if !v.all && !(narrated && len(others) > 0) {
+		cols = slices.Delete(cols, ecInformer, ecInformer+1)
 	}
 	// The key and the detail share the spare width half and half, the key
 	// up to a long pod name's: at 80 columns keys are cut less, at 160 and
@@ -406,6 +433,13 @@ func (v *eventsView) summary() string {
 			parts = append(parts, st.warn.Render(humanize.CountShort(over)+" older overwritten"))
 		}
 	}
-	parts = append(parts, "type: "+eventCategories[v.category].name, scope)
+	kind := "type: " + eventCategories[v.category].name
+	if types, others, ok := v.narrated(); ok {
+		// What the narration lists comes before the log's own counts, and
+		// they give way to it: no type is cut from the line.
+		kind, scope = narratedScope(types, v.c.data.current, others)
+		return fitParts(st.dim.Render(" · "), v.c.width, append([]string{parts[0], kind, scope}, parts[1:]...)...)
+	}
+	parts = append(parts, kind, scope)
 	return joinNonEmpty(st.dim.Render(" · "), parts...)
 }

@@ -59,7 +59,8 @@ func headerStatus(c *common) string {
 		"RV "+orDash(s.LastSyncResourceVersion),
 		humanize.RateNumber(watchRate)+" ev/s",
 	)
-	return joinNonEmpty(sep, parts...)
+	// A figure at the end that does not fit is left out whole, not cut.
+	return fitParts(sep, c.width, parts...)
 }
 
 // sourceName is "demo · steady", "kube: prod", "attach: host:port".
@@ -102,30 +103,24 @@ func headerSync(c *common) string {
 		names.WriteString(mark + name)
 	}
 	source := st.bold.Render(sourceName(c)) + st.dim.Render(" │ informers ")
-	rest := headerDropsAndHandlers(c)
-	full := source + names.String() + rest
-	if width(full) <= c.width {
-		return full
-	}
-	short := source + syncSummary(st, synced, len(c.data.snaps), waiting) + rest
-	if width(short) <= c.width || width(short) >= width(full) {
-		if width(short) < width(full) {
-			return short
-		}
-		return full
-	}
-	// Still too wide: the source's name is on the title line already,
-	// and the handlers' sync state must stay in view, so the informers
-	// shrink to a count (the switcher names them).
-	narrow := st.dim.Render("informers ") + syncSummary(st, synced, len(c.data.snaps), waiting) + rest
-	if width(narrow) <= c.width {
-		return narrow
-	}
+	rest := headerDropsAndHandlers(c, true)
 	counted := fmt.Sprintf("%d/%d synced", synced, len(c.data.snaps))
 	if synced < len(c.data.snaps) {
 		counted = st.warn.Render(counted)
 	}
-	return st.dim.Render("informers ") + counted + rest
+	// The first that fits: every informer named, then a count with the
+	// unsynced named, then a bare count, then without the source's name (on the title line
+	// already), then a bare count; the handlers' sync state and the
+	// overflow's figure stay in view, the word "dashboard" going last.
+	return firstFitting(c.width,
+		source+names.String()+rest,
+		source+syncSummary(st, synced, len(c.data.snaps), waiting)+rest,
+		source+counted+rest,
+		st.dim.Render("informers ")+syncSummary(st, synced, len(c.data.snaps), waiting)+rest,
+		st.dim.Render("informers ")+counted+rest,
+		st.dim.Render("informers ")+counted+strings.Replace(rest, "dashboard log overflow", "log overflow", 1),
+		st.dim.Render("informers ")+counted+strings.Replace(headerDropsAndHandlers(c, false), "dashboard log overflow", "log overflow", 1),
+	)
 }
 
 // pausedWho is the pause as the header says it: who paused.
@@ -138,8 +133,9 @@ func pausedWho(by source.Pauser) string {
 
 // headerDropsAndHandlers is the tail of the second header line: how many
 // of the current informer's handlers have synced (first, so a narrow
-// terminal never cuts it), and the event-log entries dropped.
-func headerDropsAndHandlers(c *common) string {
+// terminal never cuts it), and the event-log entries dropped; named
+// names the handlers still waiting.
+func headerDropsAndHandlers(c *common, named bool) string {
 	st := c.styles
 	var b strings.Builder
 	if s := c.data.snap(); s != nil {
@@ -153,6 +149,9 @@ func headerDropsAndHandlers(c *common) string {
 			}
 		}
 		b.WriteString(st.dim.Render(" │ handlers "))
+		if !named {
+			waiting = nil
+		}
 		b.WriteString(syncSummary(st, synced, len(s.Listeners), waiting))
 	}
 	// Event-log entries this dashboard lost: never received, or pushed

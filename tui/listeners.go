@@ -230,7 +230,7 @@ func (v *listenersView) render() string {
 		return fit(strings.Join(v.renderDetail(v.rows[v.scroll.cursor]), "\n"), v.c.width, v.c.height)
 	}
 	st := v.c.styles
-	cols := layoutColumns(v.columns(), v.c.width)
+	cols := layoutColumns(v.c.focusColumns(v.columns()), v.c.width)
 	lines := make([]string, 0, v.c.height)
 	lines = append(lines, v.summary(), st.colHead.Render(renderHeader(cols)))
 	if len(v.rows) == 0 {
@@ -283,6 +283,10 @@ func (v *listenersView) cells(cells []string, r rankedListener, cols []column) {
 	cells[lcInCallback] = "-"
 	if l.InCallback != "" {
 		cells[lcInCallback] = l.InCallback + " " + humanize.Duration(r.stall.inCallback)
+		if width(cells[lcInCallback]) > columnWidth(cols, lcInCallback) {
+			// The time is the figure; the callback gives up its "On".
+			cells[lcInCallback] = strings.TrimPrefix(l.InCallback, "On") + " " + humanize.Duration(r.stall.inCallback)
+		}
 	}
 	cells[lcSynced] = " " + yesNo(l.Synced)
 	cells[lcPanics] = humanize.CountShort(l.Panics)

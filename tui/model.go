@@ -345,6 +345,11 @@ func (m *Model) showInformer(name string) tea.Cmd {
 	}
 	m.c.data.current = name
 	m.c.data.selectedListener = ""
+	// Chosen while this note stands, it keeps its column (pickCompared).
+	m.c.data.pickedUnder = ""
+	if len(m.c.data.notes) > 0 {
+		m.c.data.pickedUnder = m.c.data.notes[0]
+	}
 	m.c.keys.offerControls(m.c.caps, m.c.data.snap())
 	m.layout()
 	return m.views[m.active].refresh()

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,7 +21,7 @@ const (
 	// noteHistoryMax bounds the kept notes; a scenario says a few dozen.
 	noteHistoryMax = 500
 	// notePanelMaxLines is the least of the most rows the panel's text
-	// takes (a quarter of the screen when that is more).
+	// takes (5/12 of the screen when that is more).
 	notePanelMaxLines = 3
 )
 
@@ -102,7 +103,20 @@ func notePanelLines(c *common, w, h int) []string {
 		return nil
 	}
 	st := c.styles
+	// Live status lines get only the rows the view can spare.
+	// Status lines (a backlog, a count) follow the note: every line from
+	// the first that changed while the note stood on is one.
+	log := &c.data.noteLog
+	status := len(notes)
+	if log.head == notes[0] {
+		if i := slices.IndexFunc(notes, func(n string) bool { return !slices.Contains(log.stable, n) }); i >= 0 {
+			status = i
+		}
+	}
+	live := func(i int) bool { return i >= status }
 	var text []string
+	var isLive []bool
+	script := 0
 	for i, n := range notes {
 		prefix := "  "
 		if i == 0 {
@@ -113,22 +127,41 @@ func notePanelLines(c *common, w, h int) []string {
 				prefix = "  "
 			}
 			text = append(text, prefix+l)
+			isLive = append(isLive, live(i))
+			if !live(i) {
+				script++
+			}
 		}
 	}
-	// The narration takes up to a quarter of the screen (6 rows at 24,
-	// 12 at 48): a note's second sentence is often the lesson, and the
-	// view above folds before it is cut.
-	limit := max(notePanelMaxLines, h/4)
+	// The note takes up to 5/12 of the screen (10 rows at 24, 20 at 48):
+	// its second sentence is often the lesson, and the view above folds
+	// before it is cut. With its status lines the panel takes a quarter
+	// of the screen, or one row more than the note.
+	limit := max(notePanelMaxLines, h*5/12)
 	if h < 24 {
 		limit = 1
 	}
+	if limit > 1 {
+		limit = min(limit, max(h/4, script+1))
+	}
 	if len(text) > limit {
-		more := fmt.Sprintf("… %d more lines · %s: narration history", len(text)-limit+1, c.keys.Notes.Help().Key)
 		if limit == 1 {
 			// The one line keeps its text; the footer names the key.
 			text = text[:1]
 		} else {
-			text = append(text[:limit-1], st.dim.Render("  "+more))
+			hidden := 0
+			// Live lines go first, from the end, then the note's end.
+			for i := len(text) - 1; i >= 0 && len(text) > limit-1; i-- {
+				if isLive[i] {
+					text = slices.Delete(text, i, i+1)
+					hidden++
+				}
+			}
+			if len(text) > limit-1 {
+				hidden += len(text) - (limit - 1)
+				text = text[:limit-1]
+			}
+			text = append(text, st.dim.Render(fmt.Sprintf("  … %d more lines · %s: narration history", hidden, c.keys.Notes.Help().Key)))
 		}
 	}
 	for i := range text {

@@ -126,3 +126,44 @@ func TestNarrationMakesRoomForAStep(t *testing.T) {
 		t.Fatalf("closing the step gives the narration its rows back:\n%s", h.screen())
 	}
 }
+
+// A note's status lines (from the first line that changes while it
+// stands on) take only the rows the view can spare; the note stays whole
+// and a changing warning under it is the first status line kept.
+func TestNarrationStatusLinesGiveWay(t *testing.T) {
+	h := fixture(t, 80, 24)
+	note := []string{
+		"Steady churn: objects change all the time and flow reflector → queue → indexer → listeners.",
+		"Pipeline view (1): follow the counts hop by hop. The queue stays near empty because processing keeps up.",
+	}
+	frame := func(at time.Duration, n int) {
+		lines := []string{note[0], note[1], "slow cannot keep up with " + humanize.CountShort(n) + " changes/s"}
+		for _, r := range []string{"pods", "configmaps", "deployments.apps", "secrets"} {
+			lines = append(lines, r+" · fast: 0 pending, "+humanize.CountShort(n)+" delivered · medium: 0 pending, "+humanize.CountShort(n)+" delivered")
+		}
+		noteFrame(h, t0.Add(at), lines...)
+	}
+	frame(20*time.Second, 100)
+	frame(21*time.Second, 200)
+	screen := h.screen()
+	flat := strings.Join(strings.Fields(screen), " ")
+	for _, l := range note {
+		if !strings.Contains(flat, l) {
+			t.Errorf("the note's line is not whole: %q\n%s", l, screen)
+		}
+	}
+	panel := 0
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(l, "▸ ") || strings.HasPrefix(l, "  ") && panel > 0 {
+			panel++
+		}
+	}
+	if !strings.Contains(flat, "slow cannot keep up with 200 changes/s") {
+		t.Errorf("the warning under the note gave way to later status lines:\n%s", screen)
+	}
+	// The note's 4 rows, the warning's and one for "… more": no status
+	// line beyond a quarter of the screen.
+	if panel > 24/4+1 || !strings.Contains(screen, "more lines · h: narration history") {
+		t.Errorf("the panel takes %d rows with its status lines:\n%s", panel, screen)
+	}
+}

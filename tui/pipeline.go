@@ -42,6 +42,13 @@ func (v *pipelineView) label(name string) string {
 func (v *pipelineView) sep() string                 { return v.c.styles.dim.Render(" · ") }
 func (v *pipelineView) join(parts ...string) string { return joinNonEmpty(v.sep(), parts...) }
 
+// stageJoin joins a stage's parts, most important first, leaving out
+// those at the end that do not fit beside the label: a figure is dropped
+// whole, never cut.
+func (v *pipelineView) stageJoin(parts ...string) string {
+	return fitParts(v.sep(), v.c.width-v.stageWidth(), parts...)
+}
+
 // shortHelp offers the server-side key when the source knows the server's
 // watch path, and the compare key when there is something to compare.
 func (v *pipelineView) shortHelp() []key.Binding {
@@ -64,10 +71,18 @@ func (v *pipelineView) render() string {
 		return v.renderCompare()
 	}
 	height := v.c.height
-	hint := compareHint(v.c)
-	if hint != "" {
-		height-- // the last line says where the side-by-side is
+	// The last lines are the peers the narration names, else one saying
+	// where the side-by-side is.
+	tail := peerLines(v.c, v.c.width)
+	if len(tail) == 0 {
+		if hint := compareHint(v.c); hint != "" {
+			tail = []string{truncate(hint, v.c.width)}
+		}
 	}
+	if most := max(height/3, 1); len(tail) > most {
+		tail = tail[:most]
+	}
+	height -= len(tail)
 	h := v.c.data.history()
 	p := h.latest()
 	// With the server's watch path, the stages start at etcd; the API
@@ -92,6 +107,15 @@ func (v *pipelineView) render() string {
 			stages = append(stages, v.connector())
 		}
 		stages = append(stages, stage)
+	}
+	// Short of rows (a long note below), the arrows between stages go
+	// first, from the top, so the listeners stay in view.
+	for room := height - len(stages); room < min(len(s.Listeners), 3); room++ {
+		i := slices.Index(stages, v.connector())
+		if i < 0 {
+			break
+		}
+		stages = slices.Delete(stages, i, i+1)
 	}
 	// The controller's workqueues, when the source sees them, are the last
 	// stage: they come before the chart and take at most half the rows
@@ -140,8 +164,8 @@ func (v *pipelineView) render() string {
 		lines[height-1] = ""
 	}
 	out := fit(strings.Join(lines, "\n"), v.c.width, height)
-	if hint != "" {
-		out += "\n" + truncate(hint, v.c.width)
+	if len(tail) > 0 {
+		out += "\n" + strings.Join(tail, "\n")
 	}
 	return out
 }
@@ -149,15 +173,20 @@ func (v *pipelineView) render() string {
 func (v *pipelineView) apiLine(s *source.Informer, p *point) string {
 	st := v.c.styles
 	r := s.Reflector
-	return v.join(
-		s.Resource,
-		"RV "+orDash(s.LastSyncResourceVersion),
-		connState(v.c, s),
-		humanize.Rate(p.eventRate[evAdded]+p.eventRate[evModified]+p.eventRate[evDeleted])+" watch events",
-		// Bookmarks are counted on the Reflector line, not as events.
-		st.dim.Render(humanize.CountShort(r.WatchEvents-min(r.WatchBookmarks, r.WatchEvents))+" total"),
-		st.dim.Render(freshnessLine(s)),
-	)
+	parts := func(conn string) []string {
+		return []string{s.Resource, "RV " + orDash(s.LastSyncResourceVersion), conn,
+			humanize.Rate(p.eventRate[evAdded]+p.eventRate[evModified]+p.eventRate[evDeleted]) + " watch events",
+			// Bookmarks are counted on the Reflector line, not as events.
+			st.dim.Render(humanize.CountShort(r.WatchEvents-min(r.WatchBookmarks, r.WatchEvents)) + " total"),
+			st.dim.Render(freshnessLine(s))}
+	}
+	// The error spelled out when it leaves room for the rate; the reason
+	// line above the view has it whole anyway.
+	long := parts(connState(v.c, s))
+	if width(v.join(long[:4]...)) <= v.c.width-v.stageWidth() {
+		return v.stageJoin(long...)
+	}
+	return v.stageJoin(parts(connShort(v.c, s))...)
 }
 
 func (v *pipelineView) reflectorLine(s *source.Informer) string {
@@ -179,7 +208,7 @@ func (v *pipelineView) reflectorLine(s *source.Informer) string {
 	if r.Errors > 0 {
 		errs = st.bad.Render(errs)
 	}
-	return v.join(list, relists, humanize.PluralShort(r.Watches, "watch"), errs, humanize.PluralShort(r.WatchBookmarks, "bookmark"), resyncLine(s))
+	return v.stageJoin(list, relists, humanize.PluralShort(r.Watches, "watch"), errs, humanize.PluralShort(r.WatchBookmarks, "bookmark"), resyncLine(s))
 }
 
 // resyncLine is the resync the reflector's timer drives, "resync 1s, 3s ·
@@ -247,7 +276,7 @@ func (v *pipelineView) queueLine(s *source.Informer, p *point) string {
 		coalesced = humanize.CountShort(q.Coalesced) + " coalesced"
 	}
 	state := v.queueState(s, "initial list not yet processed")
-	return v.join(st.bold.Render(kind.String()), depth, oldest,
+	return v.stageJoin(st.bold.Render(kind.String()), depth, oldest,
 		"in "+humanize.Rate(p.queueInRate), "out "+humanize.Rate(p.queueOutRate), coalesced, state)
 }
 
@@ -257,10 +286,12 @@ func (v *pipelineView) indexerLine(s *source.Informer) string {
 		// client-go's own cache counts no changes and names no indexes.
 		return humanize.PluralShort(st.Objects, "object")
 	}
-	return v.join(
+	// The changes before the indexes: a learner checks them against the
+	// queue's pops.
+	return v.stageJoin(
 		humanize.PluralShort(st.Objects, "object"),
-		indexSummary(st.Indexes),
 		fmt.Sprintf("%s added, %s updated, %s deleted", humanize.CountShort(st.Adds), humanize.CountShort(st.Updates), humanize.CountShort(st.Deletes)),
+		indexSummary(st.Indexes),
 	)
 }
 
@@ -276,8 +307,8 @@ func indexSummary(idx map[string]int) string {
 func (v *pipelineView) processorLine(s *source.Informer, p *point) string {
 	st := v.c.styles
 	sync, total := v.listenersSynced(s, p)
-	return v.join(humanize.PluralShort(len(s.Listeners), "listener"), sync, "delivering "+humanize.Rate(total)) +
-		st.dim.Render(" · each: pending, rate, state")
+	return v.stageJoin(humanize.PluralShort(len(s.Listeners), "listener"), sync, "delivering "+humanize.Rate(total),
+		st.dim.Render("each: pending, rate, state"))
 }
 
 // listenerLines draws one branch per listener of s, stalled first, within
@@ -319,10 +350,13 @@ func (v *pipelineView) listenerLines(s *source.Informer, h *history, now time.Ti
 		default:
 			line += "✓ synced"
 		}
+		panics := ""
 		if l.Panics > 0 {
-			line += st.dim.Render(" · ") + st.bad.Render(humanize.PluralShort(l.Panics, "panic"))
+			panics = st.bad.Render(humanize.PluralShort(l.Panics, "panic"))
 		}
-		out = append(out, st.dim.Render(branch)+line)
+		// The panics give way rather than be cut (the Listeners view
+		// has them).
+		out = append(out, st.dim.Render(branch)+fitParts(st.dim.Render(" · "), v.c.width-width(branch), line, panics))
 	}
 	if show < len(ranked) {
 		out = append(out, st.dim.Render(fmt.Sprintf("     └── … %d more (3: Listeners)", len(ranked)-show)))

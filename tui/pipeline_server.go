@@ -97,7 +97,12 @@ func (v *pipelineView) serverKey() (key.Binding, bool) {
 // down, then watchers beyond the first, so the listeners stay visible.
 func (v *pipelineView) serverRows(s *source.Informer, st source.ServerStats) ([]string, int) {
 	if !v.serverExpanded(s, st) {
-		return []string{v.label("Server side") + v.serverFolded(st, v.c.width-v.stageWidth()), v.connector()}, 0
+		folded := v.serverFolded(st, v.c.width-v.stageWidth())
+		out := []string{v.label("Server side") + folded[0]}
+		for _, l := range folded[1:] {
+			out = append(out, v.label("")+l)
+		}
+		return append(out, v.connector()), 0
 	}
 	n := len(st.Path.Watchers)
 	excess := v.serverExcess(s, len(v.serverStages(st, 0, n)))
@@ -153,9 +158,15 @@ func (v *pipelineView) etcdLine(p *source.WatchPath) string {
 // outgoing channel too; the history note says so where there is room.
 func (v *pipelineView) storageLine(p *source.WatchPath, w int) string {
 	decoded := humanize.CountShort(p.Decoded) + " decoded"
+	history := v.c.styles.dim.Render(" · the walk-through's etcd2-era watcher: incoming → translate → outgoing")
+	// Where there is room, the channels go by their names in v1.37's
+	// etcd3/watcher.go.
+	named := "etcd3 watcher: " + v.join(v.fill("incomingEventChan", p.Incoming), v.fill("resultChan", p.Outgoing), decoded)
 	line := "etcd3 watcher: " + v.join(v.fill("incoming", p.Incoming), v.fill("result", p.Outgoing), decoded)
 	return firstFitting(w,
-		line+v.c.styles.dim.Render(" · the walk-through's etcd2-era watcher: incoming → translate → outgoing"),
+		named+history,
+		line+history,
+		named,
 		line,
 		"watcher: "+v.join(v.fill("in", p.Incoming), v.fill("result", p.Outgoing), decoded),
 	)
@@ -300,10 +311,10 @@ func bufferFill(b source.Buffer) string {
 	return humanize.CountShort(b.Len) + "/" + humanize.CountShort(b.Cap)
 }
 
-// serverFolded is the whole server side in one line of at most w cells:
-// "etcd 812 → in 3/100 out 0/100 → cache 700–812 → 2 watchers, 1
-// terminated", the longest wording that fits.
-func (v *pipelineView) serverFolded(st source.ServerStats, w int) string {
+// serverFolded is the whole server side in one line of at most w cells,
+// the longest wording that fits, or two lines where none does: every
+// channel keeps its label and its figures.
+func (v *pipelineView) serverFolded(st source.ServerStats, w int) []string {
 	p := st.Path
 	warn := v.c.styles.warn
 	etcd := fmt.Sprintf("etcd %d", p.EtcdRevision)
@@ -332,13 +343,6 @@ func (v *pipelineView) serverFolded(st source.ServerStats, w int) string {
 	if st.TerminatedWatchers > 0 {
 		term = ", " + warn.Render(humanize.CountShort(st.TerminatedWatchers)+" terminated")
 	}
-	// Short of room, the storage watcher shows one buffer: the full one.
-	storage := func(fill func(string, source.Buffer) string) string {
-		if full(p.Outgoing) && !full(p.Incoming) {
-			return fill("watcher result ", p.Outgoing)
-		}
-		return fill("watcher in ", p.Incoming)
-	}
 	arrow := v.c.styles.dim.Render(" → ")
 	k := v.c.keys.ServerSide.Help().Key
 	cacherIn := fill("cacher incoming ", p.CacherIncoming)
@@ -347,20 +351,24 @@ func (v *pipelineView) serverFolded(st source.ServerStats, w int) string {
 		arrow + cacherIn + arrow + watchers + term
 	hint := v.c.styles.dim.Render(" · " + k + " expands")
 	mid := etcd + arrow + "watcher " + fill("in ", p.Incoming) + " " + fill("result ", p.Outgoing) + arrow + "cache " + window + arrow + cacherIn + arrow + watchers + term
-	variants := []string{
-		long + hint,
-		long,
-		mid + hint,
-		mid,
-		etcd + arrow + "watcher " + fill("in ", p.Incoming) + " " + fill("result ", p.Outgoing) + arrow + "cache " + window + arrow + watchers + term,
-		etcd + arrow + storage(fill) + arrow + "cache " + window + arrow + watchers + term,
+	// Narrow, the etcd3 watcher's two channels and the cacher's incoming
+	// keep their labels; etcd's revision (the API server stage's RV) and
+	// the watcher count go first, then the line breaks in two.
+	chans := "watcher " + fill("in ", p.Incoming) + " " + fill("result ", p.Outgoing) + arrow + "cache " + window + arrow + "cacher " + fill("in ", p.CacherIncoming)
+	variants := []string{long + hint, long, mid + hint, mid, etcd + arrow + chans + arrow + watchers + term, chans + arrow + watchers + term}
+	if term == "" {
+		variants = append(variants, chans)
 	}
-	if !full(p.Incoming) && !full(p.Outgoing) {
-		// A storage watcher with room is the one stage worth leaving out.
-		variants = append(variants, etcd+arrow+"cache "+window+arrow+watchers+term)
+	for _, s := range variants {
+		if width(s) <= w {
+			return []string{s}
+		}
 	}
-	return firstFitting(w, append(variants,
-		etcd+arrow+storage(func(_ string, b source.Buffer) string { return fill("", b) })+arrow+window+arrow+watchers+term)...)
+	return []string{
+		firstFitting(w, etcd+arrow+"watcher "+fill("in ", p.Incoming)+" "+fill("result ", p.Outgoing)+arrow+"cache "+window,
+			"watcher "+fill("in ", p.Incoming)+" "+fill("result ", p.Outgoing)+arrow+"cache "+window),
+		firstFitting(w, arrow+"cacher "+fill("incoming ", p.CacherIncoming)+arrow+watchers+term, arrow+"cacher "+fill("in ", p.CacherIncoming)+arrow+watchers+term),
+	}
 }
 
 // firstFitting is the first of variants (longest wording first) that fits

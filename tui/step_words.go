@@ -25,13 +25,19 @@ func stepHeadline(r source.StepResult) string {
 	if len(r.Keys) > 3 {
 		keys = fmt.Sprintf("%s … %s (%s keys)", strings.Join(r.Keys[:2], ", "), r.Keys[len(r.Keys)-1], humanize.Count(len(r.Keys)))
 	}
+	inParens := "(" + keys + ")"
+	if len(r.Keys) == 1 && strings.HasPrefix(keys, "(") && strings.HasSuffix(keys, ")") {
+		// A bookmark, relist or resync item names itself in parentheses
+		// already; the headline's own would double them.
+		inParens = keys
+	}
 	switch {
 	case r.Kind != source.StepBatch:
-		return fmt.Sprintf("single step: popped %s (%s)", what, keys)
+		return fmt.Sprintf("single step: popped %s %s", what, inParens)
 	case r.QueueKind == source.DeltaFIFO:
-		return fmt.Sprintf("batch step: a DeltaFIFO pops one key at a time, with all its deltas, so it popped %s (%s)", what, keys)
+		return fmt.Sprintf("batch step: a DeltaFIFO pops one key at a time, with all its deltas, so it popped %s %s", what, inParens)
 	case !r.Batching:
-		return fmt.Sprintf("batch step: batched processing is off (client-go's InOrderInformersBatchProcess gate), so it popped %s (%s)", what, keys)
+		return fmt.Sprintf("batch step: batched processing is off (client-go's InOrderInformersBatchProcess gate), so it popped %s %s", what, inParens)
 	}
 	return fmt.Sprintf("batch step: popped %s at once, as client-go's batched RealFIFO pop does "+
 		"(up to 1,000 distinct keys; a repeated key ends the batch, and a bookmark, relist or resync item goes alone): %s", what, keys)

@@ -538,13 +538,21 @@ func (v *storeView) renderList() string {
 func (v *storeView) summary() string {
 	st := v.c.styles
 	s := v.c.snap()
-	parts := []string{st.bold.Render(humanize.PluralShort(s.Store.Objects, "object")), indexSummary(s.Store.Indexes), memoryLine(s.Memory)}
+	objects, indexes := st.bold.Render(humanize.PluralShort(s.Store.Objects, "object")), indexSummary(s.Store.Indexes)
+	mem := strings.Split(memoryLine(s.Memory), " · ")
+	parts := append([]string{objects, indexes}, mem...)
 	if isClientGo(s) {
 		// Its indexes are not reported, and it has no estimate to wait for.
-		parts = []string{parts[0], st.dim.Render("memory not estimated for client-go's own informer")}
+		parts = []string{objects, st.dim.Render("memory not estimated for client-go's own informer")}
 	}
 	if v.filter.shown() {
 		parts = append(parts, st.dim.Render("regexp over keys+labels · -l selector · -f fuzzy"))
 	}
-	return joinNonEmpty(st.dim.Render(" · "), parts...)
+	sep := st.dim.Render(" · ")
+	if line := joinNonEmpty(sep, parts...); width(line) <= v.c.width || isClientGo(s) {
+		return fitParts(sep, v.c.width, parts...)
+	}
+	// Narrow: the memory estimate before the indexes, and whole figures
+	// left out from the end, never one cut.
+	return fitParts(sep, v.c.width, append(append([]string{objects}, mem...), indexes)...)
 }

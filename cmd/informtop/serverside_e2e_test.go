@@ -49,8 +49,10 @@ func TestServerSideInTmux(t *testing.T) {
 	}
 
 	small := demo("small", 80, 24)
-	folded := small.waitFor("the folded server side", func(s string) bool { return strings.Contains(s, "Server side etcd") })
-	if strings.Contains(folded, "Watch cache") || !strings.Contains(folded, "e expand server side") {
+	folded := small.waitFor("the folded server side", func(s string) bool { return strings.Contains(s, "Server side ") })
+	// Folded, each channel keeps its label and its fill.
+	if strings.Contains(folded, "Watch cache") || !strings.Contains(folded, "e expand server side") ||
+		!strings.Contains(folded, "watcher in ") || !strings.Contains(folded, " result ") || !strings.Contains(folded, "cacher in") {
 		t.Fatalf("at 80×24 the server side should be one line that e expands:\n%s", folded)
 	}
 	small.keys("e")
@@ -59,7 +61,7 @@ func TestServerSideInTmux(t *testing.T) {
 		t.Fatalf("expanded at 80×24, the stages or the listeners are missing:\n%s", expanded)
 	}
 	small.keys("e")
-	small.waitFor("folded again", func(s string) bool { return strings.Contains(s, "Server side etcd") })
+	small.waitFor("folded again", func(s string) bool { return strings.Contains(s, "Server side ") && !strings.Contains(s, "Watch cache") })
 
 	// Pause, then step until a watched event (not a listed one) is popped.
 	small.keys("Space")
