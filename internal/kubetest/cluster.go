@@ -34,6 +34,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/informtop/informtop/internal/childproc"
 )
 
 const (
@@ -130,11 +132,11 @@ type Cluster struct {
 
 	mu        sync.Mutex
 	closed    bool
-	etcdProc  *process
-	apiserver *process   // the current first API server
-	others    []*process // StartSecondAPIServer's
-	all       []*process // every process started, for logs and PIDs
-	serial    int        // numbers log files and restricted users
+	etcdProc  *childproc.Process
+	apiserver *childproc.Process   // the current first API server
+	others    []*childproc.Process // StartSecondAPIServer's
+	all       []*childproc.Process // every process started, for logs and PIDs
+	serial    int                  // numbers log files and restricted users
 }
 
 // Start starts a cluster for t and stops it when t ends. When t fails, the
@@ -249,7 +251,7 @@ func (c *Cluster) StopAPIServer() {
 	p := c.apiserver
 	c.mu.Unlock()
 	if p != nil {
-		p.stop(stopGrace)
+		p.Stop(stopGrace)
 	}
 }
 
@@ -258,7 +260,7 @@ func (c *Cluster) StopAPIServer() {
 func (c *Cluster) StartAPIServer(t testing.TB) {
 	t.Helper()
 	c.mu.Lock()
-	running := c.apiserver != nil && !c.apiserver.exited()
+	running := c.apiserver != nil && !c.apiserver.Exited()
 	c.mu.Unlock()
 	if running {
 		t.Fatal("kubetest: StartAPIServer was called while the API server is running: call StopAPIServer first.")
@@ -284,7 +286,7 @@ func (c *Cluster) StartSecondAPIServer(t testing.TB) *rest.Config {
 	c.mu.Lock()
 	c.others = append(c.others, p)
 	c.mu.Unlock()
-	t.Cleanup(func() { p.stop(stopGrace) })
+	t.Cleanup(func() { p.Stop(stopGrace) })
 	return c.restConfig("https://127.0.0.1:" + strconv.Itoa(ports[0]))
 }
 
@@ -297,7 +299,7 @@ func (c *Cluster) Close() {
 		return
 	}
 	c.closed = true
-	apiservers := append([]*process{c.apiserver}, c.others...)
+	apiservers := append([]*childproc.Process{c.apiserver}, c.others...)
 	etcd := c.etcdProc
 	c.mu.Unlock()
 
@@ -305,13 +307,13 @@ func (c *Cluster) Close() {
 	var wg sync.WaitGroup
 	for _, p := range apiservers {
 		if p != nil {
-			wg.Go(func() { p.stop(stopGrace) })
+			wg.Go(func() { p.Stop(stopGrace) })
 		}
 	}
 	wg.Wait()
 	// etcd last, so the API servers do not spend their shutdown retrying it.
 	if etcd != nil {
-		etcd.stop(stopGrace)
+		etcd.Stop(stopGrace)
 	}
 	if c.ownDir {
 		os.RemoveAll(c.dir)
@@ -322,7 +324,7 @@ func (c *Cluster) Close() {
 // fixed ports it uses those; otherwise it picks free ones, and picks again
 // (up to three times) when another program took one in between.
 func (c *Cluster) launch(name, bin string, fixed []int, nports int,
-	args func(ports []int) []string, ready func(p *process, ports []int) error) (*process, []int, error) {
+	args func(ports []int) []string, ready func(p *childproc.Process, ports []int) error) (*childproc.Process, []int, error) {
 	for attempt := 1; ; attempt++ {
 		ports := fixed
 		if ports == nil {
@@ -338,7 +340,7 @@ func (c *Cluster) launch(name, bin string, fixed []int, nports int,
 		}
 		c.serial++
 		logPath := filepath.Join(c.dir, fmt.Sprintf("%s.%d.log", name, c.serial))
-		p, err := startProcess(name, bin, logPath, args(ports))
+		p, err := childproc.Start(name, bin, logPath, args(ports))
 		if err == nil {
 			c.all = append(c.all, p)
 		}
@@ -350,8 +352,8 @@ func (c *Cluster) launch(name, bin string, fixed []int, nports int,
 		if err == nil {
 			return p, ports, nil
 		}
-		p.stop(stopGrace)
-		if fixed == nil && attempt < 3 && p.logContains("address already in use") {
+		p.Stop(stopGrace)
+		if fixed == nil && attempt < 3 && p.LogContains("address already in use") {
 			continue
 		}
 		return nil, nil, err
@@ -399,11 +401,11 @@ func (c *Cluster) etcdArgs(ports []int) []string {
 	}
 }
 
-func (c *Cluster) etcdReady(p *process, ports []int) error {
+func (c *Cluster) etcdReady(p *childproc.Process, ports []int) error {
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: 5 * time.Second}
-	return waitReady(p, client, "http://127.0.0.1:"+strconv.Itoa(ports[0])+"/health", "", c.opts.timeout)
+	return childproc.WaitReady(p, client, "http://127.0.0.1:"+strconv.Itoa(ports[0])+"/health", "", c.opts.timeout)
 }
 
 func (c *Cluster) apiserverArgs(ports []int) []string {
@@ -436,31 +438,24 @@ func (c *Cluster) apiserverArgs(ports []int) []string {
 	return append(args, c.opts.apiserverFlags...)
 }
 
-func (c *Cluster) apiserverReady(p *process, ports []int) error {
+func (c *Cluster) apiserverReady(p *childproc.Process, ports []int) error {
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(c.sec.caPEM)
 	tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: 5 * time.Second}
 	url := "https://127.0.0.1:" + strconv.Itoa(ports[0]) + "/readyz?verbose"
-	return waitReady(p, client, url, c.sec.adminToken, c.opts.timeout)
+	return childproc.WaitReady(p, client, url, c.sec.adminToken, c.opts.timeout)
 }
 
 // logTails writes the end of every process's log through logf.
 func (c *Cluster) logTails(logf func(format string, args ...any)) {
 	c.mu.Lock()
-	procs := append([]*process(nil), c.all...)
+	procs := append([]*childproc.Process(nil), c.all...)
 	c.mu.Unlock()
 	for _, p := range procs {
-		state := "running"
-		if p.exited() {
-			state = fmt.Sprint(p.err)
-			if p.err == nil {
-				state = "exited"
-			}
-		}
 		logf("kubetest: last lines of %s (pid %d, %s), from %s:\n%s",
-			p.name, p.pid(), state, p.logPath, indent(p.tail(tailLines)))
+			p.Name(), p.PID(), p.State(), p.LogPath(), indent(p.Tail(tailLines)))
 	}
 }
 

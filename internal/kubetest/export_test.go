@@ -7,7 +7,7 @@ func PIDs(c *Cluster) []int {
 	defer c.mu.Unlock()
 	pids := make([]int, 0, len(c.all))
 	for _, p := range c.all {
-		pids = append(pids, p.pid())
+		pids = append(pids, p.PID())
 	}
 	return pids
 }

@@ -14,10 +14,10 @@ func (c *Cluster) FreezeAPIServer(t testing.TB) {
 	c.mu.Lock()
 	p := c.apiserver
 	c.mu.Unlock()
-	if p == nil || p.exited() {
+	if p == nil || p.Exited() {
 		t.Fatal("kubetest: FreezeAPIServer was called while the API server is not running.")
 	}
-	if err := p.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+	if err := p.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatalf("kubetest: cannot stop the API server with SIGSTOP: %v", err)
 	}
 	t.Cleanup(c.ThawAPIServer)
@@ -29,7 +29,7 @@ func (c *Cluster) ThawAPIServer() {
 	c.mu.Lock()
 	p := c.apiserver
 	c.mu.Unlock()
-	if p != nil && !p.exited() {
-		_ = p.cmd.Process.Signal(syscall.SIGCONT)
+	if p != nil && !p.Exited() {
+		_ = p.Signal(syscall.SIGCONT)
 	}
 }

@@ -6,8 +6,8 @@ func (c *Cluster) APIServerPID() int {
 	c.mu.Lock()
 	p := c.apiserver
 	c.mu.Unlock()
-	if p == nil || p.exited() {
+	if p == nil || p.Exited() {
 		return 0
 	}
-	return p.pid()
+	return p.PID()
 }

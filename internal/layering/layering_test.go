@@ -52,7 +52,7 @@ var layers = map[string]layer{
 	"cmd/informtop": cmdLayer,
 
 	"internal/benchrun": toolLayer, "internal/benchlw": toolLayer, "internal/benchratio": toolLayer,
-	"internal/benchwire": toolLayer, "internal/kubetest": toolLayer, "internal/layering": toolLayer,
+	"internal/benchwire": toolLayer, "internal/childproc": toolLayer, "internal/kubetest": toolLayer, "internal/layering": toolLayer,
 	"internal/promtest": toolLayer, "deploy/prometheus": toolLayer, "deploy/prometheus/gen": toolLayer,
 }
 

@@ -1,0 +1,51 @@
+package childproc
+
+import (
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A server that never stops on SIGTERM is killed after the grace period,
+// reaped, and its log stays readable for the failure message.
+func TestStopKillsWhatIgnoresTerm(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log")
+	p, err := Start("stubborn", "/bin/sh", log, []string{"-c", `trap "" TERM; echo listening; while :; do sleep 1; done`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !p.LogContains("listening"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the child wrote nothing to its log; state %s", p.State())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if p.Exited() || p.State() != "running" {
+		t.Fatalf("state %q before Stop", p.State())
+	}
+	p.Stop(100 * time.Millisecond)
+	if !p.Exited() || !strings.Contains(p.State(), "killed") {
+		t.Fatalf("after Stop: exited %v, state %q; want killed", p.Exited(), p.State())
+	}
+	if got := p.Tail(5); got != "listening" {
+		t.Fatalf("Tail = %q", got)
+	}
+	p.Stop(time.Second) // again: returns at once
+}
+
+// WaitReady gives up as soon as the server exits, with its log's end.
+func TestWaitReadyReportsAnExit(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log")
+	p, err := Start("broken", "/bin/sh", log, []string{"-c", "echo bad flag >&2; exit 3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop(time.Second)
+	client := &http.Client{Timeout: time.Second}
+	err = WaitReady(p, client, "http://127.0.0.1:1/ready", "", time.Minute)
+	if err == nil || !strings.Contains(err.Error(), "broken exited before it was ready") || !strings.Contains(err.Error(), "bad flag") {
+		t.Fatalf("WaitReady = %v", err)
+	}
+}
