@@ -175,7 +175,8 @@ func lowerBound(b bool) string {
 	return ""
 }
 
-// worstText is "informer · listener · frame" or "-".
+// worstText is "informer · listener · how long in frame", as the
+// dashboard's Fleet view says it, or "-".
 func worstText(w *Worst) string {
 	if w == nil {
 		return "-"
@@ -184,10 +185,12 @@ func worstText(w *Worst) string {
 	if w.Listener != "" {
 		parts = append(parts, w.Listener)
 	}
-	if w.Frame != nil {
-		parts = append(parts, w.Frame.String())
-	} else if w.Seconds > 0 {
-		parts = append(parts, humanize.Tenths(w.Seconds))
+	if w.Seconds > 0 {
+		parts = append(parts, humanize.Duration(time.Duration(w.Seconds*float64(time.Second))))
 	}
-	return strings.Join(parts, " · ")
+	s := strings.Join(parts, " · ")
+	if w.Frame != nil {
+		s += " in " + w.Frame.String()
+	}
+	return s
 }

@@ -59,7 +59,7 @@ func TestBuildFleetRanksAndNamesTheWorst(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := tb.String()
-	if !strings.Contains(out, "controllers · b:1  stalled  deployments · h · main.(*Controller).misbehave (main.go:266)  ≥7") ||
+	if !strings.Contains(out, "controllers · b:1  stalled  deployments · h · 30s in main.(*Controller).misbehave (main.go:266)  ≥7") ||
 		!strings.Contains(out, "handler h of deployments has been in a callback for 30s, stuck in main.(*Controller).misbehave (main.go:266)") {
 		t.Errorf("table:\n%s", out)
 	}
