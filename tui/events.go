@@ -296,7 +296,12 @@ func (v *eventsView) render() string {
 	}
 	cols := layoutColumns(v.columns(), v.c.width)
 	lines = append(lines, st.colHead.Render(renderHeader(cols)))
-	if len(v.rows) == 0 {
+	switch {
+	case len(v.rows) == 0 && v.c.caps.fleet:
+		for _, l := range wrapText(whySeriesOnly, v.c.width) {
+			lines = append(lines, st.dim.Render(l))
+		}
+	case len(v.rows) == 0:
 		lines = append(lines, st.dim.Render("no events"))
 	}
 	log := &v.c.data.events

@@ -157,3 +157,27 @@ func TestFleetCommandOnOtherSources(t *testing.T) {
 		t.Fatalf("footer %q", f)
 	}
 }
+
+// Prometheus' series hold figures only: the Pipeline shows what they say
+// (no watch events, no last list, no queue flow, no index counts) and the
+// Pipeline, Queue and Events views say where the rest is, at 80×24.
+func TestFleetViewsSayWhatTheSeriesDoNotHold(t *testing.T) {
+	h := fleetFixture(t, 80, 24)
+	oneLine := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	for _, view := range []string{"1", "2", "5"} {
+		h.keys(view)
+		got := h.screen()
+		assertFits(t, got, 80, 24)
+		if !strings.Contains(oneLine(got), "Prometheus' series hold figures, not events or queued rows: enter on the Fleet view (f) attaches") {
+			t.Errorf("view %s does not say what the series lack:\n%s", view, got)
+		}
+		if view != "1" {
+			continue
+		}
+		for _, unknown := range []string{"watch events", "RV -", "last 0 in", "added,", "in 0/s", "bookmark"} {
+			if strings.Contains(got, unknown) {
+				t.Errorf("the Pipeline shows %q, which no series holds:\n%s", unknown, got)
+			}
+		}
+	}
+}

@@ -152,7 +152,12 @@ func (v *pipelineView) render() string {
 	}
 	lines := append(stages, v.listenerLines(s, h, v.c.now(), listenerRows)...)
 	lines = append(lines, v.workqueueLines(queueRows)...)
-	if perSeries > 0 {
+	if perSeries > 0 && v.c.caps.fleet {
+		lines = append(lines, "")
+		for _, l := range wrapText(whySeriesOnly, v.c.width) {
+			lines = append(lines, v.c.styles.dim.Render(l))
+		}
+	} else if perSeries > 0 {
 		if gap {
 			lines = append(lines, "")
 		}
@@ -173,6 +178,11 @@ func (v *pipelineView) render() string {
 func (v *pipelineView) apiLine(s *source.Informer, p *point) string {
 	st := v.c.styles
 	r := s.Reflector
+	if v.c.caps.fleet {
+		// The agent's series count no watch events and carry no
+		// resourceVersion: say what they do say.
+		return v.stageJoin(s.Resource, connShort(v.c, s), st.dim.Render(freshnessLine(s)))
+	}
 	parts := func(conn string) []string {
 		return []string{s.Resource, "RV " + orDash(s.LastSyncResourceVersion), conn,
 			humanize.Rate(p.eventRate[evAdded]+p.eventRate[evModified]+p.eventRate[evDeleted]) + " watch events",
@@ -193,6 +203,12 @@ func (v *pipelineView) reflectorLine(s *source.Informer) string {
 	st := v.c.styles
 	r := s.Reflector
 	list := fmt.Sprintf("%s (%s", humanize.PluralShort(r.Lists, "list"), listHow(r))
+	if v.c.caps.fleet {
+		// Lists, pages, relists, watches and errors are series; the last
+		// list's size and time, bookmarks and resyncs are not.
+		return v.stageJoin(list+")", humanize.PluralShort(r.Relists, "relist"), humanize.PluralShort(r.Watches, "watch"),
+			humanize.PluralShort(r.Errors, "error"))
+	}
 	if r.Lists > 0 && !r.ListInProgress {
 		list += fmt.Sprintf(", last %s in %s", humanize.CountShort(r.LastListItems), humanize.Duration(r.LastListTime))
 	}
@@ -258,6 +274,13 @@ func (v *pipelineView) queueLine(s *source.Informer, p *point) string {
 	st := v.c.styles
 	q := s.Queue
 	kind := s.QueueKind
+	if v.c.caps.fleet {
+		oldest := ""
+		if q.Depth > 0 {
+			oldest = "oldest " + humanize.Duration(since(v.c.now(), q.OldestEnqueued))
+		}
+		return v.stageJoin("depth "+humanize.CountShort(q.Depth), oldest, st.dim.Render("no rows or flow in the series"))
+	}
 	if isClientGo(s) {
 		// Only the depth is known: no rows, no deltas, no flow.
 		return v.join(st.bold.Render(queueKindText(s)), "depth "+humanize.CountShort(q.Depth), v.queueState(s, "initial list not yet processed"),
@@ -282,8 +305,9 @@ func (v *pipelineView) queueLine(s *source.Informer, p *point) string {
 
 func (v *pipelineView) indexerLine(s *source.Informer) string {
 	st := s.Store
-	if isClientGo(s) {
-		// client-go's own cache counts no changes and names no indexes.
+	if isClientGo(s) || v.c.caps.fleet {
+		// client-go's own cache counts no changes and names no indexes,
+		// and the agent's series carry only the count.
 		return humanize.PluralShort(st.Objects, "object")
 	}
 	// The changes before the indexes: a learner checks them against the
@@ -603,3 +627,8 @@ func treeBranch(i, n int) string {
 	}
 	return "     ├─▶ "
 }
+
+// whySeriesOnly is what the Pipeline, Queue and Events views say of a
+// fleet's informers: Prometheus holds figures, not the events or rows
+// they come from.
+const whySeriesOnly = "Prometheus' series hold figures, not events or queued rows: enter on the Fleet view (f) attaches to the process for those"

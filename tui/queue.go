@@ -278,7 +278,9 @@ func (v *queueView) render() string {
 	cols := layoutColumns(queueColumns(v.kind()), v.c.width)
 	lines = append(lines, st.colHead.Render(renderHeader(cols)))
 	if len(v.rows) == 0 {
-		lines = append(lines, st.dim.Render(v.emptyText(s)))
+		for _, l := range wrapText(v.emptyText(s), v.c.width) {
+			lines = append(lines, st.dim.Render(l))
+		}
 	}
 	lo, hi := v.scroll.window()
 	lines = append(lines, v.headRows(s, v.rows, lo, hi, cols, headMarks{cursor: v.scroll.cursor}, v.c.width)...)
@@ -294,6 +296,9 @@ func (v *queueView) render() string {
 func (v *queueView) emptyText(s *source.Informer) string {
 	if isClientGo(s) {
 		return "client-go's own informer keeps its queue to itself"
+	}
+	if v.c.caps.fleet {
+		return whySeriesOnly
 	}
 	if spec := v.filter.spec(); spec.err != "" {
 		return spec.err
