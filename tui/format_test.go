@@ -1,6 +1,9 @@
 package tui
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestFitAndColumns(t *testing.T) {
 	if got := fit("abcdef\nxy  \n", 4, 3); got != "abc…\nxy\n" {
@@ -21,4 +24,32 @@ func TestFitAndColumns(t *testing.T) {
 	if wide[0].width != 10 {
 		t.Fatalf("flex column grew to %d, its limit is 10", wide[0].width)
 	}
+}
+
+// A wrapped line never starts with a figure torn from its label: "410s 4"
+// and "RV 686" move to the next line whole.
+func TestWrapTextKeepsLabelsWithTheirFigures(t *testing.T) {
+	text := "watch cache (pods): window RV 709–809, 100 of 100 events · terminated 0 · 410s 4"
+	for w := 20; w <= len(text); w++ {
+		lines := wrapText(text, w)
+		for i, l := range lines {
+			// A figure may open a line after punctuation ("…809," / "100 of"),
+			// never after the word it belongs to.
+			if i > 0 && l != "" && l[0] >= '0' && l[0] <= '9' && !afterPunctuation(lines[i-1]) {
+				t.Fatalf("at width %d a line starts with a bare figure: %q in %q", w, l, lines)
+			}
+			if width(l) > w {
+				t.Fatalf("at width %d the line %q is wider", w, l)
+			}
+		}
+	}
+}
+
+func afterPunctuation(line string) bool {
+	for _, p := range []string{",", "·", ":", ";"} {
+		if strings.HasSuffix(line, p) {
+			return true
+		}
+	}
+	return false
 }

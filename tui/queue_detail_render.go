@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -216,15 +217,21 @@ func (v *queueView) readerLines(s *source.Informer, data *detailData, w, h int) 
 	return lines
 }
 
-// wrapText breaks text into lines of at most w cells at spaces.
+// wrapText breaks text into lines of at most w cells at spaces, never
+// between a word and the figure after it ("410s 4", "RV 686"): a figure
+// alone at the start of a line reads as belonging to nothing.
 func wrapText(text string, w int) []string {
-	wrapped := lipgloss.NewStyle().Width(max(w, 10)).Render(text)
-	lines := strings.Split(wrapped, "\n")
+	glued := labelFigure.ReplaceAllString(text, "$1\u00a0$2")
+	wrapped := lipgloss.NewStyle().Width(max(w, 10)).Render(glued)
+	lines := strings.Split(strings.ReplaceAll(wrapped, "\u00a0", " "), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return lines
 }
+
+// labelFigure is a word followed by a space and a figure.
+var labelFigure = regexp.MustCompile(`([\p{L}\p{N})%]) (\d)`)
 
 // aheadNote warns when a whole-store item (a relist's ReplacedAll, a
 // resync's SyncAll) is queued before the key's first row: it will change
