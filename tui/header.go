@@ -112,10 +112,19 @@ func headerSync(c *common) string {
 	// unsynced named, then a bare count, then without the source's name (on the title line
 	// already), then a bare count; the handlers' sync state and the
 	// overflow's figure stay in view, the word "dashboard" going last.
+	// Without a figure of 0 lost (nothing to warn of), the source's name
+	// (demo, which cluster, which agent) keeps its place.
+	named, bare := headerDropsAndHandlers(c, true), headerDropsAndHandlers(c, false)
+	if c.data.logDrops() == 0 {
+		zero := st.dim.Render(" │ dashboard log overflow ")
+		named, bare = named[:strings.LastIndex(named, zero)], bare[:strings.LastIndex(bare, zero)]
+	}
 	return firstFitting(c.width,
 		source+names.String()+rest,
 		source+syncSummary(st, synced, len(c.data.snaps), waiting)+rest,
 		source+counted+rest,
+		source+counted+named,
+		source+counted+bare,
 		st.dim.Render("informers ")+syncSummary(st, synced, len(c.data.snaps), waiting)+rest,
 		st.dim.Render("informers ")+counted+rest,
 		st.dim.Render("informers ")+counted+strings.Replace(rest, "dashboard log overflow", "log overflow", 1),
