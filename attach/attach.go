@@ -274,7 +274,7 @@ func (s *Source) poll(ctx context.Context) time.Duration {
 // failed records a failed poll and returns the backoff before the next.
 func (s *Source) failed(err error) time.Duration {
 	s.failures++
-	wait := backoff(s.failures, s.lo, s.hi)
+	wait := source.Backoff(s.failures, s.lo, s.hi)
 	st := source.Status{State: source.Disconnected, LastError: err.Error(), NextRetry: time.Now().Add(wait)}
 	if !s.everReceived {
 		st.State = source.Connecting

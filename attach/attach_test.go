@@ -75,7 +75,7 @@ func TestNewValidatesTheAddress(t *testing.T) {
 func TestBackoffDoublesFrom1sTo30s(t *testing.T) {
 	var got []time.Duration
 	for n := 1; n <= 8; n++ {
-		got = append(got, backoff(n, minBackoff, maxBackoff))
+		got = append(got, source.Backoff(n, minBackoff, maxBackoff))
 	}
 	want := []time.Duration{1, 2, 4, 8, 16, 30, 30, 30}
 	for i := range want {

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/informtop/informtop/agent/api"
 )
@@ -117,14 +116,4 @@ func (s *Source) transportError(ctx context.Context, err error) error {
 		err = ue.Err
 	}
 	return err
-}
-
-// backoff is the wait after the n-th consecutive failure (n >= 1): 1s,
-// doubling, at most 30s.
-func backoff(n int, lo, hi time.Duration) time.Duration {
-	d := lo
-	for i := 1; i < n && d < hi; i++ {
-		d *= 2
-	}
-	return min(d, hi)
 }

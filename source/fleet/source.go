@@ -304,7 +304,7 @@ func selectorQuery(metric, sel string) string {
 // failed records a failed refresh and returns the backoff before the next.
 func (s *Source) failed(err error) time.Duration {
 	s.failures++
-	wait := backoff(s.failures, s.lo, s.hi)
+	wait := source.Backoff(s.failures, s.lo, s.hi)
 	sentence, final := explain(s.url, err)
 	st := source.Status{State: source.Disconnected, Message: sentence, LastError: err.Error(), NextRetry: time.Now().Add(wait)}
 	if !s.everOK {
@@ -317,16 +317,6 @@ func (s *Source) failed(err error) time.Duration {
 	}
 	s.mu.Unlock()
 	return wait
-}
-
-// backoff is the wait after the n-th consecutive failure (n >= 1): lo,
-// doubling, at most hi.
-func backoff(n int, lo, hi time.Duration) time.Duration {
-	d := lo
-	for i := 1; i < n && d < hi; i++ {
-		d *= 2
-	}
-	return min(d, hi)
 }
 
 // WaitSynced implements source.Source: it returns once Prometheus has
