@@ -92,27 +92,11 @@ func findBinaries() (binaries, error) {
 		kubectl:   filepath.Join(dir, "kubectl"),
 	}
 	for _, p := range []string{b.apiserver, b.etcd, b.kubectl} {
-		fi, err := os.Stat(p)
-		if err == nil && (fi.IsDir() || fi.Mode()&0o111 == 0) {
-			err = errors.New("not an executable file")
-		}
-		if err != nil {
-			return binaries{}, fmt.Errorf("%s=%s has no usable %s (%v): run `make kube-bin` and set %s to the directory it prints",
-				EnvBinDir, dir, filepath.Base(p), err, EnvBinDir)
+		if _, err := childproc.Executable(EnvBinDir, dir, filepath.Base(p), "kube-bin"); err != nil {
+			return binaries{}, err
 		}
 	}
 	return b, nil
-}
-
-// skipOrFatal ends t for a cluster that could not start: missing binaries
-// skip a -short run (a quick local `go test -short ./...`) and fail any
-// other, so that CI cannot pass without having run the integration tests.
-func skipOrFatal(t testing.TB, err error) {
-	t.Helper()
-	if errors.Is(err, ErrNoBinaries) && testing.Short() {
-		t.Skip(err)
-	}
-	t.Fatal(err)
 }
 
 // Cluster is one etcd with one kube-apiserver in front of it (and more
@@ -145,7 +129,7 @@ func Start(t testing.TB, opts ...Option) *Cluster {
 	t.Helper()
 	bins, err := findBinaries()
 	if err != nil {
-		skipOrFatal(t, err)
+		childproc.SkipOrFatal(t, err, ErrNoBinaries)
 	}
 	began := time.Now()
 	// t.TempDir before t.Cleanup: cleanups run last-in first-out, so the

@@ -5,6 +5,8 @@ import (
 	"os"
 	"sync"
 	"testing"
+
+	"github.com/informtop/informtop/internal/childproc"
 )
 
 // shared is the one cluster of a test binary (a test package), started by
@@ -61,7 +63,7 @@ func Shared(t testing.TB, opts ...Option) *Cluster {
 		shared.c, shared.err = New(opts...)
 	}
 	if shared.err != nil {
-		skipOrFatal(t, shared.err)
+		childproc.SkipOrFatal(t, shared.err, ErrNoBinaries)
 	}
 	c := shared.c
 	t.Cleanup(func() {

@@ -16,11 +16,11 @@ package promtest
 
 import (
 	"errors"
-	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/informtop/informtop/internal/childproc"
 )
 
 const (
@@ -68,26 +68,7 @@ func binary(name string) (string, error) {
 	if dir == "" {
 		return "", ErrNoBinaries
 	}
-	p := filepath.Join(dir, name)
-	fi, err := os.Stat(p)
-	if err == nil && (fi.IsDir() || fi.Mode()&0o111 == 0) {
-		err = errors.New("not an executable file")
-	}
-	if err != nil {
-		return "", fmt.Errorf("%s=%s has no usable %s (%v): run `make prom-bin` and set %s to the directory it prints",
-			EnvBinDir, dir, name, err, EnvBinDir)
-	}
-	return p, nil
-}
-
-// skipOrFatal ends t when a binary is missing: a -short run skips (a quick
-// local `go test -short ./...`), any other fails.
-func skipOrFatal(t testing.TB, err error) {
-	t.Helper()
-	if errors.Is(err, ErrNoBinaries) && testing.Short() {
-		t.Skip(err)
-	}
-	t.Fatal(err)
+	return childproc.Executable(EnvBinDir, dir, name, "prom-bin")
 }
 
 // Promtool returns the path of the promtool built with the server.
@@ -95,7 +76,7 @@ func Promtool(t testing.TB) string {
 	t.Helper()
 	p, err := binary("promtool")
 	if err != nil {
-		skipOrFatal(t, err)
+		childproc.SkipOrFatal(t, err, ErrNoBinaries)
 	}
 	return p
 }

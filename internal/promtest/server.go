@@ -28,7 +28,7 @@ func Start(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	bin, err := binary("prometheus")
 	if err != nil {
-		skipOrFatal(t, err)
+		childproc.SkipOrFatal(t, err, ErrNoBinaries)
 	}
 	conf, err := configYAML(cfg)
 	if err != nil {
