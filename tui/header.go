@@ -103,32 +103,34 @@ func headerSync(c *common) string {
 		names.WriteString(mark + name)
 	}
 	source := st.bold.Render(sourceName(c)) + st.dim.Render(" │ informers ")
-	rest := headerDropsAndHandlers(c, true)
+	named, bare, overflow := headerHandlers(c, true), headerHandlers(c, false), headerOverflow(c)
+	rest := named + overflow
+	shortOverflow := strings.Replace(overflow, "dashboard log overflow", "log overflow", 1)
+	// An overflow of 0 (nothing lost, nothing to warn of) gives way to the
+	// source's name: demo, which cluster, which agent.
+	lost := overflow
+	if c.data.logDrops() == 0 {
+		lost = ""
+	}
 	counted := fmt.Sprintf("%d/%d synced", synced, len(c.data.snaps))
 	if synced < len(c.data.snaps) {
 		counted = st.warn.Render(counted)
 	}
 	// The first that fits: every informer named, then a count with the
-	// unsynced named, then a bare count, then without the source's name (on the title line
-	// already), then a bare count; the handlers' sync state and the
-	// overflow's figure stay in view, the word "dashboard" going last.
-	// Without a figure of 0 lost (nothing to warn of), the source's name
-	// (demo, which cluster, which agent) keeps its place.
-	named, bare := headerDropsAndHandlers(c, true), headerDropsAndHandlers(c, false)
-	if c.data.logDrops() == 0 {
-		zero := st.dim.Render(" │ dashboard log overflow ")
-		named, bare = named[:strings.LastIndex(named, zero)], bare[:strings.LastIndex(bare, zero)]
-	}
+	// unsynced named, then a bare count, then without an overflow of 0,
+	// then without the source's name (on the title line already); the
+	// handlers' sync state and a nonzero overflow stay in view, the word
+	// "dashboard" going last.
 	return firstFitting(c.width,
 		source+names.String()+rest,
 		source+syncSummary(st, synced, len(c.data.snaps), waiting)+rest,
 		source+counted+rest,
-		source+counted+named,
-		source+counted+bare,
+		source+counted+named+lost,
+		source+counted+bare+lost,
 		st.dim.Render("informers ")+syncSummary(st, synced, len(c.data.snaps), waiting)+rest,
 		st.dim.Render("informers ")+counted+rest,
-		st.dim.Render("informers ")+counted+strings.Replace(rest, "dashboard log overflow", "log overflow", 1),
-		st.dim.Render("informers ")+counted+strings.Replace(headerDropsAndHandlers(c, false), "dashboard log overflow", "log overflow", 1),
+		st.dim.Render("informers ")+counted+named+shortOverflow,
+		st.dim.Render("informers ")+counted+bare+shortOverflow,
 	)
 }
 
@@ -140,43 +142,41 @@ func pausedWho(by source.Pauser) string {
 	return string(by) + " paused"
 }
 
-// headerDropsAndHandlers is the tail of the second header line: how many
-// of the current informer's handlers have synced (first, so a narrow
-// terminal never cuts it), and the event-log entries dropped; named
-// names the handlers still waiting.
-func headerDropsAndHandlers(c *common, named bool) string {
+// headerHandlers is " │ handlers 3/4 synced": how many of the current
+// informer's handlers have synced; named names those still waiting.
+func headerHandlers(c *common, named bool) string {
+	s := c.data.snap()
+	if s == nil {
+		return ""
+	}
+	synced := 0
+	var waiting []string
+	for _, l := range s.Listeners {
+		if l.Synced {
+			synced++
+		} else {
+			waiting = append(waiting, l.Name)
+		}
+	}
+	if !named {
+		waiting = nil
+	}
+	return c.styles.dim.Render(" │ handlers ") + syncSummary(c.styles, synced, len(s.Listeners), waiting)
+}
+
+// headerOverflow is " │ dashboard log overflow N": event-log entries this
+// dashboard lost, never received or pushed out of its own log. The source
+// ring's Dropped counts overwritten events even when every reader kept
+// up, so it is not shown here. It is the dashboard's log overflowing, not
+// the pipeline losing events (a burst's narration says nothing was dropped
+// on the way): so worded, and a warning rather than an error.
+func headerOverflow(c *common) string {
 	st := c.styles
-	var b strings.Builder
-	if s := c.data.snap(); s != nil {
-		synced := 0
-		var waiting []string
-		for _, l := range s.Listeners {
-			if l.Synced {
-				synced++
-			} else {
-				waiting = append(waiting, l.Name)
-			}
-		}
-		b.WriteString(st.dim.Render(" │ handlers "))
-		if !named {
-			waiting = nil
-		}
-		b.WriteString(syncSummary(st, synced, len(s.Listeners), waiting))
+	n := "0"
+	if dropped := c.data.logDrops(); dropped > 0 {
+		n = st.warn.Render(humanize.CountShort(dropped))
 	}
-	// Event-log entries this dashboard lost: never received, or pushed
-	// out of its own log. The source ring's Dropped counts overwritten
-	// events even when every reader kept up, so it is not shown here. It
-	// is the dashboard's log overflowing, not the pipeline losing events
-	// (a burst's narration says nothing was dropped on the way): so
-	// worded, and a warning rather than an error.
-	dropped := c.data.logDrops()
-	b.WriteString(st.dim.Render(" │ dashboard log overflow "))
-	if dropped > 0 {
-		b.WriteString(st.warn.Render(humanize.CountShort(dropped)))
-	} else {
-		b.WriteString("0")
-	}
-	return b.String()
+	return st.dim.Render(" │ dashboard log overflow ") + n
 }
 
 // syncSummary is "3/4 synced, waiting: late", warning-styled while some
