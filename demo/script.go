@@ -166,18 +166,3 @@ func (d *Demo) WaitScriptEnd(ctx context.Context) error {
 		return ctx.Err()
 	}
 }
-
-// caughtUpStep is a step whose note says every listener has caught up:
-// once cond holds the background churn is held and cond waited for again,
-// so that what the note claims (nothing pending, the same deliveries) is
-// still true on screen while it stands; loopStep releases the churn.
-func caughtUpStep(cond func(d *Demo) bool, note ...string) step {
-	return step{name: "drained", until: cond, do: do(func(d *Demo) { d.work.hold() }), then: cond,
-		note: append(note, "Background changes are held while this note stands.")}
-}
-
-// loopStep ends a looping script after a caughtUpStep, releasing the
-// churn it held.
-func loopStep(after time.Duration) step {
-	return step{name: "loop", after: after, do: do(func(d *Demo) { d.work.release() })}
-}
