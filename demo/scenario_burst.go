@@ -46,7 +46,7 @@ func buildBurst(cfg resolved) plan {
 			"Processing resumed and the queue emptied in a blink, yet every update still became its own notification.",
 			"Listeners view (3): slow (20ms per call) now works through a backlog of about 1,000. Watch it drain.",
 		}},
-		{name: "drained", until: func(d *Demo) bool { return drained(d) && sameDeliveries(d) }, note: []string{
+		{name: "drained", until: func(d *Demo) bool { return drained(d) && sameDeliveries(d) }, settle: true, note: []string{
 			"Every listener has caught up and their delivered counts match: nothing was dropped on the way.",
 		}},
 		{name: "loop", after: 20 * time.Second},

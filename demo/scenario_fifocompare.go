@@ -48,7 +48,7 @@ func buildFIFOCompare(cfg resolved) plan {
 		{name: "resume", after: 6 * time.Second, until: userLetGo, do: do(func(d *Demo) { d.pauseAll(false) }), then: queuesDrained, note: []string{
 			"Processing resumed and both queues have emptied: both hand every update to their listeners. Coalescing saves queue rows, not notifications.",
 		}},
-		{name: "drained", until: func(d *Demo) bool { return drained(d) && caughtUp(d) && sameDeliveries(d) }, note: []string{
+		{name: "drained", until: func(d *Demo) bool { return drained(d) && caughtUp(d) && sameDeliveries(d) }, settle: true, note: []string{
 			"Both caches match the server, and each listener got the same notifications from both informers.",
 		}},
 		{name: "loop", after: 20 * time.Second},

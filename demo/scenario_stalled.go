@@ -31,7 +31,7 @@ func buildStalled(cfg resolved) plan {
 			"slow's callback returned. It now works through its backlog in order, at 20ms per notification.",
 			"Nothing was lost: once it drains, its delivered count equals the others'.",
 		}},
-		{name: "drained", until: func(d *Demo) bool { return drained(d) && sameDeliveries(d) }, note: []string{
+		{name: "drained", until: func(d *Demo) bool { return drained(d) && sameDeliveries(d) }, settle: true, note: []string{
 			"slow has caught up: pending 0 and the same delivered count as fast and medium.",
 		}},
 		{name: "loop", after: 15 * time.Second},

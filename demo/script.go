@@ -25,7 +25,15 @@ type step struct {
 	// tellList adds to the note how the initial lists came: streamed or
 	// LIST pages, with their counts. The step must wait until they have.
 	tellList bool
+	// settle holds the background workload once until holds, and waits for
+	// until again, so a note claiming a settled state (nothing pending, the
+	// same counts) stays true on screen while it stands: the hold ends as
+	// the next step with a note starts. The note says so.
+	settle bool
 }
+
+// settledNote ends the note of a settle step.
+const settledNote = "Background changes are held while this note stands."
 
 // untilPoll is how often a step's condition is checked.
 const untilPoll = 20 * time.Millisecond
@@ -33,6 +41,7 @@ const untilPoll = 20 * time.Millisecond
 // runScript plays the scenario's timeline on one goroutine until ctx ends.
 func (d *Demo) runScript(ctx context.Context) {
 	steps := d.plan.script
+	settled := false // the workload is held for a settle step's note
 	for i := 0; i < len(steps); {
 		s := steps[i]
 		if !sleepCtx(ctx, d.scaled(s.after)) {
@@ -41,11 +50,24 @@ func (d *Demo) runScript(ctx context.Context) {
 		if s.until != nil && !pollCtx(ctx, untilPoll, func() bool { return s.until(d) }) {
 			return
 		}
+		if s.settle && !settled {
+			d.work.hold()
+			settled = true
+			if !pollCtx(ctx, untilPoll, func() bool { return s.until(d) }) {
+				return
+			}
+		}
 		if d.stepHook != nil {
 			d.stepHook(ctx, s.name)
 		}
 		if ctx.Err() != nil {
 			return
+		}
+		if settled && s.note != nil && !s.settle {
+			// This step replaces the settled note; what it does may
+			// need the churn (a stall waits for a call to stall in).
+			d.work.release()
+			settled = false
 		}
 		if s.do != nil {
 			s.do(ctx, d)
@@ -53,13 +75,17 @@ func (d *Demo) runScript(ctx context.Context) {
 		if s.then != nil && !pollCtx(ctx, untilPoll, func() bool { return s.then(d) }) {
 			return
 		}
+		note := s.note
+		if s.settle {
+			note = append(slices.Clone(note), settledNote)
+		}
 		switch {
-		case s.note != nil && s.tellList:
+		case note != nil && s.tellList:
 			// In one change, so no frame shows the note without its
 			// last line (a line added later reads as a status line).
-			d.setNote(append(slices.Clone(s.note), initialListNote(d)))
-		case s.note != nil:
-			d.setNote(s.note)
+			d.setNote(append(slices.Clone(note), initialListNote(d)))
+		case note != nil:
+			d.setNote(note)
 		case s.tellList:
 			d.addNote(initialListNote(d))
 		}
