@@ -30,6 +30,11 @@ type Fleet struct {
 	// registration in it has synced.
 	Synced    bool           `json:"synced"`
 	Processes []FleetProcess `json:"processes"`
+	// Informers are every process's informers in one list, in the
+	// processes' order, named "process · informer" as the dashboard
+	// names them: the key every source's report has, so a script that
+	// reads informers reads the fleet too.
+	Informers []Informer `json:"informers"`
 }
 
 // FleetProcess is one controller process (one scrape target).
@@ -74,7 +79,8 @@ func BuildFleet(f source.Frame, now time.Time) Fleet {
 	for _, s := range f.Snapshots {
 		byName[s.Name] = s
 	}
-	out := Fleet{Source: "fleet", Time: now.UTC(), Status: f.Status, Synced: true, Processes: make([]FleetProcess, 0, len(procs))}
+	out := Fleet{Source: "fleet", Time: now.UTC(), Status: f.Status, Synced: true,
+		Processes: make([]FleetProcess, 0, len(procs)), Informers: []Informer{}}
 	for i, p := range procs {
 		h := hs[i]
 		said := h
@@ -92,12 +98,13 @@ func BuildFleet(f source.Frame, now time.Time) Fleet {
 		fp.Informers = r.Informers
 		for j := range fp.Informers {
 			inf := &fp.Informers[j]
-			inf.Name = ownName(inf.Name)
 			for k := range inf.Listeners {
 				if l := &inf.Listeners[k]; l.InCallback == source.CallbackUnknown {
 					l.InCallback = "" // the series do not say which
 				}
 			}
+			out.Informers = append(out.Informers, *inf)
+			inf.Name = ownName(inf.Name)
 		}
 		if h.Trouble != source.Healthy && h.Trouble != source.Down {
 			w := &Worst{Informer: ownName(h.Informer), Listener: h.Listener, Pending: h.Pending, Frame: h.Frame}

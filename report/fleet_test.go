@@ -50,9 +50,22 @@ func TestBuildFleetRanksAndNamesTheWorst(t *testing.T) {
 	}
 	var back struct {
 		Processes []struct{ State string } `json:"processes"`
+		Informers []struct {
+			Name      string
+			Listeners []struct {
+				Name    string
+				Stalled bool
+			}
+		} `json:"informers"`
 	}
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil || back.Processes[0].State != "stalled" || back.Processes[1].State != "ok" {
 		t.Errorf("JSON states %+v (%v)\n%s", back, err, js.String())
+	}
+	// Every source's report has informers: the fleet's are every
+	// process's, worst process first, named as the dashboard names them.
+	if len(back.Informers) != 2 || back.Informers[0].Name != "controllers · b:1 · deployments" ||
+		back.Informers[1].Name != "controllers · a:1 · deployments" || !back.Informers[0].Listeners[0].Stalled {
+		t.Errorf("top-level informers %+v; want b:1's deployments (h stalled), then a:1's\n%s", back.Informers, js.String())
 	}
 	var tb bytes.Buffer
 	if err := WriteFleetTable(&tb, r); err != nil {

@@ -46,6 +46,10 @@ type fleetJSON struct {
 			} `json:"listeners"`
 		} `json:"informers"`
 	} `json:"processes"`
+	// Informers is every process's, as in every source's report.
+	Informers []struct {
+		Name string `json:"name"`
+	} `json:"informers"`
 }
 
 // The issue's fleet: two example controllers on a real kube-apiserver,
@@ -126,6 +130,9 @@ func TestFleetListsTheStalledControllerFirst(t *testing.T) {
 	}
 	if second.Agent != fine.addr || second.State != "ok" || !second.Up || !second.Informers[0].Synced || second.Worst != nil {
 		t.Errorf("second: %+v; want the released controller (%s), ok", second, fine.addr)
+	}
+	if len(doc.Informers) != 2 || doc.Informers[0].Name != first.Name+" · deployments" || doc.Informers[1].Name != second.Name+" · deployments" {
+		t.Errorf("top-level informers %+v; want %q's deployments, then %q's", doc.Informers, first.Name, second.Name)
 	}
 	if code != 1 || doc.Synced || !strings.Contains(stderr, stuck.addr) {
 		t.Errorf("exit %d, synced %t, stderr %q; want exit 1 naming the blocked controller, as attach --once exits while a handler has not synced", code, doc.Synced, stderr)
