@@ -301,7 +301,7 @@ func connProblem(c *common, s *source.Informer) string {
 	if !r.LastErrorTime.IsZero() {
 		msg += ", last error " + humanize.Duration(since(c.now(), r.LastErrorTime)) + " ago"
 	}
-	return msg + ": " + firstLine(r.LastError) + "; retrying"
+	return msg + ": " + briefURLs(firstLine(r.LastError)) + "; retrying"
 }
 
 func firstLine(s string) string {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"regexp"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -31,8 +32,18 @@ func (s sentence) String() string {
 // sourceTrouble is the source's own trouble (an endpoint gone, another
 // version), "" while it is live with nothing to say.
 func sourceTrouble(c *common) sentence {
-	return sentence{say.Status(c.data.status, c.data.updated), c.styles.bad}
+	return sentence{briefURLs(say.Status(c.data.status, c.data.updated)), c.styles.bad}
 }
+
+// urlQuery is a URL's query string in an error client-go wrote.
+var urlQuery = regexp.MustCompile(`(https?://[^\s"?]+)\?[^\s"]+`)
+
+// briefURLs drops the query strings from the URLs in an error: client-go
+// quotes the whole request (allowWatchBookmarks, resourceVersion,
+// timeoutSeconds), which took two of the header's rows at 80 columns and
+// says nothing the line beside it does not. The Events view keeps the
+// whole error.
+func briefURLs(s string) string { return urlQuery.ReplaceAllString(s, "$1?…") }
 
 // statusInline reports whether the source's trouble stays on the title
 // line: at most half of it, so the informer's name and state still show.
@@ -58,7 +69,7 @@ func informerNote(c *common) sentence {
 			// The source's sentence says what the error means and what
 			// to do; the bare problem only when it has none.
 			if why != "" {
-				return sentence{"✗ not synced: " + why, st.bad}
+				return sentence{"✗ not synced: " + briefURLs(why), st.bad}
 			}
 			// A disconnected source has every watch down, and its own
 			// sentence already says why.
@@ -69,7 +80,7 @@ func informerNote(c *common) sentence {
 		}
 	}
 	if why != "" {
-		return sentence{"✗ not synced: " + why, st.warn}
+		return sentence{"✗ not synced: " + briefURLs(why), st.warn}
 	}
 	if s != nil {
 		// Verify is offered for the informer shown (offerControls).
