@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"net"
 	"net/http"
@@ -15,8 +13,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -26,6 +22,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/internal/examplectl"
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/source"
 )
@@ -66,30 +63,11 @@ func deployment(ns, name string) *appsv1.Deployment {
 	}
 }
 
-// controllerProcess is the example controller running as a user runs it.
-type controllerProcess struct {
-	cmd   *exec.Cmd
-	addr  string
-	mu    sync.Mutex
-	lines []string
-	done  chan struct{}
-	once  sync.Once
-}
-
-// stop ends the controller as an operator would (SIGTERM) and waits for it.
-func (p *controllerProcess) stop() {
-	p.once.Do(func() {
-		_ = p.cmd.Process.Signal(syscall.SIGTERM)
-		_ = p.cmd.Wait()
-		<-p.done
-	})
-}
-
-// reconciled is the set of first submatches of re over the log so far,
+// reconciledKeys is the set of first submatches of re over p's log so far,
 // e.g. the keys of `"reconciled NS/NAME"` lines.
-func (p *controllerProcess) reconciled(re *regexp.Regexp) map[string]bool {
+func reconciledKeys(p *examplectl.Process, re *regexp.Regexp) map[string]bool {
 	seen := map[string]bool{}
-	for _, l := range p.log() {
+	for _, l := range p.Log() {
 		if m := re.FindStringSubmatch(l); m != nil {
 			seen[m[1]] = true
 		}
@@ -97,54 +75,12 @@ func (p *controllerProcess) reconciled(re *regexp.Regexp) map[string]bool {
 	return seen
 }
 
-func (p *controllerProcess) log() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.lines...)
-}
-
-// startController builds examples/client-go-controller and starts it with
-// its handler blocked, returning once its agent listens.
-func startController(t *testing.T, kubeconfig, ns, releaseFile, agentAddr string, extra ...string) *controllerProcess {
+// startController starts examples/client-go-controller with its handler
+// blocked until releaseFile exists, returning once its agent listens.
+func startController(t *testing.T, kubeconfig, ns, releaseFile, agentAddr string, extra ...string) *examplectl.Process {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "controller")
-	build := exec.Command("go", "build", "-o", bin, "./client-go-controller")
-	build.Dir = filepath.Join("..", "..", "examples")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the example: %v\n%s", err, out)
-	}
-	p := &controllerProcess{done: make(chan struct{})}
-	p.cmd = exec.Command(bin, append([]string{"--kubeconfig", kubeconfig, "--namespace", ns, "--block-handler", "--release-file", releaseFile, "--agent-addr", agentAddr}, extra...)...)
-	stderr, err := p.cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	listening := make(chan string, 1)
-	go func() {
-		defer close(p.done)
-		re := regexp.MustCompile(`^agent listening on (\S+)$`)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			line := sc.Text()
-			p.mu.Lock()
-			p.lines = append(p.lines, line)
-			p.mu.Unlock()
-			if m := re.FindStringSubmatch(line); m != nil {
-				listening <- m[1]
-			}
-		}
-		_, _ = io.Copy(io.Discard, stderr)
-	}()
-	t.Cleanup(p.stop)
-	select {
-	case p.addr = <-listening:
-	case <-time.After(60 * time.Second):
-		t.Fatalf("the controller's agent did not listen; its log:\n%s", strings.Join(p.log(), "\n"))
-	}
-	return p
+	args := []string{"--kubeconfig", kubeconfig, "--namespace", ns, "--block-handler", "--release-file", releaseFile, "--agent-addr", agentAddr}
+	return examplectl.Start(t, examplectl.ClientGoController, append(args, extra...)...)
 }
 
 func attachOnce(t *testing.T, bin, addr, timeout string) (int, attachJSON, string) {
@@ -193,7 +129,7 @@ func stalledHandlerOfController(t *testing.T, informer string) {
 		l := doc.Informers[0].Listeners[0]
 		return l.Name, l.Pending, l.InCallbackSeconds
 	}
-	code, doc, _ := attachOnce(t, bin, ctl.addr, "2s")
+	code, doc, _ := attachOnce(t, bin, ctl.Addr(), "2s")
 	name, before, inCallback := listener(doc)
 	if code != 1 || doc.Source != "attach" || name != "main.(*Controller)" || inCallback <= 0 || before < 9 {
 		t.Fatalf("blocked: exit %d, %+v; want exit 1, the listener main.(*Controller) in a callback with ≥9 pending", code, doc)
@@ -205,7 +141,7 @@ func stalledHandlerOfController(t *testing.T, informer string) {
 	}
 	// The controller's /metrics, as Prometheus would scrape it: informtop's
 	// series, labelled as client-go labels its informer metrics.
-	checkControllerMetrics(t, ctl.addr)
+	checkControllerMetrics(t, ctl.Addr())
 	// Behind the stuck handler the workqueue starves: no key was added.
 	if len(doc.Workqueues) != 1 || doc.Workqueues[0].Name != "deployments" || doc.Workqueues[0].Adds != 0 {
 		t.Fatalf("blocked: workqueues %+v, want the queue deployments with no adds", doc.Workqueues)
@@ -213,7 +149,7 @@ func stalledHandlerOfController(t *testing.T, informer string) {
 	create(10, 20)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		_, doc, _ = attachOnce(t, bin, ctl.addr, "1s")
+		_, doc, _ = attachOnce(t, bin, ctl.Addr(), "1s")
 		if _, pending, _ := listener(doc); pending >= before+10 {
 			break
 		}
@@ -223,7 +159,7 @@ func stalledHandlerOfController(t *testing.T, informer string) {
 	}
 	// The code it is stuck in: the example's own function, past client-go's
 	// (or the engine's) frames.
-	stuck := waitAttach(t, bin, ctl.addr, "the stuck frame", func(_ int, doc stuckJSON) bool {
+	stuck := waitAttach(t, bin, ctl.Addr(), "the stuck frame", func(_ int, doc stuckJSON) bool {
 		return doc.Informers[0].Listeners[0].Frame != nil
 	})
 	if f := stuck.Informers[0].Listeners[0].Frame; f.Function != "main.(*Controller).misbehave" || filepath.Base(f.File) != "main.go" {
@@ -236,16 +172,16 @@ func stalledHandlerOfController(t *testing.T, informer string) {
 	if err := os.WriteFile(release, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, doc, stderr := attachOnce(t, bin, ctl.addr, "60s")
+	code, doc, stderr := attachOnce(t, bin, ctl.Addr(), "60s")
 	if _, pending, _ := listener(doc); code != 0 || !doc.Synced || pending != 0 {
 		t.Fatalf("released: exit %d, %+v, stderr %s; want synced with nothing pending", code, doc, stderr)
 	}
 	reconciledRE := regexp.MustCompile(`"reconciled (` + ns + `/web-\d+)"`)
-	reconciled := func() map[string]bool { return ctl.reconciled(reconciledRE) }
+	reconciled := func() map[string]bool { return reconciledKeys(ctl, reconciledRE) }
 	deadline = time.Now().Add(30 * time.Second)
 	for len(reconciled()) < 20 {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of 20 deployments reconciled; the controller's log:\n%s", len(reconciled()), strings.Join(ctl.log(), "\n"))
+			t.Fatalf("%d of 20 deployments reconciled; the controller's log:\n%s", len(reconciled()), strings.Join(ctl.Log(), "\n"))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -254,7 +190,7 @@ func stalledHandlerOfController(t *testing.T, informer string) {
 	// the agent's workqueue metrics, took every key and holds none.
 	deadline = time.Now().Add(30 * time.Second)
 	for {
-		code, doc, stderr = attachOnce(t, bin, ctl.addr, "10s")
+		code, doc, stderr = attachOnce(t, bin, ctl.Addr(), "10s")
 		if code == 0 && len(doc.Workqueues) == 1 && doc.Workqueues[0].Name == "deployments" &&
 			doc.Workqueues[0].Adds >= 20 && doc.Workqueues[0].Depth == 0 {
 			t.Logf("the workqueue after the drain: %+v", doc.Workqueues[0])
@@ -310,7 +246,7 @@ func TestAttachDashboardInTmux(t *testing.T) {
 
 	// The controller restarts: the dashboard says it lost the agent, keeps
 	// the last figures, and comes back by itself.
-	ctl.stop()
+	_ = ctl.Stop()
 	tm.waitFor("the lost connection", func(s string) bool {
 		return strings.Contains(s, "disconnected") && strings.Contains(s, "retrying in") && strings.Contains(s, "main.(*Controller)")
 	})
@@ -360,7 +296,7 @@ func TestAttachVerifiesTheControllersCache(t *testing.T) {
 		} `json:"informers"`
 	}
 	verifyOnce := func() (int, verifyJSON, string) {
-		code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.addr, "--once", "--json", "--verify", "--timeout", "30s", "--kubeconfig", c.Kubeconfig, "-n", ns)
+		code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.Addr(), "--once", "--json", "--verify", "--timeout", "30s", "--kubeconfig", c.Kubeconfig, "-n", ns)
 		var doc verifyJSON
 		if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Informers) != 1 {
 			t.Fatalf("attach --verify printed %v (exit %d):\n%s\n%s", err, code, stdout, stderr)

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -19,61 +16,16 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/internal/examplectl"
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
-// startCRExample builds examples/controller-runtime-manager and starts it,
-// returning once its metrics server, with the agent mounted, listens. Its stderr is read through a pipe the
-// process does not own, so Wait returns only once every line is read.
-func startCRExample(t *testing.T, kubeconfig, ns string, extra ...string) (*controllerProcess, *io.PipeWriter) {
+// startCRExample starts examples/controller-runtime-manager, returning once
+// its metrics server, with the agent mounted, listens.
+func startCRExample(t *testing.T, kubeconfig, ns string, extra ...string) *examplectl.Process {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "controller-runtime-manager")
-	build := exec.Command("go", "build", "-o", bin, "./controller-runtime-manager")
-	build.Dir = filepath.Join("..", "..", "examples")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the example: %v\n%s", err, out)
-	}
-	p := &controllerProcess{done: make(chan struct{})}
-	p.cmd = exec.Command(bin, append([]string{"--kubeconfig", kubeconfig, "--namespace", ns, "--agent-addr", "127.0.0.1:0"}, extra...)...)
-	pr, pw := io.Pipe()
-	p.cmd.Stderr = pw
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	listening := make(chan string, 1)
-	go func() {
-		defer close(p.done)
-		re := regexp.MustCompile(`^agent listening on (\S+)$`)
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			p.mu.Lock()
-			p.lines = append(p.lines, line)
-			p.mu.Unlock()
-			if m := re.FindStringSubmatch(line); m != nil {
-				select {
-				case listening <- m[1]:
-				default:
-				}
-			}
-		}
-		_, _ = io.Copy(io.Discard, pr)
-	}()
-	t.Cleanup(func() {
-		p.once.Do(func() {
-			_ = p.cmd.Process.Signal(syscall.SIGTERM)
-			_ = p.cmd.Wait()
-			_ = pw.Close()
-			<-p.done
-		})
-	})
-	select {
-	case p.addr = <-listening:
-	case <-time.After(90 * time.Second):
-		t.Fatalf("the manager's agent did not listen; its log:\n%s", strings.Join(p.log(), "\n"))
-	}
-	return p, pw
+	args := []string{"--kubeconfig", kubeconfig, "--namespace", ns, "--agent-addr", "127.0.0.1:0"}
+	return examplectl.Start(t, examplectl.ControllerRuntimeManager, append(args, extra...)...)
 }
 
 // The controller-runtime example: its cache's informers run on the engine,
@@ -92,7 +44,7 @@ func TestControllerRuntimeExample(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ctl, pw := startCRExample(t, c.Kubeconfig, ns)
+	ctl := startCRExample(t, c.Kubeconfig, ns)
 	bin := buildInformtop(t, t.TempDir())
 
 	// The agent is mounted in the metrics server before any informer
@@ -101,7 +53,7 @@ func TestControllerRuntimeExample(t *testing.T) {
 	// address is a URL with the mount path, which attach accepts as is.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.addr, "--once", "--json", "--timeout", "30s")
+		code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.Addr(), "--once", "--json", "--timeout", "30s")
 		var doc attachJSON
 		var store crStoreJSON
 		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
@@ -115,16 +67,16 @@ func TestControllerRuntimeExample(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("attach: %s: exit %d, %+v\nstderr: %s\nthe manager's log:\n%s", why, code, doc, stderr, strings.Join(ctl.log(), "\n"))
+			t.Fatalf("attach: %s: exit %d, %+v\nstderr: %s\nthe manager's log:\n%s", why, code, doc, stderr, strings.Join(ctl.Log(), "\n"))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
 
 	// The agent's collector is in controller-runtime's registry: the
 	// manager's own /metrics, beside the agent, has informtop's series.
-	base, ok := strings.CutSuffix(ctl.addr, "/debug/informtop/")
+	base, ok := strings.CutSuffix(ctl.Addr(), "/debug/informtop/")
 	if !ok {
-		t.Fatalf("the agent is at %s, not under the metrics server's /debug/informtop/", ctl.addr)
+		t.Fatalf("the agent is at %s, not under the metrics server's /debug/informtop/", ctl.Addr())
 	}
 	resp, err := http.Get(base + "/metrics")
 	if err != nil {
@@ -137,7 +89,7 @@ func TestControllerRuntimeExample(t *testing.T) {
 	}
 
 	reconciledRE := regexp.MustCompile(`"reconciled ` + ns + `/([a-z]+)"`)
-	reconciled := func() map[string]bool { return ctl.reconciled(reconciledRE) }
+	reconciled := func() map[string]bool { return reconciledKeys(ctl, reconciledRE) }
 	deadline = time.Now().Add(30 * time.Second)
 	for {
 		seen := reconciled()
@@ -151,41 +103,18 @@ func TestControllerRuntimeExample(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d configmaps not reconciled; the manager's log:\n%s", missing, len(names), strings.Join(ctl.log(), "\n"))
+			t.Fatalf("%d of %d configmaps not reconciled; the manager's log:\n%s", missing, len(names), strings.Join(ctl.Log(), "\n"))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 
 	// SIGTERM: the manager stops its controller, cache and agent and exits 0.
-	var waitErr error
-	exited := make(chan struct{})
-	go func() {
-		defer close(exited)
-		ctl.once.Do(func() {
-			if err := ctl.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-				waitErr = err
-				return
-			}
-			waitErr = ctl.cmd.Wait()
-			_ = pw.Close()
-			<-ctl.done
-		})
-	}()
-	select {
-	case <-exited:
-	case <-time.After(60 * time.Second):
-		_ = ctl.cmd.Process.Kill()
-		<-exited
-		t.Fatalf("the manager did not exit within 60s of SIGTERM; its log:\n%s", strings.Join(ctl.log(), "\n"))
+	if err := ctl.Stop(); err != nil {
+		t.Fatalf("after SIGTERM: %v; want exit 0 within %s (killed: it had not exited by then); its log:\n%s",
+			err, examplectl.StopGrace, strings.Join(ctl.Log(), "\n"))
 	}
-	if waitErr != nil {
-		t.Fatalf("after SIGTERM: %v; want exit 0; its log:\n%s", waitErr, strings.Join(ctl.log(), "\n"))
-	}
-	if code := ctl.cmd.ProcessState.ExitCode(); code != 0 {
-		t.Fatalf("exit %d after SIGTERM, want 0; its log:\n%s", code, strings.Join(ctl.log(), "\n"))
-	}
-	if err := syscall.Kill(ctl.cmd.Process.Pid, 0); !errors.Is(err, syscall.ESRCH) {
-		t.Fatalf("the manager's process %d is still there after Wait: %v", ctl.cmd.Process.Pid, err)
+	if err := syscall.Kill(ctl.PID(), 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("the manager's process %d is still there after Stop: %v", ctl.PID(), err)
 	}
 }
 

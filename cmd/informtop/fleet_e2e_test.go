@@ -79,8 +79,8 @@ func TestFleetListsTheStalledControllerFirst(t *testing.T) {
 	stuck := startController(t, c.Kubeconfig, stuckNS, filepath.Join(dir, "never"), "127.0.0.1:0")
 	fine := startController(t, c.Kubeconfig, fineNS, released, "127.0.0.1:0")
 	prom := promtest.Start(t, promtest.Config{Targets: []promtest.Target{
-		{Job: "controllers", Addr: stuck.addr, Labels: map[string]string{"namespace": stuckNS}},
-		{Job: "controllers", Addr: fine.addr, Labels: map[string]string{"namespace": fineNS}},
+		{Job: "controllers", Addr: stuck.Addr(), Labels: map[string]string{"namespace": stuckNS}},
+		{Job: "controllers", Addr: fine.Addr(), Labels: map[string]string{"namespace": fineNS}},
 	}})
 	bin := buildInformtop(t, t.TempDir())
 
@@ -113,8 +113,8 @@ func TestFleetListsTheStalledControllerFirst(t *testing.T) {
 		time.Sleep(time.Second) // Prometheus' scrape interval: nothing changes sooner
 	}
 	first, second := doc.Processes[0], doc.Processes[1]
-	if doc.Source != "fleet" || first.Agent != stuck.addr || first.Labels["namespace"] != stuckNS || first.State != "stalled" || !first.Up {
-		t.Fatalf("first: %+v; want the blocked controller (%s in %s), stalled", first, stuck.addr, stuckNS)
+	if doc.Source != "fleet" || first.Agent != stuck.Addr() || first.Labels["namespace"] != stuckNS || first.State != "stalled" || !first.Up {
+		t.Fatalf("first: %+v; want the blocked controller (%s in %s), stalled", first, stuck.Addr(), stuckNS)
 	}
 	if w := first.Worst; w.Informer != "deployments" || w.Listener != "main.(*Controller)" || w.Frame.Function != "main.(*Controller).misbehave" || filepath.Base(w.Frame.File) != "main.go" {
 		t.Errorf("the blocked controller's worst is %+v (frame %+v); want deployments · main.(*Controller) stuck in main.(*Controller).misbehave (main.go)", *w, *w.Frame)
@@ -128,13 +128,13 @@ func TestFleetListsTheStalledControllerFirst(t *testing.T) {
 	if !strings.Contains(first.Reason, "main.(*Controller).misbehave") {
 		t.Errorf("its reason %q does not name the frame", first.Reason)
 	}
-	if second.Agent != fine.addr || second.State != "ok" || !second.Up || !second.Informers[0].Synced || second.Worst != nil {
-		t.Errorf("second: %+v; want the released controller (%s), ok", second, fine.addr)
+	if second.Agent != fine.Addr() || second.State != "ok" || !second.Up || !second.Informers[0].Synced || second.Worst != nil {
+		t.Errorf("second: %+v; want the released controller (%s), ok", second, fine.Addr())
 	}
 	if len(doc.Informers) != 2 || doc.Informers[0].Name != first.Name+" · deployments" || doc.Informers[1].Name != second.Name+" · deployments" {
 		t.Errorf("top-level informers %+v; want %q's deployments, then %q's", doc.Informers, first.Name, second.Name)
 	}
-	if code != 1 || doc.Synced || !strings.Contains(stderr, stuck.addr) {
+	if code != 1 || doc.Synced || !strings.Contains(stderr, stuck.Addr()) {
 		t.Errorf("exit %d, synced %t, stderr %q; want exit 1 naming the blocked controller, as attach --once exits while a handler has not synced", code, doc.Synced, stderr)
 	}
 	code, _, stderr = fleetOnce("--fail-on-stall", "1s")

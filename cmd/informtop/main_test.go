@@ -12,13 +12,15 @@ import (
 	"github.com/spf13/pflag"
 	"go.uber.org/goleak"
 
+	"github.com/informtop/informtop/internal/examplectl"
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
-// kubetest.Main stops the real API server the cluster tests share; goleak
-// then checks that nothing outlived the tests.
+// kubetest.Main stops the real API server the cluster tests share and
+// examplectl.Main removes the examples it built; goleak then checks that
+// nothing outlived the tests.
 func TestMain(m *testing.M) {
-	code := kubetest.Main(m)
+	code := examplectl.Main(m, kubetest.Main)
 	if code == 0 {
 		if err := goleak.Find(
 			goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),

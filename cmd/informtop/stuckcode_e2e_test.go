@@ -51,7 +51,7 @@ func TestAttachNamesTheStuckCodeOfAManager(t *testing.T) {
 			ns := "stuck-" + informer
 			cs := clusterNamespace(t, c, ns)
 			release := filepath.Join(t.TempDir(), "release")
-			ctl, _ := startCRExample(t, c.Kubeconfig, ns, "--informer", informer, "--block-labelled", "--release-file", release)
+			ctl := startCRExample(t, c.Kubeconfig, ns, "--informer", informer, "--block-labelled", "--release-file", release)
 			bg := context.Background()
 			createCM := func(name string, labels map[string]string) {
 				t.Helper()
@@ -62,7 +62,7 @@ func TestAttachNamesTheStuckCodeOfAManager(t *testing.T) {
 			}
 			// The informer exists once the controller started: wait for it
 			// to sync before the held ConfigMap comes.
-			waitAttach(t, bin, ctl.addr, "the configmaps informer synced", func(code int, doc stuckJSON) bool {
+			waitAttach(t, bin, ctl.Addr(), "the configmaps informer synced", func(code int, doc stuckJSON) bool {
 				return code == 0 && len(doc.Informers) == 1 && len(doc.Informers[0].Listeners) == 1
 			})
 			createCM("held", map[string]string{"informtop.example/block": "true"})
@@ -71,7 +71,7 @@ func TestAttachNamesTheStuckCodeOfAManager(t *testing.T) {
 				createCM(fmt.Sprintf("behind-%d", i), nil)
 			}
 
-			doc := waitAttach(t, bin, ctl.addr, "the stuck frame, with every ConfigMap behind it pending", func(_ int, doc stuckJSON) bool {
+			doc := waitAttach(t, bin, ctl.Addr(), "the stuck frame, with every ConfigMap behind it pending", func(_ int, doc stuckJSON) bool {
 				l := doc.Informers[0].Listeners[0]
 				return l.Frame != nil && l.Pending == behind
 			})
@@ -93,7 +93,7 @@ func TestAttachNamesTheStuckCodeOfAManager(t *testing.T) {
 
 			// --fail-on-stall 5s: exit 5 once the call is older than 5s.
 			for {
-				code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.addr, "--once", "--json", "--fail-on-stall", "5s", "--timeout", "10s")
+				code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.Addr(), "--once", "--json", "--fail-on-stall", "5s", "--timeout", "10s")
 				if code == 5 {
 					break
 				}
@@ -106,14 +106,14 @@ func TestAttachNamesTheStuckCodeOfAManager(t *testing.T) {
 			if err := os.WriteFile(release, nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			waitAttach(t, bin, ctl.addr, "the backlog drained", func(code int, doc stuckJSON) bool {
+			waitAttach(t, bin, ctl.Addr(), "the backlog drained", func(code int, doc stuckJSON) bool {
 				l := doc.Informers[0].Listeners[0]
 				return code == 0 && l.InCallback == "" && l.Pending == 0 && !l.Stalled
 			})
-			if code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.addr, "--once", "--json", "--fail-on-stall", "5s", "--timeout", "10s"); code != 0 {
+			if code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.Addr(), "--once", "--json", "--fail-on-stall", "5s", "--timeout", "10s"); code != 0 {
 				t.Fatalf("attach --fail-on-stall 5s after the release: exit %d; want 0\n%s\n%s", code, stdout, stderr)
 			}
-			rec := agentEvent(t, ctl.addr, source.EventRecovered)
+			rec := agentEvent(t, ctl.Addr(), source.EventRecovered)
 			if rec == nil || rec.Key != ns+"/held" || rec.Duration < 5*time.Second || !strings.Contains(rec.Frame, "main.blockIfLabelled (main.go:") {
 				t.Errorf("Recovered event %+v; want %s/held after more than 5s in main.blockIfLabelled", rec, ns)
 			}

@@ -34,8 +34,8 @@ func TestStallAlertFiresInARealPrometheus(t *testing.T) {
 	const interval = time.Second
 	s := promtest.Start(t, promtest.Config{
 		Targets: []promtest.Target{
-			{Job: "client-go-controller", Addr: blocked.addr, Labels: map[string]string{"namespace": "rules-blocked", "pod": "blocked-0"}},
-			{Job: "client-go-controller", Addr: healthy.addr, Labels: map[string]string{"namespace": "rules-healthy", "pod": "healthy-0"}},
+			{Job: "client-go-controller", Addr: blocked.Addr(), Labels: map[string]string{"namespace": "rules-blocked", "pod": "blocked-0"}},
+			{Job: "client-go-controller", Addr: healthy.Addr(), Labels: map[string]string{"namespace": "rules-healthy", "pod": "healthy-0"}},
 		},
 		RuleFiles:      []string{prometheus.RulesFile},
 		ScrapeInterval: interval,
@@ -81,16 +81,16 @@ func TestStallAlertFiresInARealPrometheus(t *testing.T) {
 	}
 	a := stalled[0]
 	frame := string(a.Labels["frame"])
-	if a.Labels["instance"] != model.LabelValue(blocked.addr) || a.Labels["pod"] != "blocked-0" || a.Labels["namespace"] != "rules-blocked" ||
+	if a.Labels["instance"] != model.LabelValue(blocked.Addr()) || a.Labels["pod"] != "blocked-0" || a.Labels["namespace"] != "rules-blocked" ||
 		a.Labels["listener"] != "main.(*Controller)" || a.Labels["name"] != "deployments" || a.Labels["severity"] != "critical" {
 		t.Errorf("the alert's labels %v, want the blocked controller's instance %s, pod rules-blocked/blocked-0, listener main.(*Controller), informer deployments, severity critical",
-			a.Labels, blocked.addr)
+			a.Labels, blocked.Addr())
 	}
 	if !strings.HasPrefix(frame, "main.(*Controller).misbehave (") {
 		t.Errorf("the alert's frame %q, want the example's main.(*Controller).misbehave (file:line)", frame)
 	}
 	desc := string(a.Annotations["description"])
-	for _, want := range []string{"Controller client-go-controller (pod rules-blocked/blocked-0, instance " + blocked.addr + ")",
+	for _, want := range []string{"Controller client-go-controller (pod rules-blocked/blocked-0, instance " + blocked.Addr() + ")",
 		"handler main.(*Controller)", "informer deployments (resource deployments.apps)", ", in " + frame + "."} {
 		if !strings.Contains(desc, want) {
 			t.Errorf("the description %q does not say %q", desc, want)
@@ -103,7 +103,7 @@ func TestStallAlertFiresInARealPrometheus(t *testing.T) {
 	// of ALERTS{alertstate="firing"}.
 	sel := `{alertname="InformtopListenerStalled",alertstate="firing"}`
 	firstFiring := earliest(t, q, `ALERTS`+sel+`[10m]`)
-	began := latestStart(t, q, `informtop_listener_callback_in_progress_seconds{instance="`+blocked.addr+`",frame!=""}[10m]`)
+	began := latestStart(t, q, `informtop_listener_callback_in_progress_seconds{instance="`+blocked.Addr()+`",frame!=""}[10m]`)
 	took := firstFiring.Sub(began)
 	// One scrape interval until a sample is past the threshold, one
 	// evaluation interval until the rule reads it, and up to a second for
@@ -120,14 +120,14 @@ func TestStallAlertFiresInARealPrometheus(t *testing.T) {
 
 	// The healthy controller was scraped all along, idle, and has no
 	// alert of this kind, pending or firing.
-	h := `{instance="` + healthy.addr + `"}`
+	h := `{instance="` + healthy.Addr() + `"}`
 	if v := instant(t, q, `up`+h); len(v) != 1 || v[0].Value != 1 {
 		t.Errorf("up%s = %v, want 1", h, v)
 	}
 	if v := instant(t, q, `max_over_time(informtop_listener_callback_in_progress_seconds`+h+`[10m])`); len(v) != 1 || v[0].Value >= 2 {
 		t.Errorf("the healthy controller's longest callback %v, want one listener under 2 s", v)
 	}
-	if v := instant(t, q, `ALERTS{alertname="InformtopListenerStalled",instance="`+healthy.addr+`"}`); len(v) != 0 {
+	if v := instant(t, q, `ALERTS{alertname="InformtopListenerStalled",instance="`+healthy.Addr()+`"}`); len(v) != 0 {
 		t.Errorf("the healthy controller has stall alerts: %v", v)
 	}
 }

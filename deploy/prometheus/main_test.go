@@ -7,15 +7,16 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/informtop/informtop/internal/examplectl"
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
-// kubetest.Main stops the shared cluster after the tests; goleak then checks
-// that no goroutine (a controller's log reader, an HTTP connection) outlived
-// them. The example controller's binary is built once for all tests.
+// kubetest.Main stops the shared cluster after the tests and examplectl.Main
+// removes the example controller's binary, built once for all of them;
+// goleak then checks that no goroutine (a controller's process waiter, an
+// HTTP connection) outlived them.
 func TestMain(m *testing.M) {
-	code := kubetest.Main(m)
-	removeControllerBinary()
+	code := examplectl.Main(m, kubetest.Main)
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintf(os.Stderr, "goleak: goroutines left after the tests: %v\n", err)

@@ -97,6 +97,13 @@ func (p *Process) State() string {
 	return "exited"
 }
 
+// Wait waits for the process to exit and returns how it ended:
+// exec.Cmd.Wait's result, nil for exit status 0.
+func (p *Process) Wait() error {
+	<-p.done
+	return p.err
+}
+
 // Signal sends sig to the process (SIGSTOP and SIGCONT freeze and thaw
 // it). os.Process signals through a pidfd on Linux, so a signal can never
 // reach an unrelated process that reused the PID.

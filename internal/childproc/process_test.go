@@ -35,7 +35,8 @@ func TestStopKillsWhatIgnoresTerm(t *testing.T) {
 	p.Stop(time.Second) // again: returns at once
 }
 
-// WaitReady gives up as soon as the server exits, with its log's end.
+// WaitReady gives up as soon as the server exits, with its log's end;
+// Wait then says how it ended.
 func TestWaitReadyReportsAnExit(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "log")
 	p, err := Start("broken", "/bin/sh", log, []string{"-c", "echo bad flag >&2; exit 3"})
@@ -47,5 +48,8 @@ func TestWaitReadyReportsAnExit(t *testing.T) {
 	err = WaitReady(p, client, "http://127.0.0.1:1/ready", "", time.Minute)
 	if err == nil || !strings.Contains(err.Error(), "broken exited before it was ready") || !strings.Contains(err.Error(), "bad flag") {
 		t.Fatalf("WaitReady = %v", err)
+	}
+	if err := p.Wait(); err == nil || err.Error() != "exit status 3" {
+		t.Fatalf("Wait = %v, want exit status 3", err)
 	}
 }

@@ -52,7 +52,8 @@ var layers = map[string]layer{
 	"cmd/informtop": cmdLayer,
 
 	"internal/benchrun": toolLayer, "internal/benchlw": toolLayer, "internal/benchratio": toolLayer,
-	"internal/benchwire": toolLayer, "internal/childproc": toolLayer, "internal/kubetest": toolLayer, "internal/layering": toolLayer,
+	"internal/benchwire": toolLayer, "internal/childproc": toolLayer, "internal/examplectl": toolLayer,
+	"internal/kubetest": toolLayer, "internal/layering": toolLayer,
 	"internal/promtest": toolLayer, "deploy/prometheus": toolLayer, "deploy/prometheus/gen": toolLayer,
 }
 
@@ -132,6 +133,8 @@ func TestImportsRunOneWay(t *testing.T) {
 				continue // a third-party package: the dependency rules above cover those that matter
 			}
 			switch {
+			case d == "internal/examplectl":
+				t.Errorf("%s imports internal/examplectl outside its tests: it runs the examples for tests, and users never link it", name)
 			case isEngine(d) && !(l == engineLayer || l == adapterLayer || l == agentLayer || l == toolLayer):
 				t.Errorf("%s (%s) imports %s: only the engine's adapter (source/local) and the agent speak the engine", name, l, d)
 			case l == engineLayer && !isEngine(d) && d != "internal/jsondiff":

@@ -17,49 +17,14 @@
 # compiles of the large k8s packages mostly cost memory on a 2-core machine).
 set -euo pipefail
 
-# Keep stdout for the final directory alone.
-exec 3>&1 1>&2
-
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
-
-hash="$(cat go.mod go.sum | sha256sum | cut -c1-16)"
-dir="${KUBE_BIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/informtop/kube-bin/$hash}"
-bins=(kube-apiserver etcd kubectl)
-
-have_all() {
-  local b
-  for b in "${bins[@]}"; do
-    [ -x "$dir/$b" ] || return 1
-  done
-}
-
-if have_all; then
-  echo "$dir" >&3
-  exit 0
-fi
-
-mkdir -p "$dir"
-# Two concurrent runs (two shells running make, say) would each spend
-# 11 minutes and 3 GB on the same build: let the second wait for the first.
-exec 9>"$dir/.lock"
-flock 9
-if have_all; then
-  echo "$dir" >&3
-  exit 0
-fi
-
-# The caller's GOFLAGS (-race, -tags, -mod=vendor, ...) are meant for the
-# root module's tests, not for this build; go.work would pull this module
-# into a workspace. Neither belongs here.
-go="${GO:-go}"
-export GOFLAGS="-mod=readonly -buildvcs=false"
-export GOWORK=off
-export CGO_ENABLED=0
+# shellcheck source=SCRIPTDIR/../lib/bincache.sh
+source "$here/../lib/bincache.sh"
+bincache_open kube-bin KUBE_BIN_DIR kube-apiserver etcd kubectl
 
 echo "kube-bin: building kube-apiserver, etcd and kubectl into $dir" \
   "(a cold build takes ~11 min on 2 cores)"
-start=$SECONDS
 
 "$go" mod download
 
@@ -78,10 +43,6 @@ ldflags+=" -X k8s.io/component-base/version.gitMinor=$minor"
 ldflags+=" -X k8s.io/component-base/version.gitTreeState=clean"
 ldflags+=" -X go.etcd.io/etcd/api/v3/version.GitSHA=$etcd_version"
 
-# Build into a fresh directory and move the binaries in afterwards, so an
-# interrupted build never leaves a binary that looks complete.
-tmp="$(mktemp -d "$dir/.build.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
 # One go build for all three lets the packages they share compile once.
 "$go" build -p "${KUBE_BUILD_PARALLEL:-2}" -trimpath -ldflags "$ldflags" -o "$tmp/" \
   k8s.io/kubernetes/cmd/kube-apiserver \
@@ -89,10 +50,4 @@ trap 'rm -rf "$tmp"' EXIT
   go.etcd.io/etcd/server/v3
 # go names the binary of go.etcd.io/etcd/server/v3 after "server".
 mv "$tmp/server" "$tmp/etcd"
-for b in "${bins[@]}"; do
-  mv "$tmp/$b" "$dir/$b"
-done
-
-echo "kube-bin: built in $((SECONDS - start)) s:"
-ls -l "${bins[@]/#/$dir/}"
-echo "$dir" >&3
+bincache_done

@@ -21,46 +21,13 @@
 # Makefile), PROM_BUILD_PARALLEL (go build -p, default 2).
 set -euo pipefail
 
-# Keep stdout for the final directory alone.
-exec 3>&1 1>&2
-
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
-
-hash="$(cat go.mod go.sum | sha256sum | cut -c1-16)"
-dir="${PROM_BIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/informtop/prom-bin/$hash}"
-bins=(prometheus promtool)
-
-have_all() {
-  local b
-  for b in "${bins[@]}"; do
-    [ -x "$dir/$b" ] || return 1
-  done
-}
-
-if have_all; then
-  echo "$dir" >&3
-  exit 0
-fi
-
-mkdir -p "$dir"
-# A second concurrent run waits for the first instead of building twice.
-exec 9>"$dir/.lock"
-flock 9
-if have_all; then
-  echo "$dir" >&3
-  exit 0
-fi
-
-# The caller's GOFLAGS (-race, -tags, ...) are for the root module's tests;
-# go.work would pull this module into a workspace. Neither belongs here.
-go="${GO:-go}"
-export GOFLAGS="-mod=readonly -buildvcs=false"
-export GOWORK=off
-export CGO_ENABLED=0
+# shellcheck source=SCRIPTDIR/../lib/bincache.sh
+source "$here/../lib/bincache.sh"
+bincache_open prom-bin PROM_BIN_DIR prometheus promtool
 
 echo "prom-bin: building prometheus and promtool into $dir"
-start=$SECONDS
 
 "$go" mod download github.com/prometheus/prometheus
 
@@ -75,19 +42,9 @@ ldflags+=" -X github.com/prometheus/common/version.Version=$release"
 ldflags+=" -X github.com/prometheus/common/version.Revision=$version"
 ldflags+=" -X github.com/prometheus/common/version.Branch=module"
 
-# Build into a fresh directory and move the binaries in afterwards, so an
-# interrupted build never leaves a binary that looks complete.
-tmp="$(mktemp -d "$dir/.build.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
 # One go build for both lets the packages they share compile once.
 "$go" build -p "${PROM_BUILD_PARALLEL:-2}" -trimpath -tags remove_all_sd \
   -ldflags "$ldflags" -o "$tmp/" \
   github.com/prometheus/prometheus/cmd/prometheus \
   github.com/prometheus/prometheus/cmd/promtool
-for b in "${bins[@]}"; do
-  mv "$tmp/$b" "$dir/$b"
-done
-
-echo "prom-bin: built in $((SECONDS - start)) s:"
-ls -l "${bins[@]/#/$dir/}"
-echo "$dir" >&3
+bincache_done
