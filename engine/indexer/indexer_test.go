@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -249,4 +250,52 @@ func TestIndexFunctionErrors(t *testing.T) {
 	}()
 	failing.Bookmark("5") // would deadlock if the write lock were still held
 	equal(t, "rv after the panic", failing.LastStoreSyncResourceVersion(), "5")
+}
+
+// ReplaceAll says what it replaced, which an informer's relist hands its
+// handlers: each listed object's key in list order, what was stored
+// before under every key, and the keys the list no longer has.
+func TestReplaceAllSaysWhatItReplaced(t *testing.T) {
+	ix := newTestIndexer()
+	a, b, c := newObj("ns1", "a", "1"), newObj("ns1", "b", "2"), newObj("ns2", "c", "3")
+	for _, o := range []*obj{a, b, c} {
+		if err := ix.Add(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := ix.Stats()
+	list := []any{newObj("ns3", "d", "10"), newObj("ns1", "a", "11"), newObj("ns3", "d", "12")}
+	r, err := ix.ReplaceAll(list, "20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalStrings(t, "keys", r.Keys, []string{"ns3/d", "ns1/a", "ns3/d"})
+	gone := slices.Sorted(slices.Values(r.Gone))
+	equalStrings(t, "gone", gone, []string{"ns1/b", "ns2/c"})
+	if len(r.Old) != 3 || r.Old["ns1/a"] != a || r.Old["ns1/b"] != b || r.Old["ns2/c"] != c {
+		t.Errorf("old %v; want a, b and c as they were stored", r.Old)
+	}
+	keys, _ := ix.SortedKeys()
+	equalStrings(t, "stored keys", keys, []string{"ns1/a", "ns3/d"})
+	after := ix.Stats()
+	// d added, a updated, b and c deleted: as Replace counts them.
+	equal(t, "adds", after.Adds-before.Adds, 1)
+	equal(t, "updates", after.Updates-before.Updates, 1)
+	equal(t, "deletes", after.Deletes-before.Deletes, 2)
+	checkConsistent(t, ix)
+
+	// Handed over: later writes to the store do not reach it.
+	if err := ix.Add(newObj("ns1", "b", "30")); err != nil {
+		t.Fatal(err)
+	}
+	if r.Old["ns1/b"] != b {
+		t.Errorf("the store wrote into the map it handed over: ns1/b is %v", r.Old["ns1/b"])
+	}
+
+	// A keyless item fails the whole list and reports nothing.
+	r, err = ix.ReplaceAll([]any{newObj("ns9", "z", "40"), "no metadata"}, "40")
+	var keyErr cache.KeyError
+	if !errors.As(err, &keyErr) || r.Keys != nil || r.Old != nil || r.Gone != nil {
+		t.Fatalf("ReplaceAll with a keyless item: %+v, %v; want nothing and a KeyError", r, err)
+	}
 }

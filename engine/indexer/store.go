@@ -127,13 +127,45 @@ func (i *Indexer) ListKeys() []string {
 // the same whether a list arrives as one Replace (RealFIFO's atomic
 // ReplacedAll) or object by object (DeltaFIFO).
 func (i *Indexer) Replace(list []any, resourceVersion string) error {
+	_, err := i.replace(list, resourceVersion, false)
+	return err
+}
+
+// Replacement is what ReplaceAll replaced. Old is the map the store held
+// before, handed over to the caller: the store no longer reads or writes
+// it.
+type Replacement struct {
+	// Keys are the listed objects' keys, in list order.
+	Keys []string
+	// Old is what was stored before, by key: a listed key found there
+	// was updated, one missing was added.
+	Old map[string]any
+	// Gone are the keys of Old the list no longer has.
+	Gone []string
+}
+
+// ReplaceAll is Replace that also says what it replaced, so an informer's
+// relist can tell its handlers which objects were added, updated and gone
+// without looking every key up again (nor computing it twice).
+func (i *Indexer) ReplaceAll(list []any, resourceVersion string) (Replacement, error) {
+	return i.replace(list, resourceVersion, true)
+}
+
+func (i *Indexer) replace(list []any, resourceVersion string, report bool) (Replacement, error) {
+	var r Replacement
+	if report {
+		r.Keys = make([]string, len(list))
+	}
 	items := make(map[string]any, len(list))
-	for _, obj := range list {
+	for n, obj := range list {
 		key, err := i.keyFunc(obj)
 		if err != nil {
-			return cache.KeyError{Obj: obj, Err: err}
+			return Replacement{}, cache.KeyError{Obj: obj, Err: err}
 		}
 		items[key] = obj // a repeated key keeps its last object
+		if report {
+			r.Keys[n] = key
+		}
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
@@ -141,20 +173,28 @@ func (i *Indexer) Replace(list []any, resourceVersion string) error {
 	i.items = items
 	i.setRVLocked(resourceVersion)
 	i.indices = make(map[string]valueIndex, len(i.indexers))
-	kept := 0
 	for key, obj := range items {
-		if _, ok := old[key]; ok {
-			kept++
-		}
 		i.reindexLocked(key, nil, obj)
 	}
-	gone := len(old) - kept
+	gone := 0
+	for key := range old {
+		if _, ok := items[key]; !ok {
+			gone++
+			if report {
+				r.Gone = append(r.Gone, key)
+			}
+		}
+	}
+	kept := len(old) - gone
 	i.adds.Add(uint64(len(items) - kept))
 	i.updates.Add(uint64(kept))
 	i.deletes.Add(uint64(gone))
 	i.replaces.Add(1)
 	i.gen.Add(1)
-	return nil
+	if report {
+		r.Old = old
+	}
+	return r, nil
 }
 
 // Resync does nothing: a plain store has nothing to resync.

@@ -113,7 +113,7 @@ func parseLine(line string) (name, variant string, metrics result, ok bool) {
 
 // headline picks the metric that matters most for a benchmark.
 func headline(r result) string {
-	for _, unit := range []string{"B/object", "ns/event", "ns/op"} {
+	for _, unit := range []string{"B/object", "ns/event", "ms/relist", "ns/op"} {
 		if _, ok := r[unit]; ok {
 			return unit
 		}
