@@ -60,6 +60,23 @@ func do(f func(d *Demo)) func(context.Context, *Demo) {
 	return func(_ context.Context, d *Demo) { f(d) }
 }
 
+// pauseQuiet holds the background workload, waits until every informer
+// has what the server changed, then pauses processing: what queues while
+// paused is the script's burst alone, so the Queue view shows its rows
+// (at 80×24 too, where background rows queued first would fill it).
+// resumeQuiet undoes both.
+func pauseQuiet(ctx context.Context, d *Demo) {
+	d.work.hold()
+	if pollCtx(ctx, untilPoll, func() bool { return queuesDrained(d) && caughtUp(d) }) {
+		d.pauseAll(true)
+	}
+}
+
+func resumeQuiet(_ context.Context, d *Demo) {
+	d.pauseAll(false)
+	d.work.release()
+}
+
 // burst fires n updates at the workload's hot keys and remembers the
 // server's resourceVersion after them, for burstQueued.
 func (d *Demo) burst(n int) {

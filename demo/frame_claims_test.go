@@ -2,10 +2,13 @@ package demo
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/informtop/informtop/source"
 )
 
 // Every note a scenario shows is read off the real dashboard at 80×24 (and
@@ -21,35 +24,69 @@ func TestEveryNoteIsTrueOnItsScreen(t *testing.T) {
 	for _, name := range scenarioNames() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			d := newDemo(t, Config{Scenario: name, Seed: 3, TimeScale: 0.05, Objects: frameObjects(name)})
-			// The informers of the first one's resource, which the
-			// Pipeline can draw side by side.
-			var peers []string
-			for _, e := range d.Informers() {
-				if e.Resource() == d.Informers()[0].Resource() {
-					peers = append(peers, e.Name())
-				}
-			}
-			claims := frameClaims[name]
-			seen := map[string]bool{}
-			for _, f := range runFrames(t, d) {
-				seen[f.step] = true
-				for _, err := range genericClaims(f, peers) {
-					t.Errorf("%s, note of step %q: %v", name, f.step, err)
-				}
-				if c := claims[f.step]; c != nil {
-					if err := c(f); err != nil {
-						t.Errorf("%s, note of step %q: %v\n%s", name, f.step, err, f.dump())
-					}
-				}
-			}
-			for step := range claims {
-				if !seen[step] {
-					t.Errorf("%s: step %q showed no note, so its claim was not checked", name, step)
-				}
-			}
+			checkNotesOnScreen(t, Config{Scenario: name, Seed: 3, TimeScale: 0.05, Objects: frameObjects(name)}, frameClaims[name])
 		})
 	}
+}
+
+// The scenarios whose notes differ with --queue DeltaFIFO, run with it.
+func TestEveryDeltaFIFONoteIsTrueOnItsScreen(t *testing.T) {
+	for _, name := range []string{"burst", "initial-sync", "resync", "bookmarks"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			claims := maps.Clone(frameClaims[name])
+			maps.Copy(claims, deltaFIFOClaims[name])
+			checkNotesOnScreen(t, Config{Scenario: name, Seed: 3, TimeScale: 0.05, Objects: frameObjects(name), Queue: source.DeltaFIFO}, claims)
+		})
+	}
+}
+
+// checkNotesOnScreen runs a scenario on the real dashboard and checks
+// every note it shows against its frames: the generic claims and the
+// step's own.
+func checkNotesOnScreen(t *testing.T, cfg Config, claims map[string]frameClaim) {
+	d := newDemo(t, cfg)
+	// The informers of the first one's resource, which the Pipeline can
+	// draw side by side.
+	var peers []string
+	for _, e := range d.Informers() {
+		if e.Resource() == d.Informers()[0].Resource() {
+			peers = append(peers, e.Name())
+		}
+	}
+	name := cfg.Scenario
+	seen := map[string]bool{}
+	for _, f := range runFrames(t, d) {
+		seen[f.step] = true
+		for _, err := range genericClaims(f, peers) {
+			t.Errorf("%s, note of step %q: %v", name, f.step, err)
+		}
+		if c := claims[f.step]; c != nil {
+			if err := c(f); err != nil {
+				t.Errorf("%s, note of step %q: %v\n%s", name, f.step, err, f.dump())
+			}
+		}
+	}
+	for step := range claims {
+		if !seen[step] {
+			t.Errorf("%s: step %q showed no note, so its claim was not checked", name, step)
+		}
+	}
+}
+
+// deltaFIFOClaims replace frameClaims' for the steps whose note differs
+// with --queue DeltaFIFO.
+var deltaFIFOClaims = map[string]map[string]frameClaim{
+	"burst": {
+		// Three rows, each holding hundreds of Updated deltas, on the
+		// Queue view at 80×24: the background is held while paused.
+		"burst": func(f noteFrames) error {
+			if n := len(regexp.MustCompile(`Updated×[1-9]\d\d`).FindAllString(f.views[1], -1)); n != 3 {
+				return fmt.Errorf("%d rows with hundreds of Updated deltas on the Queue view, not three", n)
+			}
+			return matches(f.views[1], `DeltaFIFO · 3 rows`)
+		},
+	},
 }
 
 // dump is the screens of a failed claim, for the log.
@@ -343,7 +380,8 @@ var frameClaims = map[string]map[string]frameClaim{
 		},
 		"pause processing": func(f noteFrames) error { return contains(header(f), "paused") },
 		"burst": func(f noteFrames) error {
-			return matches(f.views[0], `depth (1,0\d\d|[2-9],\d\d\d)`)
+			// The background is held while paused: the burst alone.
+			return matches(f.views[0], `depth 1,000\b`)
 		},
 		"resume processing": func(f noteFrames) error {
 			return all(contains(f.views[0], "depth 0"), listenerRows(f.views[2], []string{"slow"}, func(fs []string) error {
@@ -405,7 +443,8 @@ var frameClaims = map[string]map[string]frameClaim{
 	"fifo-compare": {
 		"pause": func(f noteFrames) error { return contains(header(f), "paused") },
 		"burst": func(f noteFrames) error {
-			return all(contains(f.wide[1], "pods-deltafifo"), contains(f.wide[1], "pods-realfifo"), matches(f.views[1], `\d+ rows`))
+			return all(contains(f.wide[1], "pods-deltafifo"), contains(f.wide[1], "pods-realfifo"),
+				contains(f.views[1], "DeltaFIFO · 3 rows · 500 deltas"), contains(f.wide[0], "pods-realfifo 500 rows for 500 deltas"))
 		},
 		"drained": func(f noteFrames) error {
 			return listenerRows(f.views[2], []string{"fast", "slow"}, pendingZero)

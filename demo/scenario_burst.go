@@ -26,7 +26,7 @@ func buildBurst(cfg resolved) plan {
 	}
 	if cfg.Queue == source.DeltaFIFO {
 		burstNote = []string{
-			"1,000 updates to three hot pods arrived. DeltaFIFO keeps one row per key: in the Queue view (2) they take just three rows, each holding hundreds of Updated deltas (the other rows are the background churn).",
+			"1,000 updates to three hot pods arrived. DeltaFIFO keeps one row per key: in the Queue view (2) they take just three rows, each holding hundreds of Updated deltas.",
 			"Select a row and press enter to see its coalesced deltas.",
 		}
 	}
@@ -37,12 +37,13 @@ func buildBurst(cfg resolved) plan {
 			"Burst: steady churn for now. In a moment 1,000 updates hit three hot pods at once.",
 			"Queue view (2) shows the queue filling and draining; Listeners view (3) the backlogs.",
 		}},
-		{name: "pause processing", after: 5 * time.Second, until: userLetGo, do: do(func(d *Demo) { d.pauseAll(true) }), note: []string{
+		{name: "pause processing", after: 5 * time.Second, until: userLetGo, do: pauseQuiet, note: []string{
 			"The script paused processing (as if handling were slow) so the burst has to wait in the queue where you can see it.",
+			"Background changes are held until it resumes, so the queue holds the burst alone.",
 		}},
 		{name: "burst", after: time.Second, do: do(func(d *Demo) { d.burst(burstSize) }), then: burstQueued, note: burstNote},
 		// If you paused, the script waits for you to resume.
-		{name: "resume processing", after: 6 * time.Second, until: userLetGo, do: do(func(d *Demo) { d.pauseAll(false) }), then: queuesDrained, note: []string{
+		{name: "resume processing", after: 6 * time.Second, until: userLetGo, do: resumeQuiet, then: queuesDrained, note: []string{
 			"Processing resumed and the queue emptied in a blink, yet every update still became its own notification.",
 			"Listeners view (3): slow (20ms per call) now works through a backlog of about 1,000. Watch it drain.",
 		}},

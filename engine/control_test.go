@@ -106,8 +106,6 @@ func TestInformerQueueDeltas(t *testing.T) {
 	runInformer(t, inf)
 	waitFor(t, "sync", inf.HasSynced)
 	inf.SetPaused(true)
-	src.Add(pod("warmup"))
-	waitFor(t, "warmup", func() bool { return rec.len() == 1 })
 	p := pod("a")
 	src.Add(p)
 	src.Modify(p.DeepCopy())
@@ -271,8 +269,6 @@ func TestConcurrentStepsTakeOneItemEach(t *testing.T) {
 	runInformer(t, inf)
 	waitFor(t, "sync", inf.HasSynced)
 	inf.SetPaused(true)
-	src.Add(pod("warmup")) // taken by the pop already waiting in the queue
-	waitFor(t, "warmup", func() bool { return rec.len() == 1 })
 	for _, n := range []string{"a", "b", "c"} {
 		src.Add(pod(n))
 	}
@@ -296,12 +292,43 @@ func TestConcurrentStepsTakeOneItemEach(t *testing.T) {
 	if want := []string{"default/a [Added]", "default/b [Added]"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("two steps narrated %q, want %q", got, want)
 	}
-	waitFor(t, "the stepped callbacks", func() bool { return rec.len() == 3 })
+	waitFor(t, "the stepped callbacks", func() bool { return rec.len() == 2 })
 	if s := inf.Snapshot(); s.Queue.Depth != 1 || s.Queue.Head[0].Key != "default/c" {
 		t.Fatalf("queue after two steps: %+v, want only default/c left", s.Queue)
 	}
 	inf.SetPaused(false)
-	waitFor(t, "drain", func() bool { return rec.len() == 4 })
+	waitFor(t, "drain", func() bool { return rec.len() == 3 })
+}
+
+// Pausing an idle informer holds the very next item: the pop loop waits
+// for an item before its gate, not inside the queue past it, so nothing
+// reaches the handlers until a step or resume.
+func TestPauseWhileIdleHoldsTheNextItem(t *testing.T) {
+	for _, kind := range queueKinds {
+		t.Run(kind.String(), func(t *testing.T) {
+			src := newTestSource(t)
+			inf := newTestInformer(src, kind, 0)
+			rec := &recorder{}
+			if _, err := inf.AddEventHandler(rec); err != nil {
+				t.Fatal(err)
+			}
+			runInformer(t, inf)
+			waitFor(t, "sync", inf.HasSynced)
+			waitFor(t, "the pop loop waiting in the empty queue", inf.queue.inner.PopWaiting)
+			inf.SetPaused(true)
+			src.Add(pod("a"))
+			waitFor(t, "a queued and the pop loop held at the gate", func() bool {
+				return inf.gate.holding() && inf.Snapshot().Queue.Depth == 1
+			})
+			if n := rec.len(); n != 0 {
+				t.Fatalf("%d callbacks while paused; the paused informer let an item through", n)
+			}
+			if res, err := inf.Step(context.Background()); err != nil || res.Key != "default/a" {
+				t.Fatalf("step = %+v, %v; want default/a", res, err)
+			}
+			waitFor(t, "the stepped callback", func() bool { return rec.len() == 1 })
+		})
+	}
 }
 
 // A resync step narrates the sync notification only for the listeners due
@@ -416,7 +443,7 @@ func warmUpPaused(t *testing.T, ctx context.Context, src testSource, inf *Inform
 	t.Helper()
 	src.Add(pod("warmup"))
 	waitFor(t, "warmup delivered, or held at the gate", func() bool {
-		return rec.len() == 1 || inf.gate.holding() && inf.Snapshot().Queue.Depth == 1
+		return rec.len() == 1 || inf.queue.parked() && inf.Snapshot().Queue.Depth == 1
 	})
 	if rec.len() == 0 {
 		if _, err := inf.Step(ctx); err != nil {
@@ -424,5 +451,5 @@ func warmUpPaused(t *testing.T, ctx context.Context, src testSource, inf *Inform
 		}
 	}
 	waitFor(t, "warmup", func() bool { return rec.len() == 1 })
-	waitFor(t, "the pop loop at the gate", inf.gate.holding)
+	waitFor(t, "the pop loop parked", inf.queue.parked)
 }

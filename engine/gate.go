@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -23,6 +24,9 @@ type gate struct {
 	batch  bool // the granted step may pop a whole batch
 	closed bool // the queue closed: never hold anyone again
 	held   int  // pops waiting in pass now
+	// pausedA mirrors paused for the queue's hold, which is asked with
+	// the queue locked and must not wait for mu.
+	pausedA atomic.Bool
 }
 
 func newGate() *gate {
@@ -52,6 +56,7 @@ func (g *gate) pass() (stepping, batch bool) {
 func (g *gate) setPaused(p bool) {
 	g.mu.Lock()
 	g.paused = p
+	g.pausedA.Store(p)
 	if !p {
 		g.steps = 0
 	}
@@ -66,6 +71,9 @@ func (g *gate) holding() bool {
 	defer g.mu.Unlock()
 	return g.held > 0
 }
+
+// pausedNow is isPaused without the lock.
+func (g *gate) pausedNow() bool { return g.pausedA.Load() }
 
 func (g *gate) isPaused() bool {
 	g.mu.Lock()
@@ -110,6 +118,7 @@ func (g *gate) close() {
 type gatedQueue struct {
 	inner    fifo.Instrumented
 	gate     *gate
+	stepping atomic.Bool // the pop in progress is a step's
 	informer string
 	sink     instr.Sink
 	resyncs  atomic.Uint64
@@ -135,6 +144,7 @@ type gatedBatchQueue struct {
 
 func newGatedQueue(inner fifo.Instrumented, g *gate, informer string, sink instr.Sink) (cache.Queue, *gatedQueue) {
 	q := &gatedQueue{inner: inner, gate: g, informer: informer, sink: sink, beforeStep: func() {}, afterStep: func() {}}
+	inner.SetHoldAfterWait(q.holdAfterWait)
 	if b, ok := inner.(cache.QueueWithBatch); ok {
 		return &gatedBatchQueue{gatedQueue: q, batch: b}, q
 	}
@@ -217,17 +227,42 @@ func (q *gatedQueue) Transformer() cache.TransformFunc {
 // Pop is what the pop loop calls when it does not batch (DeltaFIFO, or
 // RealFIFO with batched processing off): every step, batch or not, pops
 // one item, as the loop would.
+// holdAfterWait is the queue's hold (fifo.Instrumented.SetHoldAfterWait):
+// a pop that waited inside the empty queue leaves the item that woke it
+// queued when a pause came meanwhile, unless it is a step's pop. Pops that
+// find items never ask, so the check costs the hot path nothing.
+func (q *gatedQueue) holdAfterWait() bool {
+	return !q.stepping.Load() && q.gate.pausedNow()
+}
+
+// parked reports whether the pop loop is held while paused: at the gate,
+// or waiting for an item it would leave queued. Nothing reaches the
+// handlers until a step or resume.
+func (q *gatedQueue) parked() bool {
+	return q.gate.isPaused() && (q.gate.holding() || q.inner.PopWaiting())
+}
+
 func (q *gatedQueue) Pop(process cache.PopProcessFunc) (any, error) {
-	if stepping, _ := q.gate.pass(); !stepping {
-		return q.inner.Pop(process)
+	for {
+		var item any
+		var err error
+		if stepping, _ := q.gate.pass(); stepping {
+			item, err = q.steppedPop(process)
+		} else {
+			item, err = q.inner.Pop(process)
+		}
+		if !errors.Is(err, fifo.ErrHeld) { // held: back to the gate
+			return item, err
+		}
 	}
-	return q.steppedPop(process)
 }
 
 // steppedPop pops the single item a step lets through.
 func (q *gatedQueue) steppedPop(process cache.PopProcessFunc) (any, error) {
 	q.beforeStep()
 	defer q.afterStep()
+	q.stepping.Store(true)
+	defer q.stepping.Store(false)
 	return q.inner.Pop(process)
 }
 
@@ -242,6 +277,15 @@ func (q *gatedQueue) Close() {
 // PopBatch is what a batching pop loop calls. A single step pops one item;
 // a batch step pops what the loop would have: one batch.
 func (q *gatedBatchQueue) PopBatch(batch cache.ProcessBatchFunc, single cache.PopProcessFunc) error {
+	for {
+		err := q.popBatchOnce(batch, single)
+		if !errors.Is(err, fifo.ErrHeld) { // held: back to the gate
+			return err
+		}
+	}
+}
+
+func (q *gatedBatchQueue) popBatchOnce(batch cache.ProcessBatchFunc, single cache.PopProcessFunc) error {
 	stepping, whole := q.gate.pass()
 	switch {
 	case !stepping:
@@ -249,6 +293,8 @@ func (q *gatedBatchQueue) PopBatch(batch cache.ProcessBatchFunc, single cache.Po
 	case whole:
 		q.beforeStep()
 		defer q.afterStep()
+		q.stepping.Store(true)
+		defer q.stepping.Store(false)
 		return q.batch.PopBatch(batch, single)
 	}
 	_, err := q.steppedPop(single)

@@ -41,6 +41,7 @@ type DeltaFIFO struct {
 	initialRemaining int  // rows of the first Replace not yet popped
 
 	closed bool
+	pause  holdAfterWait
 
 	keyFunc      cache.KeyFunc
 	knownObjects cache.KeyListerGetter

@@ -19,11 +19,8 @@ import (
 func (f *DeltaFIFO) Pop(process cache.PopProcessFunc) (interface{}, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for f.order.len() == 0 {
-		if f.closed {
-			return nil, cache.ErrFIFOClosed
-		}
-		f.cond.Wait()
+	if err := f.waitLocked(); err != nil {
+		return nil, err
 	}
 
 	inInitialList := !f.syncedClosed
@@ -47,4 +44,39 @@ func (f *DeltaFIFO) Pop(process cache.PopProcessFunc) (interface{}, error) {
 		return deltas, nil
 	}
 	return deltas, f.metrics.timed(func() error { return process(deltas, inInitialList) })
+}
+
+// SetHoldAfterWait implements Instrumented.
+func (f *DeltaFIFO) SetHoldAfterWait(hold func() bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pause.hold = hold
+}
+
+// PopWaiting implements Instrumented.
+func (f *DeltaFIFO) PopWaiting() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pause.waiting
+}
+
+// waitLocked blocks until a row is queued. It returns cache.ErrFIFOClosed
+// once the queue is closed and empty, so Close lets queued rows drain
+// first, and ErrHeld when it waited and the consumer's hold says to leave
+// the row queued.
+func (f *DeltaFIFO) waitLocked() error {
+	waited := false
+	for f.order.len() == 0 {
+		if f.closed {
+			return cache.ErrFIFOClosed
+		}
+		f.pause.waiting = true
+		f.cond.Wait()
+		f.pause.waiting = false
+		waited = true
+	}
+	if f.pause.held(waited) {
+		return ErrHeld
+	}
+	return nil
 }

@@ -55,6 +55,7 @@ type RealFIFO struct {
 	syncedClosed           bool
 
 	closed bool
+	pause  holdAfterWait
 	// processing is true while a popped batch is processed with lock
 	// released; Cut waits for it to turn false.
 	processing bool

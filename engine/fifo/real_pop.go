@@ -24,8 +24,8 @@ func realBatchable(t cache.DeltaType) bool {
 func (f *RealFIFO) Pop(process cache.PopProcessFunc) (interface{}, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	if !f.waitLocked() {
-		return nil, cache.ErrFIFOClosed
+	if err := f.waitLocked(); err != nil {
+		return nil, err
 	}
 	initial := !f.syncedClosed
 	it := *f.items.at(0)
@@ -48,8 +48,8 @@ func (f *RealFIFO) Pop(process cache.PopProcessFunc) (interface{}, error) {
 func (f *RealFIFO) PopBatch(processBatch cache.ProcessBatchFunc, processSingle cache.PopProcessFunc) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	if !f.waitLocked() {
-		return cache.ErrFIFOClosed
+	if err := f.waitLocked(); err != nil {
+		return err
 	}
 	initial := !f.syncedClosed
 	n, key := f.batchLenLocked()
@@ -104,16 +104,39 @@ func (f *RealFIFO) batchLenLocked() (int, string) {
 	return n, f.items.at(0).key
 }
 
-// waitLocked blocks until an item is queued. It returns false when the
-// queue is closed and empty, so that Close lets queued items drain first.
-func (f *RealFIFO) waitLocked() bool {
+// SetHoldAfterWait implements Instrumented.
+func (f *RealFIFO) SetHoldAfterWait(hold func() bool) {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.pause.hold = hold
+}
+
+// PopWaiting implements Instrumented.
+func (f *RealFIFO) PopWaiting() bool {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	return f.pause.waiting
+}
+
+// waitLocked blocks until an item is queued. It returns
+// cache.ErrFIFOClosed when the queue is closed and empty, so that Close
+// lets queued items drain first, and ErrHeld when it waited and the
+// consumer's hold says to leave the item queued.
+func (f *RealFIFO) waitLocked() error {
+	waited := false
 	for f.items.len() == 0 {
 		if f.closed {
-			return false
+			return cache.ErrFIFOClosed
 		}
+		f.pause.waiting = true
 		f.cond.Wait()
+		f.pause.waiting = false
+		waited = true
 	}
-	return true
+	if f.pause.held(waited) {
+		return ErrHeld
+	}
+	return nil
 }
 
 // takeLocked removes the first n items, counting them as popped.

@@ -87,4 +87,13 @@ type Instrumented interface {
 	// Cut gives fn the queued deltas while nothing changes the queue or
 	// the consumer's store (see DeltaFIFO.Cut).
 	Cut(fn func(queued cache.Deltas))
+	// SetHoldAfterWait makes a pop that had to wait for an item ask hold
+	// (with the queue locked: it must be quick and not call the queue)
+	// before taking it; when hold says so the pop returns ErrHeld and the
+	// item stays queued. A pause made while the pop loop waited in an
+	// empty queue then holds the next item, at no cost to a pop that
+	// found items. Set it before the first pop.
+	SetHoldAfterWait(hold func() bool)
+	// PopWaiting reports whether a pop is blocked waiting for an item.
+	PopWaiting() bool
 }

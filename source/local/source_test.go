@@ -126,9 +126,8 @@ func TestControls(t *testing.T) {
 	if s.SetPausedBy(false, source.PausedByScenario) || !s.Paused() || s.Pull(0, 1).PausedBy != source.PausedByYou {
 		t.Fatal("a scenario resumed processing the user had paused")
 	}
-	// An idle pop loop lets one item (one RealFIFO batch) through after a
-	// pause (README, known gaps): let a first update through, then step
-	// the second.
+	// Paused, nothing goes through unless stepped: step a first update
+	// through (bookmarks may be queued before it), then the second.
 	keys := c.Keys(cluster.Pods)
 	first, err := c.Update(cluster.Pods, keys[0])
 	if err != nil {
