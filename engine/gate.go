@@ -224,9 +224,6 @@ func (q *gatedQueue) Transformer() cache.TransformFunc {
 	return nil
 }
 
-// Pop is what the pop loop calls when it does not batch (DeltaFIFO, or
-// RealFIFO with batched processing off): every step, batch or not, pops
-// one item, as the loop would.
 // holdAfterWait is the queue's hold (fifo.Instrumented.SetHoldAfterWait):
 // a pop that waited inside the empty queue leaves the item that woke it
 // queued when a pause came meanwhile, unless it is a step's pop. Pops that
@@ -242,6 +239,9 @@ func (q *gatedQueue) parked() bool {
 	return q.gate.isPaused() && (q.gate.holding() || q.inner.PopWaiting())
 }
 
+// Pop is what the pop loop calls when it does not batch (DeltaFIFO, or
+// RealFIFO with batched processing off): every step, batch or not, pops
+// one item, as the loop would.
 func (q *gatedQueue) Pop(process cache.PopProcessFunc) (any, error) {
 	for {
 		var item any
