@@ -283,3 +283,21 @@ func TestVerifyShowsProgressAndCancels(t *testing.T) {
 		t.Errorf("footer after esc: %q", got)
 	}
 }
+
+// At 80 columns a long source title and a nonzero log overflow do not push
+// the source's kind off the header: nothing else on screen says the
+// cluster is the demo's.
+func TestNarrowHeaderKeepsTheSourceKindBesideAnOverflow(t *testing.T) {
+	cfg := clusterConfig()
+	cfg.Kind, cfg.Title = "demo", "demo · watch-cache-window"
+	h := newHarness(t, sourcetest.New(cfg))
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	msg := fetchData(h.src, h.m.c.data.cursor, t0)
+	msg.missed = 9_000
+	h.send(msg)
+	line := strings.Split(h.screen(), "\n")[1]
+	if !strings.HasPrefix(line, "demo │ informers ") || !strings.Contains(line, "log overflow 9,000") {
+		t.Errorf("header line 2 at 80 columns: %q; want the kind first and the overflow kept", line)
+	}
+}

@@ -103,6 +103,7 @@ func headerSync(c *common) string {
 		names.WriteString(mark + name)
 	}
 	source := st.bold.Render(sourceName(c)) + st.dim.Render(" │ informers ")
+	kind := st.bold.Render(safe(c.src.Kind())) + st.dim.Render(" │ informers ")
 	named, bare, overflow := headerHandlers(c, true), headerHandlers(c, false), headerOverflow(c)
 	rest := named + overflow
 	shortOverflow := strings.Replace(overflow, "dashboard log overflow", "log overflow", 1)
@@ -118,15 +119,18 @@ func headerSync(c *common) string {
 	}
 	// The first that fits: every informer named, then a count with the
 	// unsynced named, then a bare count, then without an overflow of 0,
-	// then without the source's name (on the title line already); the
-	// handlers' sync state and a nonzero overflow stay in view, the word
-	// "dashboard" going last.
+	// then the overflow without the word "dashboard", then the source's
+	// kind alone ("demo": nothing else on screen says the cluster is
+	// simulated), then without it; the handlers' sync state and a nonzero
+	// overflow stay in view.
 	return firstFitting(c.width,
 		source+names.String()+rest,
 		source+syncSummary(st, synced, len(c.data.snaps), waiting)+rest,
 		source+counted+rest,
 		source+counted+named+lost,
 		source+counted+bare+lost,
+		source+counted+bare+shortOverflow,
+		kind+counted+bare+shortOverflow,
 		st.dim.Render("informers ")+syncSummary(st, synced, len(c.data.snaps), waiting)+rest,
 		st.dim.Render("informers ")+counted+rest,
 		st.dim.Render("informers ")+counted+named+shortOverflow,
