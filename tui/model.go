@@ -61,6 +61,9 @@ type Model struct {
 	notes     *noteHistory
 	switcher  *switcher
 	narration *narration
+	// panelRows is the narration panel's height the last layout gave
+	// the body's rows around; a panel of another height moves them.
+	panelRows int
 	status    status
 	// verifying is the comparison with the API server in progress; nil
 	// when none runs.
@@ -224,13 +227,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) applyData(msg dataMsg) tea.Cmd {
-	before, panel, chrome := m.c.data.current, len(m.notePanel()), m.headerRows()+m.footerRows()
+	before, chrome := m.c.data.current, m.headerRows()+m.footerRows()
 	m.c.data.apply(msg)
 	// The informer shown may be another, or say what it is only now.
 	m.c.keys.offerControls(m.c.caps, m.c.data.snap())
 	// A new informer, or notes, header sentences or a footer message that
 	// need more or fewer rows, move the body's edges.
-	if m.c.data.current != before || len(m.notePanel()) != panel || m.headerRows()+m.footerRows() != chrome {
+	if m.c.data.current != before || len(m.notePanel(0)) != m.panelRows || m.headerRows()+m.footerRows() != chrome {
 		m.layout()
 	}
 	return tea.Batch(m.views[m.active].refresh(), m.tickCmd())
@@ -366,7 +369,8 @@ func (m *Model) activate(id viewID) tea.Cmd {
 // panel when open, and the footer.
 func (m *Model) layout() {
 	body := max(m.height-m.headerRows()-m.footerRows(), 1)
-	body -= len(m.notePanel())
+	m.panelRows = len(m.notePanel(0))
+	body -= m.panelRows
 	if m.narration != nil {
 		// The view keeps 8 rows, 6 when the step also tells the item's
 		// journey through the API server: on a short terminal the step is
@@ -391,12 +395,22 @@ func (m *Model) narrated() bool {
 
 // notePanel is the narration panel's lines; while a step is narrated on
 // a terminal under 40 rows it keeps to one line, so the step has room.
-func (m *Model) notePanel() []string {
+// spare is how many more rows it may take for status lines it would hide.
+func (m *Model) notePanel(spare int) []string {
 	h := m.height
 	if m.narration != nil && h < 40 {
 		h = min(h, 23)
 	}
-	return notePanelLines(m.c, m.width, h)
+	return notePanelLines(m.c, m.width, h, spare)
+}
+
+// trailingBlank counts the blank lines that end a fitted body.
+func trailingBlank(lines []string) int {
+	n := 0
+	for i := len(lines) - 1; i >= 0 && width(lines[i]) == 0; i-- {
+		n++
+	}
+	return n
 }
 
 // setStatus shows text, or err, in the footer for a few ticks. Either may
@@ -452,11 +466,21 @@ func (m *Model) render() string {
 	case m.switcher != nil:
 		body = overlay(body, m.switcher.render(c.width, c.height), c.width, c.height)
 	}
+	bodyLines := strings.Split(fit(body, m.width, c.height), "\n")
+	panel := m.notePanel(0)
+	// Rows the view leaves blank at its end go to status lines the
+	// panel would hide (a backlog, a count), not to empty space.
+	plain := !m.showHelp && m.notes == nil && m.switcher == nil && m.narration == nil
+	if blank := trailingBlank(bodyLines); plain && blank > 0 && len(panel) > 0 {
+		if more := m.notePanel(blank); len(more) > len(panel) {
+			bodyLines = bodyLines[:len(bodyLines)-(len(more)-len(panel))]
+			panel = more
+		}
+	}
 	parts := []string{
 		fit(headerBlock(c, m.active, m.views, m.height), m.width, m.headerRows()),
-		fit(body, m.width, c.height),
+		strings.Join(bodyLines, "\n"),
 	}
-	panel := m.notePanel()
 	if len(panel) > 0 {
 		parts = append(parts, fit(strings.Join(panel, "\n"), m.width, len(panel)))
 	}

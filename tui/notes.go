@@ -96,8 +96,9 @@ func (l *noteLog) all() []noteEntry {
 // notePanelLines is the narration panel's content for a w×h terminal: a
 // rule naming the history key (when there are rows to spare), then the
 // current notes wrapped, at most notePanelMaxLines of them (one on a
-// terminal under 24 rows); nil when the source has nothing to say.
-func notePanelLines(c *common, w, h int) []string {
+// terminal under 24 rows) and spare more for live status lines the panel
+// would otherwise hide; nil when the source has nothing to say.
+func notePanelLines(c *common, w, h, spare int) []string {
 	notes := c.data.notes
 	if len(notes) == 0 {
 		return nil
@@ -142,7 +143,7 @@ func notePanelLines(c *common, w, h int) []string {
 		limit = 1
 	}
 	if limit > 1 {
-		limit = min(limit, max(h/4, script+1))
+		limit = min(limit, max(h/4, script+1)) + spare
 	}
 	if len(text) > limit {
 		if limit == 1 {

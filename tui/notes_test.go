@@ -167,3 +167,28 @@ func TestNarrationStatusLinesGiveWay(t *testing.T) {
 		t.Errorf("the panel takes %d rows with its status lines:\n%s", panel, screen)
 	}
 }
+
+// Rows a view leaves blank at its end go to the status lines the panel
+// would otherwise hide: on the Listeners view of three listeners at 80×24
+// every line shows, and the screen still fits.
+func TestNarrationStatusLinesTakeTheViewsBlankRows(t *testing.T) {
+	h := fixture(t, 80, 24)
+	h.keys("3")
+	lines := []string{"Steady churn: objects change all the time.", "slow cannot keep up with 100 changes/s"}
+	for _, r := range []string{"pods", "configmaps", "deployments.apps", "secrets", "services", "nodes", "leases"} {
+		lines = append(lines, r+" · fast: 0 pending")
+	}
+	noteFrame(h, t0.Add(20*time.Second), lines...)
+	lines[1] = "slow cannot keep up with 200 changes/s"
+	noteFrame(h, t0.Add(21*time.Second), lines...)
+	screen := h.screen()
+	assertFits(t, screen, 80, 24)
+	for _, l := range lines {
+		if !strings.Contains(screen, l) {
+			t.Errorf("%q is not shown though the view has rows to spare:\n%s", l, screen)
+		}
+	}
+	if strings.Contains(screen, "more lines") {
+		t.Errorf("the panel hides lines beside blank rows:\n%s", screen)
+	}
+}
