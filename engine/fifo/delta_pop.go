@@ -19,7 +19,7 @@ import (
 func (f *DeltaFIFO) Pop(process cache.PopProcessFunc) (interface{}, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.waitLocked(); err != nil {
+	if err := f.pause.waitLocked(&f.cond, f); err != nil {
 		return nil, err
 	}
 
@@ -60,23 +60,5 @@ func (f *DeltaFIFO) PopWaiting() bool {
 	return f.pause.waiting
 }
 
-// waitLocked blocks until a row is queued. It returns cache.ErrFIFOClosed
-// once the queue is closed and empty, so Close lets queued rows drain
-// first, and ErrHeld when it waited and the consumer's hold says to leave
-// the row queued.
-func (f *DeltaFIFO) waitLocked() error {
-	waited := false
-	for f.order.len() == 0 {
-		if f.closed {
-			return cache.ErrFIFOClosed
-		}
-		f.pause.waiting = true
-		f.cond.Wait()
-		f.pause.waiting = false
-		waited = true
-	}
-	if f.pause.held(waited) {
-		return ErrHeld
-	}
-	return nil
-}
+func (f *DeltaFIFO) emptyLocked() bool  { return f.order.len() == 0 }
+func (f *DeltaFIFO) closedLocked() bool { return f.closed }

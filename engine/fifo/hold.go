@@ -1,6 +1,11 @@
 package fifo
 
-import "errors"
+import (
+	"errors"
+	"sync"
+
+	"k8s.io/client-go/tools/cache"
+)
 
 // ErrHeld is what Pop and PopBatch return, without taking anything, when
 // they had to wait for an item and the hold set by SetHoldAfterWait says
@@ -18,7 +23,29 @@ type holdAfterWait struct {
 	waiting bool
 }
 
-// held reports whether a pop that waited must leave the item queued.
-func (h *holdAfterWait) held(waited bool) bool {
-	return waited && h.hold != nil && h.hold()
+// queueState is what a pop's wait reads of its queue, with the lock held.
+type queueState interface {
+	emptyLocked() bool
+	closedLocked() bool
+}
+
+// waitLocked blocks on cond (the queue's, its lock held) until q has an
+// item. It returns cache.ErrFIFOClosed once q is closed and empty, so
+// Close lets queued items drain first, and ErrHeld when it waited and the
+// consumer's hold says to leave the item queued.
+func (h *holdAfterWait) waitLocked(cond *sync.Cond, q queueState) error {
+	waited := false
+	for q.emptyLocked() {
+		if q.closedLocked() {
+			return cache.ErrFIFOClosed
+		}
+		h.waiting = true
+		cond.Wait()
+		h.waiting = false
+		waited = true
+	}
+	if waited && h.hold != nil && h.hold() {
+		return ErrHeld
+	}
+	return nil
 }

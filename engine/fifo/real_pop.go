@@ -24,7 +24,7 @@ func realBatchable(t cache.DeltaType) bool {
 func (f *RealFIFO) Pop(process cache.PopProcessFunc) (interface{}, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	if err := f.waitLocked(); err != nil {
+	if err := f.pause.waitLocked(&f.cond, f); err != nil {
 		return nil, err
 	}
 	initial := !f.syncedClosed
@@ -48,7 +48,7 @@ func (f *RealFIFO) Pop(process cache.PopProcessFunc) (interface{}, error) {
 func (f *RealFIFO) PopBatch(processBatch cache.ProcessBatchFunc, processSingle cache.PopProcessFunc) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	if err := f.waitLocked(); err != nil {
+	if err := f.pause.waitLocked(&f.cond, f); err != nil {
 		return err
 	}
 	initial := !f.syncedClosed
@@ -118,26 +118,8 @@ func (f *RealFIFO) PopWaiting() bool {
 	return f.pause.waiting
 }
 
-// waitLocked blocks until an item is queued. It returns
-// cache.ErrFIFOClosed when the queue is closed and empty, so that Close
-// lets queued items drain first, and ErrHeld when it waited and the
-// consumer's hold says to leave the item queued.
-func (f *RealFIFO) waitLocked() error {
-	waited := false
-	for f.items.len() == 0 {
-		if f.closed {
-			return cache.ErrFIFOClosed
-		}
-		f.pause.waiting = true
-		f.cond.Wait()
-		f.pause.waiting = false
-		waited = true
-	}
-	if f.pause.held(waited) {
-		return ErrHeld
-	}
-	return nil
-}
+func (f *RealFIFO) emptyLocked() bool  { return f.items.len() == 0 }
+func (f *RealFIFO) closedLocked() bool { return f.closed }
 
 // takeLocked removes the first n items, counting them as popped.
 func (f *RealFIFO) takeLocked(n int) {
