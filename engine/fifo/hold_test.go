@@ -1,11 +1,13 @@
 package fifo
 
 import (
+	"context"
 	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -26,7 +28,10 @@ func TestPopThatWaitedAsksTheHold(t *testing.T) {
 				_, err := f.Pop(func(any, bool) error { return nil })
 				popped <- err
 			}()
-			waitUntil(t, "the pop waiting", f.PopWaiting)
+			if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true,
+				func(context.Context) (bool, error) { return f.PopWaiting(), nil }); err != nil {
+				t.Fatalf("the pop never waited: %v", err)
+			}
 			if err := f.Add(dfObj("a", 1)); err != nil {
 				t.Fatal(err)
 			}
@@ -44,16 +49,5 @@ func TestPopThatWaitedAsksTheHold(t *testing.T) {
 				t.Error("a pop that found an item asked the hold")
 			}
 		})
-	}
-}
-
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10s", what)
-		}
-		time.Sleep(time.Millisecond)
 	}
 }
