@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 
 .PHONY: run test lint unit bench bench-kube build fuzz kube-bin
-.PHONY: prom-bin rules
+.PHONY: prom-bin rules kwok-bin
 
 # VERSION is stamped into the binary (informtop version); BIN is where it goes.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
@@ -29,10 +29,11 @@ lint:
 # unit needs the kube-apiserver, etcd and kubectl that internal/kubetest
 # starts; build.sh prints the directory holding them (building them first,
 # ~11 min cold, when they are missing).
-unit: kube-bin prom-bin
+unit: kube-bin prom-bin kwok-bin
 	bin=$$(GO=$(GO) test/kube/build.sh) && \
 	prom=$$(GO=$(GO) test/prom/build.sh) && \
-	INFORMTOP_KUBE_BIN=$$bin INFORMTOP_PROM_BIN=$$prom $(GO) test -race -count=1 -timeout 20m ./...
+	kwok=$$(GO=$(GO) test/kwok/build.sh) && \
+	INFORMTOP_KUBE_BIN=$$bin INFORMTOP_PROM_BIN=$$prom INFORMTOP_KWOK_BIN=$$kwok $(GO) test -race -count=1 -timeout 20m ./...
 	cd deploy/grafana && $(GO) test -count=1 ./...
 
 # kube-bin builds the integration tests' binaries from the nested module
@@ -46,6 +47,12 @@ kube-bin:
 .PHONY: dashboard
 dashboard:
 	cd deploy/grafana && $(GO) run ./cmd/gen -o informtop.json
+
+# kwok-bin builds kwok (the nested module test/kwok), the fake kubelet that
+# serves pods/portforward for the attach-through-the-API-server tests
+# (internal/kwoktest).
+kwok-bin:
+	GO=$(GO) test/kwok/build.sh
 
 # prom-bin builds prometheus and promtool (the nested module test/prom) for
 # the rules' tests and internal/promtest.
