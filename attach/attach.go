@@ -46,6 +46,25 @@ type Options struct {
 	// PollInterval is the time between frames while connected;
 	// DefaultPollInterval when 0.
 	PollInterval time.Duration
+	// Route, when set, is how the agent is reached other than by its
+	// address alone (a port-forward through the API server): it names
+	// the agent and says what a refusal on the way means.
+	Route Route
+}
+
+// Route is a way to the agent other than its address: attach/tunnel's
+// port-forward through the API server. Its methods are safe for
+// concurrent use.
+type Route interface {
+	// Describe names where the agent is now, for the header and
+	// sentences ("prod/ctrl-7d9f-x2x (deploy/ctrl) via API server").
+	Describe() string
+	// Unauthorized is the sentence for a 401 from whatever guards the
+	// agent; tokenGiven is whether the user gave a token of their own.
+	Unauthorized(tokenGiven bool) string
+	// Forbidden is the sentence for a 403 from whatever guards the
+	// agent, for a GET of path.
+	Forbidden(path string) string
 }
 
 // Source reads a debug agent over HTTP. It implements source.Source and
@@ -55,6 +74,7 @@ type Options struct {
 // own lock. The poller (Run) is the only writer.
 type Source struct {
 	addr    string // as the user gave it, for sentences and the title
+	route   Route  // nil: addr is the whole way
 	base    string // URL the api paths are appended to, no trailing slash
 	token   string
 	client  *http.Client
@@ -98,15 +118,24 @@ func New(addr string, opts Options) (*Source, error) {
 		return nil, errors.New("the attach timeout and poll interval must not be negative")
 	}
 	s := &Source{
-		addr: strings.TrimSpace(addr), base: base, token: opts.Token, client: opts.HTTPClient,
+		addr: strings.TrimSpace(addr), route: opts.Route, base: base, token: opts.Token, client: opts.HTTPClient,
 		timeout: cmp(opts.Timeout, DefaultTimeout), every: cmp(opts.PollInterval, DefaultPollInterval),
 		lo: minBackoff, hi: maxBackoff, events: newEventBuffer(eventBufferSize),
 	}
 	if s.client == nil {
 		s.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
-	s.status = source.Status{State: source.Connecting, Message: "connecting to " + s.addr}
+	s.status = source.Status{State: source.Connecting, Message: "connecting to " + s.where()}
 	return s, nil
+}
+
+// where names the agent for the title and sentences: the route's
+// description, or the address.
+func (s *Source) where() string {
+	if s.route != nil {
+		return s.route.Describe()
+	}
+	return s.addr
 }
 
 func cmp(d, def time.Duration) time.Duration {
@@ -174,9 +203,9 @@ func (s *Source) Title() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.name == "" {
-		return s.addr
+		return s.where()
 	}
-	return s.addr + " · " + s.name
+	return s.where() + " · " + s.name
 }
 
 // Status is the connection state as the next frame will carry it.
@@ -204,7 +233,12 @@ func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
 		if s.name != "" {
 			what = s.name
 		}
-		f.Notes = []string{fmt.Sprintf("attached to %s at %s (read-only)", what, s.addr)}
+		f.Notes = []string{fmt.Sprintf("attached to %s at %s (read-only)", what, s.where())}
+		if m, ok := s.route.(interface{ Moved() string }); ok {
+			if moved := m.Moved(); moved != "" {
+				f.Notes = append(f.Notes, moved)
+			}
+		}
 	}
 	s.mu.Unlock()
 	if f.Taken.IsZero() {
@@ -281,21 +315,69 @@ func (s *Source) failed(err error) time.Duration {
 	}
 	var inc *incompatibleError
 	var unauth *unauthorizedError
+	var notServed *notServedError
 	switch {
 	case errors.As(err, &inc):
 		st.State, st.Message, st.LastError = source.Incompatible, inc.sentence, ""
 	case errors.As(err, &unauth):
 		st.Message, st.LastError = unauth.sentence, unauth.detail
+	case errors.As(err, &notServed):
+		st.LastError = notServed.sentence
 	case errors.Is(err, errNotFound):
-		st.LastError = fmt.Sprintf("%s has no %s (404): is the agent's handler mounted under another path? Give the URL that ends where it is mounted", s.addr, api.PathFrame)
+		st.LastError = fmt.Sprintf("%s has no %s (404): is the agent's handler mounted under another path? Give the URL that ends where it is mounted", s.where(), api.PathFrame)
 	}
 	s.mu.Lock()
 	s.status = st
 	if !s.everReceived {
-		s.refused = refusal(s.addr, err, st)
+		s.refused = refusal(s.where(), err, st)
 	}
 	s.mu.Unlock()
 	return wait
+}
+
+// Check asks the agent for one frame, before Run, and says why it cannot
+// be read when waiting will not mend it: the error wraps
+// source.ErrUnreachable then (a token wanted, a path or protocol it does
+// not serve, TLS on one side only); IsNotServed tells that nothing is
+// mounted at the path. A timeout or a reset returns its error as is.
+func (s *Source) Check(ctx context.Context) error {
+	var f api.Frame
+	q := url.Values{"cursor": {"0"}, "max": {"1"}}
+	err := s.get(ctx, api.PathFrame, q, &f)
+	if err == nil {
+		return nil
+	}
+	st := source.Status{State: source.Connecting, LastError: err.Error()}
+	var inc *incompatibleError
+	var unauth *unauthorizedError
+	switch {
+	case errors.As(err, &inc):
+		st.Message = inc.sentence
+	case errors.As(err, &unauth):
+		st.Message = unauth.sentence
+	case errors.Is(err, errNotFound):
+		st.LastError = fmt.Sprintf("%s has no %s (404): is the agent's handler mounted under another path?", s.where(), api.PathFrame)
+	}
+	if r := refusal(s.where(), err, st); r != nil {
+		return &checkError{refused: r, cause: err}
+	}
+	return err
+}
+
+// checkError is Check's refusal, keeping the cause for IsNotServed.
+type checkError struct{ refused, cause error }
+
+func (e *checkError) Error() string { return e.refused.Error() }
+func (e *checkError) Unwrap() []error {
+	return []error{e.refused, e.cause}
+}
+
+// IsNotServed reports whether err says nothing answers at the agent's
+// path: a 404 from the agent, or from a server with no agent mounted
+// there.
+func IsNotServed(err error) bool {
+	var ns *notServedError
+	return errors.Is(err, errNotFound) || errors.As(err, &ns)
 }
 
 // WaitSynced implements source.Source: it returns once a frame from the
@@ -322,9 +404,9 @@ func (s *Source) WaitSynced(ctx context.Context) error {
 		}
 		var msg string
 		if !have {
-			msg = "no frame from the agent at " + s.addr + " yet"
+			msg = "no frame from the agent at " + s.where() + " yet"
 		} else {
-			msg = "not synced at " + s.addr + ": " + strings.Join(pending, "; ")
+			msg = "not synced at " + s.where() + ": " + strings.Join(pending, "; ")
 		}
 		if line := say.Status(st, time.Now()); line != "" && st.State != source.Live {
 			msg += " (" + line + ")"

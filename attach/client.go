@@ -32,7 +32,14 @@ type incompatibleError struct{ sentence string }
 
 func (e *incompatibleError) Error() string { return e.sentence }
 
-// unauthorizedError is a 401: the token is missing or wrong.
+// notServedError is a 404 from a server that is not the agent: nothing
+// is mounted at the path asked.
+type notServedError struct{ sentence string }
+
+func (e *notServedError) Error() string { return e.sentence }
+
+// unauthorizedError is a 401 or a guard's 403: the token is missing,
+// wrong, or not allowed.
 type unauthorizedError struct{ sentence, detail string }
 
 func (e *unauthorizedError) Error() string { return e.sentence }
@@ -63,19 +70,20 @@ func (s *Source) get(ctx context.Context, path string, query url.Values, out any
 	version := resp.Header.Get(api.VersionHeader)
 	if version != "" && !api.Reads(version) {
 		_, _ = io.Copy(io.Discard, body)
-		return &incompatibleError{fmt.Sprintf("the agent at %s speaks protocol version %s; this informtop speaks %s: upgrade the older side", s.addr, version, api.Version)}
+		return &incompatibleError{fmt.Sprintf("the agent at %s speaks protocol version %s; this informtop speaks %s: upgrade the older side", s.where(), version, api.Version)}
 	}
 	if resp.StatusCode == http.StatusUnauthorized {
 		detail := "401 Unauthorized" + errorBody(body)
+		if s.route != nil {
+			return &unauthorizedError{s.route.Unauthorized(s.token != ""), detail}
+		}
 		if s.token == "" {
 			return &unauthorizedError{fmt.Sprintf("the agent at %s wants a token (401 Unauthorized): pass it with --token-file FILE or $INFORMTOP_ATTACH_TOKEN", s.addr), detail}
 		}
 		return &unauthorizedError{fmt.Sprintf("the agent at %s rejected the token (401 Unauthorized): check the one given with --token, --token-file or $INFORMTOP_ATTACH_TOKEN", s.addr), detail}
 	}
 	if version == "" {
-		_, _ = io.Copy(io.Discard, body)
-		return &incompatibleError{fmt.Sprintf("%s answered without the %s header (HTTP %d); this informtop speaks agent protocol version %s: is it an informtop agent, and the address right?",
-			s.addr, api.VersionHeader, resp.StatusCode, api.Version)}
+		return s.foreignAnswer(resp, body)
 	}
 	switch {
 	case resp.StatusCode == http.StatusNotFound:
@@ -90,6 +98,26 @@ func (s *Source) get(ctx context.Context, path string, query url.Values, out any
 		return fmt.Errorf("the agent's answer to %s could not be read: %v", path, err)
 	}
 	return nil
+}
+
+// foreignAnswer names an answer that is not the agent's (no version
+// header) for what it is: a guard's 403, a TLS port asked in plain
+// HTTP, nothing mounted at the path, or not an agent at all.
+func (s *Source) foreignAnswer(resp *http.Response, body io.Reader) error {
+	text := errorBody(body)
+	_, _ = io.Copy(io.Discard, body)
+	switch {
+	case resp.StatusCode == http.StatusForbidden && s.route != nil:
+		return &unauthorizedError{s.route.Forbidden(resp.Request.URL.Path), "403 Forbidden" + text}
+	case resp.StatusCode == http.StatusForbidden:
+		return &unauthorizedError{fmt.Sprintf("%s refused the request (403 Forbidden%s) before the agent saw it: is a proxy or a metrics server's authorization in front of it? Attach through the API server (informtop attach -n NS deploy/NAME), which sends your kubeconfig's token", s.where(), text), "403 Forbidden" + text}
+	case resp.StatusCode == http.StatusBadRequest && strings.Contains(text, "HTTPS server"):
+		return &incompatibleError{fmt.Sprintf("%s speaks TLS (it answered plain HTTP with 400 %q): give the address with https://", s.where(), strings.TrimPrefix(text, ": "))}
+	case resp.StatusCode == http.StatusNotFound:
+		return &notServedError{fmt.Sprintf("%s answered 404 at %s without the %s header: nothing is mounted there; is the agent's path right?", s.where(), resp.Request.URL.Path, api.VersionHeader)}
+	}
+	return &incompatibleError{fmt.Sprintf("%s answered without the %s header (HTTP %d); this informtop speaks agent protocol version %s: is it an informtop agent, and the address right?",
+		s.where(), api.VersionHeader, resp.StatusCode, api.Version)}
 }
 
 // errorBody is ": <sentence>" from an api.Error body, or "".
@@ -109,7 +137,7 @@ func errorBody(body io.Reader) string {
 // is dropped (the header names the address already), a timeout says so.
 func (s *Source) transportError(ctx context.Context, err error) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("no answer from %s within %s", s.addr, s.timeout)
+		return fmt.Errorf("no answer from %s within %s", s.where(), s.timeout)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {

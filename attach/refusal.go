@@ -1,6 +1,7 @@
 package attach
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -25,10 +26,22 @@ func (*refusedError) Unwrap() error   { return source.ErrUnreachable }
 func refusal(addr string, err error, st source.Status) error {
 	var inc *incompatibleError
 	var unauth *unauthorizedError
+	var notServed *notServedError
 	var dns *net.DNSError
+	var record tls.RecordHeaderError
+	var cert *tls.CertificateVerificationError
+	var forward interface{ ForwardMessage() string }
 	switch {
 	case errors.As(err, &unauth), errors.As(err, &inc):
 		return &refusedError{st.Message}
+	case errors.As(err, &notServed):
+		return &refusedError{notServed.sentence}
+	case errors.As(err, &record):
+		return &refusedError{fmt.Sprintf("%s answers plain HTTP, not TLS: give the address with http:// (or none)", addr)}
+	case errors.As(err, &cert):
+		return &refusedError{fmt.Sprintf("the TLS certificate of %s is not trusted (%v): give the CA that signed it with --agent-ca-file", addr, cert.Err)}
+	case errors.As(err, &forward):
+		return &refusedError{fmt.Sprintf("nothing answers at %s (the kubelet said: %s): is the controller running, and the agent's port right?", addr, forward.ForwardMessage())}
 	case errors.Is(err, errNotFound):
 		return &refusedError{st.LastError}
 	case errors.Is(err, syscall.ECONNREFUSED):

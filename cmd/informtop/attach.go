@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/informtop/informtop/attach"
 	"github.com/informtop/informtop/internal/tokenfile"
 	"github.com/informtop/informtop/report"
 )
@@ -19,22 +18,32 @@ import (
 func newAttachCommand(stdout, stderr io.Writer) *cobra.Command {
 	o := newOptions()
 	var token, tokenFile string
+	var af attachFlags
 	cmd := &cobra.Command{
-		Use:   "attach HOST:PORT",
+		Use:   "attach (HOST:PORT | TYPE/NAME[:PORT])",
 		Short: "show the informers of another process that serves informtop's debug agent",
 		Long: `Connects to the debug agent inside a controller (package agent) and shows its informers:
 which handler is stuck, since when, in which callback, how far behind. Read-only: the keys that
 change a local pipeline (pause, step, stall, faults) are not offered.
 
+A Kubernetes object (pod, deploy, sts, ds, rs or svc, as kubectl port-forward names them) is
+reached through the API server of the kubeconfig's context: attach finds a running pod, forwards
+to the container port named informtop, https or metrics (or the PORT given, a number or a name)
+inside the API server's connection, with no local port, speaks TLS when the port does, and sends
+the kubeconfig's own token, as controller-runtime's authenticated metrics server wants. When the
+pod goes away, a workload's next pod is found by itself.
+
 The token an agent asks for (agent.Options.Token) is taken from --token, else from the file
 --token-file names, else from $` + envAttachToken + `. Prefer the file or the variable: every user
 of this machine can read --token's value in the process list (ps).`,
-		Example: `  informtop attach 127.0.0.1:6060
+		Example: `  informtop attach -n shop deploy/orders-controller
+  informtop attach -n shop pod/orders-controller-7d9f-x2x:8443 --path /debug/informtop/
+  informtop attach 127.0.0.1:6060
   informtop attach controller.example:6060 --token-file ~/.config/informtop/token --once --json
   ` + envAttachToken + `="$(cat token)" informtop attach controller.example:6060`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return fmt.Errorf("attach takes one address, e.g. %s 127.0.0.1:6060", cmd.CommandPath())
+				return fmt.Errorf("attach takes one address or Kubernetes object, e.g. %s 127.0.0.1:6060 or %s -n NS deploy/NAME", cmd.CommandPath(), cmd.CommandPath())
 			}
 			return nil
 		},
@@ -49,15 +58,19 @@ of this machine can read --token's value in the process list (ps).`,
 			if err != nil {
 				return err
 			}
-			src, err := attach.New(args[0], attach.Options{Token: tok})
-			if err != nil {
-				return err
-			}
 			ctx, end, err := startSession(o)
 			if err != nil {
 				return err
 			}
 			defer end()
+			at, err := openAttach(ctx, o, af, args[0], tok)
+			if err != nil {
+				return err
+			}
+			src := at.src
+			if at.tunnel != nil {
+				defer at.tunnel.Close()
+			}
 			o.scope = report.Scope{Server: args[0]}
 			if !o.verify {
 				return present(ctx, src, o, stdout, stderr)
@@ -69,8 +82,10 @@ of this machine can read --token's value in the process list (ps).`,
 	}
 	fs := cmd.Flags()
 	fs.SortFlags = false
-	fs.StringVar(&token, "token", "", "bearer token the agent asks for (agent.Options.Token); other users of this machine see it in ps: prefer --token-file or $"+envAttachToken)
+	fs.StringVar(&token, "token", "", "bearer token the agent asks for (agent.Options.Token; through the API server, instead of the kubeconfig's); other users of this machine see it in ps: prefer --token-file or $"+envAttachToken)
 	fs.StringVar(&tokenFile, "token-file", "", "file holding the agent's bearer token: a regular file of at most 64 KiB, one trailing newline ignored (--token wins over it, it over $"+envAttachToken+")")
+	fs.StringVar(&af.path, "path", "", "with a Kubernetes target: the path the agent's handler is mounted at (default: try /debug/informtop/, then /)")
+	fs.StringVar(&af.caFile, "agent-ca-file", "", "verify the agent's TLS certificate with the CA certificates in this PEM file (through the API server the certificate is otherwise not verified: docs/security.md says why)")
 	fs.BoolVar(&o.once, "once", false, "wait until every remote informer has synced, print one report and exit")
 	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")
 	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "with --once: how long to wait for the sync before reporting synced: false")

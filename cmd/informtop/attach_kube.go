@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/informtop/informtop/attach"
+	"github.com/informtop/informtop/attach/tunnel"
+	"github.com/informtop/informtop/internal/smallfile"
+)
+
+// agentPaths are where attach looks for the agent on a Kubernetes target
+// when --path does not say: the mount docs/agent.md shows in a
+// controller-runtime manager's metrics server, then agent.Serve's root.
+var agentPaths = []string{"/debug/informtop/", "/"}
+
+// preflightTimeout bounds finding the pod, the port-forward and the first
+// answer, so a refusal is a sentence at once, never a dashboard that
+// waits.
+const preflightTimeout = 30 * time.Second
+
+// attachTarget is how attach reaches its agent: the source, and the
+// tunnel to close when it is done (nil for an address).
+type attachTarget struct {
+	src    *attach.Source
+	tunnel *tunnel.Tunnel
+}
+
+// attachFlags are attach's own flags on the way to the agent.
+type attachFlags struct {
+	path   string // --path: the agent's mount on a Kubernetes target
+	caFile string // --agent-ca-file
+}
+
+// openAttach turns attach's argument into a source: a Kubernetes object
+// (TYPE/NAME[:PORT]) is reached through the API server, anything else is
+// an address as before.
+func openAttach(ctx context.Context, o *options, af attachFlags, arg, token string) (attachTarget, error) {
+	roots, err := readAgentCA(af.caFile)
+	if err != nil {
+		return attachTarget{}, err
+	}
+	target, isKube, err := tunnel.ParseTarget(arg)
+	if err != nil {
+		return attachTarget{}, err
+	}
+	if !isKube {
+		if af.path != "" {
+			return attachTarget{}, errors.New("--path is for a Kubernetes target (e.g. deploy/NAME); with an address, give the path in it: HOST:PORT/debug/informtop/")
+		}
+		opts := attach.Options{Token: token}
+		if roots != nil {
+			tr := http.DefaultTransport.(*http.Transport).Clone()
+			tr.TLSClientConfig.RootCAs = roots
+			opts.HTTPClient = &http.Client{Transport: tr}
+		}
+		src, err := attach.New(arg, opts)
+		return attachTarget{src: src}, err
+	}
+	return openTunnel(ctx, o, af, target, roots, token)
+}
+
+// openTunnel finds the target's pod, opens the port-forward, tells TLS
+// from plain HTTP and finds the agent's path; each failure is a sentence.
+func openTunnel(ctx context.Context, o *options, af attachFlags, target tunnel.Target, roots *x509.CertPool, token string) (attachTarget, error) {
+	cfg, err := o.kubeFlags.ToRESTConfig()
+	if err != nil {
+		return attachTarget{}, fmt.Errorf("attach to %s goes through the API server, and the kubeconfig cannot be loaded: %w", target, err)
+	}
+	ns, _, err := o.kubeFlags.ToRawKubeConfigLoader().Namespace()
+	if err != nil {
+		return attachTarget{}, fmt.Errorf("the kubeconfig's namespace cannot be read: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+	defer cancel()
+	tun, err := tunnel.New(ctx, tunnel.Options{Config: cfg, Namespace: ns, Target: target})
+	if err != nil {
+		return attachTarget{}, err
+	}
+	client, scheme, err := tun.HTTPClient(ctx, tunnel.ClientOptions{Roots: roots})
+	if err != nil {
+		tun.Close()
+		return attachTarget{}, err
+	}
+	paths := agentPaths
+	if af.path != "" {
+		paths = []string{"/" + strings.Trim(af.path, "/") + "/"}
+	}
+	var last error
+	for _, p := range paths {
+		src, err := attach.New(scheme+"://"+tun.Host()+p, attach.Options{Token: token, HTTPClient: client, Route: tun})
+		if err != nil {
+			tun.Close()
+			return attachTarget{}, err
+		}
+		if last = src.Check(ctx); last == nil {
+			return attachTarget{src: src, tunnel: tun}, nil
+		}
+		if !attach.IsNotServed(last) {
+			break
+		}
+	}
+	client.CloseIdleConnections()
+	tun.Close()
+	if attach.IsNotServed(last) && af.path == "" {
+		return attachTarget{}, fmt.Errorf("no informtop agent answers on %s under %s: give the path its handler is mounted at with --path",
+			tun.Describe(), strings.Join(agentPaths, " or "))
+	}
+	return attachTarget{}, last
+}
+
+// readAgentCA reads --agent-ca-file: PEM certificates, at most 1 MiB, a
+// regular file (never a FIFO or a device).
+func readAgentCA(path string) (*x509.CertPool, error) {
+	if path == "" {
+		return nil, nil
+	}
+	pem, err := smallfile.Read(path, 1<<20)
+	if err != nil {
+		return nil, fmt.Errorf("--agent-ca-file %s: %w", path, err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("--agent-ca-file %s holds no PEM certificate", path)
+	}
+	return pool, nil
+}
