@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"net/http"
@@ -78,10 +79,20 @@ func (a *debugAgent) handlers(cfg config) (map[string]http.Handler, error) {
 // announce prints the agent's URL on stderr once the agent answers there,
 // for people and tests to attach to. It asks for the agent's protocol
 // header, so a port that another process took between listenAddr and
-// the manager's bind is never announced (the manager then fails).
-func (a *debugAgent) announce(ctx context.Context, addr string) {
-	probe := "http://" + loopback(addr) + agentPath + strings.TrimPrefix(api.PathGeneration, "/")
-	client := &http.Client{Timeout: time.Second}
+// the manager's bind is never announced (the manager then fails). Behind
+// the metrics server's filter (secure) the agent cannot be asked without
+// a token: the filter's 401 over TLS is the sign.
+func (a *debugAgent) announce(ctx context.Context, addr string, secure bool) {
+	scheme := "http"
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if secure {
+		scheme = "https"
+		// The metrics server's certificate is self-signed.
+		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // a local readiness probe
+	}
+	defer tr.CloseIdleConnections()
+	probe := scheme + "://" + loopback(addr) + agentPath + strings.TrimPrefix(api.PathGeneration, "/")
+	client := &http.Client{Timeout: time.Second, Transport: tr}
 	for ctx.Err() == nil {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, probe, nil)
 		if err != nil {
@@ -91,8 +102,8 @@ func (a *debugAgent) announce(ctx context.Context, addr string) {
 			resp.Body.Close()
 			// Any answer of the agent carries its version, a 401 or a 400
 			// for the missing informer parameter included.
-			if resp.Header.Get(api.VersionHeader) != "" {
-				fmt.Fprintf(os.Stderr, "agent listening on http://%s%s\n", addr, agentPath)
+			if resp.Header.Get(api.VersionHeader) != "" || secure && resp.StatusCode == http.StatusUnauthorized {
+				fmt.Fprintf(os.Stderr, "agent listening on %s://%s%s\n", scheme, addr, agentPath)
 				return
 			}
 		}

@@ -46,6 +46,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -71,6 +72,7 @@ func main() {
 		release    = flag.String("release-file", filepath.Join(os.TempDir(), name+".release"), "with --block-labelled: labelled ConfigMaps proceed while this file exists")
 		agentAddr  = flag.String("agent-addr", "127.0.0.1:0", "address of the metrics server, which serves /metrics and informtop's debug agent under "+agentPath+" (port 0: a free port); empty: neither")
 		agentToken = flag.String("agent-token", "", "token informtop attach must present to the agent")
+		secure     = flag.Bool("metrics-secure", false, "serve the metrics server (and the agent in it) over TLS behind controller-runtime's authentication and authorization filter, as kubebuilder scaffolds it: callers need a Kubernetes bearer token allowed get on the path; the agent then needs no token of its own")
 		stats      = flag.Bool("runtime-stats", false, "on SIGUSR1, print a line of the process's allocation figures (runtime/metrics) on stderr")
 		profile    = flag.String("alloc-profile", "", "with --runtime-stats: record every allocation and, on SIGUSR1, write the allocation profile so far to PREFIX.N")
 		cpuProfile = flag.String("cpu-profile", "", "write a CPU profile of the whole run to this file")
@@ -96,7 +98,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "error: --informer %q: use client-go or engine\n", *informer)
 		os.Exit(2)
 	}
-	cfg := config{namespace: *namespace, agentAddr: *agentAddr, agentToken: *agentToken, engine: *informer == "engine", blockLabelled: *blockLabel, releaseFile: *release}
+	cfg := config{namespace: *namespace, agentAddr: *agentAddr, agentToken: *agentToken, secure: *secure, engine: *informer == "engine", blockLabelled: *blockLabel, releaseFile: *release}
 	if err := run(ctx, cfg); err != nil {
 		klog.Flush()
 		fmt.Fprintln(os.Stderr, "error:", err)
@@ -107,6 +109,7 @@ func main() {
 
 type config struct {
 	namespace, agentAddr, agentToken string
+	secure                           bool // --metrics-secure
 	engine                           bool // --informer engine
 	blockLabelled                    bool
 	releaseFile                      string
@@ -136,10 +139,17 @@ func run(ctx context.Context, cfg config) error {
 	}
 	metricsOpts := metricsserver.Options{BindAddress: "0"} // no agent: no metrics server either
 	if agentAddr != "" {
-		if agentAddr, err = listenAddr(debug, agentAddr, agentToken); err != nil {
+		if agentAddr, err = listenAddr(debug, agentAddr, agentToken, cfg.secure); err != nil {
 			return err
 		}
 		metricsOpts.BindAddress = agentAddr
+		if cfg.secure {
+			// kubebuilder's scaffold: TLS (a self-signed certificate), and
+			// every request, the agent's included, authenticated with a
+			// TokenReview and authorized with a SubjectAccessReview.
+			metricsOpts.SecureServing = true
+			metricsOpts.FilterProvider = filters.WithAuthenticationAndAuthorization
+		}
 		// informtop: the agent is one of the metrics server's handlers
 		// (informtop.go).
 		if metricsOpts.ExtraHandlers, err = debug.handlers(cfg); err != nil {
@@ -172,7 +182,7 @@ func run(ctx context.Context, cfg config) error {
 	}
 
 	if agentAddr != "" {
-		go debug.announce(ctx, agentAddr) // informtop.go
+		go debug.announce(ctx, agentAddr, cfg.secure) // informtop.go
 	}
 	klog.InfoS("starting manager", "namespace", namespace)
 	if err := mgr.Start(ctx); err != nil {
@@ -185,10 +195,12 @@ func run(ctx context.Context, cfg config) error {
 // listenAddr is the metrics server's address: the agent's rules
 // applied (informtop.go), and port 0 resolved here to a free port, since
 // controller-runtime does not tell which port it bound.
-func listenAddr(debug *debugAgent, addr, token string) (string, error) {
-	addr, err := debug.checkAddr(addr, token)
-	if err != nil {
-		return "", err
+func listenAddr(debug *debugAgent, addr, token string, secure bool) (string, error) {
+	if !secure { // behind the filter, every request is authenticated already
+		var err error
+		if addr, err = debug.checkAddr(addr, token); err != nil {
+			return "", err
+		}
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {

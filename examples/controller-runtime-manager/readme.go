@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/informtop/informtop/agent"
@@ -25,8 +26,9 @@ func readmeManager(cfg *rest.Config) (manager.Manager, error) {
 		return nil, err
 	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Cache:   cache.Options{NewInformer: agent.NewInformer(set)},
-		Metrics: metricsserver.Options{BindAddress: ":8080", ExtraHandlers: map[string]http.Handler{"/debug/informtop/": h}},
+		Cache: cache.Options{NewInformer: agent.NewInformer(set)},
+		Metrics: metricsserver.Options{BindAddress: ":8443", SecureServing: true, FilterProvider: filters.WithAuthenticationAndAuthorization,
+			ExtraHandlers: map[string]http.Handler{"/debug/informtop/": h}},
 	})
 	return mgr, err
 }

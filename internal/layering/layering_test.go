@@ -44,7 +44,7 @@ var layers = map[string]layer{
 	"agent":        agentLayer,
 
 	"demo": inProcess, "demo/cluster": inProcess, "kube": inProcess, "replay": inProcess,
-	"attach": remoteLayer,
+	"attach": remoteLayer, "attach/tunnel": remoteLayer,
 
 	"source/fleet": promLayer,
 
