@@ -33,11 +33,11 @@ func (m *Model) attachTo(p source.Process) tea.Cmd {
 	case m.opts.Attach == nil:
 		m.setStatus("", fmt.Errorf("%s cannot attach to a process from here", sourceName(m.c)))
 		return nil
-	case p.Agent == "":
-		m.setStatus("", fmt.Errorf("%s's target labels give no agent address, so informtop cannot attach to it: run informtop fleet with --agent-label LABEL naming the target label that holds the agent's host:port", name))
+	case p.Agent == "" && !inCluster(p):
+		m.setStatus("", fmt.Errorf("%s's target labels give neither its namespace and pod nor an agent address, so informtop cannot attach to it: run informtop fleet with --agent-label LABEL naming the target label that holds the agent's host:port", name))
 		return nil
 	}
-	m.setStatus("attaching to "+name+" at "+p.Agent+"…", nil)
+	m.setStatus("attaching to "+name+" "+route(p)+"…", nil)
 	use := m.opts.Attach
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), attachTimeout)
@@ -70,8 +70,22 @@ func (m *Model) applyAttached(msg attachedMsg) tea.Cmd {
 	next.c.loc, next.c.styles.mono, next.c.fromFleet = m.c.loc, m.c.styles.mono, true
 	*m = *next
 	m.layout()
-	m.setStatus("attached to "+msg.p.Name()+" at "+msg.p.Agent+": esc or :fleet goes back to the fleet", nil)
+	m.setStatus("attached to "+msg.p.Name()+" "+route(msg.p)+": esc or :fleet goes back to the fleet", nil)
 	return m.fetchCmd()
+}
+
+// inCluster reports whether p's target labels name its pod, which Enter
+// reaches through the API server.
+func inCluster(p source.Process) bool {
+	return p.Labels["namespace"] != "" && p.Labels["pod"] != ""
+}
+
+// route says how Enter reaches p, for the status line.
+func route(p source.Process) string {
+	if inCluster(p) {
+		return "through the API server"
+	}
+	return "at " + p.Agent
 }
 
 // goHome leaves an attached process for the fleet it was opened from,

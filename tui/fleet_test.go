@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -138,14 +139,43 @@ func TestFleetEnterAttachesAndEscGoesBack(t *testing.T) {
 // A process whose target labels hold no agent address is not attached
 // to; the footer says which flag names the label.
 func TestFleetEnterWithoutAgentSaysWhy(t *testing.T) {
-	h := fleetFixture(t, 80, 24)
+	// ok-1 as a static target without namespace, pod or address.
+	src := source.Decorate(newFleetSource(), source.Decoration{Frame: func(f source.Frame) source.Frame {
+		for i := range f.Processes {
+			if f.Processes[i].Labels["pod"] == "ok-1" {
+				f.Processes[i].Labels = nil
+			}
+		}
+		return f
+	}})
+	h := newHarness(t, src)
+	h.size(80, 24)
+	h.frames(1)
 	h.m.opts.Attach = func(context.Context, source.Process) (source.Source, func(), error) {
 		t.Fatal("attached to a process with no agent address")
 		return nil, nil, nil
 	}
 	h.keys("G", "enter")
-	if f := h.footer(); !strings.Contains(f, "no agent address") || !strings.Contains(f, "--agent-label") {
+	if f := h.footer(); !strings.Contains(f, "neither its namespace and pod nor an agent address") || !strings.Contains(f, "--agent-label") {
 		t.Fatalf("footer %q, want a sentence naming --agent-label", f)
+	}
+}
+
+// A process whose target labels name its namespace and pod is reached
+// through the API server, even without an agent address.
+func TestFleetEnterOnAPodGoesThroughTheAPIServer(t *testing.T) {
+	h := fleetFixture(t, 120, 30)
+	var asked []source.Process
+	h.m.opts.Attach = func(_ context.Context, p source.Process) (source.Source, func(), error) {
+		asked = append(asked, p)
+		return nil, nil, errors.New("the test refuses")
+	}
+	h.keys("G", "enter")
+	if len(asked) != 1 || asked[0].Labels["pod"] != "ok-1" {
+		t.Fatalf("G enter asked %+v; want shop/ok-1, which has no agent address but a pod", asked)
+	}
+	if f := h.footer(); !strings.Contains(f, "could not attach to shop/ok-1") || !strings.Contains(f, "the test refuses") {
+		t.Fatalf("footer %q, want the refusal", f)
 	}
 }
 

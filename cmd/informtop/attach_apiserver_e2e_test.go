@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/internal/kwoktest"
@@ -197,4 +198,121 @@ func TestAttachThroughTheAPIServerRefusesInSentences(t *testing.T) {
 		{Verbs: []string{"get"}, APIGroups: []string{"apps"}, Resources: []string{"deployments"}},
 	})
 	refused(kc, []string{"does not let you port-forward", `resources: ["pods/portforward"], verbs: ["create"]`}, "deploy/ctrl")
+}
+
+// A controller-runtime manager as kubebuilder scaffolds it: its metrics
+// server on TLS behind the authentication and authorization filter, the
+// agent mounted in it with no token of its own. attach sends the
+// kubeconfig's token through the port-forward; a user without the
+// non-resource rule hears which rule, a wrong token is named as such,
+// and with the ClusterRole the docs give the user sees the stuck frame.
+// A dashboard attached to deploy/… follows the pod that replaces its own.
+func TestAttachThroughTheAPIServerBehindControllerRuntimesFilter(t *testing.T) {
+	c := kubetest.Shared(t)
+	node := kwoktest.Start(t, c)
+	const ns = "tunnel-cr"
+	cs := clusterNamespace(t, c, ns)
+	release := filepath.Join(t.TempDir(), "release")
+	ctl := startCRExample(t, c.Kubeconfig, ns, "--metrics-secure", "--block-labelled", "--release-file", release)
+	if !strings.HasPrefix(ctl.Addr(), "https://") {
+		t.Fatalf("the manager announced %s; want its metrics server on https", ctl.Addr())
+	}
+	controllerObjects(t, cs, ns, "mgr", "https", 8443)
+	forward := map[int32]string{8443: hostPort(t, ctl.Addr())}
+	node.Pod(t, controllerPod(ns, "mgr-a", "mgr", "https", 8443), forward)
+	bg := context.Background()
+	held := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "held", Labels: map[string]string{"informtop.example/block": "true"}}}
+	if _, err := cs.CoreV1().ConfigMaps(ns).Create(bg, held, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	bin := buildInformtop(t, t.TempDir())
+
+	began := time.Now()
+	waitStuck(t, bin, c.Kubeconfig, "main.blockIfLabelled", "-n", ns, "deploy/mgr")
+	t.Logf("deploy/mgr behind the filter: the stuck frame %s after the first attach began", time.Since(began).Round(time.Millisecond))
+
+	// A token the cluster never issued, given instead of the kubeconfig's.
+	bogus := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(bogus, []byte("not-a-token-this-cluster-issued\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr, _ := attachKube(t, bin, c.Kubeconfig, "-n", ns, "deploy/mgr", "--token-file", bogus)
+	if code != 2 || !strings.Contains(stderr, "rejected the token given with --token-file") {
+		t.Errorf("attach with a bogus --token-file: exit %d, %q; want 2 and the token named as rejected", code, stderr)
+	}
+
+	// A user who may port-forward but not read the agent's path.
+	kc := c.RestrictedUser(t, ns, []rbacv1.PolicyRule{
+		{Verbs: []string{"create"}, APIGroups: []string{""}, Resources: []string{"pods/portforward"}},
+		{Verbs: []string{"get", "list"}, APIGroups: []string{""}, Resources: []string{"pods"}},
+		{Verbs: []string{"get"}, APIGroups: []string{"apps"}, Resources: []string{"deployments"}},
+	})
+	code, _, stderr, _ = attachKube(t, bin, kc, "-n", ns, "deploy/mgr")
+	if code != 2 || !strings.Contains(stderr, "403 Forbidden") || !strings.Contains(stderr, `nonResourceURLs: ["/debug/informtop/*"], verbs: ["get"]`) {
+		t.Errorf("attach as a user without the non-resource rule: exit %d, %q; want 2 and the rule named", code, stderr)
+	}
+	// The rule docs/attach-in-cluster.md gives.
+	grantAgentPath(t, cs, kc)
+	waitStuck(t, bin, kc, "main.blockIfLabelled", "-n", ns, "deploy/mgr")
+
+	// The dashboard on deploy/mgr: the pod goes, its replacement comes (as
+	// the ReplicaSet controller would make it), and the header follows.
+	dir := t.TempDir()
+	tm := &tmux{t: t, socket: filepath.Join(dir, "tmux.sock"), session: "tunnel"}
+	cmd := fmt.Sprintf("env HOME=%s XDG_CONFIG_HOME=%s %s attach --kubeconfig %s -n %s deploy/mgr", dir, dir, bin, c.Kubeconfig, ns)
+	tm.run("new-session", "-d", "-s", tm.session, "-x", "120", "-y", "40", cmd)
+	t.Cleanup(func() { tm.run("kill-server") })
+	tm.waitFor("the header naming mgr-a and the manager", func(s string) bool {
+		return strings.Contains(s, ns+"/mgr-a (deploy/mgr)") && strings.Contains(s, "via API server") && strings.Contains(s, "configmaps")
+	})
+	node.DeletePod(t, ns, "mgr-a")
+	node.Pod(t, controllerPod(ns, "mgr-b", "mgr", "https", 8443), forward)
+	screen := tm.waitFor("the header naming mgr-b", func(s string) bool {
+		return strings.Contains(s, ns+"/mgr-b (deploy/mgr)")
+	})
+	if !strings.Contains(screen, "pod mgr-a was deleted; attached to mgr-b") {
+		t.Logf("the screen after the move does not say which pod went (it may have scrolled):\n%s", screen)
+	}
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// grantAgentPath binds the service account of kubeconfig to a ClusterRole
+// allowing get on the agent's non-resource URLs, and waits until the
+// authorizer applies it.
+func grantAgentPath(t *testing.T, admin kubernetes.Interface, kubeconfig string) {
+	t.Helper()
+	raw, err := clientcmd.LoadFromFile(kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := ""
+	for name := range raw.AuthInfos {
+		user = name
+	}
+	parts := strings.Split(user, ":") // system:serviceaccount:NS:NAME
+	if len(parts) != 4 {
+		t.Fatalf("the restricted kubeconfig's user %q is not a service account", user)
+	}
+	bg := context.Background()
+	role := &rbacv1.ClusterRole{
+		ObjectMeta: metav1.ObjectMeta{Name: "informtop-agent-reader-" + parts[3]},
+		Rules:      []rbacv1.PolicyRule{{NonResourceURLs: []string{"/debug/informtop/*"}, Verbs: []string{"get"}}},
+	}
+	if _, err := admin.RbacV1().ClusterRoles().Create(bg, role, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	binding := &rbacv1.ClusterRoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: role.Name},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: parts[2], Name: parts[3]}},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role.Name},
+	}
+	if _, err := admin.RbacV1().ClusterRoleBindings().Create(bg, binding, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = admin.RbacV1().ClusterRoleBindings().Delete(bg, binding.Name, metav1.DeleteOptions{})
+		_ = admin.RbacV1().ClusterRoles().Delete(bg, role.Name, metav1.DeleteOptions{})
+	})
 }

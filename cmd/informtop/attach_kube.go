@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/client-go/rest"
+
 	"github.com/informtop/informtop/attach"
 	"github.com/informtop/informtop/attach/tunnel"
 	"github.com/informtop/informtop/internal/smallfile"
@@ -62,12 +64,6 @@ func openAttach(ctx context.Context, o *options, af attachFlags, arg, token stri
 		src, err := attach.New(arg, opts)
 		return attachTarget{src: src}, err
 	}
-	return openTunnel(ctx, o, af, target, roots, token)
-}
-
-// openTunnel finds the target's pod, opens the port-forward, tells TLS
-// from plain HTTP and finds the agent's path; each failure is a sentence.
-func openTunnel(ctx context.Context, o *options, af attachFlags, target tunnel.Target, roots *x509.CertPool, token string) (attachTarget, error) {
 	cfg, err := o.kubeFlags.ToRESTConfig()
 	if err != nil {
 		return attachTarget{}, fmt.Errorf("attach to %s goes through the API server, and the kubeconfig cannot be loaded: %w", target, err)
@@ -76,6 +72,13 @@ func openTunnel(ctx context.Context, o *options, af attachFlags, target tunnel.T
 	if err != nil {
 		return attachTarget{}, fmt.Errorf("the kubeconfig's namespace cannot be read: %w", err)
 	}
+	return openTunnel(ctx, cfg, ns, af.path, target, roots, token)
+}
+
+// openTunnel finds the target's pod in ns, opens the port-forward, tells
+// TLS from plain HTTP and finds the agent's path (path, else agentPaths);
+// each failure is a sentence.
+func openTunnel(ctx context.Context, cfg *rest.Config, ns, path string, target tunnel.Target, roots *x509.CertPool, token string) (attachTarget, error) {
 	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
 	defer cancel()
 	tun, err := tunnel.New(ctx, tunnel.Options{Config: cfg, Namespace: ns, Target: target})
@@ -88,8 +91,8 @@ func openTunnel(ctx context.Context, o *options, af attachFlags, target tunnel.T
 		return attachTarget{}, err
 	}
 	paths := agentPaths
-	if af.path != "" {
-		paths = []string{"/" + strings.Trim(af.path, "/") + "/"}
+	if path != "" {
+		paths = []string{strings.TrimSuffix("/"+strings.Trim(path, "/"), "/") + "/"}
 	}
 	var last error
 	for _, p := range paths {
@@ -107,7 +110,7 @@ func openTunnel(ctx context.Context, o *options, af attachFlags, target tunnel.T
 	}
 	client.CloseIdleConnections()
 	tun.Close()
-	if attach.IsNotServed(last) && af.path == "" {
+	if attach.IsNotServed(last) && path == "" {
 		return attachTarget{}, fmt.Errorf("no informtop agent answers on %s under %s: give the path its handler is mounted at with --path",
 			tun.Describe(), strings.Join(agentPaths, " or "))
 	}

@@ -54,7 +54,7 @@ func runDashboard(ctx context.Context, src source.Source, o *options) error {
 	run(src)
 	opts := tui.Options{Refresh: o.refresh}
 	if src.Kind() == "fleet" {
-		opts.Attach = attachFromFleet(runCtx, &wg, o.agentToken)
+		opts.Attach = attachFromFleet(runCtx, &wg, o.fleetAttach)
 	}
 	if c, ok := src.(chosen); ok && c.kube != nil {
 		current := c.kube

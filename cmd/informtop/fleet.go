@@ -28,6 +28,9 @@ type fleetFlags struct {
 	tokenFile, caFile, certFile     string
 	keyFile, basicUser, basicPwFile string
 	agentTokenFile                  string
+	contextLabel, agentPathLabel    string
+	agentPath                       string
+	agentDirect                     []string
 	insecure                        bool
 	every                           time.Duration
 }
@@ -75,11 +78,19 @@ document docs/fleet.md describes. Exit codes:
 			if err != nil {
 				return err
 			}
+			fa := fleetAttach{kubeFlags: o.kubeFlags, contextLabel: ff.contextLabel, pathLabel: ff.agentPathLabel, path: ff.agentPath}
+			if fa.direct, err = parseDirect(ff.agentDirect); err != nil {
+				return err
+			}
 			if ff.agentTokenFile != "" {
-				if o.agentToken, err = tokenfile.Read(ff.agentTokenFile); err != nil {
+				if len(fa.direct) == 0 {
+					return errors.New("--agent-token-file needs --agent-direct naming the addresses the token may go to (hosts, host:port or CIDRs, e.g. --agent-direct 10.0.0.0/8): a target's labels alone never decide where the token goes")
+				}
+				if fa.token, err = tokenfile.Read(ff.agentTokenFile); err != nil {
 					return fmt.Errorf("--agent-token-file: %w", err)
 				}
 			}
+			o.fleetAttach = fa
 			ctx, end, err := startSession(o)
 			if err != nil {
 				return err
@@ -106,7 +117,13 @@ document docs/fleet.md describes. Exit codes:
 	fs.StringVar(&ff.keyFile, "key-file", "", "client key for TLS, PEM, with --cert-file")
 	fs.BoolVar(&ff.insecure, "insecure-skip-tls-verify", false, "do not check Prometheus' certificate (its answers could then come from anyone)")
 	fs.StringVar(&ff.agentLabel, "agent-label", fleet.DefaultAgentLabel, "the target label holding the address attach reaches a process's agent at")
-	fs.StringVar(&ff.agentTokenFile, "agent-token-file", "", "file holding the bearer token the agents ask for (agent.Options.Token), for Enter's attach")
+	fs.StringVar(&ff.agentTokenFile, "agent-token-file", "", "file holding the bearer token the agents ask for (agent.Options.Token), for Enter's attach to the addresses --agent-direct allows")
+	fs.StringSliceVar(&ff.agentDirect, "agent-direct", nil, "the agent addresses Enter may send --agent-token-file's token to: hosts, host:port or CIDRs, comma-separated")
+	fs.StringVar(&ff.contextLabel, "kube-context-label", "", "the target label naming the kubeconfig context of a process's cluster, for Enter through the API server (default: the current context)")
+	fs.StringVar(&ff.agentPathLabel, "agent-path-label", "", "the target label holding the path the agent is mounted at (default: --agent-path)")
+	fs.StringVar(&ff.agentPath, "agent-path", "", "the path the agents are mounted at (default: through the API server, try /debug/informtop/ then /)")
+	fs.StringVar(o.kubeFlags.KubeConfig, "kubeconfig", "", "the kubeconfig Enter attaches through, to a process whose target labels name its namespace and pod")
+	fs.StringVar(o.kubeFlags.Context, "context", "", "the kubeconfig context Enter attaches through (with --kube-context-label, the label's)")
 	fs.DurationVar(&ff.every, "query-interval", fleet.DefaultRefresh, "how often Prometheus is queried (it scrapes every 15-60 s; asking more often only loads it)")
 	fs.BoolVar(&o.once, "once", false, "wait for Prometheus' first answer, print one report and exit")
 	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")

@@ -3,28 +3,163 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
+	"net/netip"
 	"slices"
+	"strings"
 	"sync"
 
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+
 	"github.com/informtop/informtop/attach"
+	"github.com/informtop/informtop/attach/tunnel"
+	"github.com/informtop/informtop/kube"
 	"github.com/informtop/informtop/source"
 )
+
+// fleetAttach is how the fleet's Enter reaches a process's agent: through
+// the API server of a kubeconfig context when the process's target labels
+// name its namespace and pod (Kubernetes service discovery's labels), else
+// directly at the address its agent label holds.
+//
+// The agents' own token (--agent-token-file) goes only to a direct
+// address the user allowed with --agent-direct, never to one a scraped
+// label names on its own; through the API server, the kubeconfig's
+// credentials go to the pod the labels name, in the user's own cluster.
+type fleetAttach struct {
+	kubeFlags    *genericclioptions.ConfigFlags
+	contextLabel string // --kube-context-label: the target label naming the process's context
+	pathLabel    string // --agent-path-label
+	path         string // --agent-path
+	direct       []directRule
+	token        string
+}
+
+// directRule is one --agent-direct entry: a CIDR, or a host with or
+// without a port.
+type directRule struct {
+	prefix     netip.Prefix // valid for a CIDR
+	host, port string
+}
+
+// parseDirect reads --agent-direct's entries.
+func parseDirect(entries []string) ([]directRule, error) {
+	var out []directRule
+	for _, e := range entries {
+		e = strings.TrimSpace(e)
+		switch {
+		case e == "":
+			continue
+		case strings.Contains(e, "/"):
+			p, err := netip.ParsePrefix(e)
+			if err != nil {
+				return nil, fmt.Errorf("--agent-direct %q is not a CIDR, a host or a host:port: %v", e, err)
+			}
+			out = append(out, directRule{prefix: p.Masked()})
+		default:
+			host, port, err := net.SplitHostPort(e)
+			if err != nil {
+				host, port = e, ""
+			}
+			out = append(out, directRule{host: strings.ToLower(host), port: port})
+		}
+	}
+	return out, nil
+}
+
+// allows reports whether the agents' token may go to addr (host:port, or
+// a URL).
+func (fa fleetAttach) allows(addr string) bool {
+	hostPort := addr
+	if _, rest, ok := strings.Cut(addr, "://"); ok {
+		hostPort = rest
+	}
+	hostPort, _, _ = strings.Cut(hostPort, "/")
+	host, port, err := net.SplitHostPort(hostPort)
+	if err != nil {
+		host = hostPort
+	}
+	host = strings.ToLower(strings.Trim(host, "[]"))
+	ip, ipErr := netip.ParseAddr(host)
+	for _, r := range fa.direct {
+		switch {
+		case r.prefix.IsValid():
+			if ipErr == nil && r.prefix.Contains(ip.Unmap()) {
+				return true
+			}
+		case r.host == host && (r.port == "" || r.port == port):
+			return true
+		}
+	}
+	return false
+}
+
+// open attaches to p's agent; stop ends what it opened.
+func (fa fleetAttach) open(ctx context.Context, p source.Process) (*attach.Source, func(), error) {
+	path := fa.path
+	if fa.pathLabel != "" && p.Labels[fa.pathLabel] != "" {
+		path = p.Labels[fa.pathLabel]
+	}
+	if ns, pod := p.Labels["namespace"], p.Labels["pod"]; ns != "" && pod != "" {
+		flags := fa.kubeFlags
+		if fa.contextLabel != "" {
+			name := p.Labels[fa.contextLabel]
+			if name == "" {
+				return nil, nil, fmt.Errorf("its target has no %s label, which --kube-context-label says names its kubeconfig context", fa.contextLabel)
+			}
+			flags = kube.InContext(fa.kubeFlags, name)
+		}
+		cfg, err := flags.ToRESTConfig()
+		if err != nil {
+			return nil, nil, fmt.Errorf("it is pod %s/%s, reached through the API server, and the kubeconfig cannot be loaded: %w", ns, pod, err)
+		}
+		target := tunnel.Target{Kind: tunnel.Pod, Name: pod}
+		if _, port, err := net.SplitHostPort(p.Instance); err == nil {
+			target.Port = port // the port Prometheus scrapes: the metrics server's
+		}
+		at, err := openTunnel(ctx, cfg, ns, path, target, nil, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		return at.src, at.tunnel.Close, nil
+	}
+	if p.Agent == "" {
+		return nil, nil, errors.New("its target labels give neither namespace and pod nor an agent address: run informtop fleet with --agent-label LABEL")
+	}
+	addr := p.Agent
+	if path != "" && !strings.Contains(strings.TrimPrefix(strings.TrimPrefix(addr, "http://"), "https://"), "/") {
+		addr = strings.TrimSuffix(addr, "/") + "/" + strings.Trim(path, "/") + "/"
+	}
+	token := ""
+	if fa.token != "" && fa.allows(addr) {
+		token = fa.token
+	}
+	a, err := attach.New(addr, attach.Options{Token: token})
+	return a, func() {}, err
+}
 
 // attachFromFleet is the fleet dashboard's Enter: attach to a process's
 // agent, run until its stop is called or ctx (the dashboard's) ends, and
 // counted in wg so the dashboard waits for it. The fleet's own source is
 // not stopped: esc goes back to it.
-func attachFromFleet(ctx context.Context, wg *sync.WaitGroup, token string) func(context.Context, source.Process) (source.Source, func(), error) {
-	return func(_ context.Context, p source.Process) (source.Source, func(), error) {
-		if p.Agent == "" {
-			return nil, nil, errors.New("its target labels give no agent address: run informtop fleet with --agent-label LABEL")
-		}
-		a, err := attach.New(p.Agent, attach.Options{Token: token})
+func attachFromFleet(ctx context.Context, wg *sync.WaitGroup, fa fleetAttach) func(context.Context, source.Process) (source.Source, func(), error) {
+	return func(octx context.Context, p source.Process) (source.Source, func(), error) {
+		a, closeRoute, err := fa.open(octx, p)
 		if err != nil {
 			return nil, nil, err
 		}
-		actx, stop := context.WithCancel(ctx)
-		wg.Go(func() { a.Run(actx) })
+		actx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		wg.Go(func() {
+			defer close(done)
+			a.Run(actx)
+			closeRoute()
+		})
+		stop := func() {
+			cancel()
+			<-done
+		}
 		back := source.Decoration{Frame: func(f source.Frame) source.Frame {
 			f.Notes = append(slices.Clip(f.Notes), "opened from the fleet: esc or :fleet goes back to it")
 			return f

@@ -45,8 +45,8 @@ type options struct {
 	// scope is what --once's report says it covers, set once the source
 	// is chosen (a cluster's context and namespace, an agent's address).
 	scope report.Scope
-	// agentToken is the token fleet's Enter attaches to agents with.
-	agentToken string
+	// fleetAttach is how fleet's Enter reaches a process's agent.
+	fleetAttach fleetAttach
 
 	// kubectl's connection flags, and informtop's own cluster flags.
 	kubeFlags          *genericclioptions.ConfigFlags
