@@ -29,6 +29,14 @@ type Process struct {
 // Start starts bin with args, its stdout and stderr appended to logPath;
 // name is how messages call it ("etcd", "prometheus").
 func Start(name, bin, logPath string, args []string) (*Process, error) {
+	return StartEnv(name, bin, logPath, args, nil)
+}
+
+// StartEnv is Start with env ("KEY=value") added to the test binary's
+// environment, a later entry winning over an earlier one: for a server that
+// reads a file or setting of the user's unless its environment says
+// otherwise.
+func StartEnv(name, bin, logPath string, args, env []string) (*Process, error) {
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("could not create the log file of %s: %w", name, err)
@@ -37,6 +45,9 @@ func Start(name, bin, logPath string, args []string) (*Process, error) {
 	defer logFile.Close()
 
 	cmd := exec.Command(bin, args...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stdout = logFile
 	cmd.Stderr = logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{

@@ -2,6 +2,7 @@ package childproc
 
 import (
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,5 +52,22 @@ func TestWaitReadyReportsAnExit(t *testing.T) {
 	}
 	if err := p.Wait(); err == nil || err.Error() != "exit status 3" {
 		t.Fatalf("Wait = %v, want exit status 3", err)
+	}
+}
+
+// StartEnv's entries reach the child and win over the test binary's own.
+func TestStartEnvOverrides(t *testing.T) {
+	t.Setenv("CHILDPROC_TEST_VAR", "parent")
+	log := filepath.Join(t.TempDir(), "log")
+	p, err := StartEnv("env", "/bin/sh", log, []string{"-c", `echo "$CHILDPROC_TEST_VAR $HOME"`},
+		[]string{"CHILDPROC_TEST_VAR=child"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := p.Tail(1), "child "+os.Getenv("HOME"); got != want {
+		t.Fatalf("the child printed %q, want %q", got, want)
 	}
 }
