@@ -107,6 +107,12 @@ func (s *Source) foreignAnswer(resp *http.Response, body io.Reader) error {
 	text := errorBody(body)
 	_, _ = io.Copy(io.Discard, body)
 	switch {
+	// controller-runtime's filter answers 500 when the TokenReview
+	// finds the token invalid, and when it cannot ask for one at all.
+	case resp.StatusCode == http.StatusInternalServerError && s.route != nil && strings.Contains(text, "Authentication failed"):
+		return &unauthorizedError{s.route.Unauthorized(s.token != ""), "500" + text}
+	case resp.StatusCode == http.StatusInternalServerError && strings.Contains(text, "Authorization for user"):
+		return &unauthorizedError{fmt.Sprintf("the metrics server in front of the agent at %s could not check your access (500%s): its own service account needs create on subjectaccessreviews (kubebuilder's metrics-auth-role)", s.where(), text), "500" + text}
 	case resp.StatusCode == http.StatusForbidden && s.route != nil:
 		return &unauthorizedError{s.route.Forbidden(resp.Request.URL.Path), "403 Forbidden" + text}
 	case resp.StatusCode == http.StatusForbidden:

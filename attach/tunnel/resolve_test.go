@@ -24,7 +24,7 @@ func pod(name string, age time.Duration, phase corev1.PodPhase, ready bool, port
 	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "shop", Labels: map[string]string{"app": "ctrl"},
 			CreationTimestamp: metav1.NewTime(created.Add(-age))},
-		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager", Ports: ports}}},
+		Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "manager", Ports: ports}}},
 		Status: corev1.PodStatus{Phase: phase, Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: cond}}},
 	}
 }

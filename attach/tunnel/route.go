@@ -29,7 +29,7 @@ func (t *Tunnel) Unauthorized(tokenGiven bool) string {
 // its user may not get the agent's non-resource URL. It names the
 // ClusterRole rule that allows it.
 func (t *Tunnel) Forbidden(path string) string {
-	return fmt.Sprintf("the server in front of the agent in pod %s/%s does not let you read it (403 Forbidden on GET %s): bind yourself a ClusterRole with the rule nonResourceURLs: [%q], verbs: [\"get\"]",
+	return fmt.Sprintf("the server in front of the agent in pod %s/%s does not let you read it (403 Forbidden on GET %s): bind yourself a ClusterRole with the rule nonResourceURLs: [%q], verbs: [\"get\"] (controller-runtime's metrics server remembers a refusal for 30 s)",
 		t.ns, t.Pod(), path, mountRule(path))
 }
 

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/transport/spdy"
 	"k8s.io/streaming/pkg/httpstream"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -35,7 +36,8 @@ type Options struct {
 // the target's next running pod (for a workload or service) or says the
 // pod is gone (for a pod).
 //
-// Locking: mu guards cur, conn, stale, moved, nextID and transports. DialContext holds
+// Locking: mu guards cur, conn, stale, moved, movedCh, nextID and
+// transports. DialContext holds
 // it for a whole dial (connections are made one at a time; the HTTP
 // client keeps one open for every request while the agent answers).
 type Tunnel struct {
@@ -53,6 +55,11 @@ type Tunnel struct {
 	// transports are the HTTP clients' (HTTPClient), whose idle
 	// connections Close closes.
 	transports []*http.Transport
+	// movedCh is closed, and replaced, whenever cur changes pod.
+	movedCh chan struct{}
+
+	stopFollow context.CancelFunc // ends follow
+	followed   chan struct{}      // closed when follow has returned
 }
 
 // New resolves the target to a running pod and its port; every error is
@@ -66,10 +73,14 @@ func New(ctx context.Context, opts Options) (*Tunnel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the kubeconfig cannot be used to reach %s: %w", opts.Target, err)
 	}
-	t := &Tunnel{cfg: opts.Config, client: client, ns: opts.Namespace, target: opts.Target}
+	t := &Tunnel{cfg: opts.Config, client: client, ns: opts.Namespace, target: opts.Target,
+		movedCh: make(chan struct{}), followed: make(chan struct{})}
 	if t.cur, err = resolve(ctx, client, t.ns, t.target); err != nil {
 		return nil, err
 	}
+	fctx, cancel := context.WithCancel(context.Background())
+	t.stopFollow = cancel
+	go t.follow(fctx)
 	return t, nil
 }
 
@@ -155,12 +166,11 @@ func (t *Tunnel) refresh(ctx context.Context) error {
 		_ = t.conn.Close()
 		t.conn = nil
 	}
-	old := t.cur.pod
-	if t.stale || old == nil {
+	if old := t.cur.pod; t.stale {
 		pod, err := t.client.CoreV1().Pods(t.ns).Get(ctx, old.Name, metav1.GetOptions{})
 		why := ""
 		switch {
-		case err != nil && strings.Contains(err.Error(), "not found"):
+		case apierrors.IsNotFound(err):
 			why = "deleted"
 		case err != nil:
 			return fmt.Errorf("checking pod %s/%s: %w", t.ns, old.Name, err)
@@ -179,6 +189,8 @@ func (t *Tunnel) refresh(ctx context.Context) error {
 			}
 			t.cur = r
 			t.moved = fmt.Sprintf("pod %s was %s; attached to %s", old.Name, why, r.pod.Name)
+			close(t.movedCh)
+			t.movedCh = make(chan struct{})
 		}
 		t.stale = false
 	}
@@ -250,9 +262,11 @@ type RefusedError struct{ Sentence string }
 
 func (e *RefusedError) Error() string { return e.Sentence }
 
-// Close ends the HTTP clients' connections and the port-forward
-// connection; a later dial opens another.
+// Close ends the HTTP clients' connections, the port-forward connection
+// and the watch of the pod. The tunnel is not used after.
 func (t *Tunnel) Close() {
+	t.stopFollow()
+	<-t.followed
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, tr := range t.transports {

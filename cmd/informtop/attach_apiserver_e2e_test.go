@@ -12,6 +12,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -241,19 +242,22 @@ func TestAttachThroughTheAPIServerBehindControllerRuntimesFilter(t *testing.T) {
 		t.Errorf("attach with a bogus --token-file: exit %d, %q; want 2 and the token named as rejected", code, stderr)
 	}
 
-	// A user who may port-forward but not read the agent's path.
-	kc := c.RestrictedUser(t, ns, []rbacv1.PolicyRule{
+	// Users who may port-forward; one of them also has the rule
+	// docs/attach-in-cluster.md gives. (The filter caches a denial for
+	// 30 s, so the one refused is not the one granted.)
+	rules := []rbacv1.PolicyRule{
 		{Verbs: []string{"create"}, APIGroups: []string{""}, Resources: []string{"pods/portforward"}},
 		{Verbs: []string{"get", "list"}, APIGroups: []string{""}, Resources: []string{"pods"}},
 		{Verbs: []string{"get"}, APIGroups: []string{"apps"}, Resources: []string{"deployments"}},
-	})
-	code, _, stderr, _ = attachKube(t, bin, kc, "-n", ns, "deploy/mgr")
+	}
+	denied := c.RestrictedUser(t, ns, rules)
+	code, _, stderr, _ = attachKube(t, bin, denied, "-n", ns, "deploy/mgr")
 	if code != 2 || !strings.Contains(stderr, "403 Forbidden") || !strings.Contains(stderr, `nonResourceURLs: ["/debug/informtop/*"], verbs: ["get"]`) {
 		t.Errorf("attach as a user without the non-resource rule: exit %d, %q; want 2 and the rule named", code, stderr)
 	}
-	// The rule docs/attach-in-cluster.md gives.
-	grantAgentPath(t, cs, kc)
-	waitStuck(t, bin, kc, "main.blockIfLabelled", "-n", ns, "deploy/mgr")
+	allowed := c.RestrictedUser(t, ns, rules)
+	grantAgentPath(t, cs, allowed)
+	waitStuck(t, bin, allowed, "main.blockIfLabelled", "-n", ns, "deploy/mgr")
 
 	// The dashboard on deploy/mgr: the pod goes, its replacement comes (as
 	// the ReplicaSet controller would make it), and the header follows.
@@ -279,8 +283,9 @@ func TestAttachThroughTheAPIServerBehindControllerRuntimesFilter(t *testing.T) {
 }
 
 // grantAgentPath binds the service account of kubeconfig to a ClusterRole
-// allowing get on the agent's non-resource URLs, and waits until the
-// authorizer applies it.
+// allowing get on the agent's non-resource URLs (the rule
+// docs/attach-in-cluster.md gives), and waits until the authorizer
+// applies it.
 func grantAgentPath(t *testing.T, admin kubernetes.Interface, kubeconfig string) {
 	t.Helper()
 	raw, err := clientcmd.LoadFromFile(kubeconfig)
@@ -315,4 +320,17 @@ func grantAgentPath(t *testing.T, admin kubernetes.Interface, kubeconfig string)
 		_ = admin.RbacV1().ClusterRoleBindings().Delete(bg, binding.Name, metav1.DeleteOptions{})
 		_ = admin.RbacV1().ClusterRoles().Delete(bg, role.Name, metav1.DeleteOptions{})
 	})
+	// The authorizer applies a new binding a moment after it is created.
+	err = wait.PollUntilContextTimeout(bg, 50*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
+			User:                  user,
+			Groups:                []string{"system:serviceaccounts", "system:authenticated"},
+			NonResourceAttributes: &authorizationv1.NonResourceAttributes{Path: "/debug/informtop/informtop/v1/frame", Verb: "get"},
+		}}
+		got, err := admin.AuthorizationV1().SubjectAccessReviews().Create(ctx, review, metav1.CreateOptions{})
+		return err == nil && got.Status.Allowed, nil
+	})
+	if err != nil {
+		t.Fatalf("the ClusterRole for the agent's path was not applied to %s within 30s: %v", user, err)
+	}
 }
