@@ -263,7 +263,8 @@ func TestAttachThroughTheAPIServerBehindControllerRuntimesFilter(t *testing.T) {
 	// the ReplicaSet controller would make it), and the header follows.
 	dir := t.TempDir()
 	tm := &tmux{t: t, socket: filepath.Join(dir, "tmux.sock"), session: "tunnel"}
-	cmd := fmt.Sprintf("env HOME=%s XDG_CONFIG_HOME=%s %s attach --kubeconfig %s -n %s deploy/mgr", dir, dir, bin, c.Kubeconfig, ns)
+	home := t.TempDir() // an empty config: no user's key map
+	cmd := fmt.Sprintf("env HOME=%s XDG_CONFIG_HOME=%s %s attach --kubeconfig %s -n %s deploy/mgr", home, home, bin, c.Kubeconfig, ns)
 	tm.run("new-session", "-d", "-s", tm.session, "-x", "120", "-y", "40", cmd)
 	t.Cleanup(func() { tm.run("kill-server") })
 	tm.waitFor("the header naming mgr-a and the manager", func(s string) bool {

@@ -92,26 +92,32 @@ func TestFleetEnterAttachesThroughTheAPIServer(t *testing.T) {
 	}
 
 	tm := &tmux{t: t, socket: filepath.Join(dir, "tmux.sock"), session: "fleet-tunnel"}
+	home := t.TempDir() // an empty config: no user's key map
 	cmd := fmt.Sprintf("env HOME=%s XDG_CONFIG_HOME=%s %s fleet --prometheus %s --selector 'job=\"controllers\"' --kubeconfig %s --agent-token-file %s --agent-direct 10.0.0.0/8",
-		dir, dir, bin, prom.URL(), c.Kubeconfig, token)
+		home, home, bin, prom.URL(), c.Kubeconfig, token)
 	tm.run("new-session", "-d", "-s", tm.session, "-x", "160", "-y", "40", cmd)
 	t.Cleanup(func() { tm.run("kill-server") })
-	tm.waitFor("both processes stalled", func(s string) bool {
-		return strings.Count(s, "main.(*Controller).misbehave") >= 2 && strings.Contains(s, ns+"/ctrl-a") && strings.Contains(s, hostileAddr)
+	screen := tm.waitFor("both processes stalled", func(s string) bool {
+		return strings.Count(s, "in misbehave (main.go:") >= 2 && strings.Contains(s, ns+"/ctrl-a") && strings.Contains(s, hostileAddr)
 	})
-	// Both rank alike (one agent's series twice); names break the tie:
-	// "controllers · 127.0.0.1:…" before "fleet-tunnel/ctrl-a".
-	tm.keys("Enter")
+	// Both rank alike (one agent's series twice), but scrapes a moment
+	// apart can order them either way: find the hostile one's row.
+	hostileFirst := strings.Index(screen, hostileAddr) < strings.Index(screen, "10.244.0.7:6060")
+	toHostile, toPod := []string{"Enter"}, []string{"j", "Enter"}
+	if !hostileFirst {
+		toHostile, toPod = []string{"j", "Enter"}, []string{"k", "Enter"}
+	}
+	tm.keys(toHostile...)
 	tm.waitFor("the hostile target's agent, dialled directly", func(s string) bool {
-		return strings.Contains(s, "attach: "+hostileAddr) && strings.Contains(s, "deployments")
+		return strings.Contains(s, "at "+hostileAddr+" (read-only)") && strings.Contains(s, "deployments")
 	})
 	if seen, auths := rec.counts(); seen == 0 || len(auths) != 0 {
 		t.Errorf("the hostile target saw %d requests with Authorization %q; want requests, none with a token", seen, auths)
 	}
 	tm.keys("Escape")
 	tm.waitFor("the fleet again", func(s string) bool { return strings.Contains(s, "worst first") })
-	tm.keys("j", "Enter")
+	tm.keys(toPod...)
 	tm.waitFor("the pod's agent through the API server", func(s string) bool {
-		return strings.Contains(s, ns+"/ctrl-a:6060 via API server") && strings.Contains(s, "misbehave")
+		return strings.Contains(s, "at "+ns+"/ctrl-a:6060 via API server (read-only)") && strings.Contains(s, "deployments")
 	})
 }
