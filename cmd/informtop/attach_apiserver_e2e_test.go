@@ -42,7 +42,7 @@ func controllerPod(ns, name, app, portName string, port int32) *corev1.Pod {
 // controllerObjects creates the Deployment and the Service of app in ns,
 // as a controller's manifests declare them (no controller manager runs:
 // the test creates the pods itself).
-func controllerObjects(t *testing.T, cs kubernetes.Interface, ns, app, portName string, port int32) {
+func controllerObjects(t testing.TB, cs kubernetes.Interface, ns, app, portName string, port int32) {
 	t.Helper()
 	labels := map[string]string{"app": app}
 	bg := context.Background()

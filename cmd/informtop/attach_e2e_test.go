@@ -77,7 +77,7 @@ func reconciledKeys(p *examplectl.Process, re *regexp.Regexp) map[string]bool {
 
 // startController starts examples/client-go-controller with its handler
 // blocked until releaseFile exists, returning once its agent listens.
-func startController(t *testing.T, kubeconfig, ns, releaseFile, agentAddr string, extra ...string) *examplectl.Process {
+func startController(t testing.TB, kubeconfig, ns, releaseFile, agentAddr string, extra ...string) *examplectl.Process {
 	t.Helper()
 	args := []string{"--kubeconfig", kubeconfig, "--namespace", ns, "--block-handler", "--release-file", releaseFile, "--agent-addr", agentAddr}
 	return examplectl.Start(t, examplectl.ClientGoController, append(args, extra...)...)
