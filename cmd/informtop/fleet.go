@@ -31,6 +31,7 @@ type fleetFlags struct {
 	contextLabel, agentPathLabel    string
 	agentPath                       string
 	agentDirect                     []string
+	clusterContexts                 map[string]string
 	insecure                        bool
 	every                           time.Duration
 }
@@ -78,7 +79,8 @@ document docs/fleet.md describes. Exit codes:
 			if err != nil {
 				return err
 			}
-			fa := fleetAttach{kubeFlags: o.kubeFlags, contextLabel: ff.contextLabel, pathLabel: ff.agentPathLabel, path: ff.agentPath}
+			fa := fleetAttach{kubeFlags: o.kubeFlags, contextLabel: ff.contextLabel, clusters: ff.clusterContexts,
+				pathLabel: ff.agentPathLabel, path: ff.agentPath}
 			if fa.direct, err = parseDirect(ff.agentDirect); err != nil {
 				return err
 			}
@@ -120,6 +122,7 @@ document docs/fleet.md describes. Exit codes:
 	fs.StringVar(&ff.agentTokenFile, "agent-token-file", "", "file holding the bearer token the agents ask for (agent.Options.Token), for Enter's attach to the addresses --agent-direct allows")
 	fs.StringSliceVar(&ff.agentDirect, "agent-direct", nil, "the agent addresses Enter may send --agent-token-file's token to: hosts, host:port or CIDRs, comma-separated")
 	fs.StringVar(&ff.contextLabel, "kube-context-label", "", "the target label naming the kubeconfig context of a process's cluster, for Enter through the API server (default: the current context)")
+	fs.StringToStringVar(&ff.clusterContexts, "cluster-context", nil, "the kubeconfig context of each value of the target label cluster, e.g. eu-1=prod-eu,us-1=prod-us (before --kube-context-label)")
 	fs.StringVar(&ff.agentPathLabel, "agent-path-label", "", "the target label holding the path the agent is mounted at (default: --agent-path)")
 	fs.StringVar(&ff.agentPath, "agent-path", "", "the path the agents are mounted at (default: through the API server, try /debug/informtop/ then /)")
 	fs.StringVar(o.kubeFlags.KubeConfig, "kubeconfig", "", "the kubeconfig Enter attaches through, to a process whose target labels name its namespace and pod")

@@ -29,9 +29,10 @@ import (
 // credentials go to the pod the labels name, in the user's own cluster.
 type fleetAttach struct {
 	kubeFlags    *genericclioptions.ConfigFlags
-	contextLabel string // --kube-context-label: the target label naming the process's context
-	pathLabel    string // --agent-path-label
-	path         string // --agent-path
+	contextLabel string            // --kube-context-label: the target label naming the process's context
+	clusters     map[string]string // --cluster-context: the context of each value of the cluster label
+	pathLabel    string            // --agent-path-label
+	path         string            // --agent-path
 	direct       []directRule
 	token        string
 }
@@ -103,7 +104,9 @@ func (fa fleetAttach) open(ctx context.Context, p source.Process) (*attach.Sourc
 	}
 	if ns, pod := p.Labels["namespace"], p.Labels["pod"]; ns != "" && pod != "" {
 		flags := fa.kubeFlags
-		if fa.contextLabel != "" {
+		if name, ok := fa.clusters[p.Labels["cluster"]]; ok && p.Labels["cluster"] != "" {
+			flags = kube.InContext(fa.kubeFlags, name)
+		} else if fa.contextLabel != "" {
 			name := p.Labels[fa.contextLabel]
 			if name == "" {
 				return nil, nil, fmt.Errorf("its target has no %s label, which --kube-context-label says names its kubeconfig context", fa.contextLabel)
