@@ -42,3 +42,33 @@ func TestFleetBadInputIsASentence(t *testing.T) {
 		t.Errorf("nothing listening: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// The agents' token goes only where --agent-direct allows: never to an
+// address merely because a scraped target's labels name it.
+func TestAgentTokenGoesOnlyWhereAllowed(t *testing.T) {
+	rules, err := parseDirect([]string{"10.0.0.0/8", "ctrl.example:6060", "metrics.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fa := fleetAttach{direct: rules}
+	for addr, want := range map[string]bool{
+		"10.1.2.3:6060":                         true,
+		"http://10.1.2.3:8080/debug/informtop/": true,
+		"ctrl.example:6060":                     true,
+		"ctrl.example:6061":                     false,
+		"metrics.example:9999":                  true,
+		"127.0.0.1:6060":                        false,
+		"evil.example:6060":                     false,
+		"11.0.0.1:6060":                         false,
+	} {
+		if got := fa.allows(addr); got != want {
+			t.Errorf("allows(%q) = %t, want %t", addr, got, want)
+		}
+	}
+	if (fleetAttach{}).allows("10.1.2.3:6060") {
+		t.Error("with no --agent-direct, an address was allowed the token")
+	}
+	if _, err := parseDirect([]string{"10.0.0.0/99"}); err == nil || !strings.Contains(err.Error(), "--agent-direct") {
+		t.Errorf("a bad CIDR: %v; want a sentence naming --agent-direct", err)
+	}
+}
