@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -58,7 +59,7 @@ func openAttach(ctx context.Context, o *options, af attachFlags, arg, token stri
 		opts := attach.Options{Token: token}
 		if roots != nil {
 			tr := http.DefaultTransport.(*http.Transport).Clone()
-			tr.TLSClientConfig.RootCAs = roots
+			tr.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: roots}
 			opts.HTTPClient = &http.Client{Transport: tr}
 		}
 		src, err := attach.New(arg, opts)
