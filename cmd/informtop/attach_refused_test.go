@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/pem"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,5 +56,33 @@ func TestAttachSaysAtOnceWhyItCannotRead(t *testing.T) {
 				t.Errorf("a report was printed for a source that was never read: %q", stdout)
 			}
 		})
+	}
+}
+
+// --agent-ca-file is the CA an agent's TLS certificate is checked with:
+// without it a self-signed agent is refused as untrusted, with it the
+// TLS layer passes and what the agent answers is what is heard.
+func TestAttachAgentCAFile(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set(api.VersionHeader, api.Version)
+		w.WriteHeader(http.StatusNotFound)
+	}))
+	t.Cleanup(srv.Close)
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(envAttachToken, "")
+	code, _, stderr := runCLI(t, "attach", srv.URL, "--once", "--timeout", "1h")
+	if code != 2 || !strings.Contains(stderr, "not trusted") || !strings.Contains(stderr, "--agent-ca-file") {
+		t.Errorf("a self-signed agent without --agent-ca-file: exit %d, %q; want 2, untrusted, naming --agent-ca-file", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "attach", srv.URL, "--agent-ca-file", ca, "--once", "--timeout", "1h")
+	if code != 2 || !strings.Contains(stderr, "(404)") {
+		t.Errorf("with --agent-ca-file: exit %d, %q; want the agent's own 404 heard", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "attach", srv.URL, "--agent-ca-file", "/dev/zero", "--once")
+	if code != 2 || !strings.Contains(stderr, "--agent-ca-file /dev/zero") {
+		t.Errorf("--agent-ca-file /dev/zero: exit %d, %q; want 2 naming the flag", code, stderr)
 	}
 }
