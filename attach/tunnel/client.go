@@ -80,9 +80,8 @@ func (t *Tunnel) HTTPClient(ctx context.Context, opts ClientOptions) (*http.Clie
 // Host is the host:port the agent's URL names: the pod and its port
 // (the tunnel dials them whatever the URL says).
 func (t *Tunnel) Host() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return fmt.Sprintf("%s.%s:%d", t.cur.pod.Name, t.ns, t.cur.port)
+	v := t.shown.Load()
+	return fmt.Sprintf("%s.%s:%d", v.pod, t.ns, v.port)
 }
 
 // SendsToken reports whether the kubeconfig has a bearer token to send

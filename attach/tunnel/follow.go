@@ -5,6 +5,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/types"
@@ -27,6 +28,11 @@ func (t *Tunnel) follow(ctx context.Context) {
 		w, err := t.client.CoreV1().Pods(t.ns).Watch(ctx, metav1.ListOptions{
 			FieldSelector: fields.OneTermEqualSelector("metadata.name", name).String(),
 		})
+		if apierrors.IsForbidden(err) {
+			// Without watch on pods the tunnel still moves on once the
+			// kubelet ends the old pod's streams.
+			return
+		}
 		if err != nil {
 			if !sleep(ctx, time.Second) {
 				return

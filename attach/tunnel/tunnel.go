@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -37,7 +38,7 @@ type Options struct {
 // pod is gone (for a pod).
 //
 // Locking: mu guards cur, conn, stale, moved, movedCh, nextID and
-// transports. DialContext holds
+// transports; shown is published under mu and read without it. DialContext holds
 // it for a whole dial (connections are made one at a time; the HTTP
 // client keeps one open for every request while the agent answers).
 type Tunnel struct {
@@ -60,6 +61,8 @@ type Tunnel struct {
 
 	stopFollow context.CancelFunc // ends follow
 	followed   chan struct{}      // closed when follow has returned
+
+	shown atomic.Pointer[view] // what Describe, Moved, Pod and Port read
 }
 
 // New resolves the target to a running pod and its port; every error is
@@ -78,45 +81,45 @@ func New(ctx context.Context, opts Options) (*Tunnel, error) {
 	if t.cur, err = resolve(ctx, client, t.ns, t.target); err != nil {
 		return nil, err
 	}
+	t.publish()
 	fctx, cancel := context.WithCancel(context.Background())
 	t.stopFollow = cancel
 	go t.follow(fctx)
 	return t, nil
 }
 
-// Describe names where the tunnel leads now, as the header shows it:
-// "prod/ctrl-7d9f-x2x (deploy/ctrl) via API server".
-func (t *Tunnel) Describe() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+// view is what the tunnel shows of where it leads: published whole on
+// every change, so the dashboard reads it without waiting for a dial in
+// progress (which holds mu).
+type view struct {
+	pod   string
+	port  int32
+	desc  string // as Describe returns it
+	moved string // as Moved returns it
+}
+
+// publish makes cur (and moved) what readers see. t.mu is held.
+func (t *Tunnel) publish() {
 	what := t.ns + "/" + t.cur.pod.Name
 	if t.target.Workload() {
 		what += " (" + short[t.target.Kind] + "/" + t.target.Name + ")"
 	}
-	return fmt.Sprintf("%s:%d via API server", what, t.cur.port)
+	t.shown.Store(&view{pod: t.cur.pod.Name, port: t.cur.port, desc: fmt.Sprintf("%s:%d via API server", what, t.cur.port), moved: t.moved})
 }
+
+// Describe names where the tunnel leads now, as the header shows it:
+// "prod/ctrl-7d9f-x2x (deploy/ctrl):8443 via API server". It never waits.
+func (t *Tunnel) Describe() string { return t.shown.Load().desc }
 
 // Moved is the last change of pod ("" if none): which pod went away and
-// which one the tunnel leads to now.
-func (t *Tunnel) Moved() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.moved
-}
+// which one the tunnel leads to now. It never waits.
+func (t *Tunnel) Moved() string { return t.shown.Load().moved }
 
-// Pod and Port are where the tunnel leads now.
-func (t *Tunnel) Pod() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.cur.pod.Name
-}
+// Pod is the pod the tunnel leads to now.
+func (t *Tunnel) Pod() string { return t.shown.Load().pod }
 
 // Port is the pod's port connections go to.
-func (t *Tunnel) Port() int32 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.cur.port
-}
+func (t *Tunnel) Port() int32 { return t.shown.Load().port }
 
 // Target is what the user named.
 func (t *Tunnel) Target() Target { return t.target }
@@ -191,6 +194,7 @@ func (t *Tunnel) refresh(ctx context.Context) error {
 			t.moved = fmt.Sprintf("pod %s was %s; attached to %s", old.Name, why, r.pod.Name)
 			close(t.movedCh)
 			t.movedCh = make(chan struct{})
+			t.publish()
 		}
 		t.stale = false
 	}
