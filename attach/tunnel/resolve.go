@@ -70,7 +70,7 @@ func resolve(ctx context.Context, client kubernetes.Interface, namespace string,
 	if err != nil {
 		return resolved{}, getError(err, t, namespace, "pods")
 	}
-	pod, err := pickPod(pods.Items, t, namespace)
+	pod, err := pickPod(pods.Items, leaders(ctx, client, namespace), t, namespace)
 	if err != nil {
 		return resolved{}, err
 	}
@@ -156,10 +156,31 @@ func ready(p *corev1.Pod) bool {
 	return false
 }
 
-// pickPod chooses among a selector's pods: running ones only, ready
-// before not ready, then the longest-lived, then by name, so the same
-// set of pods always gives the same pod.
-func pickPod(pods []corev1.Pod, t Target, namespace string) (*corev1.Pod, error) {
+// leaders are the pods holding a leader-election Lease in namespace:
+// controller-runtime and client-go's leaderelection write the holder as
+// "<pod name>_<uuid>". Only the leader runs a manager's controllers, so
+// only its informers have the handlers. Empty when leases cannot be
+// listed (RBAC): the choice is then kubectl's.
+func leaders(ctx context.Context, client kubernetes.Interface, namespace string) map[string]bool {
+	leases, err := client.CoordinationV1().Leases(namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, l := range leases.Items {
+		if h := l.Spec.HolderIdentity; h != nil {
+			name, _, _ := strings.Cut(*h, "_")
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// pickPod chooses among a selector's pods: running ones only, the
+// leader (a holder of a leader-election lease) first, then ready before
+// not ready, then the longest-lived, then by name, so the same set of
+// pods always gives the same pod.
+func pickPod(pods []corev1.Pod, leader map[string]bool, t Target, namespace string) (*corev1.Pod, error) {
 	var running []*corev1.Pod
 	var others []string
 	for i := range pods {
@@ -181,6 +202,12 @@ func pickPod(pods []corev1.Pod, t Target, namespace string) (*corev1.Pod, error)
 		return nil, fmt.Errorf("%s in %s has no running pod (%s): wait until one runs", t, namespace, strings.Join(others, ", "))
 	}
 	slices.SortFunc(running, func(a, b *corev1.Pod) int {
+		if la, lb := leader[a.Name], leader[b.Name]; la != lb {
+			if la {
+				return -1
+			}
+			return 1
+		}
 		if ra, rb := ready(a), ready(b); ra != rb {
 			if ra {
 				return -1

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -141,5 +142,20 @@ func wantErr(t *testing.T, err error, parts ...string) {
 		if !strings.Contains(err.Error(), p) {
 			t.Errorf("error %q does not say %q", err, p)
 		}
+	}
+}
+
+// A manager's controllers run on the leader only: of a Deployment's
+// replicas, the pod holding the leader-election lease is chosen.
+func TestWorkloadPrefersTheLeader(t *testing.T) {
+	holder := "ctrl-young_5c1f0d7e-8a4b-4b8e-9d52-3b8f0e1c2a77"
+	lease := &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "ctrl.example.com", Namespace: "shop"},
+		Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder}}
+	r := mustResolve(t, "deploy/ctrl", deployment(), lease,
+		pod("ctrl-old", time.Hour, corev1.PodRunning, true, httpsPort),
+		pod("ctrl-young", time.Minute, corev1.PodRunning, true, httpsPort),
+	)
+	if r.pod.Name != "ctrl-young" {
+		t.Errorf("deploy/ctrl led to %s; want ctrl-young, the lease's holder", r.pod.Name)
 	}
 }
