@@ -11,25 +11,56 @@ import (
 // Bounds of the agent's request rate, for every client together.
 const (
 	defaultRequestsPerSecond = 100
+	// attachShare is the part of the rate kept for the attach paths; the
+	// rest is /metrics'. A dashboard asks 10 to 20 times a second, a
+	// Prometheus server once per scrape interval, so scrapers need little
+	// and a flood of them must leave attach the most.
+	attachShare = 0.75
 	// maxAdmissionWait is how long a request may wait for its turn: under
 	// attach's and Prometheus's own timeouts, so they read the 503's
 	// sentence rather than time out.
 	maxAdmissionWait = 2 * time.Second
-	// maxWaiting bounds the requests parked at once, so a flood of
-	// connections costs memory no more than a burst does.
-	maxWaiting = 512
+	// maxWaiting bounds the requests parked at once in one budget, so a
+	// flood of connections costs memory no more than a burst does.
+	maxWaiting = 256
 )
 
-// sentenceTooMany answers a request turned away by the rate bound; it is
-// the same for everyone, asked with a token or not.
+// sentenceTooMany answers a request turned away by the rate bound; only
+// a request whose token was accepted meets it.
 const sentenceTooMany = "the informtop agent answers a bounded number of requests per second, so that its clients never slow the controller, and more are asking now than it answers; try again shortly"
 
-// admission bounds the rate of requests the agent answers: what a flood of
+// budgets are the agent's two rate bounds: one for the attach paths and
+// one for /metrics, each spent only by requests whose token was checked,
+// so that neither unauthenticated clients nor a flood of scrapers can
+// starve an attached dashboard. Fixed once built; nil members admit
+// everything.
+type budgets struct {
+	attach, metrics *admission
+}
+
+// newBudgets splits perSecond (0: the default; negative: no bound)
+// between the two budgets.
+func newBudgets(perSecond float64) budgets {
+	switch {
+	case perSecond < 0:
+		return budgets{}
+	case perSecond == 0:
+		perSecond = defaultRequestsPerSecond
+	}
+	return budgets{
+		attach:  newAdmission(perSecond * attachShare),
+		metrics: newAdmission(perSecond * (1 - attachShare)),
+	}
+}
+
+// admission bounds the rate of requests of one budget: what a flood of
 // clients costs the controller's process is their HTTP handling itself,
 // even of answers computed once and shared, so requests beyond the rate
-// sleep (costing nothing) rather than run. It applies before the token is
-// checked, as an unauthenticated flood costs the same. Safe for concurrent
-// use; a nil *admission admits everything at once.
+// sleep (costing nothing) rather than run. It applies after the token is
+// checked: a refusal costs about what waiting would, and charging it
+// would let anyone spend the owners' turns. Safe for concurrent use (the
+// limiter locks itself; waiting is atomic); a nil *admission admits
+// everything at once.
 type admission struct {
 	limit   *rate.Limiter
 	waiting atomic.Int64 // requests parked in wait now

@@ -42,11 +42,20 @@
 //     verifies client certificates).
 //   - With a token, every request must carry "Authorization: Bearer
 //     <token>"; the comparison takes constant time (both sides are hashed
-//     first, so neither content nor length leaks). Options.TokenFile keeps
-//     the token out of flags and the environment (ps shows flags to every
-//     user of the machine). Others get 401, and refusals (401, 405) are
-//     fixed sentences without the version header: a caller without the
-//     token learns nothing of the agent.
+//     first, so neither content nor length leaks) and is the first thing
+//     done with a request: one without a valid token is refused before it
+//     is routed or spends anything of the rate bounds. Options.TokenFile
+//     keeps the token out of flags and the environment (ps shows flags to
+//     every user of the machine). Others get 401, and refusals (401, 405)
+//     are fixed sentences without the version header: a caller without
+//     the token learns nothing of the agent.
+//   - Two scopes: Options.Token (the attach token) reads everything;
+//     Options.MetricsToken, for a scraper, reads /metrics only and gets
+//     403 elsewhere, so the secret a Prometheus server holds does not open
+//     the caches. Options.MetricsWithoutToken serves /metrics to anyone
+//     instead. With no token configured nothing is checked: for loopback,
+//     or behind a server that authenticates for the agent
+//     (controller-runtime's filters.WithAuthenticationAndAuthorization).
 //   - Scrapers cannot make the controller pay for their number: answers
 //     whose cost grows with the caches or the registry (cuts, entries,
 //     objects, indexes; frames and reports; metrics) are computed one at
@@ -54,10 +63,14 @@
 //     holds nothing; identical requests share one answer while it is
 //     computed and a little after (package api says how long: a cache's
 //     answer only while the informer has received nothing new); a request
-//     that waits 2 s for its turn gets 503 and Retry-After. Answers do not
-//     depend on who asks (every authorized caller may read everything),
-//     and a caller without the token is refused before anything shared is
-//     looked at. None of this runs or holds memory while nobody asks.
+//     that waits 2 s for its turn gets 503 and Retry-After. The agent
+//     answers a bounded number of requests a second, in two budgets (the
+//     attach paths, /metrics) that neither clients without a token nor a
+//     flood of the other kind can spend. Answers do not depend on who
+//     asks (a caller reaches an answer only where its scope reads all of
+//     it), and a caller without the token is refused before anything
+//     shared is looked at. None of this runs or holds memory while nobody
+//     asks.
 //   - Only the informers given (or added to Options.Informers) are
 //     reachable; Secrets' data is replaced by its size in every answer
 //     (package redact), and events carry keys, never objects.

@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"maps"
@@ -28,19 +26,21 @@ import (
 // handler serves agent/api from a source.Source: every endpoint reads
 // through the source only (frames and reports from Pull, the store
 // endpoints from Store, cuts from Controls().Cuts, /metrics from the
-// model), so it serves any source, engine informers or none.
+// model), so it serves any source, engine informers or none. Its fields
+// are fixed once newHandler returns; what changes (the sharer's answers,
+// the budgets' limiters) locks itself, so it serves concurrently without
+// a lock of its own.
 type handler struct {
-	src       source.Source
-	name      string // Frame.Source: Options.Name or the executable's
-	cuts      source.Cutter
-	hasToken  bool
-	tokenHash [sha256.Size]byte
-	extras    extras
-	metrics   http.Handler
-	routes    []route
-	mux       *http.ServeMux // "GET <route's path>" for each route; "/" answers the rest
-	share     *sharer
-	admit     *admission // nil: no bound on the request rate
+	src     source.Source
+	name    string // Frame.Source: Options.Name or the executable's
+	cuts    source.Cutter
+	guard   guard // who may read what; checked before anything else
+	extras  extras
+	metrics http.Handler
+	routes  []route
+	mux     *http.ServeMux // "GET <route's path>" for each route; "/" answers the rest
+	share   *sharer
+	budgets budgets // the request rate of the attach paths and of /metrics
 }
 
 // extras are what NewHandler knows of its engine informers beyond the
@@ -89,12 +89,14 @@ const (
 // NewHandler returns the agent's HTTP handler for the given informers
 // and, when opts.Informers is set, for those in that set, added before or
 // after: the paths of package agent/api, read-only, behind opts.Token
-// when set. A request whose path (made canonical, as ServeMux does) ends
-// in an api path is served, so the handler may be mounted under any
-// prefix, with or without http.StripPrefix: mounted at "/debug/informtop/",
-// it answers "/debug/informtop/informtop/v1/frame" with a frame. It
-// registers a Prometheus collector in opts.Registry (or a registry of its
-// own); an error says why the informers or the registry are unusable.
+// when set (/metrics behind opts.MetricsToken too, or no token with
+// opts.MetricsWithoutToken). A request whose path (made canonical, as
+// ServeMux does) ends in an api path is served, so the handler may be
+// mounted under any prefix, with or without http.StripPrefix: mounted at
+// "/debug/informtop/", it answers "/debug/informtop/informtop/v1/frame"
+// with a frame. It registers a Prometheus collector in opts.Registry (or
+// a registry of its own); an error says why the informers or the
+// registry are unusable.
 //
 // It is NewSourceHandler over a source of the informers (a view of them:
 // they run where the controller runs them), which labels metrics with
@@ -164,10 +166,7 @@ func NewSourceHandler(src source.Source, opts Options) (http.Handler, error) {
 
 // newHandler serves src; opts has its token read.
 func newHandler(src source.Source, opts Options, x extras) (*handler, error) {
-	h := &handler{src: src, name: opts.name(), cuts: src.Controls().Cuts, extras: x}
-	if opts.Token != "" {
-		h.hasToken, h.tokenHash = true, sha256.Sum256([]byte(opts.Token))
-	}
+	h := &handler{src: src, name: opts.name(), cuts: src.Controls().Cuts, extras: x, guard: newGuard(opts)}
 	reg := opts.Registry
 	if reg == nil {
 		reg = prometheus.NewRegistry()
@@ -189,7 +188,7 @@ func newHandler(src source.Source, opts Options, x extras) (*handler, error) {
 	h.metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
 
 	h.share = newSharer()
-	h.admit = newAdmission(opts.RequestsPerSecond)
+	h.budgets = newBudgets(opts.RequestsPerSecond)
 	caches := newClass("answers from the caches (cuts, entries, objects, indexes)", shareCache)
 	frames := newClass("frames and reports", shareFrames)
 	metrics := newClass("metrics", shareMetrics)
@@ -219,13 +218,13 @@ func newHandler(src source.Source, opts Options, x extras) (*handler, error) {
 // TestHandlerMountsUnderAnyPrefix serves every api path under prefixes).
 const apiRoot = "/informtop/v1/"
 
-// routed is r as the mux routes it: its path from the last apiRoot on, or
-// api.PathMetrics for a path ending so, whatever prefix the handler is
-// mounted under; any other path as it is, which no route matches. The
-// path is made canonical first, as ServeMux does, so that the mux has no
-// redirect to make (its Location would lose the prefix).
-func routed(r *http.Request) *http.Request {
-	p := r.URL.Path
+// apiPath is the api path a request for p asks for, as the mux routes
+// it: p from the last apiRoot on, or api.PathMetrics for a path ending
+// so, whatever prefix the handler is mounted under; any other path as it
+// is, which no route matches. The path is made canonical first, as
+// ServeMux does, so that the mux has no redirect to make (its Location
+// would lose the prefix). An already canonical p costs no allocation.
+func apiPath(p string) string {
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p
 	}
@@ -235,41 +234,81 @@ func routed(r *http.Request) *http.Request {
 	}
 	switch i := strings.LastIndex(clean, apiRoot); {
 	case strings.HasSuffix(clean, api.PathMetrics):
-		clean = api.PathMetrics
+		return api.PathMetrics
 	case i > 0:
-		clean = clean[i:]
+		return clean[i:]
 	}
+	return clean
+}
+
+// routed is r with its path replaced by p, for the mux.
+func routed(r *http.Request, p string) *http.Request {
 	r2 := new(http.Request)
 	*r2 = *r
 	r2.URL = new(url.URL)
 	*r2.URL = *r.URL
-	r2.URL.Path, r2.URL.RawPath = clean, ""
+	r2.URL.Path, r2.URL.RawPath = p, ""
 	return r2
 }
 
-// The answers to refused requests are fixed sentences without the
-// version header: a caller without the token learns nothing of the agent,
-// and the token is checked before the method so that no method tells more.
+// The answers to refused requests are fixed sentences: a caller without
+// a token learns nothing of the agent (no version header either), and
+// the token is checked before the method so that no method tells more.
+// A caller with the metrics token, refused a path beyond /metrics, is
+// told why with the version header, which /metrics shows it anyway.
 const (
 	sentenceUnauthorized = "this informtop agent requires a bearer token: send \"Authorization: Bearer <token>\" (informtop attach --token-file FILE)"
+	sentenceMetricsOnly  = "this token is the informtop agent's metrics token: it reads /metrics only; the caches, objects, frames and reports need the agent's attach token (informtop attach --token-file FILE)"
 	sentenceReadOnly     = "the informtop agent is read-only: use GET"
 )
 
+// The refusals' challenges (RFC 6750: a token is wanted; the token does
+// not reach this path) and bodies, the latter encoded once: a flood of
+// refused requests costs their HTTP handling, not an encoding each.
+const (
+	challengeUnauthorized = `Bearer realm="informtop"`
+	challengeScope        = `Bearer realm="informtop", error="insufficient_scope"`
+)
+
+var (
+	bodyUnauthorized = errorBody(sentenceUnauthorized)
+	bodyMetricsOnly  = errorBody(sentenceMetricsOnly)
+)
+
+// ServeHTTP checks the request's token first, refusing one without a
+// valid token before it costs anything else (routing, the rate bounds),
+// then charges it to the budget of what it reads, then answers.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	if !h.admit.wait(r.Context()) {
+	sc := h.guard.scope(r)
+	if sc == scopeNone {
+		refuse(w, http.StatusUnauthorized, challengeUnauthorized, bodyUnauthorized)
+		return
+	}
+	p := apiPath(r.URL.Path)
+	metrics := p == api.PathMetrics
+	switch {
+	case metrics || sc == scopeAll:
+	case sc == scopeMetrics:
+		w.Header().Set(api.VersionHeader, api.Version)
+		refuse(w, http.StatusForbidden, challengeScope, bodyMetricsOnly)
+		return
+	default: // no token, where only /metrics is open
+		refuse(w, http.StatusUnauthorized, challengeUnauthorized, bodyUnauthorized)
+		return
+	}
+	admit := h.budgets.attach
+	if metrics {
+		admit = h.budgets.metrics
+	}
+	if !admit.wait(r.Context()) {
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusServiceUnavailable, sentenceTooMany)
 		return
 	}
-	if h.hasToken && !h.authorized(r) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="informtop"`)
-		writeError(w, http.StatusUnauthorized, sentenceUnauthorized)
-		return
-	}
 	// The mux picks the handler by the path relative to the mount point;
 	// the handler answers the request as it came.
-	serve, _ := h.mux.Handler(routed(r))
+	serve, _ := h.mux.Handler(routed(r, p))
 	serve.ServeHTTP(w, r)
 }
 
@@ -296,17 +335,6 @@ func (h *handler) serveUnrouted(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(api.VersionHeader, api.Version)
 	writeError(w, http.StatusNotFound, fmt.Sprintf("the informtop agent serves no %s; it serves %s, %s, %s, %s, %s, %s, %s and %s",
 		r.URL.Path, api.PathFrame, api.PathReport, api.PathEntries, api.PathGeneration, api.PathObject, api.PathIndex, api.PathCut, api.PathMetrics))
-}
-
-// authorized compares the bearer token in constant time (hashing both
-// sides first, so neither the content nor the length leaks).
-func (h *handler) authorized(r *http.Request) bool {
-	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return false
-	}
-	got := sha256.Sum256([]byte(strings.TrimSpace(tok)))
-	return subtle.ConstantTimeCompare(got[:], h.tokenHash[:]) == 1
 }
 
 // noEvents is the cursor of a pull that wants the figures and no events

@@ -16,15 +16,36 @@ import (
 
 // Options configures the agent.
 type Options struct {
-	// Token, when set, is the bearer token every request must carry
-	// ("Authorization: Bearer <token>"). Serve requires it (or TokenFile)
-	// for an address that is not loopback.
+	// Token, when set, is the attach token: the bearer token
+	// ("Authorization: Bearer <token>") that reads everything the agent
+	// serves, caches, objects, frames, reports and /metrics. It is what
+	// informtop attach sends, and with no MetricsToken what Prometheus
+	// sends too. Serve requires it (or TokenFile) for an address that is
+	// not loopback. Unset, the agent checks no token at all: for loopback,
+	// or behind a server that authenticates for it (controller-runtime's
+	// metrics server with filters.WithAuthenticationAndAuthorization).
 	Token string
 	// TokenFile, when set, is a file holding the token instead (a mounted
 	// Secret's key, kept out of flags and the environment): a regular
 	// file of at most 64 KiB, one trailing newline ignored, read once by
 	// NewHandler, Serve and CheckAddr. Set Token or TokenFile, not both.
 	TokenFile string
+	// MetricsToken, when set, is a second bearer token that reads
+	// PathMetrics and nothing else: the credential to give Prometheus, so
+	// that whoever holds the scraper's secret cannot read the caches and
+	// objects. Any other path asked with it is answered 403. It needs
+	// Token (the caches would otherwise be open to everyone while /metrics
+	// was not) and must differ from it. Unset, /metrics takes Token, as
+	// every other path does.
+	MetricsToken string
+	// MetricsTokenFile is MetricsToken read from a file, as TokenFile is.
+	MetricsTokenFile string
+	// MetricsWithoutToken, with Token, serves PathMetrics to any client
+	// without a token, for a scraper that a network policy (not a secret)
+	// admits; Token still guards everything else. Not with MetricsToken.
+	// Anyone who reaches the port then reads the metrics: informer,
+	// handler and function names, queue depths, never an object.
+	MetricsWithoutToken bool
 	// Name is what Frame.Source says: the name of this process for people
 	// attaching to it. Default: the executable's base name.
 	Name string
@@ -62,12 +83,18 @@ type Options struct {
 	// name, read at scrape time.
 	Workqueues *WorkqueueMetrics
 	// RequestsPerSecond bounds how many requests the agent answers per
-	// second, from every client together (a burst of as many at once);
-	// further requests wait their turn, up to 2 s, then get 503. Default
-	// 100: an attached dashboard asks 10 to 20 times a second, a
-	// Prometheus server once every few; 50 scrapers in a loop then cost
-	// the controller's handlers about what a busy neighbour process does.
-	// Negative: no bound.
+	// second, from every client together, in two budgets neither can
+	// spend of the other: three quarters for the attach paths (caches,
+	// objects, frames, reports) and a quarter for /metrics, so a flood of
+	// scrapes cannot starve an attached dashboard, nor the reverse. Each
+	// allows a burst of as many at once; further requests wait their
+	// turn, up to 2 s, then get 503. A request is charged only once its
+	// token is checked: one without a valid token is refused at once and
+	// spends nothing, so clients without the token cannot lock out those
+	// with it. Default 100 (75 and 25): an attached dashboard asks 10 to
+	// 20 times a second, a Prometheus server once every few; 50 scrapers
+	// in a loop then cost the controller's handlers about what a busy
+	// neighbour process does. Negative: no bound.
 	RequestsPerSecond float64
 }
 
@@ -78,34 +105,49 @@ type Registry interface {
 	prometheus.Gatherer
 }
 
-// token is the token the handler asks for, "" for none, from Token or
-// TokenFile; an error says why it is unusable.
-func (o Options) token() (string, error) {
+// readToken returns the token of one scope, from its value or its file,
+// "" for none; an error, prefixed by the fields' names, says why it is
+// unusable.
+func readToken(tok, file, field string) (string, error) {
 	switch {
-	case o.Token != "" && o.TokenFile != "":
-		return "", errors.New("agent: both Options.Token and Options.TokenFile are set; set one")
-	case o.TokenFile != "":
-		tok, err := tokenfile.Read(o.TokenFile)
+	case tok != "" && file != "":
+		return "", fmt.Errorf("agent: both Options.%s and Options.%sFile are set; set one", field, field)
+	case file != "":
+		tok, err := tokenfile.Read(file)
 		if err != nil {
-			return "", fmt.Errorf("agent: Options.TokenFile: %w", err)
+			return "", fmt.Errorf("agent: Options.%sFile: %w", field, err)
 		}
 		return tok, nil
-	case o.Token != "":
-		if err := tokenfile.Check(o.Token); err != nil {
-			return "", fmt.Errorf("agent: Options.Token: %w", err)
+	case tok != "":
+		if err := tokenfile.Check(tok); err != nil {
+			return "", fmt.Errorf("agent: Options.%s: %w", field, err)
 		}
 	}
-	return o.Token, nil
+	return tok, nil
 }
 
-// withToken returns o with TokenFile read into Token, so that a server
-// reads the file once.
+// withToken returns o with TokenFile and MetricsTokenFile read into Token
+// and MetricsToken, so that a server reads the files once, or an error
+// saying why the tokens cannot be used together.
 func (o Options) withToken() (Options, error) {
-	tok, err := o.token()
+	tok, err := readToken(o.Token, o.TokenFile, "Token")
 	if err != nil {
 		return o, err
 	}
+	metrics, err := readToken(o.MetricsToken, o.MetricsTokenFile, "MetricsToken")
+	if err != nil {
+		return o, err
+	}
+	switch {
+	case metrics != "" && tok == "":
+		return o, errors.New("agent: Options.MetricsToken is set without Options.Token: it would guard /metrics while the caches stayed open to every client; set Token (or TokenFile) too, the token that reads everything")
+	case metrics != "" && metrics == tok:
+		return o, errors.New("agent: Options.MetricsToken is Options.Token: the scraper's token would read the caches; give it a token of its own")
+	case metrics != "" && o.MetricsWithoutToken:
+		return o, errors.New("agent: Options.MetricsWithoutToken serves /metrics without a token, so Options.MetricsToken would guard nothing; set one of them")
+	}
 	o.Token, o.TokenFile = tok, ""
+	o.MetricsToken, o.MetricsTokenFile = metrics, ""
 	return o, nil
 }
 

@@ -27,7 +27,8 @@ const DefaultAddr = "127.0.0.1:0"
 // reachable from this machine only unless asked otherwise. An address that
 // is not loopback ("0.0.0.0:9090", a pod IP, a host name) is refused
 // unless opts.Token or TokenFile is set, or opts.TLSConfig requires and
-// verifies client certificates. opts.TokenFile is read once, here.
+// verifies client certificates. opts.TokenFile and MetricsTokenFile are
+// read once, here.
 // Errors are sentences saying what to do.
 func Serve(ctx context.Context, addr string, opts Options, informers ...*engine.Informer) error {
 	opts, err := opts.withToken()
@@ -83,8 +84,9 @@ func Serve(ctx context.Context, addr string, opts Options, informers ...*engine.
 // mounts NewHandler: "" means DefaultAddr, an address without a host means
 // 127.0.0.1, and one that is not loopback is refused unless opts.Token
 // (or TokenFile, read here) is set or opts.TLSConfig verifies client
-// certificates. It returns the
-// address to listen on, or a sentence saying what to do.
+// certificates; a metrics token alone never suffices (it is refused
+// without Token). It returns the address to listen on, or a sentence
+// saying what to do.
 func CheckAddr(addr string, opts Options) (string, error) {
 	opts, err := opts.withToken()
 	if err != nil {

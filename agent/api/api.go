@@ -4,9 +4,11 @@
 // no Prometheus, so both ends share it cheaply.
 //
 // Every response carries the header VersionHeader, but for refusals (401
-// without the token, 405), which say nothing of the agent. A client that
-// reads a version it does not speak says which versions each side speaks.
-// All endpoints are GET; the agent answers anything else with 405.
+// without the token, 405), which say nothing of the agent. A 403, the
+// agent's metrics token on any path but PathMetrics, carries it: that
+// caller reads it on PathMetrics anyway. A client that reads a version
+// it does not speak says which versions each side speaks. All endpoints
+// are GET; the agent answers anything else with 405.
 //
 // Answers whose cost grows with the caches or the registry (all but
 // PathGeneration) are computed one at a time per kind (cache reads,
