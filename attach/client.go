@@ -86,6 +86,11 @@ func (s *Source) get(ctx context.Context, path string, query url.Values, out any
 		return s.foreignAnswer(resp, body)
 	}
 	switch {
+	case resp.StatusCode == http.StatusForbidden:
+		// The agent's own 403: a token of a narrower scope (its metrics
+		// token), which waiting will not widen.
+		text := errorBody(body)
+		return &unauthorizedError{fmt.Sprintf("the agent at %s refused the token (403 Forbidden%s): give the token that reads its caches with --token-file, not the one for /metrics", s.where(), text), "403 Forbidden" + text}
 	case resp.StatusCode == http.StatusNotFound:
 		return &notFoundError{"the agent answered " + resp.Status + errorBody(body)}
 	case resp.StatusCode != http.StatusOK:

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/source"
 )
 
@@ -114,4 +115,24 @@ func TestRouteNamesTheAgent(t *testing.T) {
 	if st := s.Status(); !strings.Contains(st.Message, "via API server") {
 		t.Errorf("status %q does not say where", st.Message)
 	}
+}
+
+// The agent's own 403 (its metrics token, which reads /metrics only) is
+// a refusal naming the token to give instead.
+func TestCheckNamesANarrowToken(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(api.VersionHeader, api.Version)
+		http.Error(w, `{"error":"this token reads /metrics only"}`, http.StatusForbidden)
+	}))
+	defer srv.Close()
+	s, err := New(srv.URL, Options{Token: "metrics-token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.client.CloseIdleConnections()
+	err = s.Check(context.Background())
+	if !errors.Is(err, source.ErrUnreachable) {
+		t.Fatalf("Check: %v; want a refusal", err)
+	}
+	contains(t, "refusal", err.Error(), "403 Forbidden", "reads /metrics only", "--token-file")
 }

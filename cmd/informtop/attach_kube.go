@@ -22,6 +22,12 @@ import (
 // controller-runtime manager's metrics server, then agent.Serve's root.
 var agentPaths = []string{"/debug/informtop/", "/"}
 
+// tunnelPollInterval is how often a frame is asked for through the API
+// server: each one a request the API server relays to the kubelet, so
+// less often than on a direct address (the dashboard still redraws every
+// --refresh from what it has). docs/benchmarks.md has what each costs.
+const tunnelPollInterval = 250 * time.Millisecond
+
 // preflightTimeout bounds finding the pod, the port-forward and the first
 // answer, so a refusal is a sentence at once, never a dashboard that
 // waits.
@@ -97,7 +103,7 @@ func openTunnel(ctx context.Context, cfg *rest.Config, ns, path string, target t
 	}
 	var last error
 	for _, p := range paths {
-		src, err := attach.New(scheme+"://"+tun.Host()+p, attach.Options{Token: token, HTTPClient: client, Route: tun})
+		src, err := attach.New(scheme+"://"+tun.Host()+p, attach.Options{Token: token, HTTPClient: client, Route: tun, PollInterval: tunnelPollInterval})
 		if err != nil {
 			tun.Close()
 			return attachTarget{}, err
