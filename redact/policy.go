@@ -3,6 +3,7 @@ package redact
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 )
@@ -31,7 +32,10 @@ type Policy struct {
 	resources map[string]bool
 	// kinds are the kinds of those resources, where a caller knew them:
 	// objects carry a kind, not their resource.
-	kinds       map[string]bool
+	kinds map[string]bool
+	// quotedKinds are kinds as JSON strings (`"Secret"`): a whole-object
+	// annotation that holds none names no secret kind.
+	quotedKinds []string
 	annotations []string
 }
 
@@ -40,7 +44,7 @@ type Policy struct {
 // default whole-object annotations plus those given.
 func NewPolicy(resources, annotations []string) (Policy, error) {
 	p := Policy{resources: map[string]bool{"secrets": true}, kinds: map[string]bool{"Secret": true},
-		annotations: slices.Clone(DefaultAnnotations)}
+		quotedKinds: []string{`"Secret"`}, annotations: slices.Clone(DefaultAnnotations)}
 	for _, r := range resources {
 		name := strings.ToLower(strings.TrimSpace(r))
 		if name == "" || strings.ContainsAny(name, " /=") {
@@ -70,8 +74,12 @@ func (p Policy) WithKinds(kinds ...string) Policy {
 	for k := range p.kinds {
 		q.kinds[k] = true
 	}
+	q.quotedKinds = slices.Clone(p.quotedKinds)
 	for _, k := range kinds {
-		q.kinds[k] = true
+		if k != "" && !q.kinds[k] {
+			q.kinds[k] = true
+			q.quotedKinds = append(q.quotedKinds, strconv.Quote(k))
+		}
 	}
 	return q
 }
