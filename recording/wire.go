@@ -3,6 +3,7 @@ package recording
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -42,7 +43,15 @@ func fromWire(resource string, raw []byte, r *Record, scratch *wireScratch) (pie
 		r.Object = errorObject(fmt.Errorf("the API server sent a %s, which this informtop does not know", k.gvk.Kind))
 		return nil
 	}
-	if (k.gvk.Group == "" && k.gvk.Kind == "Secret") || redact.Current().SecretResource(resource) {
+	// The bytes are kept only when the view would show them whole: the
+	// decision is the views' own, from the kind and the annotations read
+	// in place.
+	needed, err := wireNeedsRedaction(redact.Current(), resource, k, body)
+	if err != nil {
+		r.Object = errorObject(fmt.Errorf("a %s from the API server is malformed: %w", k.gvk.Kind, err))
+		return nil
+	}
+	if needed {
 		obj, err := scheme.Scheme.New(k.gvk)
 		if err == nil {
 			err = unmarshalProto(obj, body)
@@ -62,6 +71,66 @@ func fromWire(resource string, raw []byte, r *Record, scratch *wireScratch) (pie
 	r.ProtoKind = k.protoKind
 	return pieces
 }
+
+// wireNeedsRedaction reports whether b, the protobuf of an object of
+// kind k from an informer of resource, must be redacted before it is
+// stored (redact.Verdict.Needed), reading its annotations in place. Only
+// the values of whole-object annotations are copied out: the rest are
+// never looked at.
+func wireNeedsRedaction(p redact.Policy, resource string, k wireKind, b []byte) (bool, error) {
+	if p.Decide(resource, k.gvk.Kind, nil).Secret {
+		return true, nil
+	}
+	if k.metaNum == 0 {
+		return false, nil
+	}
+	var malformed error
+	ann := func(yield func(string, string) bool) {
+		malformed = fields(b, func(num protowire.Number, md []byte) error {
+			if num != k.metaNum {
+				return nil
+			}
+			return fields(md, func(num protowire.Number, entry []byte) error {
+				if num != annotationsNum {
+					return nil
+				}
+				var key, value []byte
+				if err := fields(entry, func(num protowire.Number, v []byte) error {
+					switch num {
+					case 1:
+						key = v
+					case 2:
+						value = v
+					}
+					return nil
+				}); err != nil {
+					return err
+				}
+				if !p.WholeObjectAnnotation(string(key)) {
+					return nil
+				}
+				if !yield(string(key), string(value)) {
+					return errStop
+				}
+				return nil
+			})
+		})
+	}
+	v := p.Decide(resource, k.gvk.Kind, ann)
+	if malformed != nil && malformed != errStop {
+		return false, malformed
+	}
+	return v.Needed(), nil
+}
+
+// errStop ends a walk over fields early.
+var errStop = errors.New("stop")
+
+// annotationsNum is ObjectMeta's annotations field number.
+var annotationsNum = func() protowire.Number {
+	f, _ := reflect.TypeFor[metav1.ObjectMeta]().FieldByName("Annotations")
+	return protoNumber(f.Tag.Get("protobuf"))
+}()
 
 // wireKind is what the writer needs to know about a kind on the wire,
 // worked out once per kind.
