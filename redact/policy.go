@@ -41,14 +41,16 @@ type Policy struct {
 
 // NewPolicy is the policy for secrets plus the resources given (kubectl's
 // plural names, with their group: "sealedsecrets.bitnami.com"), and the
-// default whole-object annotations plus those given.
+// default whole-object annotations plus those given. A source that can
+// resolve other names (a cluster's discovery: short names, kinds) adds
+// what they name with WithResources and WithKinds.
 func NewPolicy(resources, annotations []string) (Policy, error) {
 	p := Policy{resources: map[string]bool{"secrets": true}, kinds: map[string]bool{"Secret": true},
 		quotedKinds: []string{`"Secret"`}, annotations: slices.Clone(DefaultAnnotations)}
 	for _, r := range resources {
 		name := strings.ToLower(strings.TrimSpace(r))
 		if name == "" || strings.ContainsAny(name, " /=") {
-			return Policy{}, fmt.Errorf("%q is not a resource name; name it as kubectl does, plural with its group, e.g. sealedsecrets.bitnami.com", r)
+			return Policy{}, fmt.Errorf("%q is not a resource name; name it as -r takes it, e.g. sealedsecrets.bitnami.com, sealedsecret or SealedSecret", r)
 		}
 		p.resources[name] = true
 	}
@@ -80,6 +82,22 @@ func (p Policy) WithKinds(kinds ...string) Policy {
 			q.kinds[k] = true
 			q.quotedKinds = append(q.quotedKinds, strconv.Quote(k))
 		}
+	}
+	return q
+}
+
+// WithResources returns p that also treats these resources (kubectl's
+// names, as schema.GroupResource prints them) as secret: a source that
+// resolved the names the user gave (a short name, a kind) to the
+// resources its informers are called by tells the policy.
+func (p Policy) WithResources(resources ...string) Policy {
+	q := p
+	q.resources = make(map[string]bool, len(p.resources)+len(resources))
+	for r := range p.resources {
+		q.resources[r] = true
+	}
+	for _, r := range resources {
+		q.resources[strings.ToLower(r)] = true
 	}
 	return q
 }
