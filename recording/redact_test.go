@@ -80,7 +80,8 @@ func TestWireAnnotationsThatDoNotParse(t *testing.T) {
 	k := newWireKind("v1", "ConfigMap")
 	md := []byte{byte(annotationsNum<<3 | 2), 3, 0x0a, 9, 'x'} // an entry claiming more than it holds
 	body := append([]byte{byte(k.metaNum<<3 | 2), byte(len(md))}, md...)
-	if _, err := wireNeedsRedaction(redact.Current(), "configmaps", k, body); err == nil {
+	var s wireScratch
+	if _, err := s.needsRedaction(redact.Current(), "configmaps", k, body); err == nil {
 		t.Fatal("a malformed annotation was read as none")
 	}
 }

@@ -29,24 +29,30 @@ type Verdict struct {
 // of the same name carries that Secret in its last-applied annotation).
 func (p Policy) Decide(resource, kind string, annotations iter.Seq2[string, string]) Verdict {
 	v := Verdict{p: p, resource: resource, Secret: (resource != "" && p.SecretResource(resource)) || p.kinds[kind]}
-	whole := false
-	if annotations == nil {
-		return v
+	if annotations != nil {
+		v.Secret, v.hidesAnnotations = p.judgeCopies(resource, v.Secret, annotations)
 	}
+	return v
+}
+
+// judgeCopies is Decide's look at the whole-object annotations, apart so
+// that what its loop over an iterator moves to the heap is moved only
+// for objects that have annotations.
+func (p Policy) judgeCopies(resource string, secret bool, annotations iter.Seq2[string, string]) (isSecret, hides bool) {
+	whole := false
 	for k, val := range annotations {
 		if !p.WholeObjectAnnotation(k) {
 			continue
 		}
 		whole = true
-		if v.Secret {
+		if secret {
 			continue
 		}
-		secret, hide := p.copies(resource, val)
-		v.Secret = v.Secret || secret
-		v.hidesAnnotations = v.hidesAnnotations || hide
+		copied, hide := p.copies(resource, val)
+		secret = secret || copied
+		hides = hides || hide
 	}
-	v.hidesAnnotations = v.hidesAnnotations || (v.Secret && whole)
-	return v
+	return secret, hides || (secret && whole)
 }
 
 // DecideObject is Decide for a Go object: its kind from its TypeMeta or
