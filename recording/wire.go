@@ -24,7 +24,8 @@ var protobufMagic = []byte("k8s\x00")
 
 // fromWire stores in r the object the API server sent as raw: protobuf
 // objects as they came, less their managedFields (cut from the bytes,
-// without decoding the rest); Secrets and JSON decoded, redacted and
+// without decoding the rest); what a view would redact (a Secret, an
+// object whose last-applied copies one) and JSON decoded, redacted and
 // stored as JSON. A protobuf object is returned as pieces which, one
 // after the other, are its bytes: slices of raw and of scratch, so that
 // nothing is copied before the compressor (the next call reuses scratch).
