@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -79,5 +80,45 @@ func TestMetadataOnlySecretLeavesNoEndpoint(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A ConfigMap whose last-applied annotation copies a Secret is secret to
+// every endpoint, as to the Store view: its object, its entries, the
+// frame's and report's mutation lists show neither the copy nor its data,
+// even when a handler rewrites that data in the cache.
+func TestConfigMapCopyingASecretLeavesNoEndpoint(t *testing.T) {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "db", UID: "uid-db", ResourceVersion: "1",
+		Annotations: map[string]string{redact.LastApplied: appliedSecretJSON}}, Data: map[string]string{"password": "cm-s3cr3t"}}
+	src := newTestSource(t, runtime.Object(cm))
+	inf := engine.NewSharedIndexInformerWithOptions(src, &corev1.ConfigMap{}, engine.Options{Name: "configmaps",
+		Instrumentation: engine.Instrumentation{MutationAttribution: true, NoUpkeep: true}})
+	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+		obj.(*corev1.ConfigMap).Data["password"] = "an0ther-s3cr3t"
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server(t, Options{Resources: map[string]schema.GroupVersionResource{"configmaps": {Version: "v1", Resource: "configmaps"}}}, inf)
+	startInformer(t, inf)
+	waitFor(t, "the handler to sync", reg.HasSynced)
+	waitFor(t, "the change to be found", func() bool {
+		ls := inf.Snapshot().Listeners
+		return len(ls) == 1 && ls[0].CacheMutations > 0
+	})
+	for _, p := range []string{api.PathFrame, api.PathReport, api.PathMetrics,
+		api.PathObject + "?informer=configmaps&key=" + url.QueryEscape("default/db"), api.PathEntries + "?informer=configmaps"} {
+		status, body := get(t, srv, http.MethodGet, p, "")
+		if status != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", p, status, body)
+		}
+		for _, v := range []string{"aHVudGVyMg", "plain-s3cr3t", "cm-s3cr3t", "an0ther-s3cr3t"} {
+			if strings.Contains(string(body), v) {
+				t.Fatalf("GET %s shows %q:\n%s", p, v, body)
+			}
+		}
+		if p == api.PathFrame && !strings.Contains(string(body), `data.password: \u003credacted, 9 bytes\u003e → \u003credacted, 14 bytes`) {
+			t.Fatalf("the frame should name the changed field, by size:\n%s", body)
+		}
 	}
 }

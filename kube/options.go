@@ -45,6 +45,11 @@ type Options struct {
 	// deployments.v1.apps, a CRD's plural, singular, short name or
 	// plural.group. Empty means pods.
 	Resources []string
+	// Redact are the resources --redact names, as Resources takes them:
+	// New resolves each through discovery into the process's redaction
+	// policy (redact.Current), and refuses a name the server does not
+	// serve rather than redact nothing.
+	Redact []string
 	// AllNamespaces watches every namespace; otherwise --namespace or the
 	// context's namespace.
 	AllNamespaces bool

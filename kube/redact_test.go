@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/source"
 )
 
 // appliedSecret is the annotation kubectl apply leaves on a Secret: the
@@ -123,4 +125,70 @@ func zstdDecode(b []byte) (string, error) {
 	defer d.Close()
 	out, err := d.DecodeAll(b, nil)
 	return string(out), err
+}
+
+// withPolicy makes the process's redaction policy the one --redact names
+// would give, until the test ends.
+func withPolicy(t *testing.T, resources ...string) {
+	t.Helper()
+	p, err := redact.NewPolicy(resources, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := redact.Current()
+	redact.SetCurrent(p)
+	t.Cleanup(func() { redact.SetCurrent(prev) })
+}
+
+// --redact takes a resource by any name -r takes (plural, short name,
+// kind, singular, plural.group): the CRD's fields are hidden in the Store
+// view's YAML and it gets no kubectl columns, whose PASSWORD would show
+// one. A name the server does not serve is refused, not matched by
+// nothing.
+func TestRedactNamesResolveAsR(t *testing.T) {
+	c := kubetest.Shared(t)
+	cs := testClients(t, c)
+	ns := namespace(t, cs)
+	const password = "w1dg3t-s3cr3t"
+	c.Widgets(t, ns, map[string]any{"metadata": map[string]any{"name": "w1"}, "spec": map[string]any{"password": password}})
+	const informer, key = "widgets.example.com", "/w1"
+	shown := func(s *Source) (yaml string, table source.Table, err error) {
+		t.Helper()
+		obj, ok := s.Store(informer).Object(ns + key)
+		if !ok {
+			t.Fatal("the widget is not cached")
+		}
+		table, err = s.Controls().Table.Rows(context.Background(), informer, []string{ns + key}, false)
+		return obj.YAML, table, err
+	}
+
+	withPolicy(t)
+	yaml, table, err := shown(start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"wdg"}}, true))
+	if err != nil || !strings.Contains(yaml, password) || !slices.Contains(table.Rows[ns+key], password) {
+		t.Fatalf("without --redact the widget's password should show (the test's premise): %v\n%s\n%v", err, yaml, table)
+	}
+	for _, name := range []string{"widgets", "wg", "Widget", "widget", "widgets.example.com"} {
+		t.Run(name, func(t *testing.T) {
+			withPolicy(t, name)
+			s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"wdg"}, Redact: []string{name}}, true)
+			yaml, table, err := shown(s)
+			if strings.Contains(yaml, password) || !strings.Contains(yaml, "password: <redacted, 13 bytes>") {
+				t.Errorf("--redact %s: the Store view shows\n%s", name, yaml)
+			}
+			if err == nil || !strings.Contains(err.Error(), "secret resource") || len(table.Rows) != 0 {
+				t.Errorf("--redact %s: kubectl's columns %v (%v), want none and a sentence", name, table, err)
+			}
+		})
+	}
+
+	withPolicy(t, "nope")
+	_, err = New(context.Background(), Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"wdg"}, Redact: []string{"nope"}})
+	if err == nil || !strings.HasPrefix(err.Error(), `--redact nope: the server has no resource "nope"`) {
+		t.Fatalf("--redact nope: %v, want a sentence refusing it", err)
+	}
+	withPolicy(t, "widgts")
+	_, err = New(context.Background(), Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"wdg"}, Redact: []string{"widgts"}})
+	if err == nil || !strings.Contains(err.Error(), "did you mean widgets") {
+		t.Fatalf("--redact widgts: %v, want the names nearest to it", err)
+	}
 }

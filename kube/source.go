@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -152,6 +154,9 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	}
 	res, err := resources(mapper, disco, o.Resources)
 	if err != nil {
+		return nil, err
+	}
+	if err := resolveRedacted(mapper, disco, o.Redact); err != nil {
 		return nil, err
 	}
 	teachRedactedKinds(res)
@@ -372,6 +377,32 @@ func (s *Source) Run(ctx context.Context) {
 	}
 	s.Source.Run(ctx)
 	wg.Wait()
+}
+
+// resolveRedacted resolves the names --redact gives as -r resolves its
+// own (plural, singular, short name, kind, plural.group) and makes their
+// resources and kinds secret in the process's redaction policy: the
+// policy matches informers by the resource they watch, so "wg" or
+// "Widget" left as it is would redact nothing. A name the server does not
+// serve is refused, with the names nearest to it.
+func resolveRedacted(mapper meta.RESTMapper, disco discovery.DiscoveryInterface, names []string) error {
+	var resources, kinds []string
+	for _, arg := range names {
+		m, err := resolve(mapper, arg)
+		if err != nil {
+			if errors.Is(err, errUnknown) || meta.IsNoMatchError(err) {
+				lists, _ := disco.ServerPreferredResources()
+				return fmt.Errorf("--redact %s: %w", arg, unknownResource(arg, lists))
+			}
+			return fmt.Errorf("cannot resolve --redact %s: %w", arg, err)
+		}
+		resources = append(resources, m.Resource.GroupResource().String())
+		kinds = append(kinds, m.GroupVersionKind.Kind)
+	}
+	if len(resources) > 0 {
+		redact.SetCurrent(redact.Current().WithResources(resources...).WithKinds(kinds...))
+	}
+	return nil
 }
 
 // teachRedactedKinds tells the process's redaction policy the kinds of the

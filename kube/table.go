@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -61,6 +62,7 @@ type tables struct {
 type tableOf struct {
 	informer string
 	resource string // as the redaction policy names it
+	kind     string // its objects', for the redaction policy too
 	gvr      schema.GroupVersionResource
 	scoped   bool // namespaced
 
@@ -99,7 +101,8 @@ func newTables(cfg *rest.Config, res []resource, cached func(informer, key strin
 func (t *tables) watch(r resource) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.byName[r.name()] = &tableOf{informer: r.name(), resource: r.name(), gvr: r.mapping.Resource, scoped: r.namespaced()}
+	t.byName[r.name()] = &tableOf{informer: r.name(), resource: r.name(), kind: r.mapping.GroupVersionKind.Kind,
+		gvr: r.mapping.Resource, scoped: r.namespaced()}
 }
 
 // of is the named informer's table; nil when there is none.
@@ -345,15 +348,17 @@ func (tb *tableOf) take(a tableAsk, asked []string) error {
 	}
 	row := a.table.Rows[0]
 	r := tableRow{asked: a.rv, cells: make([]string, len(tb.columns))}
+	var m metav1.PartialObjectMetadata
+	if len(row.Object.Raw) > 0 && json.Unmarshal(row.Object.Raw, &m) == nil {
+		r.rv = m.ResourceVersion
+	}
+	// The row's cells are a view of the object: hidden as its YAML is,
+	// by the same decision (an object whose last-applied copies a Secret
+	// shows its names and age only).
+	v := redact.Current().Decide(tb.resource, tb.kind, maps.All(m.Annotations))
 	for i := range r.cells {
 		if i < len(row.Cells) {
-			r.cells[i] = redact.TableCell(tb.resource, tb.columns[i].Name, cellText(row.Cells[i]))
-		}
-	}
-	if len(row.Object.Raw) > 0 {
-		var m metav1.PartialObjectMetadata
-		if json.Unmarshal(row.Object.Raw, &m) == nil {
-			r.rv = m.ResourceVersion
+			r.cells[i] = v.TableCell(tb.columns[i].Name, cellText(row.Cells[i]))
 		}
 	}
 	tb.keep(a.key, r, asked)

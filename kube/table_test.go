@@ -3,6 +3,7 @@ package kube
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -447,5 +448,33 @@ func TestTableOfANamedSecretResourceIsNotAsked(t *testing.T) {
 	_, err = tr.Rows(context.Background(), "samples.metrics.example.com", []string{"ns/s"}, false)
 	if err == nil || !strings.Contains(err.Error(), "secret resource") || requests.Load() != 0 {
 		t.Fatalf("%v after %d requests; want a sentence and none", err, requests.Load())
+	}
+}
+
+// A row is hidden as its object's YAML is: an object whose metadata (in
+// the row, includeObject=Metadata) carries a last-applied copy of a
+// Secret shows its cells by size (the view shows the name its own way);
+// the same row without the copy shows them.
+func TestTableRowOfAnObjectCopyingASecret(t *testing.T) {
+	applied, err := json.Marshal(`{"apiVersion":"v1","kind":"Secret","data":{"password":"aHVudGVyMg=="}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		annotations string
+		want        []string
+	}{
+		{`{"` + redact.LastApplied + `":` + string(applied) + `}`, []string{redact.Value(len("hunter2-ish"))}},
+		{`{"team":"shop"}`, []string{"hunter2-ish"}},
+	} {
+		tr, _ := fakeTables(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"apiVersion":"meta.k8s.io/v1","kind":"Table","columnDefinitions":[{"name":"Name","type":"string","format":"name"},{"name":"Echo","type":"string"}],`+
+				`"rows":[{"cells":["s","hunter2-ish"],"object":{"apiVersion":"meta.k8s.io/v1","kind":"PartialObjectMetadata","metadata":{"name":"s","resourceVersion":"1","annotations":%s}}}]}`, c.annotations)
+		})
+		tb, err := tr.Rows(context.Background(), "samples.metrics.example.com", []string{"ns/s"}, false)
+		if err != nil || !slices.Equal(tb.Rows["ns/s"], c.want) {
+			t.Errorf("annotations %s: row %q (%v), want %q", c.annotations, tb.Rows["ns/s"], err, c.want)
+		}
 	}
 }

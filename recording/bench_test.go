@@ -6,15 +6,20 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/internal/benchlw"
 	"github.com/informtop/informtop/internal/benchrun"
 	"github.com/informtop/informtop/internal/benchwire"
+	"github.com/informtop/informtop/redact"
 )
 
 // BenchmarkRecordingCost: watch events through an engine informer as fast
@@ -231,4 +236,37 @@ func decompressedSize(b *testing.B, path string) int64 {
 		b.Fatal(err)
 	}
 	return n
+}
+
+// BenchmarkNeedsRedaction: what deciding from the wire's bytes costs
+// the writer per object, before it keeps them: a pod without annotations,
+// and a ConfigMap carrying its own 2 KB last-applied copy (the common
+// case of an applied object: a whole-object annotation that names a kind
+// that is not secret, so no JSON is decoded).
+func BenchmarkNeedsRedaction(b *testing.B) {
+	applied := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"shop"},"data":{"k":"` + strings.Repeat("v", 2000) + `"}}`
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "c", Namespace: "shop",
+		Annotations: map[string]string{redact.LastApplied: applied, "team": "shop"}}, Data: map[string]string{"k": "v"}}
+	for _, c := range []struct {
+		name, resource string
+		obj            runtime.Object
+	}{{"pod", "pods", benchwire.Pod(1, 2)}, {"configmap-applied", "configmaps", cm}} {
+		b.Run(c.name, func(b *testing.B) {
+			raw, err := benchwire.Protobuf(c.obj)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var s wireScratch
+			k, body, err := s.envelope(raw[len(protobufMagic):])
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := redact.Current()
+			for b.Loop() {
+				if needed, err := s.needsRedaction(p, c.resource, k, body); needed || err != nil {
+					b.Fatal(needed, err)
+				}
+			}
+		})
+	}
 }

@@ -11,13 +11,15 @@
 // then, when the record's objects are in protobuf (ProtoCount of them), a
 // uvarint length and the bytes of each. Objects of the Kubernetes API's
 // own kinds are stored as Kubernetes protobuf, which costs a fifth of
-// JSON to encode; Secrets (redacted), unstructured objects and ERROR
-// events' Status as JSON inside the record. The writer flushes the
+// JSON to encode; what a view would redact (Secrets, objects whose
+// whole-object annotation copies one; redacted), unstructured objects and
+// ERROR events' Status as JSON inside the record. The writer flushes the
 // compressor every FlushEvery, so a recording cut short (a killed
 // process, a full disk) still decompresses up to its last flush; a Reader
 // hands out what is complete and says where it stopped. Objects are
-// stored as the source shows them: managedFields stripped, Secrets' data
-// and stringData redacted (package redact). Files are their owner's only.
+// stored as the source shows them: managedFields stripped, secret values
+// redacted by the views' own decision (redact.Policy.Decide). Files are
+// their owner's only.
 //
 // A Reader streams a file record by record within bounds (budget.go), so
 // that a file crafted to decompress to gigabytes costs nothing, and

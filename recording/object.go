@@ -27,10 +27,11 @@ type protoUnmarshaler interface {
 // on the caller's goroutine and without changing obj: the tee calls it
 // before the reflector gets obj, so no copy is needed to keep the
 // recording apart from what the pipeline later does to obj. ok is false
-// for what protobuf cannot or must not carry: Secrets (redacted as JSON),
+// for what protobuf cannot or must not carry: whatever a view would
+// redact (Secrets, objects copying one; stored redacted as JSON),
 // unstructured objects, kinds client-go's scheme does not know.
 func protoOf(resource string, obj runtime.Object) (kind string, b []byte, ok bool) {
-	if redact.Secret(resource, obj) {
+	if redact.Current().Needed(resource, obj) {
 		return "", nil, false
 	}
 	gvk := obj.GetObjectKind().GroupVersionKind()

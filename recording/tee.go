@@ -17,8 +17,9 @@ import (
 // of every call, page, watch event and close to w, as the named informer's.
 // Objects the API has a protobuf form for are encoded here, before the
 // reflector gets them (it and transforms may change them in place later):
-// that is cheaper than a deep copy. The rest (Secrets, unstructured
-// objects) are deep-copied and encoded as JSON on w's goroutine.
+// that is cheaper than a deep copy. The rest (what a view would redact,
+// unstructured objects) are deep-copied and encoded as JSON on w's
+// goroutine.
 //
 // When lw's client keeps the bytes it decodes (wirekeep.Source), watch
 // events are stored from those bytes instead, on w's goroutine: the tee

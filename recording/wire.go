@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,7 +24,8 @@ var protobufMagic = []byte("k8s\x00")
 
 // fromWire stores in r the object the API server sent as raw: protobuf
 // objects as they came, less their managedFields (cut from the bytes,
-// without decoding the rest); Secrets and JSON decoded, redacted and
+// without decoding the rest); what a view would redact (a Secret, an
+// object whose last-applied copies one) and JSON decoded, redacted and
 // stored as JSON. A protobuf object is returned as pieces which, one
 // after the other, are its bytes: slices of raw and of scratch, so that
 // nothing is copied before the compressor (the next call reuses scratch).
@@ -42,7 +44,15 @@ func fromWire(resource string, raw []byte, r *Record, scratch *wireScratch) (pie
 		r.Object = errorObject(fmt.Errorf("the API server sent a %s, which this informtop does not know", k.gvk.Kind))
 		return nil
 	}
-	if (k.gvk.Group == "" && k.gvk.Kind == "Secret") || redact.Current().SecretResource(resource) {
+	// The bytes are kept only when the view would show them whole: the
+	// decision is the views' own, from the kind and the annotations read
+	// in place.
+	needed, err := scratch.needsRedaction(redact.Current(), resource, k, body)
+	if err != nil {
+		r.Object = errorObject(fmt.Errorf("a %s from the API server is malformed: %w", k.gvk.Kind, err))
+		return nil
+	}
+	if needed {
 		obj, err := scheme.Scheme.New(k.gvk)
 		if err == nil {
 			err = unmarshalProto(obj, body)
@@ -62,6 +72,84 @@ func fromWire(resource string, raw []byte, r *Record, scratch *wireScratch) (pie
 	r.ProtoKind = k.protoKind
 	return pieces
 }
+
+// needsRedaction reports whether b, the protobuf of an object of kind k
+// from an informer of resource, must be redacted before it is stored
+// (redact.Verdict.Needed), reading its annotations in place. Only the
+// whole-object annotations are handed to the decision, copied out: an
+// object without any costs a walk over its metadata and no allocation.
+func (s *wireScratch) needsRedaction(p redact.Policy, resource string, k wireKind, b []byte) (bool, error) {
+	if p.Decide(resource, k.gvk.Kind, nil).Secret {
+		return true, nil
+	}
+	if k.metaNum == 0 {
+		return false, nil
+	}
+	s.found = s.found[:0]
+	for off := 0; off < len(b); {
+		f, err := nextField(b[off:])
+		if err != nil {
+			return false, err
+		}
+		if f.num == k.metaNum && f.typ == protowire.BytesType {
+			if err := s.wholeObjectAnnotations(p, b[off+f.value:off+f.size]); err != nil {
+				return false, err
+			}
+		}
+		off += f.size
+	}
+	if len(s.found) == 0 {
+		return false, nil
+	}
+	v := p.Decide(resource, k.gvk.Kind, func(yield func(string, string) bool) {
+		for _, a := range s.found {
+			// The value is read in place, not copied (a last-applied copy
+			// is kilobytes, on every event of an applied object): Decide
+			// keeps no string it is given, and the wire's bytes do not
+			// change while it reads them.
+			if !yield(string(a[0]), unsafe.String(unsafe.SliceData(a[1]), len(a[1]))) {
+				return
+			}
+		}
+	})
+	return v.Needed(), nil
+}
+
+// wholeObjectAnnotations appends to s.found the whole-object annotations
+// of md, an ObjectMeta's bytes, as key and value.
+func (s *wireScratch) wholeObjectAnnotations(p redact.Policy, md []byte) error {
+	for off := 0; off < len(md); {
+		f, err := nextField(md[off:])
+		if err != nil {
+			return err
+		}
+		if f.num == annotationsNum && f.typ == protowire.BytesType {
+			var kv [2][]byte
+			entry := md[off+f.value : off+f.size]
+			for e := 0; e < len(entry); {
+				ef, err := nextField(entry[e:])
+				if err != nil {
+					return err
+				}
+				if (ef.num == 1 || ef.num == 2) && ef.typ == protowire.BytesType {
+					kv[ef.num-1] = entry[e+ef.value : e+ef.size]
+				}
+				e += ef.size
+			}
+			if p.WholeObjectAnnotation(string(kv[0])) {
+				s.found = append(s.found, kv)
+			}
+		}
+		off += f.size
+	}
+	return nil
+}
+
+// annotationsNum is ObjectMeta's annotations field number.
+var annotationsNum = func() protowire.Number {
+	f, _ := reflect.TypeFor[metav1.ObjectMeta]().FieldByName("Annotations")
+	return protoNumber(f.Tag.Get("protobuf"))
+}()
 
 // wireKind is what the writer needs to know about a kind on the wire,
 // worked out once per kind.
@@ -217,8 +305,9 @@ func errorObject(err error) json.RawMessage {
 // managedFields, reused from one object to the next.
 type wireScratch struct {
 	pieces [][]byte
-	head   []byte   // rewritten tags and lengths
-	last   wireKind // the previous object's kind
+	head   []byte      // rewritten tags and lengths
+	last   wireKind    // the previous object's kind
+	found  [][2][]byte // an object's whole-object annotations, key and value
 }
 
 // withoutManagedFields is b, the protobuf of an object of kind k, without

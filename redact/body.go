@@ -40,7 +40,7 @@ func (p Policy) Body(body string) string {
 			if k == "" {
 				k = itemKind
 			}
-			p.redactMap("", k, p.kinds[k], im)
+			p.redactMap("", k, im)
 		}
 	} else if rows, ok := m["rows"].([]any); ok && kind == "Table" {
 		// kubectl get's Table: each row may carry its object, or the
@@ -49,11 +49,11 @@ func (p Policy) Body(body string) string {
 			rm, _ := r.(map[string]any)
 			if om, ok := rm["object"].(map[string]any); ok {
 				k, _ := om["kind"].(string)
-				p.redactMap("", k, p.kinds[k], om)
+				p.redactMap("", k, om)
 			}
 		}
 	} else {
-		p.redactMap("", kind, p.kinds[kind], m)
+		p.redactMap("", kind, m)
 	}
 	out, err := json.Marshal(m)
 	if err != nil {

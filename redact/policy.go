@@ -3,6 +3,7 @@ package redact
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 )
@@ -31,20 +32,25 @@ type Policy struct {
 	resources map[string]bool
 	// kinds are the kinds of those resources, where a caller knew them:
 	// objects carry a kind, not their resource.
-	kinds       map[string]bool
+	kinds map[string]bool
+	// quotedKinds are kinds as JSON strings (`"Secret"`): a whole-object
+	// annotation that holds none names no secret kind.
+	quotedKinds []string
 	annotations []string
 }
 
 // NewPolicy is the policy for secrets plus the resources given (kubectl's
 // plural names, with their group: "sealedsecrets.bitnami.com"), and the
-// default whole-object annotations plus those given.
+// default whole-object annotations plus those given. A source that can
+// resolve other names (a cluster's discovery: short names, kinds) adds
+// what they name with WithResources and WithKinds.
 func NewPolicy(resources, annotations []string) (Policy, error) {
 	p := Policy{resources: map[string]bool{"secrets": true}, kinds: map[string]bool{"Secret": true},
-		annotations: slices.Clone(DefaultAnnotations)}
+		quotedKinds: []string{`"Secret"`}, annotations: slices.Clone(DefaultAnnotations)}
 	for _, r := range resources {
 		name := strings.ToLower(strings.TrimSpace(r))
 		if name == "" || strings.ContainsAny(name, " /=") {
-			return Policy{}, fmt.Errorf("%q is not a resource name; name it as kubectl does, plural with its group, e.g. sealedsecrets.bitnami.com", r)
+			return Policy{}, fmt.Errorf("%q is not a resource name; name it as -r takes it, e.g. sealedsecrets.bitnami.com, sealedsecret or SealedSecret", r)
 		}
 		p.resources[name] = true
 	}
@@ -70,8 +76,28 @@ func (p Policy) WithKinds(kinds ...string) Policy {
 	for k := range p.kinds {
 		q.kinds[k] = true
 	}
+	q.quotedKinds = slices.Clone(p.quotedKinds)
 	for _, k := range kinds {
-		q.kinds[k] = true
+		if k != "" && !q.kinds[k] {
+			q.kinds[k] = true
+			q.quotedKinds = append(q.quotedKinds, strconv.Quote(k))
+		}
+	}
+	return q
+}
+
+// WithResources returns p that also treats these resources (kubectl's
+// names, as schema.GroupResource prints them) as secret: a source that
+// resolved the names the user gave (a short name, a kind) to the
+// resources its informers are called by tells the policy.
+func (p Policy) WithResources(resources ...string) Policy {
+	q := p
+	q.resources = make(map[string]bool, len(p.resources)+len(resources))
+	for r := range p.resources {
+		q.resources[r] = true
+	}
+	for _, r := range resources {
+		q.resources[strings.ToLower(r)] = true
 	}
 	return q
 }

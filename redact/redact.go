@@ -12,9 +12,7 @@ import (
 	"fmt"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
@@ -54,7 +52,7 @@ func (p Policy) Map(resource string, obj any) (m map[string]any, raw []byte, err
 	if kind == "" {
 		kind = Kind(obj)
 	}
-	p.redactMap(resource, kind, p.Secret(resource, obj) || p.kinds[kind], m)
+	p.redactMap(resource, kind, m)
 	return m, nil, nil
 }
 
@@ -95,50 +93,33 @@ func (p Policy) YAML(resource string, obj any) string {
 }
 
 // Secret reports whether obj, an object of resource ("" when unknown),
-// holds secret data: its resource is secret, or it says it is a Secret
-// (typed, unstructured or by its TypeMeta) whatever informer holds it.
-func (p Policy) Secret(resource string, obj any) bool {
-	if resource != "" && p.SecretResource(resource) {
-		return true
-	}
-	switch o := obj.(type) {
-	case *corev1.Secret, corev1.Secret:
-		return true
-	case *unstructured.Unstructured:
-		return p.kinds[o.GetKind()]
-	}
-	if t, err := meta.TypeAccessor(obj); err == nil && p.kinds[t.GetKind()] {
-		return true
-	}
-	return false
-}
+// holds secret data, as Decide finds: its resource is secret, it says it
+// is a Secret (typed, unstructured or by its TypeMeta) whatever informer
+// holds it, or a whole-object annotation says it copies one.
+func (p Policy) Secret(resource string, obj any) bool { return p.DecideObject(resource, obj).Secret }
 
-// redactMap redacts one object's JSON in place. A secret object keeps
-// only what names it (apiVersion, kind, metadata; a Secret's type and
-// immutable too) and, of its maps of strings, the keys. Any object's
-// whole-object annotations go too when they do or may copy a secret
-// object, so an object whose resource is unknown is still safe.
-func (p Policy) redactMap(resource, kind string, secret bool, m map[string]any) {
-	md, _ := m["metadata"].(map[string]any)
-	ann, _ := md["annotations"].(map[string]any)
-	// An object whose own copy says it is a Secret is one, whatever
-	// holds it: its other copies go too.
-	for k, v := range ann {
-		if s, ok := v.(string); ok && !secret && p.WholeObjectAnnotation(k) && p.copiesSecretKind(s) {
-			secret = true
-		}
-	}
-	if secret {
-		for field, v := range m {
+// redactMap redacts one object's JSON in place, as Decide finds from what
+// the JSON says. A secret object keeps only what names it (apiVersion,
+// kind, metadata; a Secret's type and immutable too) and, of its maps of
+// strings, the keys; its whole-object annotations go by size, as do those
+// of any object that do or may copy a secret object.
+func (p Policy) redactMap(resource, kind string, m map[string]any) {
+	v := p.Decide(resource, kind, annotationsOf(m))
+	if v.Secret {
+		for field, val := range m {
 			if !hiddenField(kind, field) {
 				continue
 			}
-			m[field] = hideValue(v, kind == "Secret" && field == "data")
+			m[field] = hideValue(val, kind == "Secret" && field == "data")
 		}
 	}
-	for k, v := range ann {
-		s, ok := v.(string)
-		if ok && p.WholeObjectAnnotation(k) && (secret || p.mayCopySecret(resource, s)) {
+	if !v.hidesAnnotations {
+		return
+	}
+	md, _ := m["metadata"].(map[string]any)
+	ann, _ := md["annotations"].(map[string]any)
+	for k, val := range ann {
+		if s, ok := val.(string); ok && v.HideAnnotation(k, s) {
 			ann[k] = Value(len(s))
 		}
 	}
@@ -184,22 +165,6 @@ func jsonSize(v any) int {
 	b, _ := json.Marshal(v)
 	return len(b)
 }
-
-// mayCopySecret reports whether a whole-object annotation's value, on an
-// object that is not itself known to be secret, may copy a secret object:
-// it says so by its kind, or, for an object whose resource is unknown, it
-// names no kind (compressed, cut, a diff) and so may copy anything.
-func (p Policy) mayCopySecret(resource, value string) bool {
-	kind := copiedKind(value)
-	if kind == "" {
-		return resource == ""
-	}
-	return p.kinds[kind]
-}
-
-// copiesSecretKind reports whether a whole-object annotation's value says
-// it is a copy of a secret kind.
-func (p Policy) copiesSecretKind(value string) bool { return p.kinds[copiedKind(value)] }
 
 // copiedKind is the kind a whole-object annotation's value names, "" when
 // it names none or cannot be read.
@@ -253,25 +218,11 @@ func DataSize(s string) int {
 }
 
 // Needed reports whether Map would change obj, an object of resource,
-// beyond dropping managedFields: it is secret, or one of its whole-object
-// annotations is hidden. Writers that encode objects directly call it to
-// keep that fast path for everything else.
+// beyond dropping managedFields (Verdict.Needed). An object without
+// metadata always needs it.
 func (p Policy) Needed(resource string, obj any) bool {
-	if p.Secret(resource, obj) {
+	if _, err := meta.Accessor(obj); err != nil {
 		return true
 	}
-	acc, err := meta.Accessor(obj)
-	if err != nil {
-		return true
-	}
-	ann := acc.GetAnnotations()
-	if len(ann) == 0 {
-		return false
-	}
-	for _, a := range p.annotations {
-		if v, ok := ann[a]; ok && p.mayCopySecret(resource, v) {
-			return true
-		}
-	}
-	return false
+	return p.DecideObject(resource, obj).Needed()
 }

@@ -18,22 +18,9 @@ func TableCell(resource, column, cell string) string {
 
 // TableCell is what one cell of the table the API server prints for
 // resource (kubectl get's columns; column is the server's name, in any
-// case) may show: the cell, unless resource is secret and the column is
-// not known to print metadata only; then the cell's size, as Value gives
-// it. Of a Secret the server prints its type and the number of its data
-// keys, never a value; a secret resource the user named (a CRD) may have
+// case) may show when nothing but the resource is known of the object:
+// as Verdict.TableCell. A secret resource the user named (a CRD) may have
 // printer columns reading any field of its objects.
 func (p Policy) TableCell(resource, column, cell string) string {
-	if !p.SecretResource(resource) || cell == "" {
-		return cell
-	}
-	switch strings.ToLower(column) {
-	case "name", "namespace", "age":
-		return cell
-	case "type", "data":
-		if strings.EqualFold(resource, "secrets") {
-			return cell
-		}
-	}
-	return Value(len(cell))
+	return p.Decide(resource, "", nil).TableCell(column, cell)
 }

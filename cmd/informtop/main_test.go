@@ -132,6 +132,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"--rate", "-2"}, "--rate must not be negative"},
 		{[]string{"--demo", "--once", "--redact", "secrets/db"}, `cannot redact as asked: "secrets/db" is not a resource name`},
 		{[]string{"--demo", "--once", "--redact-annotation", "a b"}, `"a b" is not an annotation key`},
+		{[]string{"--demo", "--once", "--redact", "cm"}, "--redact cm: the demo watches no resource of that name; without a cluster's discovery (short names, kinds) name one by its plural or plural.group: pods, configmaps"},
 		{[]string{"--demo", "--once", "--rate", "1e12", "--timeout", "5s"}, "--rate 1e+12 is more than the demo can apply: at most 5000 changes per second, e.g. --rate 5000"},
 		{[]string{"--demo", "--once", "--rate", "1e9"}, "--rate 1e+09 is more than the demo can apply"},
 		{[]string{"--demo", "--rate", "5001"}, "--rate 5001 is more than the demo can apply"},

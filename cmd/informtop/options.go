@@ -116,7 +116,7 @@ func (o *options) addFlags(fs *pflag.FlagSet) {
 func (o *options) addLogFlags(fs *pflag.FlagSet, usage string) {
 	fs.StringVar(&o.logFile, "log-file", "", usage)
 	fs.IntVarP(&o.verbosity, "v", "v", 0, "client-go's log verbosity in --log-file, as kubectl's -v: 0 records failed watches, 2 cache syncs, 4 watch closes and backoffs, 6 every request, 8 bodies (redacted)")
-	fs.StringSliceVar(&o.redactResources, "redact", nil, "also hide every value but the metadata of these resources' objects, on screen and in every output, e.g. sealedsecrets.bitnami.com (secrets always are)")
+	fs.StringSliceVar(&o.redactResources, "redact", nil, "also hide every value but the metadata of these resources' objects, on screen and in every output; named as -r takes them, e.g. sealedsecrets.bitnami.com, sealedsecret or SealedSecret (secrets always are)")
 	fs.StringSliceVar(&o.redactAnnotations, "redact-annotation", nil, "also treat these annotations as copies of a whole object, hidden on secret objects, e.g. example.com/original (kubectl's last-applied, kapp's and wrangler's always are)")
 }
 
@@ -254,7 +254,7 @@ func (o *options) kubeOptions() (kube.Options, error) {
 		NoServerMetrics:    !o.serverMetrics,
 		ServerMetricsEvery: o.serverMetricsEvery,
 		MetadataOnly:       o.metadataOnly, KeepManagedFields: o.keepManagedFields, StripLastApplied: o.stripLastApplied,
-		PageSize: o.pageSize, WatchList: wl, Queue: q,
+		PageSize: o.pageSize, WatchList: wl, Queue: q, Redact: o.redactResources,
 	}
 	for _, l := range o.listeners {
 		spec, err := kube.ParseListener(l)

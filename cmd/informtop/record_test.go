@@ -38,6 +38,15 @@ func TestRecordDemoThenReplayTwice(t *testing.T) {
 	if code != 0 || !strings.Contains(other, `"queueKind": "DeltaFIFO"`) {
 		t.Errorf("replay through a DeltaFIFO: exit %d, stderr %q, report:\n%s", code, stderr, other)
 	}
+	// A replay has no discovery: --redact names a recorded resource by
+	// its plural, and a name that would match nothing is refused.
+	if code, _, stderr := runCLI(t, "replay", path, "--once", "--json", "--redact", "ConfigMaps,secrets"); code != 0 {
+		t.Errorf("replay --redact ConfigMaps: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "replay", path, "--once", "--json", "--redact", "cm")
+	if code != 2 || !strings.Contains(stderr, "--redact cm: the recording watches no resource of that name") || !strings.Contains(stderr, "configmaps") {
+		t.Errorf("replay --redact cm: exit %d, stderr %q; want 2 and the recording's resources", code, stderr)
+	}
 }
 
 // Bad input: each one sentence naming the file, exit 2.

@@ -112,6 +112,9 @@ func runReplay(path string, o *options, speed float64, speedSet, step bool, queu
 		return err
 	}
 	defer end()
+	if err := resolveRedactLocally(o.redactResources, src.Informers(), "the recording"); err != nil {
+		return err
+	}
 	utilruntime.ReallyCrash = false // as for informtop's own informers
 	if o.once {
 		code, err := replayOnce(ctx, src, o, stdout, stderr)

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/source/local"
 )
 
 // startSession is what every command that runs a source sets up: client-go's
@@ -33,4 +36,37 @@ func startSession(o *options) (ctx context.Context, end func(), err error) {
 		stop()
 		closeLog()
 	}, nil
+}
+
+// resolveRedactLocally matches the names --redact gives against the
+// resources a source without a cluster's discovery watches (the demo, a
+// replay), so a name that would redact nothing is refused rather than
+// silently kept: without discovery a name is the resource's plural or
+// plural.group (no short names, no kinds). what names the source in the
+// sentence ("the demo", "the recording").
+func resolveRedactLocally(names []string, infs []*local.Informer, what string) error {
+	var resources, matched []string
+	for _, e := range infs {
+		if r := e.Resource(); r != "" && !slices.Contains(resources, r) {
+			resources = append(resources, r)
+		}
+	}
+	for _, name := range names {
+		n := strings.ToLower(strings.TrimSpace(name))
+		found := n == "secrets" // always redacted, watched or not
+		for _, r := range resources {
+			plural, _, _ := strings.Cut(r, ".")
+			if n == strings.ToLower(r) || n == strings.ToLower(plural) {
+				matched, found = append(matched, r), true
+			}
+		}
+		if !found {
+			return fmt.Errorf("--redact %s: %s watches no resource of that name; without a cluster's discovery (short names, kinds) name one by its plural or plural.group: %s",
+				name, what, strings.Join(resources, ", "))
+		}
+	}
+	if len(matched) > 0 {
+		redact.SetCurrent(redact.Current().WithResources(matched...))
+	}
+	return nil
 }

@@ -79,6 +79,9 @@ func chooseSource(ctx context.Context, o *options, fs *pflag.FlagSet) (chosen, e
 	if err != nil {
 		return chosen{}, err
 	}
+	if err := resolveRedactLocally(o.redactResources, d.Informers(), "the demo"); err != nil {
+		return chosen{}, err
+	}
 	return chosen{Source: source.Decorate(d, why), inProcess: d.Source, demo: d}, nil
 }
 

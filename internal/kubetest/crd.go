@@ -16,10 +16,11 @@ import (
 var WidgetsGVR = schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
 
 // Widgets installs a namespaced CRD, widgets.example.com (kind Widget,
-// singular widget, short name wdg, any fields), once per cluster, and
-// creates one widget per object given in namespace ns ("metadata.name" is
-// required). It returns once the API server serves the CRD and the widgets
-// exist.
+// singular widget, short names wdg and wg, any fields, and a printer
+// column PASSWORD reading spec.password, as a CRD's columns may read what
+// --redact must hide), once per cluster, and creates one widget per object
+// given in namespace ns ("metadata.name" is required). It returns once the
+// API server serves the CRD and the widgets exist.
 func (c *Cluster) Widgets(t testing.TB, ns string, widgets ...map[string]any) {
 	t.Helper()
 	dyn, err := dynamic.NewForConfig(c.RESTConfig())
@@ -33,9 +34,10 @@ func (c *Cluster) Widgets(t testing.TB, ns string, widgets ...map[string]any) {
 		"metadata": map[string]any{"name": "widgets.example.com"},
 		"spec": map[string]any{
 			"group": "example.com", "scope": "Namespaced",
-			"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "shortNames": []any{"wdg"}},
+			"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "shortNames": []any{"wdg", "wg"}},
 			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
-				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}},
+				"schema":                   map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}},
+				"additionalPrinterColumns": []any{map[string]any{"name": "Password", "type": "string", "jsonPath": ".spec.password"}}}},
 		},
 	}}
 	crds := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
