@@ -16,6 +16,7 @@ import (
 	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/tui"
 )
 
 // recordProgressEvery is how often a headless recording reports on stderr.
@@ -83,6 +84,11 @@ func runRecord(fs *pflag.FlagSet, o *options, out string, headless bool, stdout,
 	}
 	if src.inProcess == nil {
 		return fmt.Errorf("the %s source cannot be recorded: only informers running in informtop can", src.Kind())
+	}
+	if !headless {
+		if err := tui.CheckKeyMap(""); err != nil {
+			return err
+		}
 	}
 	w, err := recording.Start(out, src.inProcess, o.recordingHeader(src))
 	if err != nil {
