@@ -43,7 +43,8 @@ const exclusive = os.O_WRONLY | os.O_CREATE | os.O_EXCL | openNoFollow | openNon
 // at path it returns an *ExistsError, unless replace is set: then an
 // existing regular file or symbolic link is replaced, not written
 // through (the new file is made beside it and renamed over it). Anything
-// else at path (a FIFO, a device, a directory) is a *NotRegularError.
+// else at path (a FIFO, a device, a directory, a link to one of those)
+// is a *NotRegularError.
 func Create(path string, replace bool) (*os.File, error) {
 	f, err := os.OpenFile(path, exclusive, 0o600)
 	if err == nil {
@@ -61,6 +62,11 @@ func Create(path string, replace bool) (*os.File, error) {
 	}
 	if !replace {
 		return nil, &ExistsError{What: smallfile.What(fi.Mode())}
+	}
+	// A link to a device or a FIFO (/dev/stdout is one) names something
+	// that is not the user's file to replace.
+	if ti, err := os.Stat(path); err == nil && fi.Mode().Type() == fs.ModeSymlink && !ti.Mode().IsRegular() {
+		return nil, &NotRegularError{What: "a symbolic link to " + smallfile.What(ti.Mode())}
 	}
 	// CreateTemp opens with O_EXCL and 0600: a name nobody else holds.
 	// The rename replaces the directory entry, so a link's target is

@@ -54,4 +54,15 @@ func TestCreateAndAppend(t *testing.T) {
 	if _, err := Create(dir, true); !errors.As(err, &notRegular) {
 		t.Errorf("Create replacing a directory: %v", err)
 	}
+	// -o /dev/stdout --force must not replace the system's link.
+	stdout := filepath.Join(dir, "stdout")
+	if err := os.Symlink("/dev/null", stdout); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(stdout, true); !errors.As(err, &notRegular) || notRegular.What != "a symbolic link to a device" {
+		t.Errorf("Create replacing a link to a device: %v", err)
+	}
+	if target, err := os.Readlink(stdout); err != nil || target != "/dev/null" {
+		t.Errorf("the link to a device was replaced: %q, %v", target, err)
+	}
 }
