@@ -109,6 +109,20 @@ func Create(path string, h Header, opts ...Option) (*Writer, error) {
 	return w, nil
 }
 
+// Check says, as Create would, why a recording cannot be made at path
+// as things are now, without creating it: record asks before it
+// connects to a cluster.
+func Check(path string, opts ...Option) error {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := ownerfile.Check(path, o.replace); err != nil {
+		return createError(path, err)
+	}
+	return nil
+}
+
 // create opens the file and writes the header; the caller starts loop.
 func create(path string, h Header, buffer int, opts ...Option) (*Writer, error) {
 	var o options

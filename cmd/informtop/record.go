@@ -68,6 +68,10 @@ func runRecord(fs *pflag.FlagSet, o *options, out string, force, headless bool, 
 	if err := o.validate(fs); err != nil {
 		return err
 	}
+	// Said before connecting: Start checks again as it creates the file.
+	if err := recording.Check(out, recording.Replace(force)); err != nil {
+		return err
+	}
 	ctx, end, err := startSession(o)
 	if err != nil {
 		return err

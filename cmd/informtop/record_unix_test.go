@@ -37,6 +37,14 @@ func TestRecordKeepsWhatExists(t *testing.T) {
 			t.Errorf("record -o %s: exit %d, stderr %q; want exit 2 and a sentence naming --force", filepath.Base(path), code, stderr)
 		}
 	}
+	// Said before connecting to a cluster, here one that is not there.
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(kubeconfig, []byte("apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: \"https://127.0.0.1:1\"}}]\ncontexts: [{name: c, context: {cluster: c}}]\ncurrent-context: c\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "record", "--kubeconfig", kubeconfig, "-o", old, "--duration", "1s"); code != 2 || !strings.Contains(stderr, "informtop: the recording "+old+" exists already") {
+		t.Errorf("record -o an existing file from a cluster: exit %d, stderr %q; want the refusal before connecting", code, stderr)
+	}
 	for _, p := range []string{old, target} {
 		if b, err := os.ReadFile(p); err != nil || string(b) != "kept" {
 			t.Errorf("%s holds %q (%v); want it untouched", filepath.Base(p), b, err)

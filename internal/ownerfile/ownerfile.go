@@ -57,16 +57,8 @@ func Create(path string, replace bool) (*os.File, error) {
 	if lerr != nil {
 		return nil, err
 	}
-	if t := fi.Mode().Type(); t != 0 && t != fs.ModeSymlink {
-		return nil, &NotRegularError{What: smallfile.What(fi.Mode())}
-	}
-	if !replace {
-		return nil, &ExistsError{What: smallfile.What(fi.Mode())}
-	}
-	// A link to a device or a FIFO (/dev/stdout is one) names something
-	// that is not the user's file to replace.
-	if ti, err := os.Stat(path); err == nil && fi.Mode().Type() == fs.ModeSymlink && !ti.Mode().IsRegular() {
-		return nil, &NotRegularError{What: "a symbolic link to " + smallfile.What(ti.Mode())}
+	if err := replaceable(path, fi, replace); err != nil {
+		return nil, err
 	}
 	// CreateTemp opens with O_EXCL and 0600: a name nobody else holds.
 	// The rename replaces the directory entry, so a link's target is
@@ -85,6 +77,33 @@ func Create(path string, replace bool) (*os.File, error) {
 		return nil, err
 	}
 	return regular(f)
+}
+
+// Check returns the error Create(path, replace) would return for what
+// is at path now, without creating anything (nil for nothing there): a
+// command asks before it starts the work whose output path refuses.
+func Check(path string, replace bool) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil // nothing there, or Create will say what is wrong
+	}
+	return replaceable(path, fi, replace)
+}
+
+// replaceable says whether Create may replace fi, which is at path.
+func replaceable(path string, fi fs.FileInfo, replace bool) error {
+	if t := fi.Mode().Type(); t != 0 && t != fs.ModeSymlink {
+		return &NotRegularError{What: smallfile.What(fi.Mode())}
+	}
+	if !replace {
+		return &ExistsError{What: smallfile.What(fi.Mode())}
+	}
+	// A link to a device or a FIFO (/dev/stdout is one) names something
+	// that is not the user's file to replace.
+	if ti, err := os.Stat(path); err == nil && fi.Mode().Type() == fs.ModeSymlink && !ti.Mode().IsRegular() {
+		return &NotRegularError{What: "a symbolic link to " + smallfile.What(ti.Mode())}
+	}
+	return nil
 }
 
 // Append opens path to append to it, creating it (0600) when missing. An
