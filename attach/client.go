@@ -56,13 +56,15 @@ type tooLargeError struct{ sentence string }
 
 func (e *tooLargeError) Error() string { return e.sentence }
 
+// errPastMaxBody is what cappedBody fails with.
+var errPastMaxBody = errors.New("the answer is larger than allowed")
+
 // cappedBody reads an answer's body and fails once it goes past maxBody,
 // rather than ending it there: a body cut at the bound would read as
 // truncated JSON, retried like a dropped connection.
 type cappedBody struct {
 	r    io.Reader
 	read int64
-	err  error // what to fail with past maxBody
 }
 
 func (c *cappedBody) Read(p []byte) (int, error) {
@@ -71,7 +73,7 @@ func (c *cappedBody) Read(p []byte) (int, error) {
 	}
 	n, err := c.r.Read(p)
 	if c.read += int64(n); c.read > maxBody {
-		return 0, c.err
+		return 0, errPastMaxBody
 	}
 	return n, err
 }
@@ -98,11 +100,13 @@ func (s *Source) get(ctx context.Context, path string, query url.Values, out any
 		return s.transportError(ctx, err)
 	}
 	defer resp.Body.Close()
-	tooLarge := &tooLargeError{fmt.Sprintf("the agent's answer to %s is larger than %d MiB, far more than an informtop agent's: is %s an informtop agent?", path, maxBody>>20, s.where())}
-	if resp.ContentLength > maxBody {
-		return tooLarge
+	tooLarge := func() error {
+		return &tooLargeError{fmt.Sprintf("the agent's answer to %s is larger than %d MiB, far more than an informtop agent's: is %s an informtop agent?", path, maxBody>>20, s.where())}
 	}
-	body := &cappedBody{r: resp.Body, err: tooLarge}
+	if resp.ContentLength > maxBody {
+		return tooLarge()
+	}
+	body := &cappedBody{r: resp.Body}
 	version := resp.Header.Get(api.VersionHeader)
 	if version != "" && !api.Reads(version) {
 		_, _ = io.Copy(io.Discard, body)
@@ -130,8 +134,8 @@ func (s *Source) get(ctx context.Context, path string, query url.Values, out any
 		return fmt.Errorf("the agent answered %s%s", resp.Status, errorBody(body))
 	}
 	if err := json.NewDecoder(body).Decode(out); err != nil {
-		if errors.Is(err, tooLarge) {
-			return tooLarge
+		if errors.Is(err, errPastMaxBody) {
+			return tooLarge()
 		}
 		if ctx.Err() != nil {
 			return s.transportError(ctx, err)
