@@ -44,6 +44,40 @@ type unauthorizedError struct{ sentence, detail string }
 
 func (e *unauthorizedError) Error() string { return e.sentence }
 
+// failedError is a 500 the agent itself answered: what it was asked
+// failed there, and asking again fails the same way.
+type failedError struct{ sentence string }
+
+func (e *failedError) Error() string { return e.sentence }
+
+// tooLargeError is an answer longer than maxBody: no agent's frame is,
+// so it is not one, and it is not read further.
+type tooLargeError struct{ sentence string }
+
+func (e *tooLargeError) Error() string { return e.sentence }
+
+// errPastMaxBody is what cappedBody fails with.
+var errPastMaxBody = errors.New("the answer is larger than allowed")
+
+// cappedBody reads an answer's body and fails once it goes past maxBody,
+// rather than ending it there: a body cut at the bound would read as
+// truncated JSON, retried like a dropped connection.
+type cappedBody struct {
+	r    io.Reader
+	read int64
+}
+
+func (c *cappedBody) Read(p []byte) (int, error) {
+	if left := maxBody + 1 - c.read; int64(len(p)) > left {
+		p = p[:left]
+	}
+	n, err := c.r.Read(p)
+	if c.read += int64(n); c.read > maxBody {
+		return 0, errPastMaxBody
+	}
+	return n, err
+}
+
 // get GETs path with query from the agent, bounded by the timeout, and
 // decodes a 200 answer's JSON into out. Errors are sentences.
 func (s *Source) get(ctx context.Context, path string, query url.Values, out any) error {
@@ -66,7 +100,13 @@ func (s *Source) get(ctx context.Context, path string, query url.Values, out any
 		return s.transportError(ctx, err)
 	}
 	defer resp.Body.Close()
-	body := io.LimitReader(resp.Body, maxBody)
+	tooLarge := func() error {
+		return &tooLargeError{fmt.Sprintf("the agent's answer to %s is larger than %d MiB, far more than an informtop agent's: is %s an informtop agent?", path, maxBody>>20, s.where())}
+	}
+	if resp.ContentLength > maxBody {
+		return tooLarge()
+	}
+	body := &cappedBody{r: resp.Body}
 	version := resp.Header.Get(api.VersionHeader)
 	if version != "" && !api.Reads(version) {
 		_, _ = io.Copy(io.Discard, body)
@@ -93,10 +133,15 @@ func (s *Source) get(ctx context.Context, path string, query url.Values, out any
 		return &unauthorizedError{fmt.Sprintf("the agent at %s refused the token (403 Forbidden%s): give the token that reads its caches with --token-file, not the one for /metrics", s.where(), text), "403 Forbidden" + text}
 	case resp.StatusCode == http.StatusNotFound:
 		return &notFoundError{"the agent answered " + resp.Status + errorBody(body)}
+	case resp.StatusCode == http.StatusInternalServerError:
+		return &failedError{fmt.Sprintf("the agent at %s failed to answer %s (%s%s)", s.where(), path, resp.Status, errorBody(body))}
 	case resp.StatusCode != http.StatusOK:
 		return fmt.Errorf("the agent answered %s%s", resp.Status, errorBody(body))
 	}
 	if err := json.NewDecoder(body).Decode(out); err != nil {
+		if errors.Is(err, errPastMaxBody) {
+			return tooLarge()
+		}
 		if ctx.Err() != nil {
 			return s.transportError(ctx, err)
 		}

@@ -21,8 +21,9 @@ func (*refusedError) Unwrap() error   { return source.ErrUnreachable }
 // refusal says why the agent at addr cannot be read when err, the first
 // poll's failure, is one retrying will not mend: a token it wants, a
 // protocol or path it does not serve, nothing listening, a name that does
-// not resolve, TLS on one side only. nil for anything else (a timeout, a
-// reset: the agent may be starting or busy), which the poller retries.
+// not resolve, TLS on one side only, a 500 of its own, an answer past
+// maxBody. nil for anything else (a timeout, a reset: the agent may be
+// starting or busy), which the poller retries.
 func refusal(addr string, err error, st source.Status) error {
 	var inc *incompatibleError
 	var unauth *unauthorizedError
@@ -31,7 +32,13 @@ func refusal(addr string, err error, st source.Status) error {
 	var record tls.RecordHeaderError
 	var cert *tls.CertificateVerificationError
 	var forward interface{ ForwardMessage() string }
+	var failed *failedError
+	var tooLarge *tooLargeError
 	switch {
+	case errors.As(err, &failed):
+		return &refusedError{failed.sentence}
+	case errors.As(err, &tooLarge):
+		return &refusedError{tooLarge.sentence}
 	case errors.As(err, &unauth), errors.As(err, &inc):
 		return &refusedError{st.Message}
 	case errors.As(err, &notServed):

@@ -15,7 +15,7 @@ import (
 // transforms: what only the caller knows); Start adds what src knows
 // (resource, queue, listeners) and wraps each informer's ListerWatcher.
 // Call it before src runs; Close the Writer once src has stopped.
-func Start(path string, src *local.Source, h Header) (*Writer, error) {
+func Start(path string, src *local.Source, h Header, opts ...Option) (*Writer, error) {
 	infs := src.Informers()
 	given := map[string]Informer{}
 	for _, i := range h.Informers {
@@ -42,7 +42,7 @@ func Start(path string, src *local.Source, h Header) (*Writer, error) {
 		}
 		h.Informers = append(h.Informers, hi)
 	}
-	w, err := Create(path, h)
+	w, err := Create(path, h, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,18 @@ const (
 	// an unpaged list makes of a whole resource: 256 MiB is 100,000
 	// objects of 2.5 KB. Reading one costs its size a few times over.
 	DefaultMaxRecord = 256 << 20
+	// MaxField bounds one field of a record besides its objects, as its
+	// JSON takes it (a resourceVersion, a continue token, an object's key,
+	// a listener's name), and an object's name, namespace, uid,
+	// resourceVersion and label keys and values: informtop writes a few
+	// hundred bytes at most. Without it one record within MaxRecord could
+	// put it all in a resourceVersion, copied on to the report.
+	MaxField = 4 << 10
+	// maxOptions bounds a list or watch call's options (selectors, a
+	// resourceVersion, a continue token), maxFailure a failed call's
+	// error: its message and the API server's Status.
+	maxOptions = 16 << 10
+	maxFailure = 64 << 10
 	// A recording's decompressed stream may take at most streamAllowance
 	// plus maxRatio times its compressed size. Recordings compress 8 to
 	// 21 times (the demo's scenarios and the replay benchmark's pods);

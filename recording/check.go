@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 // eventTypes are the watch event types a recording holds, callbacks the
@@ -292,6 +294,9 @@ func (r *Reader) fit(st *stream, obj runtime.Object, gvk schema.GroupVersionKind
 	case !bookmark && acc.GetName() == "":
 		return nil, fmt.Sprintf("a %s has no name", kind)
 	}
+	if field := longMetadata(acc); field != "" {
+		return nil, fmt.Sprintf("a %s's %s is longer than the %s such a field may take", kind, field, humanize.Bytes(MaxField))
+	}
 	if field := invalidMetadata(acc); field != "" {
 		return nil, fmt.Sprintf("a %s has a %s no API server accepts", kind, field)
 	}
@@ -324,6 +329,61 @@ func describe(gvk schema.GroupVersionKind, grouped bool) string {
 		return printable(gvk.Kind)
 	}
 	return printable(gvk.GroupVersion().String() + " " + gvk.Kind)
+}
+
+// longJSONMetadata is longMetadata for an object's JSON, or the start
+// of it: the object's kind ("object" when it names none readable before
+// its metadata) and the field past MaxField, as written.
+func longJSONMetadata(raw []byte) (kind, field string) {
+	kind = "object"
+	_ = eachField(raw, func(key, value []byte, _ bool) error {
+		switch string(key) {
+		case "kind":
+			var k string
+			if len(value) <= MaxField && json.Unmarshal(value, &k) == nil && k != "" {
+				kind = printable(k)
+			}
+		case "metadata":
+			return eachField(value, func(key, value []byte, _ bool) error {
+				switch f := string(key); f {
+				case "name", "namespace", "generateName", "resourceVersion", "uid":
+					if len(value) > MaxField+2 && field == "" {
+						field = f
+					}
+				}
+				return nil
+			})
+		}
+		return nil
+	})
+	return kind, field
+}
+
+// longMetadata names a field of an object's metadata that takes more
+// than MaxField: what is shown and copied of every object (its name, its
+// resourceVersion) stays small whatever the object holds. JSON objects
+// are checked before they are decoded (longJSONMetadata); this is for
+// protobuf.
+func longMetadata(acc metav1.Object) string {
+	for _, f := range [...]struct {
+		name, value string
+	}{{"name", acc.GetName()}, {"namespace", acc.GetNamespace()}, {"generateName", acc.GetGenerateName()},
+		{"resourceVersion", acc.GetResourceVersion()}, {"uid", string(acc.GetUID())}} {
+		if len(f.value) > MaxField {
+			return f.name
+		}
+	}
+	for k, v := range acc.GetLabels() {
+		if len(k) > MaxField || len(v) > MaxField {
+			return "label"
+		}
+	}
+	for k := range acc.GetAnnotations() {
+		if len(k) > MaxField {
+			return "annotation key"
+		}
+	}
+	return ""
 }
 
 // invalidMetadata names a field of an object's metadata that breaks the

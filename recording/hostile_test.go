@@ -94,12 +94,13 @@ func TestBombsAreRefused(t *testing.T) {
 // refused once past it; a file that compresses as recordings do is not.
 func TestStreamBudget(t *testing.T) {
 	header := hostile.Header + `,"informers":[{"name":"pods","resource":"pods","queue":"RealFIFO"}]}` + "\n"
-	// Lists whose continue token is 40 MB of a.
+	// Lists padded with 40 MB of white space, which no field's bound
+	// counts.
 	bomb := hostile.NewFrame().Raw([]byte(header))
 	const token = 40 << 20
 	for i := range 8 {
-		head := fmt.Sprintf(`{"t":%d,"k":"list","i":"pods","continue":"`, i)
-		bomb.Raw(binary.AppendUvarint(nil, uint64(len(head)+token+2))).Raw([]byte(head)).Repeat('a', token).Raw([]byte(`"}`))
+		head := fmt.Sprintf(`{"t":%d,"k":"list","i":"pods","rv":"1"`, i)
+		bomb.Raw(binary.AppendUvarint(nil, uint64(len(head)+token+1))).Raw([]byte(head)).Repeat(' ', token).Raw([]byte(`}`))
 	}
 	data := bomb.Bytes()
 	var read int64
@@ -176,6 +177,7 @@ func TestRecordsThatDoNotFitAreRefused(t *testing.T) {
 		{`"obj":"hello"`, list + jsonEvent("MODIFIED", `"hello"`), "an object is not a JSON object"},
 		{"no metadata", list + jsonEvent("MODIFIED", `{"kind":"Pod","apiVersion":"v1"}`), "a Pod has no metadata"},
 		{"no name", list + event("MODIFIED", pod("", "2")), "a Pod has no name"},
+		{"a name of 5 kB", list + event("MODIFIED", pod(strings.Repeat("a", 5000), "2")), "a Pod's name is longer than the 4.1 kB such a field may take"},
 		{"a bookmark without a resourceVersion", list + event("BOOKMARK", pod("", "")), "a BOOKMARK event's Pod has no resourceVersion"},
 		{"event type EXPLODED", list + event("EXPLODED", pod("a", "2")), `an event is of type "EXPLODED", which is none of ADDED, MODIFIED, DELETED, BOOKMARK, ERROR`},
 		{"a Secret in the pods stream", list + jsonEvent("ADDED", `{"kind":"Secret","apiVersion":"v1","metadata":{"name":"s"}}`), `informer "pods" (resource "pods") holds a v1 Secret, which is not a Pod`},
@@ -438,5 +440,44 @@ func TestReaderHoldsOneRecord(t *testing.T) {
 	held, limit := int64(live())-int64(before), 4*largest+1<<20
 	if held > limit || r.off < 2*limit {
 		t.Errorf("after reading %d KB whose largest record takes %d KB, the reader holds %d KB, more than %d KB", r.off>>10, largest>>10, held>>10, limit>>10)
+	}
+}
+
+// TestFieldsAreBounded: a record within the bound of a record may not put
+// it all in one field: a resourceVersion, a continue token, a key, a
+// listener's name, list options, an error, an object's name or
+// resourceVersion, even a field's name. Each is refused with a sentence
+// naming the field, having cost little more than the record's bytes.
+func TestFieldsAreBounded(t *testing.T) {
+	const size = 8 << 20
+	cases := []struct{ name, record, want string }{
+		{"rv", `{"t":1,"k":"list","i":"pods","rv":"@"}`, ` or hostile: a record's "rv" is longer than the 4.1 kB such a field may take`},
+		{"continue", `{"t":1,"k":"list","i":"pods","rv":"1","continue":"@"}`, ` or hostile: a record's "continue" is longer than`},
+		{"key", `{"t":1,"k":"call","i":"pods","l":"count","cb":"OnAdd","key":"@","d":1}`, ` or hostile: a record's "key" is longer than`},
+		{"listener", `{"t":1,"k":"call","i":"pods","l":"@","cb":"OnAdd","key":"a/b","d":1}`, ` or hostile: a record's "l" is longer than`},
+		{"escaped rv", `{"t":1,"k":"list","i":"pods","rv":"\u0031@"}`, ` or hostile: a record's "rv" is longer than`},
+		{"options", `{"t":1,"k":"watch","i":"pods","opts":{"resourceVersion":"@"}}`, ` or hostile: a record's "opts" is longer than the 16 kB such a field may take`},
+		{"error", `{"t":1,"k":"list","i":"pods","err":{"message":"@"}}`, ` or hostile: a record's "err" is longer than the 66 kB such a field may take`},
+		{"a field's name", `{"t":1,"k":"list","i":"pods","@":1}`, `: a record has a field "11111111`},
+		{"an object's resourceVersion", `{"t":1,"k":"list","i":"pods","rv":"1","items":[{"apiVersion":"v1","kind":"Pod","metadata":{"namespace":"ns","name":"a","resourceVersion":"@"}}]}`,
+			` or hostile: a Pod's resourceVersion is longer than the 4.1 kB such a field may take`},
+		{"an object's name", `{"t":1,"k":"event","i":"pods","type":"ADDED","obj":{"apiVersion":"v1","kind":"Pod","metadata":{"namespace":"ns","name":"@"}}}`,
+			` or hostile: a Pod's name is longer than`},
+	}
+	for _, c := range cases {
+		var err error
+		n := allocated(func() { _, err = readAll(hostile.HugeField(c.record, size), "f.rec.zst", Limits{}) })
+		if err == nil || !strings.Contains(err.Error(), "f.rec.zst is corrupt"+c.want) || len(err.Error()) > 1024 {
+			got := fmt.Sprint(err)
+			if len(got) > 1024 {
+				got = fmt.Sprintf("%s… (%d bytes)", got[:512], len(got))
+			}
+			t.Errorf("%s: %s\nwant %q, in a sentence of at most 1 KiB", c.name, got, c.want)
+			continue
+		}
+		// Refused as it arrives, not once the record is read whole.
+		if limit := uint64(4 << 20); n > limit {
+			t.Errorf("%s: refusing it allocated %d KB, more than %d", c.name, n>>10, limit>>10)
+		}
 	}
 }

@@ -611,6 +611,15 @@ func (r *Reader) readChunk(buf *[]byte, first bool) ([]byte, error) {
 	// lies costs no more than the bytes really there.
 	for want := start + int(n); len(b) < want; {
 		if len(b) == cap(b) {
+			// A record's JSON is checked field by field as it arrives,
+			// each time the buffer is full (so in linear time): a field
+			// past its bound is refused before the rest is read.
+			if first && len(b) > start {
+				if err := eachField(b[start:], checkField); err != nil {
+					*buf = b
+					return nil, err
+				}
+			}
 			b = slices.Grow(b, min(want-len(b), max(len(b), 64<<10)))
 		}
 		m, err := r.in.Read(b[len(b):min(want, cap(b))])

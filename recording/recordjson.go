@@ -2,7 +2,12 @@ package recording
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/informtop/informtop/internal/humanize"
 )
 
 // parseRecord reads a record's JSON into rec. The records a recording
@@ -16,19 +21,188 @@ func parseRecord(b []byte, rec *Record, names *interner) error {
 		return nil
 	}
 	*rec = Record{}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(b, &fields); err != nil {
+	// Looked at in place, before anything is decoded (and copied).
+	if err := eachField(b, checkField); err != nil {
+		return err
+	}
+	var syntax *json.SyntaxError
+	switch err := json.Unmarshal(b, rec); {
+	case errors.As(err, &syntax):
 		return fmt.Errorf("a record is not valid JSON (%v)", err)
-	}
-	for k := range fields {
-		if !recordFields[k] {
-			return fmt.Errorf("a record has a field %q, which records do not have", k)
-		}
-	}
-	if err := json.Unmarshal(b, rec); err != nil {
+	case err != nil:
 		return fmt.Errorf("a record is not valid (%v)", err)
 	}
 	return nil
+}
+
+// checkField refuses a name a Record does not have (as written: an
+// escaped or differently cased one was not written by informtop) and a
+// value larger than its field may take. whole says the value is all
+// there; a part of one is checked against the bound only.
+func checkField(key, value []byte, whole bool) error {
+	if !recordFields[string(key)] {
+		name := string(key)
+		if len(name) > 64 {
+			name = name[:64] + "…"
+		}
+		return fmt.Errorf("a record has a field %s, which records do not have", strconv.Quote(name))
+	}
+	switch string(key) {
+	case "obj":
+		return checkObject(value, whole)
+	case "items":
+		return eachElement(value, checkObject)
+	}
+	limit := fieldLimit(string(key))
+	if limit > 0 && len(value) > limit {
+		return &FileError{Problem: fmt.Sprintf("is corrupt or hostile: a record's %q is longer than the %s such a field may take", key, humanize.Bytes(uint64(limit))), Fix: fixDamaged}
+	}
+	return nil
+}
+
+// fieldLimit is the most a record's field may take as JSON, quotes
+// included; 0 for objects, which only the record's bound limits.
+func fieldLimit(key string) int {
+	switch key {
+	case "items", "obj":
+		return 0
+	case "opts":
+		return maxOptions
+	case "err":
+		return maxFailure
+	}
+	return MaxField
+}
+
+// eachField calls f with each member of the JSON object b: its name as
+// written between the quotes, and its value's bytes. It stops at the
+// first error f returns, and quietly where b stops being an object it
+// can follow: json.Unmarshal then says what is wrong. Where b ends inside
+// a value (b is the start of a record still being read), f gets what
+// there is of it, whole false.
+func eachField(b []byte, f func(key, value []byte, whole bool) error) error {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil
+	}
+	i = skipSpace(b, i+1)
+	for i < len(b) && b[i] == '"' {
+		end := skipString(b, i)
+		if end < 0 {
+			// A name longer than any is refused without its end.
+			if len(b)-i > 64 {
+				return f(b[i+1:i+65], nil, false)
+			}
+			return nil
+		}
+		key := b[i+1 : end-1]
+		if i = skipSpace(b, end); i >= len(b) || b[i] != ':' {
+			return nil
+		}
+		i = skipSpace(b, i+1)
+		end = skipValue(b, i)
+		if end < 0 {
+			if i < len(b) {
+				return f(key, b[i:], false)
+			}
+			return nil
+		}
+		if err := f(key, b[i:end], true); err != nil {
+			return err
+		}
+		if i = skipSpace(b, end); i >= len(b) || b[i] != ',' {
+			return nil
+		}
+		i = skipSpace(b, i+1)
+	}
+	return nil
+}
+
+// checkObject refuses an object (or the start of one) whose metadata
+// holds a field longer than MaxField, before it is decoded, which costs
+// its size many times over.
+func checkObject(raw []byte, _ bool) error {
+	if kind, field := longJSONMetadata(raw); field != "" {
+		return &FileError{Problem: fmt.Sprintf("is corrupt or hostile: a %s's %s is longer than the %s such a field may take", kind, field, humanize.Bytes(MaxField)), Fix: fixDamaged}
+	}
+	return nil
+}
+
+// eachElement calls f with each element of the JSON array b, as
+// eachField does with an object's members.
+func eachElement(b []byte, f func(value []byte, whole bool) error) error {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return nil
+	}
+	for i = skipSpace(b, i+1); i < len(b) && b[i] != ']'; i = skipSpace(b, i+1) {
+		end := skipValue(b, i)
+		if end < 0 {
+			return f(b[i:], false)
+		}
+		if err := f(b[i:end], true); err != nil {
+			return err
+		}
+		if i = skipSpace(b, end); i >= len(b) || b[i] != ',' {
+			return nil
+		}
+	}
+	return nil
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the end of the JSON string starting at b[i] (just
+// past its closing quote), -1 if it does not end.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// skipValue returns the end of the JSON value starting at b[i], -1 if
+// it does not end.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				if i = skipString(b, i); i < 0 {
+					return -1
+				}
+				i--
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return -1
+	}
+	for i < len(b) && !strings.ContainsRune(",}] \t\n\r", rune(b[i])) {
+		i++
+	}
+	return i
 }
 
 // recordFields are the JSON names of Record's fields.
@@ -60,7 +234,10 @@ func parseFlat(b []byte, rec *Record, names *interner) bool {
 		var num int64
 		isStr := b[0] == '"'
 		if isStr {
-			str, b, ok = plainString(b)
+			// A string past its bound is left to parseRecord to refuse.
+			if str, b, ok = plainString(b); len(str)+2 > MaxField {
+				return false
+			}
 		} else {
 			num, b, ok = integer(b)
 		}

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 
+	"github.com/informtop/informtop/internal/ownerfile"
 	"github.com/informtop/informtop/redact"
 )
 
@@ -86,10 +87,21 @@ type Stats struct {
 	Err     error  // the write error that stopped the recording, if any
 }
 
+// Option changes how Create and Start make the file.
+type Option func(*options)
+
+type options struct{ replace bool }
+
+// Replace lets the recording replace what exists at its path (a regular
+// file or a symbolic link, never written through: record's --force);
+// without it an existing path is refused.
+func Replace(yes bool) Option { return func(o *options) { o.replace = yes } }
+
 // Create starts a recording at path with its header; the header's Format,
-// Version and Started are filled in. The error is a sentence naming path.
-func Create(path string, h Header) (*Writer, error) {
-	w, err := create(path, h, DefaultBuffer)
+// Version and Started are filled in. The file is new, a regular file only
+// its owner reads (see Replace). The error is a sentence naming path.
+func Create(path string, h Header, opts ...Option) (*Writer, error) {
+	w, err := create(path, h, DefaultBuffer, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -97,21 +109,35 @@ func Create(path string, h Header) (*Writer, error) {
 	return w, nil
 }
 
+// Check says, as Create would, why a recording cannot be made at path
+// as things are now, without creating it: record asks before it
+// connects to a cluster.
+func Check(path string, opts ...Option) error {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := ownerfile.Check(path, o.replace); err != nil {
+		return createError(path, err)
+	}
+	return nil
+}
+
 // create opens the file and writes the header; the caller starts loop.
-func create(path string, h Header, buffer int) (*Writer, error) {
+func create(path string, h Header, buffer int, opts ...Option) (*Writer, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if err := recordable(h); err != nil {
 		return nil, fmt.Errorf("cannot record to %s: %w", path, err)
 	}
-	// A recording holds the cluster's objects: only its owner reads it,
-	// also when it overwrites a file that others could read.
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err == nil {
-		if err = ownerOnly(f); err != nil {
-			f.Close()
-		}
-	}
+	// A recording holds the cluster's objects: only its owner reads it.
+	// A new file, not one truncated: an existing file keeps its mode and
+	// owner, and a path may be a link or a FIFO.
+	f, err := ownerfile.Create(path, o.replace)
 	if err != nil {
-		return nil, fmt.Errorf("cannot write the recording %s: %v; pick a path in a writable directory with -o", path, unwrapPath(err))
+		return nil, createError(path, err)
 	}
 	h.Format, h.Version = FormatName, Version
 	if h.Started.IsZero() {
@@ -136,14 +162,18 @@ func create(path string, h Header, buffer int) (*Writer, error) {
 	return w, nil
 }
 
-// ownerOnly makes a regular file readable and writable by its owner only
-// (a device such as /dev/null is left as it is).
-func ownerOnly(f *os.File) error {
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm() == 0o600 {
-		return err
+// createError says why the recording cannot be made at path, and what
+// to do: the flags are record's.
+func createError(path string, err error) error {
+	var exists *ownerfile.ExistsError
+	var notRegular *ownerfile.NotRegularError
+	switch {
+	case errors.As(err, &exists):
+		return fmt.Errorf("the recording %s exists already (%s); pass --force to replace it, or pick another path with -o", path, exists.What)
+	case errors.As(err, &notRegular):
+		return fmt.Errorf("cannot write the recording %s: it is %s, not a regular file; pick a path to a file with -o", path, notRegular.What)
 	}
-	return f.Chmod(0o600)
+	return fmt.Errorf("cannot write the recording %s: %v; pick a path in a writable directory with -o", path, unwrapPath(err))
 }
 
 // recordable refuses a header that a replay would refuse to read.

@@ -32,9 +32,27 @@ func defaultKeyMapPath() string {
 	return filepath.Join(dir, "informtop", "keys.yaml")
 }
 
+// KeyMapError is a key map file that cannot be used: bad input, which a
+// command reports as such (exit 2), not as the dashboard failing.
+type KeyMapError struct{ err error }
+
+func (e *KeyMapError) Error() string { return e.err.Error() }
+func (e *KeyMapError) Unwrap() error { return e.err }
+
+// CheckKeyMap loads the key map at path ("" for the default place) and
+// returns its problem as a *KeyMapError, nil if it is usable or missing:
+// a command asks before it starts anything the dashboard would show.
+func CheckKeyMap(path string) error {
+	if path == "" {
+		path = defaultKeyMapPath()
+	}
+	_, err := loadKeyMap(path)
+	return err
+}
+
 // loadKeyMap returns the default key map with the bindings of the file at
 // path applied. A missing file is not an error; anything wrong inside one is,
-// as a sentence naming the file, the line and the fix.
+// as a *KeyMapError: a sentence naming the file, the line and the fix.
 func loadKeyMap(path string) (*keyMap, error) {
 	km := defaultKeyMap()
 	if path == "" {
@@ -45,10 +63,10 @@ func loadKeyMap(path string) (*keyMap, error) {
 		return km, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, &KeyMapError{err}
 	}
 	if err := applyKeyConfig(km, path, raw); err != nil {
-		return nil, err
+		return nil, &KeyMapError{err}
 	}
 	return km, nil
 }

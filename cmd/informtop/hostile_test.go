@@ -20,8 +20,9 @@ import (
 // TestReplayRefusesBombsUnderAMemoryCap: the real binary, limited to 1 GiB
 // of address space, refuses each file crafted to take the machine — a 3 GB
 // header line without a newline, four records of 900 MB, 20,000
-// informers, each about 100 KB on disk — with exit code 2 and a sentence
-// saying what is wrong, promptly.
+// informers, each about 100 KB on disk; a record within its bound whose
+// resourceVersion (its own, or its object's) takes 250 MiB, 270 KB on
+// disk — with exit code 2 and a sentence saying what is wrong, promptly.
 func TestReplayRefusesBombsUnderAMemoryCap(t *testing.T) {
 	dir := t.TempDir()
 	bin := buildInformtop(t, dir)
@@ -32,6 +33,10 @@ func TestReplayRefusesBombsUnderAMemoryCap(t *testing.T) {
 		{"header.rec.zst", " has a first line longer than 1.0 MB, and a recording's header is far shorter (at byte ", hostile.EndlessHeader(3 << 30)},
 		{"records.rec.zst", " is corrupt or hostile: a record says it takes 944 MB, more than the 268 MB a record may take (record 1, at byte 153 of the decompressed stream); if informtop recorded a list that large, replay it with a higher --max-record", hostile.HugeRecords(4, 900<<20)},
 		{"informers.rec.zst", " has a header of 20,000 informers, more than the 1024 a recording may have (at byte ", hostile.ManyInformers(20_000, 0)},
+		{"field.rec.zst", ` is corrupt or hostile: a record's "rv" is longer than the 4.1 kB such a field may take (record 1, at byte 153 of the decompressed stream)`,
+			hostile.HugeField(`{"t":1,"k":"list","i":"pods","rv":"@"}`, 250<<20)},
+		{"object.rec.zst", ` is corrupt or hostile: a Pod's resourceVersion is longer than the 4.1 kB such a field may take (record 1, at byte 153 of the decompressed stream)`,
+			hostile.HugeField(`{"t":1,"k":"list","i":"pods","rv":"1","items":[{"apiVersion":"v1","kind":"Pod","metadata":{"namespace":"ns","name":"a","resourceVersion":"@"}}]}`, 250<<20)},
 	}
 	for _, c := range cases {
 		path := filepath.Join(dir, c.name)

@@ -1,15 +1,17 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 	"sync"
 
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/textlogger"
+
+	"github.com/informtop/informtop/internal/ownerfile"
 )
 
 // klogFlags holds klog's own flags, registered once, off the process's
@@ -31,10 +33,11 @@ func routeClientLogs(path string, v int) (func(), error) {
 		return func() {}, nil
 	}
 	// 0600: the log names the cluster's objects and, at -v 8 and above,
-	// holds response bodies (redacted, yet the cluster's objects).
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	// holds response bodies (redacted, yet the cluster's objects). An
+	// existing log is appended to only if it is as private already.
+	f, err := ownerfile.Append(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open the log file: %w; pick a writable path for --log-file", err)
+		return nil, logFileError(path, err)
 	}
 	setKlogVerbosity(v)
 	// Contextual: client-go's reflector logs through klog.FromContext, and
@@ -45,6 +48,19 @@ func routeClientLogs(path string, v int) (func(), error) {
 		klog.SetLogger(logr.Discard())
 		_ = f.Close()
 	}, nil
+}
+
+// logFileError says why --log-file cannot be written, and what to do.
+func logFileError(path string, err error) error {
+	var notRegular *ownerfile.NotRegularError
+	var unsafe *ownerfile.UnsafeError
+	switch {
+	case errors.As(err, &notRegular):
+		return fmt.Errorf("--log-file %s is %s, not a regular file; give the path of a file to append to (a new one is created readable by you only)", path, notRegular.What)
+	case errors.As(err, &unsafe):
+		return fmt.Errorf("--log-file %s exists and %s, and the log holds the cluster's objects; run chmod 600 %s, or give a new path", path, unsafe.Why, path)
+	}
+	return fmt.Errorf("cannot open the log file: %w; pick a writable path for --log-file", err)
 }
 
 func setKlogVerbosity(v int) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/informtop/informtop/internal/termsafe"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/tui"
 )
 
 func main() {
@@ -137,6 +138,11 @@ func present(ctx context.Context, src source.Source, o *options, stdout, stderr 
 			return exitError{code}
 		}
 		return nil
+	}
+	// A key map that cannot be used is bad input, said before the
+	// dashboard starts rather than as its failure.
+	if err := tui.CheckKeyMap(""); err != nil {
+		return err
 	}
 	if err := runDashboard(ctx, src, o); err != nil {
 		fmt.Fprintf(stderr, "informtop: %s\n", termsafe.String(err.Error()))

@@ -224,7 +224,7 @@ var shared = map[string]bool{
 	"demo": true, "scenario": true, "seed": true, "rate": true, "queue": true, "watch-list": true,
 	"once": true, "json": true, "timeout": true, "duration": true, "fail-on-stall": true, "refresh": true, "log-file": true, "v": true, "help": true,
 	"redact": true, "redact-annotation": true,
-	"output": true, "headless": true, // informtop record
+	"output": true, "headless": true, "force": true, // informtop record
 }
 
 // clusterFlagsSet names the cluster flags given on the command line.

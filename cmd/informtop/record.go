@@ -16,6 +16,7 @@ import (
 	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/tui"
 )
 
 // recordProgressEvery is how often a headless recording reports on stderr.
@@ -27,7 +28,7 @@ const recordProgressEvery = 5 * time.Second
 func newRecordCommand(stdout, stderr io.Writer) *cobra.Command {
 	o := newOptions()
 	var out string
-	var headless bool
+	var headless, force bool
 	cmd := &cobra.Command{
 		Use:   "record -o FILE [--duration D] [source flags]",
 		Short: "record what the informers receive, for informtop replay",
@@ -42,12 +43,13 @@ dashboard and reports progress on stderr.`,
   informtop replay pods.rec.zst`,
 		Args: noArgs("name the file with -o FILE"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runRecord(cmd.Flags(), o, out, headless || !isTerminal(stdout), stdout, stderr)
+			return runRecord(cmd.Flags(), o, out, force, headless || !isTerminal(stdout), stdout, stderr)
 		},
 	}
 	fs := cmd.Flags()
 	o.addFlags(fs)
-	fs.StringVarP(&out, "output", "o", "", "the recording file to write, e.g. pods.rec.zst (overwritten)")
+	fs.StringVarP(&out, "output", "o", "", "the recording file to write, e.g. pods.rec.zst (a new file; --force replaces one)")
+	fs.BoolVar(&force, "force", false, "replace the file -o names if it exists (a link is replaced, never written through)")
 	fs.BoolVar(&headless, "headless", false, "record without the dashboard, progress on stderr (the default when stdout is not a terminal)")
 	fs.Lookup("duration").Usage = "stop recording after this long, e.g. 10m (default: until ctrl+c)"
 	for _, name := range []string{"once", "json", "verify", "timeout"} {
@@ -56,7 +58,7 @@ dashboard and reports progress on stderr.`,
 	return cmd
 }
 
-func runRecord(fs *pflag.FlagSet, o *options, out string, headless bool, stdout, stderr io.Writer) error {
+func runRecord(fs *pflag.FlagSet, o *options, out string, force, headless bool, stdout, stderr io.Writer) error {
 	if o.once || o.verify {
 		return errors.New("record runs until ctrl+c or --duration: --once and --verify go with informtop itself; replay the recording with informtop replay FILE --once")
 	}
@@ -64,6 +66,10 @@ func runRecord(fs *pflag.FlagSet, o *options, out string, headless bool, stdout,
 		return errors.New("record needs a file to write: add -o FILE, e.g. informtop record -o pods.rec.zst")
 	}
 	if err := o.validate(fs); err != nil {
+		return err
+	}
+	// Said before connecting: Start checks again as it creates the file.
+	if err := recording.Check(out, recording.Replace(force)); err != nil {
 		return err
 	}
 	ctx, end, err := startSession(o)
@@ -84,7 +90,12 @@ func runRecord(fs *pflag.FlagSet, o *options, out string, headless bool, stdout,
 	if src.inProcess == nil {
 		return fmt.Errorf("the %s source cannot be recorded: only informers running in informtop can", src.Kind())
 	}
-	w, err := recording.Start(out, src.inProcess, o.recordingHeader(src))
+	if !headless {
+		if err := tui.CheckKeyMap(""); err != nil {
+			return err
+		}
+	}
+	w, err := recording.Start(out, src.inProcess, o.recordingHeader(src), recording.Replace(force))
 	if err != nil {
 		return err
 	}

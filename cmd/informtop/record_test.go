@@ -65,6 +65,8 @@ func TestReplayRefusesBadFiles(t *testing.T) {
 		{[]string{"record", "--demo", "-o", filepath.Join(dir, "no", "such", "dir.rec.zst"), "--duration", "1s"}, "cannot write the recording " + filepath.Join(dir, "no", "such", "dir.rec.zst")},
 		{[]string{"record", "--demo", "--duration", "1s"}, "record needs a file to write: add -o FILE"},
 		{[]string{"replay", foreign, "--once", "--speed", "-1"}, "--speed must not be negative"},
+		{[]string{"replay", foreign, "--once", "--speed", "NaN"}, "--speed takes a number from 0 up, not NaN"},
+		{[]string{"replay", foreign, "--once", "--speed", "+Inf"}, "--speed takes a number from 0 up, not +Inf"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runCLI(t, c.args...)

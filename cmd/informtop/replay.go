@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"sync"
 	"time"
 
@@ -74,6 +76,11 @@ been served and processed, then prints one report: the same file always gives th
 func runReplay(path string, o *options, speed float64, speedSet, step bool, queue string, maxRecord int64, stdout, stderr io.Writer) error {
 	if err := o.validateCommon(); err != nil {
 		return err
+	}
+	// NaN compares false with everything, so it would pass a sign check
+	// and pace the replay as 0; an infinite speed is no pace either.
+	if math.IsNaN(speed) || math.IsInf(speed, 0) {
+		return fmt.Errorf("--speed takes a number from 0 up, not %v: e.g. --speed 10, or --speed 0 for as fast as possible", strconv.FormatFloat(speed, 'g', -1, 64))
 	}
 	if speed < 0 {
 		return fmt.Errorf("--speed must not be negative, e.g. --speed 10 or --speed 0 for as fast as possible")

@@ -56,21 +56,30 @@ func Read(path string, limit int64) ([]byte, error) {
 
 func check(fi fs.FileInfo, limit int64) error {
 	if !fi.Mode().IsRegular() {
-		what := "an irregular file"
-		switch t := fi.Mode().Type(); {
-		case t&fs.ModeNamedPipe != 0:
-			what = "a named pipe (FIFO)"
-		case t&fs.ModeDevice != 0:
-			what = "a device"
-		case t&fs.ModeDir != 0:
-			what = "a directory"
-		case t&fs.ModeSocket != 0:
-			what = "a socket"
-		}
-		return &NotRegularError{What: what}
+		return &NotRegularError{What: What(fi.Mode())}
 	}
 	if fi.Size() > limit {
 		return ErrTooLarge
 	}
 	return nil
+}
+
+// What names the kind of file mode describes, for a sentence: "a named
+// pipe (FIFO)", "a symbolic link", "a regular file".
+func What(mode fs.FileMode) string {
+	switch t := mode.Type(); {
+	case t == 0:
+		return "a regular file"
+	case t&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case t&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case t&fs.ModeDevice != 0:
+		return "a device"
+	case t&fs.ModeDir != 0:
+		return "a directory"
+	case t&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "an irregular file"
 }
