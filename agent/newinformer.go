@@ -122,6 +122,7 @@ func (s *Set) build(lw cache.ListerWatcher, obj kruntime.Object, resync time.Dur
 	w.queue = &queueGauge{}
 	w.counter = &counter{}
 	w.realFIFO = inOrder()
+	w.resync, w.checkPeriod = resync, resync
 	id := s.informerName().WithResource(schema.GroupVersionResource{Group: gvr.Group, Version: gvr.Version, Resource: w.name})
 	w.SharedIndexInformer = cache.NewSharedIndexInformerWithOptions(w.observed.ListerWatcher(), obj, cache.SharedIndexInformerOptions{
 		ResyncPeriod:            resync,
@@ -132,7 +133,10 @@ func (s *Set) build(lw cache.ListerWatcher, obj kruntime.Object, resync time.Dur
 	if err := w.SharedIndexInformer.SetWatchErrorHandlerWithContext(w.watchFailed); err != nil {
 		klog.Background().Error(err, "informtop's agent cannot see this informer's watch errors", "informer", w.name)
 	}
-	if _, err := w.SharedIndexInformer.AddEventHandlerWithResyncPeriod(w.counter, 0); err != nil {
+	// With the informer's default resync, as the handlers registered
+	// without one: see watched.shareCounter.
+	w.counterResync = w.requestedResync(nil)
+	if _, err := w.SharedIndexInformer.AddEventHandlerWithOptions(w.counter, cache.HandlerOptions{Logger: &quiet}); err != nil {
 		klog.Background().Error(err, "informtop's agent cannot count this informer's notifications", "informer", w.name)
 	}
 	return w
