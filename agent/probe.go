@@ -95,7 +95,7 @@ type probe struct {
 	latency   [latencyWindow]time.Duration
 	latencyN  uint64
 	panics    uint64
-	syncedAt  time.Time
+	syncedAt  time.Time // when awaitSynced saw the registration sync
 	highWater int
 	// stalled is the number of the call reported stalled (0: none) and
 	// frame where it was caught.
@@ -111,6 +111,22 @@ func newProbe(inf *watched, name string, h cache.ResourceEventHandler) *probe {
 		id:     id,
 		inf:    inf,
 		labels: pprof.WithLabels(context.Background(), pprof.Labels(stackLabel, id)),
+	}
+}
+
+// awaitSynced notes when reg, the probe's registration on client-go's
+// running informer, reaches HasSynced: its informer has synced and the
+// handler has returned from every call of its initial list. It returns
+// then or when ctx, the informer's, is done; the pipeline never waits on
+// it.
+func (p *probe) awaitSynced(ctx context.Context, reg cache.ResourceEventHandlerRegistration) {
+	select {
+	case <-reg.HasSyncedChecker().Done():
+		now := time.Now()
+		p.mu.Lock()
+		p.syncedAt = now
+		p.mu.Unlock()
+	case <-ctx.Done():
 	}
 }
 
@@ -263,11 +279,10 @@ func (p *probe) model(checkPeriod time.Duration) source.Listener {
 	}
 	l.LatencyP50, l.LatencyP99 = processor.Percentiles(window)
 	if reg := p.reg.Load(); reg != nil && (*reg).HasSynced() {
+		// SyncedAt stays zero ("when: unknown") for the moment between the
+		// sync and awaitSynced's noting it.
 		l.Synced = true
 		p.mu.Lock()
-		if p.syncedAt.IsZero() {
-			p.syncedAt = time.Now()
-		}
 		l.SyncedAt = p.syncedAt
 		p.mu.Unlock()
 	}

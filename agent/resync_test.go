@@ -215,3 +215,53 @@ func TestClientGoBacklogAfterARelist(t *testing.T) {
 		t.Errorf("after the relist the idle handler reads %d pending, resync %v/%v; want 0 pending, no resync", l.Pending, l.RequestedResync, l.ResyncPeriod)
 	}
 }
+
+// "HasSynced at" is when the registration synced: after its handler
+// returned from the last call of its initial list, not when a client
+// first read the agent, however much later that is.
+func TestClientGoHasSyncedAtIsTheRegistrations(t *testing.T) {
+	src := newFakeSource(t)
+	src.Add(configMap("first", nil))
+	set := agent.NewSet()
+	inf := agent.NewInformer(set)(src, &corev1.ConfigMap{}, 0, cache.Indexers{})
+	slow := newGate(t)
+	reg, err := inf.AddEventHandler(slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runInformer(t, inf)
+	t.Cleanup(slow.release)
+	if reg.HasSynced() {
+		t.Fatal("the registration synced while its handler was in its initial list")
+	}
+	released := time.Now()
+	slow.release()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	select {
+	case <-reg.HasSyncedChecker().Done():
+	case <-ctx.Done():
+		t.Fatal("the registration never synced")
+	}
+	// More work for the handler after the sync, all of it before anyone
+	// reads the agent.
+	src.Add(configMap("later", nil))
+	if err := wait.PollUntilContextTimeout(ctx, 5*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		n, _ := slow.calls()
+		return n == 2, nil
+	}); err != nil {
+		t.Fatal("the handler never got the object added after the sync")
+	}
+	_, laterCall := slow.calls()
+
+	frames := agentFrames(t, set)
+	f := poll(t, "the time of the sync", frames, func(f api.Frame) bool {
+		ls := listeners(f)
+		return len(ls) == 1 && ls[0].Synced && !ls[0].SyncedAt.IsZero()
+	})
+	at := listeners(f)[0].SyncedAt
+	if at.Before(released) || !at.Before(laterCall) {
+		t.Errorf("HasSynced at %s; want between the release (%s) and the call after the sync (%s)",
+			at.Format(time.StampMicro), released.Format(time.StampMicro), laterCall.Format(time.StampMicro))
+	}
+}

@@ -70,7 +70,8 @@ type watched struct {
 	// the registrations (it keeps it to itself): what a listener's
 	// effective resync period is computed from.
 	checkPeriod time.Duration
-	// runCtx is the first Run's context (nil before).
+	// runCtx is the first Run's context (nil before): the probes' HasSynced
+	// watches end with it.
 	runCtx context.Context
 }
 
@@ -126,6 +127,9 @@ func (w *watched) AddEventHandlerWithOptions(h cache.ResourceEventHandler, opts 
 		w.reg = make(map[cache.ResourceEventHandlerRegistration]*probe)
 	}
 	w.reg[reg] = p
+	if w.runCtx != nil {
+		go p.awaitSynced(w.runCtx, reg)
+	}
 	return reg, nil
 }
 
@@ -287,6 +291,11 @@ func (w *watched) RunWithContext(ctx context.Context) {
 		// client-go runs once: a second Run returns at once.
 		w.shareCounter()
 		w.runCtx = ctx
+		for _, p := range w.probes {
+			if reg := p.reg.Load(); reg != nil {
+				go p.awaitSynced(ctx, *reg)
+			}
+		}
 	}
 	w.mu.Unlock()
 	w.SharedIndexInformer.RunWithContext(ctx)
