@@ -122,7 +122,6 @@ func (s *Set) build(lw cache.ListerWatcher, obj kruntime.Object, resync time.Dur
 	w.queue = &queueGauge{}
 	w.counter = &counter{}
 	w.realFIFO = inOrder()
-	w.resync, w.checkPeriod = resync, resync
 	id := s.informerName().WithResource(schema.GroupVersionResource{Group: gvr.Group, Version: gvr.Version, Resource: w.name})
 	w.SharedIndexInformer = cache.NewSharedIndexInformerWithOptions(w.observed.ListerWatcher(), obj, cache.SharedIndexInformerOptions{
 		ResyncPeriod:            resync,
@@ -135,7 +134,10 @@ func (s *Set) build(lw cache.ListerWatcher, obj kruntime.Object, resync time.Dur
 	}
 	// With the informer's default resync, as the handlers registered
 	// without one: see watched.shareCounter.
+	w.mu.Lock()
+	w.resync, w.checkPeriod = resync, resync
 	w.counterResync = w.requestedResync(nil)
+	w.mu.Unlock()
 	if _, err := w.SharedIndexInformer.AddEventHandlerWithOptions(w.counter, cache.HandlerOptions{Logger: &quiet}); err != nil {
 		klog.Background().Error(err, "informtop's agent cannot count this informer's notifications", "informer", w.name)
 	}

@@ -30,9 +30,9 @@ import (
 // the controller gets: every method but the handler registrations, Run
 // and the watch error handler goes to the informer unchanged.
 //
-// Locking: mu guards probes (append and remove), checkPeriod, runCtx and
-// the probes' counterReg; the probes lock themselves. Everything else is
-// set before the informer is returned.
+// Locking: mu guards probes (append and remove), resync, counterResync,
+// checkPeriod, runCtx and the probes' counterReg; the probes lock
+// themselves. Everything else is set before the informer is returned.
 type watched struct {
 	cache.SharedIndexInformer
 
@@ -203,10 +203,10 @@ func (w *watched) shareCounter() {
 }
 
 // requestedResync is the resync period a handler registered with this
-// ResyncPeriod option asks for, adjusted as client-go adjusts it (at least a second; raised
-// to the check period once the informer runs), and the informer's check
-// period after it, as client-go lowers it for a shorter request made
-// before the start. Called with mu held.
+// ResyncPeriod option asks for, adjusted as client-go adjusts it (at
+// least a second; raised to the check period once the informer runs),
+// and the informer's check period after it, as client-go lowers it for a
+// shorter request made before the start. Called with mu held.
 func (w *watched) requestedResync(requested *time.Duration) time.Duration {
 	r := ptr.Deref(requested, w.resync)
 	if r <= 0 {
@@ -233,15 +233,16 @@ func (w *watched) startedLocked() bool { return w.runCtx != nil }
 func (w *watched) RemoveEventHandler(reg cache.ResourceEventHandlerRegistration) error {
 	err := w.SharedIndexInformer.RemoveEventHandler(reg)
 	if err == nil {
+		var counterReg cache.ResourceEventHandlerRegistration
 		w.mu.Lock()
-		p, ok := w.reg[reg]
-		if ok {
+		if p, ok := w.reg[reg]; ok {
 			delete(w.reg, reg)
 			w.probes = deleteProbe(w.probes, p)
+			counterReg = p.counterReg
 		}
 		w.mu.Unlock()
-		if ok && p.counterReg != nil {
-			_ = w.SharedIndexInformer.RemoveEventHandler(p.counterReg)
+		if counterReg != nil {
+			_ = w.SharedIndexInformer.RemoveEventHandler(counterReg)
 		}
 	}
 	return err
