@@ -132,7 +132,13 @@ func (s *Set) build(lw cache.ListerWatcher, obj kruntime.Object, resync time.Dur
 	if err := w.SharedIndexInformer.SetWatchErrorHandlerWithContext(w.watchFailed); err != nil {
 		klog.Background().Error(err, "informtop's agent cannot see this informer's watch errors", "informer", w.name)
 	}
-	if _, err := w.SharedIndexInformer.AddEventHandlerWithResyncPeriod(w.counter, 0); err != nil {
+	// With the informer's default resync, as the handlers registered
+	// without one: see watched.shareCounter.
+	w.mu.Lock()
+	w.resync, w.checkPeriod = resync, resync
+	w.counterResync = w.requestedResync(nil)
+	w.mu.Unlock()
+	if _, err := w.SharedIndexInformer.AddEventHandlerWithOptions(w.counter, cache.HandlerOptions{Logger: &quiet}); err != nil {
 		klog.Background().Error(err, "informtop's agent cannot count this informer's notifications", "informer", w.name)
 	}
 	return w

@@ -52,21 +52,35 @@ var probeIDs atomic.Uint64
 // returned, how long calls take. It adds a lock, two clock reads and no
 // allocation to each call, and changes nothing the handler receives.
 //
+// Invariant (client-go's informer): counter is given what the handler is
+// given, less what the handler got between the two registrations (and the
+// resync of a check that fell between them), so counter's count less the
+// calls taken is a lower bound of the backlog.
+//
 // Locking: mu guards the fields below it; the watchdog and snapshots take
-// it only to copy them. The handler runs outside it.
+// it only to copy them. The handler runs outside it. counterReg is
+// guarded by the informer's mu. The other fields above mu are set before
+// the probe is registered (reg once registered) and never change.
 type probe struct {
-	name    string
-	inner   cache.ResourceEventHandler
-	labels  context.Context // carries stackLabel = id
-	id      string
-	inf     *watched
-	resync  time.Duration // requested
-	counted bool          // its pending count comes from the informer's counter
+	name   string
+	inner  cache.ResourceEventHandler
+	labels context.Context // carries stackLabel = id
+	id     string
+	inf    *watched
+
+	// client-go's informer only: the resync period requested, as client-go
+	// adjusts it, and the registration of the probe's own counter (nil:
+	// it counts with the informer's).
+	requested  time.Duration
+	counterReg cache.ResourceEventHandlerRegistration
 
 	// reg is the informer's registration of this probe, set once added.
 	reg atomic.Pointer[cache.ResourceEventHandlerRegistration]
 
 	mu sync.Mutex
+	// counter counts what the handler is given (client-go's informer only;
+	// nil: pending unknown).
+	counter *counter
 	// The call in progress: busy, its callback, object and start, and a
 	// number that tells calls apart.
 	busy  bool
@@ -74,16 +88,14 @@ type probe struct {
 	obj   any
 	since time.Time
 	calls uint64
-	// base is the informer counter's value when the probe was added, less
-	// the objects it was handed as its initial list: pending is what the
-	// counter saw since, less what the handler took.
-	base      int64
-	taken     uint64 // calls started, syncs excluded
+	// taken counts the calls started: pending is what counter counted
+	// less taken.
+	taken     uint64
 	delivered source.Delivered
 	latency   [latencyWindow]time.Duration
 	latencyN  uint64
 	panics    uint64
-	syncedAt  time.Time
+	syncedAt  time.Time // when awaitSynced saw the registration sync
 	highWater int
 	// stalled is the number of the call reported stalled (0: none) and
 	// frame where it was caught.
@@ -91,15 +103,30 @@ type probe struct {
 	frame   *source.StackFrame
 }
 
-func newProbe(inf *watched, name string, h cache.ResourceEventHandler, resync time.Duration) *probe {
+func newProbe(inf *watched, name string, h cache.ResourceEventHandler) *probe {
 	id := "l" + strconv.FormatUint(probeIDs.Add(1), 10)
 	return &probe{
 		name:   name,
 		inner:  h,
 		id:     id,
 		inf:    inf,
-		resync: resync,
 		labels: pprof.WithLabels(context.Background(), pprof.Labels(stackLabel, id)),
+	}
+}
+
+// awaitSynced notes when reg, the probe's registration on client-go's
+// running informer, reaches HasSynced: its informer has synced and the
+// handler has returned from every call of its initial list. It returns
+// then or when ctx, the informer's, is done; the pipeline never waits on
+// it.
+func (p *probe) awaitSynced(ctx context.Context, reg cache.ResourceEventHandlerRegistration) {
+	select {
+	case <-reg.HasSyncedChecker().Done():
+		now := time.Now()
+		p.mu.Lock()
+		p.syncedAt = now
+		p.mu.Unlock()
+	case <-ctx.Done():
 	}
 }
 
@@ -147,9 +174,7 @@ func (p *probe) begin(call uint8, obj any) {
 	p.mu.Lock()
 	p.busy, p.call, p.obj, p.since = true, call, obj, now
 	p.calls++
-	if call != callSync {
-		p.taken++
-	}
+	p.taken++
 	p.mu.Unlock()
 }
 
@@ -216,16 +241,18 @@ func (p *probe) caught(f *source.StackFrame) {
 	p.mu.Unlock()
 }
 
-// model is the listener as the data model has it. counter is the
-// informer's count of notifications distributed (counted probes only).
-func (p *probe) model(counter int64) source.Listener {
+// model is the listener as the data model has it; checkPeriod is
+// client-go's informer's resync check period, which its effective resync
+// period is computed from.
+func (p *probe) model(checkPeriod time.Duration) source.Listener {
 	var window []time.Duration
 	p.mu.Lock()
 	l := source.Listener{
 		Name:            p.name,
 		Delivered:       p.delivered,
 		Panics:          p.panics,
-		RequestedResync: p.resync,
+		RequestedResync: p.requested,
+		ResyncPeriod:    processor.EffectiveResync(p.requested, checkPeriod),
 	}
 	if p.busy {
 		l.InCallback, l.InCallbackSince = callbackName(p.call), p.since
@@ -236,9 +263,9 @@ func (p *probe) model(counter int64) source.Listener {
 		}
 	}
 	obj := p.obj
-	if p.counted {
+	if p.counter != nil {
 		l.PendingEstimated = true
-		pending := counter - p.base - int64(p.taken)
+		pending := p.counter.n.Load() - int64(p.taken)
 		l.Pending = int(max(pending, 0))
 		p.highWater = max(p.highWater, l.Pending)
 	}
@@ -252,11 +279,10 @@ func (p *probe) model(counter int64) source.Listener {
 	}
 	l.LatencyP50, l.LatencyP99 = processor.Percentiles(window)
 	if reg := p.reg.Load(); reg != nil && (*reg).HasSynced() {
+		// SyncedAt stays zero ("when: unknown") for the moment between the
+		// sync and awaitSynced's noting it.
 		l.Synced = true
 		p.mu.Lock()
-		if p.syncedAt.IsZero() {
-			p.syncedAt = time.Now()
-		}
 		l.SyncedAt = p.syncedAt
 		p.mu.Unlock()
 	}

@@ -55,7 +55,7 @@ func BenchmarkHandlerCall(b *testing.B) {
 	b.Run("bare", func(b *testing.B) { run(b, nop{}) })
 	b.Run("probed", func(b *testing.B) {
 		w := &watched{name: "bench", ring: instr.NewRing(informerEvents)}
-		run(b, newProbe(w, "nop", nop{}, 0))
+		run(b, newProbe(w, "nop", nop{}))
 	})
 }
 
@@ -63,7 +63,7 @@ func BenchmarkHandlerCall(b *testing.B) {
 // controller's busiest path.
 func TestProbeCallAllocatesNothing(t *testing.T) {
 	w := &watched{name: "allocs", ring: instr.NewRing(informerEvents)}
-	p := newProbe(w, "nop", nop{}, 0)
+	p := newProbe(w, "nop", nop{})
 	obj := &struct{}{}
 	if n := testing.AllocsPerRun(1000, func() { p.OnAdd(obj, false); p.OnUpdate(obj, obj); p.OnDelete(obj) }); n != 0 {
 		t.Errorf("a probed call allocates %v times; want 0", n)

@@ -7,26 +7,31 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	clientgofeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
 
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 
 // watched is an informer NewInformer built and a Set serves: client-go's
-// own (observed from outside: its ListerWatcher, a do-nothing listener
+// own (observed from outside: its ListerWatcher, do-nothing listeners
 // counting what it distributes, its queue metric, and a probe around each
 // handler registered through it) or informtop's engine (which reports
 // itself; probes add only stall detection). It is the SharedIndexInformer
 // the controller gets: every method but the handler registrations, Run
 // and the watch error handler goes to the informer unchanged.
 //
-// Locking: mu guards probes (append and remove); the probes lock
+// Locking: mu guards probes (append and remove), resync, counterResync,
+// checkPeriod, runCtx and the probes' counterReg; the probes lock
 // themselves. Everything else is set before the informer is returned.
 type watched struct {
 	cache.SharedIndexInformer
@@ -44,8 +49,15 @@ type watched struct {
 	// client-go's only:
 	observed *engine.ObservedListerWatcher
 	queue    *queueGauge
-	counter  *counter
-	realFIFO bool
+	// counter is the informer's counting listener, registered with the
+	// informer's default resync period (counterResync, as client-go
+	// adjusts it) before any handler.
+	counter       *counter
+	counterResync time.Duration
+	realFIFO      bool
+	// resync is the informer's default resync period (client-go's
+	// defaultEventHandlerResyncPeriod, its first resyncCheckPeriod).
+	resync time.Duration
 	// syncLogged: the Synced event was logged.
 	syncLogged atomic.Bool
 	// errorHandler is the controller's watch error handler, if it set one.
@@ -54,13 +66,21 @@ type watched struct {
 	mu     sync.Mutex
 	probes []*probe
 	reg    map[cache.ResourceEventHandlerRegistration]*probe
+	// checkPeriod is client-go's resyncCheckPeriod as it computes it from
+	// the registrations (it keeps it to itself): what a listener's
+	// effective resync period is computed from.
+	checkPeriod time.Duration
+	// runCtx is the first Run's context (nil before): the probes' HasSynced
+	// watches end with it.
+	runCtx context.Context
 }
 
-// counter counts the notifications client-go's informer distributes to
-// every listener (resyncs aside), and so the objects in its cache (adds
-// less deletes): a listener of its own that does nothing else, so it
-// trails the distribution by microseconds. Reading the cache's size from
-// the cache would list every key at each look.
+// counter is a listener of the agent's that counts the notifications
+// client-go's informer distributes to it, resyncs included, and so (the
+// informer's own) the objects in its cache: adds less deletes. It does
+// nothing else, so it trails the distribution by microseconds. Reading
+// the cache's size from the cache would list every key at each look. Its
+// fields are atomics: one goroutine writes them, snapshots read them.
 type counter struct{ n, size atomic.Int64 }
 
 func (c *counter) OnAdd(any, bool)     { c.n.Add(1); c.size.Add(1) }
@@ -86,13 +106,9 @@ func (w *watched) AddEventHandlerWithOptions(h cache.ResourceEventHandler, opts 
 	if h == nil {
 		return w.SharedIndexInformer.AddEventHandlerWithOptions(h, opts) // its own error
 	}
-	var resync time.Duration
-	if opts.ResyncPeriod != nil {
-		resync = *opts.ResyncPeriod
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	p := newProbe(w, w.freeName(listenerName(h, w.resource)), h, resync)
+	p := newProbe(w, w.freeName(listenerName(h, w.resource)), h)
 	var (
 		reg cache.ResourceEventHandlerRegistration
 		err error
@@ -100,11 +116,7 @@ func (w *watched) AddEventHandlerWithOptions(h cache.ResourceEventHandler, opts 
 	if w.eng != nil {
 		reg, err = w.eng.AddNamedEventHandler(p.name, p, opts)
 	} else {
-		// The objects handed to a handler joining a running informer are
-		// the cache's; the counter's count from here on is the rest.
-		p.counted = true
-		p.base = w.counter.n.Load() - w.counter.size.Load()
-		reg, err = w.SharedIndexInformer.AddEventHandlerWithOptions(p, opts)
+		reg, err = w.addClientGo(p, opts)
 	}
 	if err != nil {
 		return nil, err
@@ -115,19 +127,123 @@ func (w *watched) AddEventHandlerWithOptions(h cache.ResourceEventHandler, opts 
 		w.reg = make(map[cache.ResourceEventHandlerRegistration]*probe)
 	}
 	w.reg[reg] = p
+	if w.runCtx != nil {
+		go p.awaitSynced(w.runCtx, reg)
+	}
 	return reg, nil
 }
+
+// quiet is the logger of the agent's counting listeners: client-go logs
+// its warnings about a requested resync period once, for the handler's
+// own registration, not a second time for its counter's.
+var quiet = logr.Discard()
+
+// addClientGo registers p on client-go's informer with opts, and the
+// listener that counts what p is given.
+//
+// client-go gives a resync's notifications (and a relist's unchanged
+// objects) to the listeners it found due at its last resync check, from
+// the period each requested and when it was registered. So p is counted
+// by a listener of its own registered with p's options just after it,
+// which client-go finds due at the same checks (docs/agent.md says when
+// it can miss one). When the informer starts, the probes registered
+// before whose period is the informer counter's give theirs up
+// (shareCounter): the informer's counter then gets what they get. On an
+// informer that never resyncs every listener gets every notification:
+// the probes registered before the start count with the informer's
+// counter from the first. Called with mu held.
+func (w *watched) addClientGo(p *probe, opts cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
+	p.requested = w.requestedResync(opts.ResyncPeriod)
+	if w.resync == 0 && !w.startedLocked() {
+		p.counter = w.counter
+		return w.SharedIndexInformer.AddEventHandlerWithOptions(p, opts)
+	}
+	reg, err := w.SharedIndexInformer.AddEventHandlerWithOptions(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	// After p, so that what the two are given differs only by what p got
+	// first: the count stays a lower bound. A handler joining a running
+	// informer is handed the cache, and so is its counter.
+	own := &counter{}
+	creg, err := w.SharedIndexInformer.AddEventHandlerWithOptions(own, cache.HandlerOptions{ResyncPeriod: opts.ResyncPeriod, Logger: &quiet})
+	if err != nil {
+		klog.Background().Error(err, "informtop's agent cannot count this handler's notifications", "informer", w.name, "handler", p.name)
+		return reg, nil
+	}
+	p.counter, p.counterReg = own, creg
+	return reg, nil
+}
+
+// shareCounter runs as the informer starts, its resync check period
+// final: a listener whose effective period is the check period is due at
+// every check (client-go checks that often, and the timer restarts after
+// each), whenever it was registered before the start. So a probe whose
+// period is that of the informer's counter, which is due at every check
+// too, gives its own counter up: the informer's counts what it gets. On
+// sample-controller's informers, every handler's. Called with mu held,
+// before client-go's Run.
+func (w *watched) shareCounter() {
+	shared := processor.EffectiveResync(w.counterResync, w.checkPeriod)
+	if shared != w.checkPeriod {
+		return
+	}
+	for _, p := range w.probes {
+		if p.counterReg == nil || processor.EffectiveResync(p.requested, w.checkPeriod) != shared {
+			continue
+		}
+		if err := w.SharedIndexInformer.RemoveEventHandler(p.counterReg); err != nil {
+			continue
+		}
+		p.counterReg = nil
+		p.mu.Lock()
+		p.counter = w.counter
+		p.mu.Unlock()
+	}
+}
+
+// requestedResync is the resync period a handler registered with this
+// ResyncPeriod option asks for, adjusted as client-go adjusts it (at
+// least a second; raised to the check period once the informer runs),
+// and the informer's check period after it, as client-go lowers it for a
+// shorter request made before the start. Called with mu held.
+func (w *watched) requestedResync(requested *time.Duration) time.Duration {
+	r := ptr.Deref(requested, w.resync)
+	if r <= 0 {
+		return r
+	}
+	r = max(r, minimumResyncPeriod)
+	if r < w.checkPeriod {
+		if w.startedLocked() {
+			r = w.checkPeriod
+		} else {
+			w.checkPeriod = r
+		}
+	}
+	return r
+}
+
+// minimumResyncPeriod is client-go's least resync period.
+const minimumResyncPeriod = time.Second
+
+// startedLocked says whether Run was called. Called with mu held.
+func (w *watched) startedLocked() bool { return w.runCtx != nil }
 
 // RemoveEventHandler implements cache.SharedInformer.
 func (w *watched) RemoveEventHandler(reg cache.ResourceEventHandlerRegistration) error {
 	err := w.SharedIndexInformer.RemoveEventHandler(reg)
 	if err == nil {
+		var counterReg cache.ResourceEventHandlerRegistration
 		w.mu.Lock()
 		if p, ok := w.reg[reg]; ok {
 			delete(w.reg, reg)
 			w.probes = deleteProbe(w.probes, p)
+			counterReg = p.counterReg
 		}
 		w.mu.Unlock()
+		if counterReg != nil {
+			_ = w.SharedIndexInformer.RemoveEventHandler(counterReg)
+		}
 	}
 	return err
 }
@@ -171,6 +287,18 @@ func (w *watched) Run(stopCh <-chan struct{}) {
 func (w *watched) RunWithContext(ctx context.Context) {
 	w.set.running(w, true)
 	defer w.set.running(w, false)
+	w.mu.Lock()
+	if w.runCtx == nil && w.eng == nil {
+		// client-go runs once: a second Run returns at once.
+		w.shareCounter()
+		w.runCtx = ctx
+		for _, p := range w.probes {
+			if reg := p.reg.Load(); reg != nil {
+				go p.awaitSynced(ctx, *reg)
+			}
+		}
+	}
+	w.mu.Unlock()
 	w.SharedIndexInformer.RunWithContext(ctx)
 }
 
@@ -211,16 +339,17 @@ func (w *watched) upkeep(now time.Time) {
 	}
 }
 
-// currentProbes is a copy of the probes.
-func (w *watched) currentProbes() []*probe {
+// currentProbes is a copy of the probes, and client-go's resync check
+// period.
+func (w *watched) currentProbes() ([]*probe, time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return append([]*probe(nil), w.probes...)
+	return append([]*probe(nil), w.probes...), w.checkPeriod
 }
 
 // snapshot is the informer in the data model.
 func (w *watched) snapshot(now time.Time) source.Informer {
-	probes := w.currentProbes()
+	probes, checkPeriod := w.currentProbes()
 	if w.eng != nil {
 		inf := local.InformerOf(w.eng.Snapshot())
 		inf.Namespace, inf.Group, inf.Version = w.namespace, w.gvr.Group, w.gvr.Version
@@ -264,10 +393,9 @@ func (w *watched) snapshot(now time.Time) source.Informer {
 		LastResourceVersion: inf.LastSyncResourceVersion,
 		Generation:          w.counter.generation(),
 	}
-	counted := w.counter.n.Load()
 	inf.Listeners = make([]source.Listener, len(probes))
 	for i, p := range probes {
-		inf.Listeners[i] = p.model(counted)
+		inf.Listeners[i] = p.model(checkPeriod)
 	}
 	return inf
 }

@@ -21,9 +21,10 @@ type Listener struct {
 	// PendingEstimated: Pending is a lower bound, not a count. client-go's
 	// own informer keeps a listener's backlog to itself, so an agent
 	// outside it counts what the informer distributed (through a listener
-	// that does nothing) less what the handler took: the figure lags by
-	// the notifications that do-nothing listener has not yet taken, which
-	// it takes within microseconds of their distribution.
+	// that does nothing, resynced as the handler is) less what the handler
+	// took: the figure lags by the notifications that do-nothing listener
+	// has not yet taken, which it takes within microseconds of their
+	// distribution (docs/agent.md has the bound).
 	PendingEstimated bool `json:"pendingEstimated,omitempty"`
 	// Capacity is the backlog's current size; HighWater the largest
 	// Pending ever seen.

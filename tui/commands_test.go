@@ -50,7 +50,7 @@ func TestCtrlAListsInformersAndCommands(t *testing.T) {
 	h := fixture(t, 80, 30)
 	h.keys("ctrl+a")
 	screen := h.screen()
-	for _, want := range []string{"✓ pods", "✓ secrets", "✗ configmaps", ": pipeline", ": queue", ": listeners", ": store", ": events", ": narration", ": help", ": quit"} {
+	for _, want := range []string{"⚠ pods", "stalled: audit", "✓ secrets", "✗ configmaps", ": pipeline", ": queue", ": listeners", ": store", ": events", ": narration", ": help", ": quit"} {
 		if !strings.Contains(screen, want) {
 			t.Fatalf("ctrl+a lacks %q:\n%s", want, screen)
 		}

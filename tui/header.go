@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/informtop/informtop/internal/humanize"
 	"github.com/informtop/informtop/source"
@@ -105,7 +108,6 @@ func headerSync(c *common) string {
 	source := st.bold.Render(sourceName(c)) + st.dim.Render(" │ informers ")
 	kind := st.bold.Render(safe(c.src.Kind())) + st.dim.Render(" │ informers ")
 	named, bare, overflow := headerHandlers(c, true), headerHandlers(c, false), headerOverflow(c)
-	rest := named + overflow
 	shortOverflow := strings.Replace(overflow, "dashboard log overflow", "log overflow", 1)
 	// An overflow of 0 (nothing lost, nothing to warn of) gives way to the
 	// source's name: demo, which cluster, which agent.
@@ -123,19 +125,110 @@ func headerSync(c *common) string {
 	// kind alone ("demo": nothing else on screen says the cluster is
 	// simulated), then without it; the handlers' sync state and a nonzero
 	// overflow stay in view.
-	return firstFitting(c.width,
-		source+names.String()+rest,
-		source+syncSummary(st, synced, len(c.data.snaps), waiting)+rest,
-		source+counted+rest,
-		source+counted+named+lost,
-		source+counted+bare+lost,
-		source+counted+bare+shortOverflow,
-		kind+counted+bare+shortOverflow,
-		st.dim.Render("informers ")+syncSummary(st, synced, len(c.data.snaps), waiting)+rest,
-		st.dim.Render("informers ")+counted+rest,
-		st.dim.Render("informers ")+counted+named+shortOverflow,
-		st.dim.Render("informers ")+counted+bare+shortOverflow,
-	)
+	informers := st.dim.Render("informers ")
+	variants := func(stall string) (withKind, kindless []string) {
+		named, bare := named+stall, bare+stall
+		rest := named + overflow
+		return []string{
+				source + names.String() + rest,
+				source + syncSummary(st, synced, len(c.data.snaps), waiting) + rest,
+				source + counted + rest,
+				source + counted + named + lost,
+				source + counted + bare + lost,
+				source + counted + bare + shortOverflow,
+				kind + counted + bare + shortOverflow,
+			}, []string{
+				informers + syncSummary(st, synced, len(c.data.snaps), waiting) + rest,
+				informers + counted + rest,
+				informers + counted + named + shortOverflow,
+				informers + counted + bare + shortOverflow,
+			}
+	}
+	stalls := stalledHandlers(c)
+	if len(stalls) == 0 {
+		withKind, kindless := variants("")
+		return firstFitting(c.width, append(withKind, kindless...)...)
+	}
+	// A stalled handler, on any informer, follows the handlers' sync
+	// state: named whole, else shorter (stalledPiece), else counted. Each
+	// way, the handlers' state and an overflow of 0 give way to it before
+	// it is said shorter; the source's kind goes last.
+	lostShort := ""
+	if lost != "" {
+		lostShort = shortOverflow
+	}
+	var vs, kindless []string
+	for detail := range stallDetails {
+		stall := stalledPiece(st, stalls, detail)
+		with, without := variants(stall)
+		vs = append(vs, with...)
+		vs = append(vs, kind+counted+bare+stall+lostShort, source+counted+stall+lostShort, kind+counted+stall+lostShort)
+		kindless = append(kindless, without...)
+		kindless = append(kindless, informers+counted+stall+lostShort)
+	}
+	return firstFitting(c.width, append(vs, kindless...)...)
+}
+
+// stalledHandler is a handler the header names as stalled.
+type stalledHandler struct {
+	informer, name string
+	inCallback     time.Duration
+}
+
+// stalledHandlers are the stalled handlers of every informer, as the
+// Listeners view assesses them (too long in one callback, or a backlog
+// rising), the longest in a callback first, else in the source's order:
+// the header names them whichever informer is shown.
+func stalledHandlers(c *common) []stalledHandler {
+	var out []stalledHandler
+	now := c.now()
+	for i := range c.data.snaps {
+		s := &c.data.snaps[i]
+		h := c.data.hist[s.Name]
+		if h == nil {
+			h = &history{}
+		}
+		for j := range s.Listeners {
+			if a := assessListener(&s.Listeners[j], now, h, c.stallAfter); a.stalled {
+				out = append(out, stalledHandler{s.Name, s.Listeners[j].Name, a.inCallback})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b stalledHandler) int { return cmp.Compare(b.inCallback, a.inCallback) })
+	return out
+}
+
+// stallDetails is how many ways stalledPiece can say the stalls.
+const stallDetails = 5
+
+// stalledPiece is " │ ⚠ stalled: foos › main.(*Controller) (+1 more)":
+// the first stalled handler and its informer named whole (detail 0), the
+// informer's name shortened (1), both (2), the informer alone (3), or a
+// count (4). The handler's name is what the user looks for.
+func stalledPiece(st styles, stalls []stalledHandler, detail int) string {
+	const short = 16 // the middle of a long name gives way first
+	first := stalls[0]
+	more := ""
+	if len(stalls) > 1 {
+		more = fmt.Sprintf(" (+%d more)", len(stalls)-1)
+		if detail > 1 {
+			more = fmt.Sprintf(" +%d", len(stalls)-1)
+		}
+	}
+	var txt string
+	switch detail {
+	case 0:
+		txt = "⚠ stalled: " + first.informer + " › " + first.name + more
+	case 1:
+		txt = "⚠ stalled: " + middleEllipsis(first.informer, short) + " › " + first.name + more
+	case 2:
+		txt = "⚠ stalled: " + middleEllipsis(first.informer, short) + " › " + middleEllipsis(first.name, short) + more
+	case 3:
+		txt = "⚠ stalled on " + middleEllipsis(first.informer, short) + more
+	default:
+		txt = fmt.Sprintf("⚠ %d stalled", len(stalls))
+	}
+	return st.dim.Render(" │ ") + st.warn.Render(txt)
 }
 
 // pausedWho is the pause as the header says it: who paused.

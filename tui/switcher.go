@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -31,7 +32,10 @@ type switchItem struct {
 	name, resource, kind string
 	state                informerState
 	why                  string // why it has not synced, if the source says
-	cmd                  *command
+	// stalled names its stalled handlers ("main.(*Controller) (+1 more)"),
+	// "" when none is.
+	stalled string
+	cmd     *command
 }
 
 // command is what ":" can run besides switching informer.
@@ -73,12 +77,14 @@ func newSwitcher(c *common) *switcher {
 	in.SetStyles(st)
 	in.Focus()
 	s := &switcher{c: c, input: in}
+	stalls := stalledHandlers(c)
 	for _, snap := range c.data.snaps {
 		why := c.data.reasons[snap.Name]
 		if why == "" {
 			why = silenceSentence(&snap, false)
 		}
-		s.items = append(s.items, switchItem{name: snap.Name, resource: snap.Resource, kind: queueKindText(&snap), state: stateOf(&snap, c.data.reasons[snap.Name]), why: why})
+		s.items = append(s.items, switchItem{name: snap.Name, resource: snap.Resource, kind: queueKindText(&snap), state: stateOf(&snap, c.data.reasons[snap.Name]), why: why,
+			stalled: stalledOn(stalls, snap.Name)})
 		s.targets = append(s.targets, snap.Name+" "+snap.Resource)
 	}
 	for _, cmd := range commands() {
@@ -218,14 +224,6 @@ func namedOnly(b key.Binding) key.Binding {
 // render draws the picker as a panel at most w×h cells.
 func (s *switcher) render(w, h int) string {
 	st := s.c.styles
-	inner := max(min(w-4, 56), 10)
-	s.input.SetWidth(inner - 2)
-	lines := []string{st.bold.Render("informers and commands") + st.dim.Render(" · enter goes"), s.input.View(), ""}
-	rows := max(min(len(s.matches), h-2-len(lines)), 0)
-	start := max(min(s.cursor-rows+1, len(s.matches)-rows), 0)
-	if s.cursor < start {
-		start = s.cursor
-	}
 	// The names get the width they need (up to half the panel); resource
 	// and queue kind take the rest.
 	nameW := 8
@@ -234,10 +232,31 @@ func (s *switcher) render(w, h int) string {
 			nameW = max(nameW, width(it.name))
 		}
 	}
+	inner := max(min(w-4, 56), 10)
+	for _, m := range s.matches {
+		if it := s.items[m]; it.stalled != "" && 4+min(nameW, inner/2)+width("stalled: "+it.stalled) > inner {
+			// Wider where there is room, so the stalled handler's name
+			// shows beside a long informer name.
+			inner = max(min(w-4, 80), inner)
+		}
+	}
 	nameW = min(nameW, inner/2)
+	s.input.SetWidth(inner - 2)
+	lines := []string{st.bold.Render("informers and commands") + st.dim.Render(" · enter goes"), s.input.View(), ""}
+	rows := max(min(len(s.matches), h-2-len(lines)), 0)
+	start := max(min(s.cursor-rows+1, len(s.matches)-rows), 0)
+	if s.cursor < start {
+		start = s.cursor
+	}
 	for i := start; i < start+rows && i < len(s.matches); i++ {
 		it := s.items[s.matches[i]]
 		line := it.state.mark + " " + pad(it.name, nameW, false) + "  " + it.resource + st.dim.Render(" · ") + it.kind
+		if it.stalled != "" {
+			// A synced informer whose handler hangs is not a ✓ to pick
+			// past, and the handler comes before what may be cut.
+			line = st.warn.Render("⚠") + " " + pad(it.name, nameW, false) + "  " + st.warn.Render("stalled: "+it.stalled) +
+				st.dim.Render(" · ") + it.resource + st.dim.Render(" · ") + it.kind
+		}
 		if it.state.level != stateOK {
 			line += st.dim.Render(" · ") + it.state.styled(st, it.state.text)
 		}
@@ -257,4 +276,23 @@ func (s *switcher) render(w, h int) string {
 		lines = append(lines, st.dim.Render("no informer or command matches; enter closes"))
 	}
 	return st.panel.Render(fit(strings.Join(lines, "\n"), inner, len(lines)))
+}
+
+// stalledOn names the first of stalls on informer, and how many more
+// there are: "main.(*Controller) (+1 more)"; "" when none is.
+func stalledOn(stalls []stalledHandler, informer string) string {
+	out, n := "", 0
+	for _, h := range stalls {
+		if h.informer != informer {
+			continue
+		}
+		if n == 0 {
+			out = h.name
+		}
+		n++
+	}
+	if n > 1 {
+		out += fmt.Sprintf(" (+%d more)", n-1)
+	}
+	return out
 }

@@ -17,7 +17,9 @@ import (
 
 // runOnce waits for the sync and for the first read of the API server's
 // figures (both within --timeout), lets the workload run for --duration
-// (a demo scenario without it: until its script ends), prints one report and stops the source. The exit code is 1 when
+// (a demo scenario without it: until its script ends), prints one report and stops the source. The exit code is 5
+// when a handler has been in one callback longer than --fail-on-stall
+// (which ends any of those waits), else 1 when
 // something had not synced (nothing is verified then), else 3 when
 // --verify found a cache that differs, else 4 when --verify could not
 // compare some informer's cache: a difference found is the finding to act
@@ -29,7 +31,9 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	defer wg.Wait()
 	defer cancel()
 
-	waitCtx, cancelWait := context.WithTimeout(runCtx, o.timeout)
+	waiting, stopWatch := watchStalls(runCtx, src, o.failOnStall)
+	defer stopWatch()
+	waitCtx, cancelWait := context.WithTimeout(waiting, o.timeout)
 	defer cancelWait()
 	syncErr := o.progress.waitSynced(func() error { return src.WaitSynced(waitCtx) }, src, stderr)
 	if errors.Is(syncErr, source.ErrUnreachable) {
@@ -48,7 +52,7 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	case o.duration > 0:
 		select {
 		case <-time.After(o.duration):
-		case <-ctx.Done():
+		case <-waiting.Done():
 		}
 	case script != nil:
 		// A scenario's report is its lesson: taken mid-script it would show
@@ -57,12 +61,13 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 		fmt.Fprintf(stderr, "informtop: waiting for scenario %s's script to end (--duration reports sooner)\n", name)
 		// Bounded, so a script stuck on a condition still gets a report
 		// (scriptEnded false and the step it reached say where).
-		scriptCtx, cancelScript := context.WithTimeout(ctx, scriptWaitLimit)
+		scriptCtx, cancelScript := context.WithTimeout(waiting, scriptWaitLimit)
 		if err := script.WaitScriptEnd(scriptCtx); errors.Is(err, context.DeadlineExceeded) {
 			fmt.Fprintf(stderr, "informtop: scenario %s's script did not end within %s; reporting where it is\n", name, scriptWaitLimit)
 		}
 		cancelScript()
 	}
+	stalled := stopWatch()
 	f := src.Pull(0, 0)
 	taken := time.Now()
 	r := report.Build(src.Kind(), f.Snapshots, f.Reasons, f.EventStats, f.Workqueues, taken)
@@ -79,7 +84,11 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	if !writeReport(r, o, stdout, stderr) {
 		return 1
 	}
-	if stalls := stalledLonger(f, o.failOnStall, taken); len(stalls) > 0 {
+	stalls := stalledLonger(f, o.failOnStall, taken)
+	if len(stalls) == 0 {
+		stalls = stalled // the call returned since the watch found it
+	}
+	if len(stalls) > 0 {
 		// A stall explains a sync that did not come, so it is said first.
 		for _, line := range stalls {
 			fmt.Fprintf(stderr, "informtop: %s\n", line)
