@@ -208,6 +208,15 @@ func (s *Source) Title() string {
 	return s.where() + " · " + s.name
 }
 
+// ShortTitle is the route's short name for a narrow header (the pod,
+// without the workload and port), or "" for an address.
+func (s *Source) ShortTitle() string {
+	if sh, ok := s.route.(interface{ Short() string }); ok {
+		return sh.Short()
+	}
+	return ""
+}
+
 // Status is the connection state as the next frame will carry it.
 func (s *Source) Status() source.Status {
 	s.mu.Lock()

@@ -66,6 +66,10 @@ func headerStatus(c *common) string {
 	return fitParts(sep, c.width, parts...)
 }
 
+// shortTitler is a source whose title has a shorter form for a narrow
+// header (attach through the API server: namespace/pod).
+type shortTitler interface{ ShortTitle() string }
+
 // sourceName is "demo · steady", "kube: prod", "attach: host:port".
 func sourceName(c *common) string {
 	kind, title := safe(c.src.Kind()), safe(c.src.Title())
@@ -107,6 +111,12 @@ func headerSync(c *common) string {
 	}
 	source := st.bold.Render(sourceName(c)) + st.dim.Render(" │ informers ")
 	kind := st.bold.Render(safe(c.src.Kind())) + st.dim.Render(" │ informers ")
+	// A source with a long title may name itself shorter (attach through
+	// the API server: the pod), before only its kind is left.
+	short := kind
+	if sh, ok := c.src.(shortTitler); ok && sh.ShortTitle() != "" {
+		short = st.bold.Render(safe(c.src.Kind())+": "+safe(sh.ShortTitle())) + st.dim.Render(" │ informers ")
+	}
 	named, bare, overflow := headerHandlers(c, true), headerHandlers(c, false), headerOverflow(c)
 	shortOverflow := strings.Replace(overflow, "dashboard log overflow", "log overflow", 1)
 	// An overflow of 0 (nothing lost, nothing to warn of) gives way to the
@@ -136,6 +146,8 @@ func headerSync(c *common) string {
 				source + counted + named + lost,
 				source + counted + bare + lost,
 				source + counted + bare + shortOverflow,
+				short + counted + bare + lost,
+				short + counted + bare + shortOverflow,
 				kind + counted + bare + shortOverflow,
 			}, []string{
 				informers + syncSummary(st, synced, len(c.data.snaps), waiting) + rest,
@@ -162,7 +174,8 @@ func headerSync(c *common) string {
 		stall := stalledPiece(st, stalls, detail)
 		with, without := variants(stall)
 		vs = append(vs, with...)
-		vs = append(vs, kind+counted+bare+stall+lostShort, source+counted+stall+lostShort, kind+counted+stall+lostShort)
+		vs = append(vs, short+counted+bare+stall+lostShort, kind+counted+bare+stall+lostShort, source+counted+stall+lostShort,
+			short+counted+stall+lostShort, kind+counted+stall+lostShort)
 		kindless = append(kindless, without...)
 		kindless = append(kindless, informers+counted+stall+lostShort)
 	}

@@ -115,6 +115,10 @@ func (t *Tunnel) Describe() string { return t.shown.Load().desc }
 // which one the tunnel leads to now. It never waits.
 func (t *Tunnel) Moved() string { return t.shown.Load().moved }
 
+// Short names the pod the tunnel leads to, alone, for a narrow header
+// (the namespace is the one the user gave). It never waits.
+func (t *Tunnel) Short() string { return t.shown.Load().pod }
+
 // Pod is the pod the tunnel leads to now.
 func (t *Tunnel) Pod() string { return t.shown.Load().pod }
 
