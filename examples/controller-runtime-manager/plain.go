@@ -32,4 +32,4 @@ func (*debugAgent) checkAddr(addr, _ string) (string, error) { return addr, nil 
 
 func (*debugAgent) handlers(config) (map[string]http.Handler, error) { return nil, nil }
 
-func (*debugAgent) announce(context.Context, string) {}
+func (*debugAgent) announce(context.Context, string, bool) {}
