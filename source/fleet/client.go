@@ -18,7 +18,7 @@ import (
 
 // statusError is an HTTP answer that says the request itself is refused
 // (401, 403) or goes nowhere Prometheus serves (404), caught before the
-// Prometheus client reads it as a generic "client error".
+// answer is read as Prometheus' JSON.
 type statusError struct{ code int }
 
 func (e *statusError) Error() string {
@@ -69,10 +69,13 @@ func (*refusedError) Unwrap() error   { return source.ErrUnreachable }
 // and what to do; final is true when retrying will not mend it.
 func explain(promURL string, err error) (sentence string, final bool) {
 	var se *statusError
+	var ae *answerError
 	var dns *net.DNSError
 	var unknownCA x509.UnknownAuthorityError
 	var hostname x509.HostnameError
 	switch {
+	case errors.As(err, &ae):
+		return ae.sentence, true
 	case errors.As(err, &se) && se.code == http.StatusUnauthorized:
 		return fmt.Sprintf("Prometheus at %s wants credentials (401 Unauthorized): give --bearer-token-file FILE (or fix the token in it)", promURL), true
 	case errors.As(err, &se) && se.code == http.StatusForbidden:
