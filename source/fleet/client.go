@@ -46,11 +46,19 @@ func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // newHTTPClient is the client Prometheus' own tools build from an
 // HTTPClientConfig (bearer token or its file, basic auth, TLS), with 401,
 // 403 and 404 caught.
-func newHTTPClient(cfg config.HTTPClientConfig) (*http.Client, error) {
+func newHTTPClient(cfg config.HTTPClientConfig, secrets SecretFiles) (*http.Client, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("the Prometheus client settings do not fit together: %w", err)
 	}
-	c, err := config.NewClientFromConfig(cfg, "informtop-fleet")
+	var opts []config.HTTPClientOption
+	if secrets != nil {
+		opts = append(opts, config.WithSecretManager(secrets))
+	}
+	c, err := config.NewClientFromConfig(cfg, "informtop-fleet", opts...)
+	var sfe *secretFileError
+	if errors.As(err, &sfe) {
+		return nil, sfe
+	}
 	if err != nil {
 		return nil, fmt.Errorf("the Prometheus client could not be set up: %w", err)
 	}
@@ -70,12 +78,15 @@ func (*refusedError) Unwrap() error   { return source.ErrUnreachable }
 func explain(promURL string, err error) (sentence string, final bool) {
 	var se *statusError
 	var ae *answerError
+	var sfe *secretFileError
 	var dns *net.DNSError
 	var unknownCA x509.UnknownAuthorityError
 	var hostname x509.HostnameError
 	switch {
 	case errors.As(err, &ae):
 		return ae.sentence, true
+	case errors.As(err, &sfe):
+		return sfe.sentence, true
 	case errors.As(err, &se) && se.code == http.StatusUnauthorized:
 		return fmt.Sprintf("Prometheus at %s wants credentials (401 Unauthorized): give --bearer-token-file FILE (or fix the token in it)", promURL), true
 	case errors.As(err, &se) && se.code == http.StatusForbidden:

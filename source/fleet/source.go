@@ -57,6 +57,11 @@ type Options struct {
 	// HTTP is the client's settings as Prometheus' own tools have them:
 	// bearer token (or its file), basic auth, TLS.
 	HTTP config.HTTPClientConfig
+	// Secrets are the files HTTP's refs (CredentialsRef, PasswordRef,
+	// CARef, CertRef, KeyRef) name, read within their budgets on every
+	// query. Prefer them to HTTP's *File fields, which prometheus/common
+	// reads whole, whatever they are.
+	Secrets SecretFiles
 	// AgentLabel is the target label holding the address attach reaches a
 	// process's agent at; DefaultAgentLabel when "".
 	AgentLabel string
@@ -122,7 +127,7 @@ func New(opts Options) (*Source, error) {
 	if _, _, err := nextMatcher(opts.AgentLabel + `=""`); err != nil {
 		return nil, fmt.Errorf("--agent-label %q is not a label name: use letters, digits and _, e.g. instance", opts.AgentLabel)
 	}
-	hc, err := newHTTPClient(opts.HTTP)
+	hc, err := newHTTPClient(opts.HTTP, opts.Secrets)
 	if err != nil {
 		return nil, err
 	}
