@@ -13,6 +13,7 @@ import (
 
 	"github.com/prometheus/common/config"
 
+	"github.com/informtop/informtop/internal/safeurl"
 	"github.com/informtop/informtop/source"
 )
 
@@ -63,6 +64,9 @@ func newHTTPClient(cfg config.HTTPClientConfig, secrets SecretFiles) (*http.Clie
 		return nil, fmt.Errorf("the Prometheus client could not be set up: %w", err)
 	}
 	c.Transport = statusTransport{c.Transport}
+	// prometheus/common's round trippers add the credentials to every
+	// request, a redirect's too: follow none to another origin.
+	c.CheckRedirect = safeurl.SameOrigin
 	return c, nil
 }
 
@@ -79,6 +83,7 @@ func explain(promURL string, err error) (sentence string, final bool) {
 	var se *statusError
 	var ae *answerError
 	var sfe *secretFileError
+	var redirect *safeurl.RedirectError
 	var dns *net.DNSError
 	var unknownCA x509.UnknownAuthorityError
 	var hostname x509.HostnameError
@@ -87,6 +92,9 @@ func explain(promURL string, err error) (sentence string, final bool) {
 		return ae.sentence, true
 	case errors.As(err, &sfe):
 		return sfe.sentence, true
+	case errors.As(err, &redirect):
+		return fmt.Sprintf("Prometheus at %s redirected the query to %s, another scheme, host or port, where informtop does not follow (the credentials would go there too): if Prometheus answers there, give that address with --prometheus",
+			promURL, safeurl.Where(redirect.To)), true
 	case errors.As(err, &se) && se.code == http.StatusUnauthorized:
 		return fmt.Sprintf("Prometheus at %s wants credentials (401 Unauthorized): give --bearer-token-file FILE (or fix the token in it)", promURL), true
 	case errors.As(err, &se) && se.code == http.StatusForbidden:

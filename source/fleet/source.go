@@ -13,6 +13,7 @@ import (
 
 	"github.com/prometheus/common/config"
 
+	"github.com/informtop/informtop/internal/safeurl"
 	"github.com/informtop/informtop/source"
 )
 
@@ -155,16 +156,17 @@ func parseURL(raw string) (string, error) {
 	if raw == "" {
 		return "", errors.New("no Prometheus URL: " + want)
 	}
+	shown := safeurl.Redact(raw) // a password in it is never repeated
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil:
-		return "", fmt.Errorf("%q is not a URL: %s", raw, want)
+		return "", fmt.Errorf("%q is not a URL: %s", shown, want)
 	case u.Scheme != "http" && u.Scheme != "https":
-		return "", fmt.Errorf("%q: Prometheus speaks http or https: %s", raw, want)
+		return "", fmt.Errorf("%q: Prometheus speaks http or https: %s", shown, want)
 	case u.Hostname() == "":
-		return "", fmt.Errorf("%q names no host: %s", raw, want)
+		return "", fmt.Errorf("%q names no host: %s", shown, want)
 	case u.RawQuery != "" || u.Fragment != "" || u.User != nil:
-		return "", fmt.Errorf("%q: give the URL without user, query or fragment (credentials go in --bearer-token-file): %s", raw, want)
+		return "", fmt.Errorf("%q: give the URL without user, query or fragment (credentials go in --bearer-token-file or --basic-auth-password-file): %s", shown, want)
 	}
 	return strings.TrimRight(raw, "/"), nil
 }
