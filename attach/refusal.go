@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/informtop/informtop/internal/safeurl"
 	"github.com/informtop/informtop/source"
 )
 
@@ -31,9 +32,12 @@ func refusal(addr string, err error, st source.Status) error {
 	var record tls.RecordHeaderError
 	var cert *tls.CertificateVerificationError
 	var forward interface{ ForwardMessage() string }
+	var redirect *safeurl.RedirectError
 	switch {
 	case errors.As(err, &unauth), errors.As(err, &inc):
 		return &refusedError{st.Message}
+	case errors.As(err, &redirect):
+		return &refusedError{fmt.Sprintf("%s redirected the request to %s, another scheme, host or port, where informtop does not follow (the token would go there too): if the agent answers there, give that address", addr, safeurl.Where(redirect.To))}
 	case errors.As(err, &notServed):
 		return &refusedError{notServed.sentence}
 	case errors.As(err, &record):
