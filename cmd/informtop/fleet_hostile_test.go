@@ -40,3 +40,20 @@ func TestFleetOnceRefusesAnswersOverBudget(t *testing.T) {
 		})
 	}
 }
+
+// A password in --prometheus or attach's address is refused, exit 2, and
+// never repeated.
+func TestCLINeverRepeatsAPasswordInAnAddress(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	for _, args := range [][]string{
+		{"fleet", "--once", "--prometheus", "http://user:PASSWORD@prometheus:9090"},
+		{"fleet", "--once", "--prometheus", "http://user:PASS%zz@prometheus:9090"},
+		{"attach", "--once", "http://user:PASSWORD@127.0.0.1:6060"},
+		{"attach", "--once", "user:PASSWORD@127.0.0.1:6060"},
+	} {
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 2 || strings.Contains(stdout+stderr, "PASS") || !strings.Contains(stderr, "xxxxx@") {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and the address without its password", args, code, stderr)
+		}
+	}
+}
