@@ -161,11 +161,11 @@ func (ff fleetFlags) source() (*fleet.Source, error) {
 	// waits on a FIFO beyond any signal.
 	secrets := fleet.SecretFiles{}
 	for _, f := range []fleet.SecretFile{
-		{Flag: "--bearer-token-file", Path: ff.tokenFile, Limit: fleet.MaxTokenFileBytes, Token: true},
-		{Flag: "--basic-auth-password-file", Path: ff.basicPwFile, Limit: fleet.MaxTokenFileBytes, Token: true},
-		{Flag: "--ca-file", Path: ff.caFile, Limit: fleet.MaxPEMFileBytes},
-		{Flag: "--cert-file", Path: ff.certFile, Limit: fleet.MaxPEMFileBytes},
-		{Flag: "--key-file", Path: ff.keyFile, Limit: fleet.MaxPEMFileBytes},
+		{Flag: "--bearer-token-file", Path: ff.tokenFile, Limit: fleet.MaxTokenFileBytes, Token: true, What: "the bearer token"},
+		{Flag: "--basic-auth-password-file", Path: ff.basicPwFile, Limit: fleet.MaxTokenFileBytes, Token: true, What: "the password"},
+		{Flag: "--ca-file", Path: ff.caFile, Limit: fleet.MaxPEMFileBytes, What: "the CA's certificates (PEM)"},
+		{Flag: "--cert-file", Path: ff.certFile, Limit: fleet.MaxPEMFileBytes, What: "the client certificate (PEM)"},
+		{Flag: "--key-file", Path: ff.keyFile, Limit: fleet.MaxPEMFileBytes, What: "the client key (PEM)"},
 	} {
 		if f.Path != "" {
 			secrets[f.Flag] = f

@@ -43,7 +43,7 @@ func TestFleetFollowsNoRedirectToAnotherOrigin(t *testing.T) {
 	}
 	hc := config.DefaultHTTPClientConfig
 	hc.Authorization = &config.Authorization{Type: "Bearer", CredentialsRef: "--bearer-token-file"}
-	secrets := SecretFiles{"--bearer-token-file": {Flag: "--bearer-token-file", Path: tok, Limit: MaxTokenFileBytes, Token: true}}
+	secrets := SecretFiles{"--bearer-token-file": {Flag: "--bearer-token-file", Path: tok, Limit: MaxTokenFileBytes, Token: true, What: "the bearer token"}}
 	redirecting := func(to string) string {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, to+r.URL.Path+"?"+r.URL.RawQuery, http.StatusFound)

@@ -31,6 +31,7 @@ type SecretFile struct {
 	Flag  string // the flag that named it, for sentences: --bearer-token-file
 	Path  string
 	Limit int64
+	What  string // what it holds, for sentences: "the bearer token"
 	// Token: one line of printable characters, blanks around it dropped
 	// (a password, a bearer token), as Prometheus' own file secrets are.
 	Token bool
@@ -68,9 +69,9 @@ func (sf SecretFiles) Check() error {
 }
 
 func (f SecretFile) read() (string, error) {
-	what := "a PEM file"
+	what := f.What
 	if f.Token {
-		what = "only the secret"
+		what = "only " + what
 	}
 	raw, err := smallfile.Read(f.Path, f.Limit)
 	var notRegular *smallfile.NotRegularError
@@ -94,7 +95,7 @@ func (f SecretFile) read() (string, error) {
 	}
 	secret := strings.TrimSpace(string(raw))
 	if secret == "" {
-		return "", &secretFileError{fmt.Sprintf("%s %s is empty: write the secret in it", f.Flag, f.Path)}
+		return "", &secretFileError{fmt.Sprintf("%s %s is empty: write %s in it", f.Flag, f.Path, f.What)}
 	}
 	if err := tokenfile.Check(secret); err != nil {
 		return "", &secretFileError{fmt.Sprintf("%s %s: %v", f.Flag, f.Path, err)}

@@ -50,7 +50,7 @@ func TestFleetRereadsTheTokenFileWithinItsBudget(t *testing.T) {
 	hc := config.DefaultHTTPClientConfig
 	hc.Authorization = &config.Authorization{Type: "Bearer", CredentialsRef: "--bearer-token-file"}
 	s := newSource(t, Options{URL: serveProm(t, p), HTTP: hc,
-		Secrets: SecretFiles{"--bearer-token-file": {Flag: "--bearer-token-file", Path: tok, Limit: MaxTokenFileBytes, Token: true}}})
+		Secrets: SecretFiles{"--bearer-token-file": {Flag: "--bearer-token-file", Path: tok, Limit: MaxTokenFileBytes, Token: true, What: "the bearer token"}}})
 	t.Cleanup(s.http.CloseIdleConnections)
 	ctx := context.Background()
 	lastAuth := func() string {
