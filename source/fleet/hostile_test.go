@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/informtop/informtop/source"
 )
@@ -113,4 +114,30 @@ func TestFleetRefusesMoreSeriesThanItsCap(t *testing.T) {
 	t.Cleanup(srv.Close)
 	s := newSource(t, Options{URL: srv.URL, MaxSeries: 10})
 	refusedWith(t, s, "the answer to up from Prometheus at "+srv.URL+" holds more than 10 series, the most informtop reads of one query", 4<<20)
+}
+
+// A fleet of more targets than MaxProcesses costs the model of
+// MaxProcesses of them: the first by name of those up lists are kept
+// from the up answer on, the others' series are only counted.
+func TestFleetKeepsNoMoreProcessesThanItsCapWhileReading(t *testing.T) {
+	b := newBuild(time.Now(), DefaultAgentLabel)
+	targets := []scrape{}
+	for _, i := range []int{4, 2, 0, 3, 1} {
+		tg := scrape{"job": "c", "instance": fmt.Sprintf("h:%d", i)}
+		targets = append(targets, tg)
+		b.addUp(labelsOf(tg, nil), 1)
+	}
+	b.admit(2)
+	for _, tg := range append(targets, scrape{"job": "c", "instance": "federated:9"}) {
+		for _, f := range families {
+			b.add(f, labelsOf(tg, map[string]string{"__name__": f.metric, "name": "pods", "resource": "pods", "version": "v1", "listener": "l"}), 1)
+		}
+	}
+	if kept := len(b.procs); kept != 2 {
+		t.Errorf("the build holds %d targets, want the cap, 2", kept)
+	}
+	procs, _, total := b.finish(2)
+	if total != 6 || len(procs) != 2 || procs[0].Instance != "h:0" || procs[1].Instance != "h:1" || len(procs[0].Informers) != 1 {
+		t.Errorf("%d of %d processes, %+v; want h:0 and h:1, with their informer, of 6", len(procs), total, procs)
+	}
 }

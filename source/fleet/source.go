@@ -289,6 +289,7 @@ func (s *Source) queryAll(ctx context.Context, b *build, at time.Time) (cut stri
 	if err != nil {
 		return "", err
 	}
+	b.admit(s.opts.MaxProcesses)
 	var cutFamilies []string
 	if n >= s.opts.MaxSeries {
 		cutFamilies = append(cutFamilies, "up")
