@@ -103,8 +103,7 @@ func (e *answerError) Error() string { return e.sentence }
 // 90,000 series came to 280 MB a refresh, and it had no bound at all.
 // each must not keep the labels map: it is reused.
 func (s *Source) query(ctx context.Context, name, q string, at time.Time, each func(labels, float64)) (int, error) {
-	u := *s.base
-	u.Path += "/api/v1/query"
+	u := s.base.JoinPath("api/v1/query") // after the path prefix, escaped as given
 	u.RawQuery = url.Values{
 		"query": {q},
 		"time":  {strconv.FormatFloat(float64(at.UnixMilli())/1e3, 'f', -1, 64)},

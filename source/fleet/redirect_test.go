@@ -101,3 +101,22 @@ func TestFleetNeverRepeatsAPasswordInTheURL(t *testing.T) {
 		}
 	}
 }
+
+// --prometheus's path prefix stays in front of the query API's path, as
+// Thanos or a proxy serve it.
+func TestFleetAsksUnderThePathPrefix(t *testing.T) {
+	p := &fakeProm{}
+	tg := scrape{"job": "c", "instance": "h:1"}
+	p.scrapes(tg, 1)
+	p.informer(tg, "pods", map[string]float64{"informtop_informer_synced": 1})
+	mux := http.NewServeMux()
+	mux.Handle("/thanos/prometheus/", http.StripPrefix("/thanos/prometheus", p))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	s := newSource(t, Options{URL: srv.URL + "/thanos/prometheus/"})
+	running(t, s)
+	waitAnswered(t, s)
+	if f := s.Pull(0, 0); len(f.Processes) != 1 {
+		t.Errorf("processes %+v, want the one under the prefix", f.Processes)
+	}
+}
