@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/internal/safeurl"
 	"github.com/informtop/informtop/internal/say"
 	"github.com/informtop/informtop/source"
 )
@@ -124,7 +125,13 @@ func New(addr string, opts Options) (*Source, error) {
 	}
 	if s.client == nil {
 		s.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	} else {
+		c := *s.client // the caller's, unchanged
+		s.client = &c
 	}
+	// Go's client keeps the token on a redirect to another port of the
+	// same host: follow none to another origin.
+	s.client.CheckRedirect = safeurl.SameOrigin
 	s.status = source.Status{State: source.Connecting, Message: "connecting to " + s.where()}
 	return s, nil
 }
@@ -149,6 +156,7 @@ func cmp(d, def time.Duration) time.Duration {
 // wrong with it.
 func parseAddr(addr string) (string, error) {
 	addr = strings.TrimSpace(addr)
+	shown := safeurl.Redact(addr) // a password in it is never repeated
 	const want = `give host:port (e.g. 127.0.0.1:6060), host:port/path or a URL (e.g. http://127.0.0.1:8080/debug/informtop/)`
 	if addr == "" {
 		return "", errors.New("no agent address: " + want)
@@ -164,10 +172,13 @@ func parseAddr(addr string) (string, error) {
 	if !strings.Contains(addr, "://") {
 		host, port, err := net.SplitHostPort(addr)
 		if err != nil {
-			return "", fmt.Errorf("%q is not an agent address: %s", addr, want)
+			return "", fmt.Errorf("%q is not an agent address: %s", shown, want)
+		}
+		if strings.Contains(host, "@") {
+			return "", fmt.Errorf("%q: give the agent's address without user (the token goes in --token-file): %s", shown, want)
 		}
 		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-			return "", fmt.Errorf("%q has no valid port (1-65535): %s", addr, want)
+			return "", fmt.Errorf("%q has no valid port (1-65535): %s", shown, want)
 		}
 		if host == "" {
 			host = "127.0.0.1"
@@ -176,19 +187,19 @@ func parseAddr(addr string) (string, error) {
 	}
 	u, err := url.Parse(addr)
 	if err != nil {
-		return "", fmt.Errorf("%q is not an agent address: %s", addr, want)
+		return "", fmt.Errorf("%q is not an agent address: %s", shown, want)
 	}
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
-		return "", fmt.Errorf("%q: the agent speaks http or https, not %s: %s", addr, u.Scheme, want)
+		return "", fmt.Errorf("%q: the agent speaks http or https, not %s: %s", shown, u.Scheme, want)
 	case u.Host == "" || u.Hostname() == "":
-		return "", fmt.Errorf("%q names no host: %s", addr, want)
+		return "", fmt.Errorf("%q names no host: %s", shown, want)
 	case u.RawQuery != "" || u.Fragment != "" || u.User != nil:
-		return "", fmt.Errorf("%q: give the agent's URL without user, query or fragment: %s", addr, want)
+		return "", fmt.Errorf("%q: give the agent's URL without user, query or fragment: %s", shown, want)
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return "", fmt.Errorf("%q has no valid port (1-65535): %s", addr, want)
+			return "", fmt.Errorf("%q has no valid port (1-65535): %s", shown, want)
 		}
 	}
 	return strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/"), nil

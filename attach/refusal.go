@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/informtop/informtop/internal/safeurl"
 	"github.com/informtop/informtop/source"
 )
 
@@ -34,6 +35,7 @@ func refusal(addr string, err error, st source.Status) error {
 	var forward interface{ ForwardMessage() string }
 	var failed *failedError
 	var tooLarge *tooLargeError
+	var redirect *safeurl.RedirectError
 	switch {
 	case errors.As(err, &failed):
 		return &refusedError{failed.sentence}
@@ -41,6 +43,8 @@ func refusal(addr string, err error, st source.Status) error {
 		return &refusedError{tooLarge.sentence}
 	case errors.As(err, &unauth), errors.As(err, &inc):
 		return &refusedError{st.Message}
+	case errors.As(err, &redirect):
+		return &refusedError{fmt.Sprintf("%s redirected the request to %s, another scheme, host or port, where informtop does not follow (the token would go there too): if the agent answers there, give that address", addr, safeurl.Where(redirect.To))}
 	case errors.As(err, &notServed):
 		return &refusedError{notServed.sentence}
 	case errors.As(err, &record):

@@ -155,24 +155,40 @@ func (ff fleetFlags) source() (*fleet.Source, error) {
 	if ff.tokenFile != "" && ff.basicUser != "" {
 		return nil, errors.New("--bearer-token-file and --basic-auth-user are two ways to log in: give one")
 	}
-	for flag, path := range map[string]string{"--bearer-token-file": ff.tokenFile, "--basic-auth-password-file": ff.basicPwFile,
-		"--ca-file": ff.caFile, "--cert-file": ff.certFile, "--key-file": ff.keyFile} {
-		if path == "" {
-			continue
+	// Each file is read through the fleet's budgets, now and on every
+	// query (a rotated token is picked up): never by prometheus/common's
+	// own file reading, which reads whatever the path names, whole, and
+	// waits on a FIFO beyond any signal.
+	secrets := fleet.SecretFiles{}
+	for _, f := range []fleet.SecretFile{
+		{Flag: "--bearer-token-file", Path: ff.tokenFile, Limit: fleet.MaxTokenFileBytes, Token: true, What: "the bearer token"},
+		{Flag: "--basic-auth-password-file", Path: ff.basicPwFile, Limit: fleet.MaxTokenFileBytes, Token: true, What: "the password"},
+		{Flag: "--ca-file", Path: ff.caFile, Limit: fleet.MaxPEMFileBytes, What: "the CA's certificates (PEM)"},
+		{Flag: "--cert-file", Path: ff.certFile, Limit: fleet.MaxPEMFileBytes, What: "the client certificate (PEM)"},
+		{Flag: "--key-file", Path: ff.keyFile, Limit: fleet.MaxPEMFileBytes, What: "the client key (PEM)"},
+	} {
+		if f.Path != "" {
+			secrets[f.Flag] = f
 		}
-		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("%s %s cannot be read: %v", flag, path, errors.Unwrap(err))
-		}
+	}
+	if err := secrets.Check(); err != nil {
+		return nil, err
 	}
 	hc := config.DefaultHTTPClientConfig
 	if ff.tokenFile != "" {
-		hc.Authorization = &config.Authorization{Type: "Bearer", CredentialsFile: ff.tokenFile}
+		hc.Authorization = &config.Authorization{Type: "Bearer", CredentialsRef: "--bearer-token-file"}
 	}
 	if ff.basicUser != "" {
-		hc.BasicAuth = &config.BasicAuth{Username: ff.basicUser, PasswordFile: ff.basicPwFile}
+		hc.BasicAuth = &config.BasicAuth{Username: ff.basicUser, PasswordRef: "--basic-auth-password-file"}
 	}
-	hc.TLSConfig = config.TLSConfig{CAFile: ff.caFile, CertFile: ff.certFile, KeyFile: ff.keyFile, InsecureSkipVerify: ff.insecure}
-	return fleet.New(fleet.Options{URL: ff.url, Selector: ff.selector, HTTP: hc, AgentLabel: ff.agentLabel, Refresh: ff.every})
+	hc.TLSConfig = config.TLSConfig{InsecureSkipVerify: ff.insecure}
+	if ff.caFile != "" {
+		hc.TLSConfig.CARef = "--ca-file"
+	}
+	if ff.certFile != "" {
+		hc.TLSConfig.CertRef, hc.TLSConfig.KeyRef = "--cert-file", "--key-file"
+	}
+	return fleet.New(fleet.Options{URL: ff.url, Selector: ff.selector, HTTP: hc, Secrets: secrets, AgentLabel: ff.agentLabel, Refresh: ff.every})
 }
 
 // runFleetOnce waits for the first answer, prints the fleet worst first

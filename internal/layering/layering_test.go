@@ -38,7 +38,8 @@ var layers = map[string]layer{
 	"redact": modelLayer, "agent/api": modelLayer, "recording": tapLayer,
 	"internal/say": modelLayer, "internal/humanize": modelLayer, "internal/termsafe": modelLayer,
 	"internal/jsondiff": modelLayer, "internal/fill": modelLayer, "internal/smallfile": modelLayer,
-	"internal/tokenfile": modelLayer, "internal/wirekeep": modelLayer, "internal/hostile": modelLayer, "internal/ownerfile": modelLayer,
+	"internal/tokenfile": modelLayer, "internal/safeurl": modelLayer, "internal/wirekeep": modelLayer, "internal/hostile": modelLayer,
+	"internal/ownerfile": modelLayer,
 
 	"source/local": adapterLayer,
 	"agent":        agentLayer,

@@ -20,6 +20,11 @@ type build struct {
 	// procs are the targets by a hash of their labels (targetHash); a
 	// bucket holds more than one only when two hash alike.
 	procs map[uint64][]*procAcc
+	// n counts procs; at maxProcs (admit) no other target is kept: its
+	// series are skipped and its hash is counted in others, so a fleet
+	// of 200,000 targets costs the model of maxProcs of them, not of all.
+	n, maxProcs int
+	others      map[uint64]struct{}
 }
 
 // procAcc is one scrape target while a refresh's answers come in.
@@ -30,7 +35,7 @@ type procAcc struct {
 }
 
 func newBuild(at time.Time, agentLabel string) *build {
-	return &build{at: at, agentLabel: agentLabel, procs: map[uint64][]*procAcc{}}
+	return &build{at: at, agentLabel: agentLabel, procs: map[uint64][]*procAcc{}, others: map[uint64]struct{}{}}
 }
 
 // target is the series' target labels: all but the agent's own.
@@ -87,6 +92,7 @@ func sameTarget(m, t labels) bool {
 	return n == len(t)
 }
 
+// proc is the series' target, nil when it is not kept (see admit).
 func (b *build) proc(m labels) *procAcc {
 	key := targetHash(m)
 	for _, p := range b.procs[key] {
@@ -94,21 +100,51 @@ func (b *build) proc(m labels) *procAcc {
 			return p
 		}
 	}
+	if b.maxProcs > 0 && b.n >= b.maxProcs {
+		b.others[key] = struct{}{}
+		return nil
+	}
 	// A target that exports informtop's series is being scraped, whatever
 	// up said (or if up was not asked, as in a federation).
 	p := &procAcc{target: target(m), up: true, informers: map[string]*informerAcc{}}
 	b.procs[key] = append(b.procs[key], p)
+	b.n++
 	return p
+}
+
+// admit keeps the first maxProcs targets by name of those the up answer
+// listed, and no more from then on: the others' series are skipped. A
+// target up did not list (a federation's) is kept while there is room.
+func (b *build) admit(maxProcs int) {
+	b.maxProcs = maxProcs
+	if maxProcs <= 0 || b.n <= maxProcs {
+		return
+	}
+	accs, _ := b.ordered()
+	for _, a := range accs[maxProcs:] {
+		key := targetHash(a.target)
+		b.procs[key] = slices.DeleteFunc(b.procs[key], func(p *procAcc) bool { return p == a })
+		if len(b.procs[key]) == 0 {
+			delete(b.procs, key)
+		}
+		b.others[key] = struct{}{}
+	}
+	b.n = maxProcs
 }
 
 // addUp records a target's up series.
 func (b *build) addUp(m labels, v float64) {
-	b.proc(m).up = v == 1
+	if p := b.proc(m); p != nil {
+		p.up = v == 1
+	}
 }
 
 // add records one series of f.
 func (b *build) add(f family, m labels, v float64) {
 	p := b.proc(m)
+	if p == nil {
+		return
+	}
 	name := m["name"]
 	a := p.informers[name]
 	if a == nil {
@@ -135,30 +171,14 @@ func (b *build) add(f family, m labels, v float64) {
 // process's name. At most maxProcs processes are kept, the first by name;
 // cut says how many there were when more.
 func (b *build) finish(maxProcs int) (procs []source.Process, snaps []source.Informer, total int) {
-	var accs []*procAcc
-	for _, bucket := range b.procs {
-		accs = append(accs, bucket...)
-	}
-	ps := make([]source.Process, len(accs))
-	names, keys := make([]string, len(accs)), make([]string, len(accs))
-	for i, a := range accs {
-		ps[i] = b.process(a)
-		names[i], keys[i] = ps[i].Name(), labelsKey(a.target)
-	}
-	idx := make([]int, len(accs))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(i, j int) int {
-		return cmp.Or(strings.Compare(names[i], names[j]), strings.Compare(keys[i], keys[j]))
-	})
-	total = len(idx)
-	if maxProcs > 0 && len(idx) > maxProcs {
-		idx = idx[:maxProcs]
+	accs, ps := b.ordered()
+	total = len(accs) + len(b.others)
+	if maxProcs > 0 && len(accs) > maxProcs {
+		accs, ps = accs[:maxProcs], ps[:maxProcs]
 	}
 	seen := map[string]int{}
-	for _, i := range idx {
-		p, a := ps[i], accs[i]
+	for i, a := range accs {
+		p := ps[i]
 		prefix := p.Name()
 		if seen[prefix]++; seen[prefix] > 1 {
 			// Two targets alike in job and instance (two clusters behind
@@ -176,6 +196,33 @@ func (b *build) finish(maxProcs int) (procs []source.Process, snaps []source.Inf
 		procs = append(procs, p)
 	}
 	return procs, snaps, total
+}
+
+// ordered is the targets and their processes in name order (then by
+// labels, so targets alike in name sort the same way every time).
+func (b *build) ordered() ([]*procAcc, []source.Process) {
+	var accs []*procAcc
+	for _, bucket := range b.procs {
+		accs = append(accs, bucket...)
+	}
+	ps := make([]source.Process, len(accs))
+	names, keys := make([]string, len(accs)), make([]string, len(accs))
+	for i, a := range accs {
+		ps[i] = b.process(a)
+		names[i], keys[i] = ps[i].Name(), labelsKey(a.target)
+	}
+	idx := make([]int, len(accs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(i, j int) int {
+		return cmp.Or(strings.Compare(names[i], names[j]), strings.Compare(keys[i], keys[j]))
+	})
+	sortedAccs, sortedPs := make([]*procAcc, len(idx)), make([]source.Process, len(idx))
+	for k, i := range idx {
+		sortedAccs[k], sortedPs[k] = accs[i], ps[i]
+	}
+	return sortedAccs, sortedPs
 }
 
 // labelsKey is t as one string, its labels in name order, so targets

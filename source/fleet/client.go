@@ -13,12 +13,13 @@ import (
 
 	"github.com/prometheus/common/config"
 
+	"github.com/informtop/informtop/internal/safeurl"
 	"github.com/informtop/informtop/source"
 )
 
 // statusError is an HTTP answer that says the request itself is refused
 // (401, 403) or goes nowhere Prometheus serves (404), caught before the
-// Prometheus client reads it as a generic "client error".
+// answer is read as Prometheus' JSON.
 type statusError struct{ code int }
 
 func (e *statusError) Error() string {
@@ -46,15 +47,26 @@ func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // newHTTPClient is the client Prometheus' own tools build from an
 // HTTPClientConfig (bearer token or its file, basic auth, TLS), with 401,
 // 403 and 404 caught.
-func newHTTPClient(cfg config.HTTPClientConfig) (*http.Client, error) {
+func newHTTPClient(cfg config.HTTPClientConfig, secrets SecretFiles) (*http.Client, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("the Prometheus client settings do not fit together: %w", err)
 	}
-	c, err := config.NewClientFromConfig(cfg, "informtop-fleet")
+	var opts []config.HTTPClientOption
+	if secrets != nil {
+		opts = append(opts, config.WithSecretManager(secrets))
+	}
+	c, err := config.NewClientFromConfig(cfg, "informtop-fleet", opts...)
+	var sfe *secretFileError
+	if errors.As(err, &sfe) {
+		return nil, sfe
+	}
 	if err != nil {
 		return nil, fmt.Errorf("the Prometheus client could not be set up: %w", err)
 	}
 	c.Transport = statusTransport{c.Transport}
+	// prometheus/common's round trippers add the credentials to every
+	// request, a redirect's too: follow none to another origin.
+	c.CheckRedirect = safeurl.SameOrigin
 	return c, nil
 }
 
@@ -69,10 +81,20 @@ func (*refusedError) Unwrap() error   { return source.ErrUnreachable }
 // and what to do; final is true when retrying will not mend it.
 func explain(promURL string, err error) (sentence string, final bool) {
 	var se *statusError
+	var ae *answerError
+	var sfe *secretFileError
+	var redirect *safeurl.RedirectError
 	var dns *net.DNSError
 	var unknownCA x509.UnknownAuthorityError
 	var hostname x509.HostnameError
 	switch {
+	case errors.As(err, &ae):
+		return ae.sentence, true
+	case errors.As(err, &sfe):
+		return sfe.sentence, true
+	case errors.As(err, &redirect):
+		return fmt.Sprintf("Prometheus at %s redirected the query to %s, another scheme, host or port, where informtop does not follow (the credentials would go there too): if Prometheus answers there, give that address with --prometheus",
+			promURL, safeurl.Where(redirect.To)), true
 	case errors.As(err, &se) && se.code == http.StatusUnauthorized:
 		return fmt.Sprintf("Prometheus at %s wants credentials (401 Unauthorized): give --bearer-token-file FILE (or fix the token in it)", promURL), true
 	case errors.As(err, &se) && se.code == http.StatusForbidden:

@@ -14,7 +14,7 @@
 // family, and each is capped (Options.MaxSeries, Prometheus' limit
 // parameter); processes are capped too (Options.MaxProcesses), and the
 // status says when either cut. Answers are read one series at a time
-// (decode.go) through client_golang's API client. Pull copies the last
+// (decode.go) as they stream in, within byte budgets. Pull copies the last
 // refresh and never does I/O.
 //
 // A process is one scrape target: every label of a series that is not

@@ -4,15 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/api"
 	"github.com/prometheus/common/config"
 
+	"github.com/informtop/informtop/internal/safeurl"
 	"github.com/informtop/informtop/source"
 )
 
@@ -30,6 +31,11 @@ const (
 	// DefaultMaxSeries bounds the series one query may return (Prometheus
 	// 3's limit parameter; older servers ignore it).
 	DefaultMaxSeries = 200_000
+	// DefaultMaxAnswerBytes bounds the bytes of one answer, as read (after
+	// gzip): 200,000 series of a dozen labels are about 100 MiB of JSON.
+	// Answers are decoded as they are read, so this bounds reading time;
+	// memory is bounded by maxSeriesBytes.
+	DefaultMaxAnswerBytes = 128 << 20
 	// DefaultAgentLabel is the target label holding the agent's address:
 	// the agent serves /metrics and its API on one address.
 	DefaultAgentLabel = "instance"
@@ -52,6 +58,11 @@ type Options struct {
 	// HTTP is the client's settings as Prometheus' own tools have them:
 	// bearer token (or its file), basic auth, TLS.
 	HTTP config.HTTPClientConfig
+	// Secrets are the files HTTP's refs (CredentialsRef, PasswordRef,
+	// CARef, CertRef, KeyRef) name, read within their budgets on every
+	// query. Prefer them to HTTP's *File fields, which prometheus/common
+	// reads whole, whatever they are.
+	Secrets SecretFiles
 	// AgentLabel is the target label holding the address attach reaches a
 	// process's agent at; DefaultAgentLabel when "".
 	AgentLabel string
@@ -59,9 +70,11 @@ type Options struct {
 	Refresh time.Duration
 	// Timeout bounds one refresh; DefaultTimeout when 0.
 	Timeout time.Duration
-	// MaxProcesses and MaxSeries bound memory; the defaults when 0.
-	MaxProcesses int
-	MaxSeries    int
+	// MaxProcesses and MaxSeries bound memory, MaxAnswerBytes the bytes
+	// read of one answer; the defaults when 0.
+	MaxProcesses   int
+	MaxSeries      int
+	MaxAnswerBytes int64
 }
 
 // Source lists the controller processes, informers and listeners a
@@ -71,10 +84,10 @@ type Options struct {
 // Locking: mu guards procs, snaps, status, answered and refused. Run's
 // goroutine is the only writer; Pull copies under mu and does no I/O.
 type Source struct {
-	url      string // as given, without a trailing slash
-	selector string // validated matchers, "" for none
-	client   api.Client
-	close    func()
+	url      string   // as given, without a trailing slash
+	selector string   // validated matchers, "" for none
+	base     *url.URL // url, parsed
+	http     *http.Client
 	opts     Options
 	lo, hi   time.Duration
 	started  atomic.Bool
@@ -103,26 +116,27 @@ func New(opts Options) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.Refresh < 0 || opts.Timeout < 0 || opts.MaxProcesses < 0 || opts.MaxSeries < 0 {
+	if opts.Refresh < 0 || opts.Timeout < 0 || opts.MaxProcesses < 0 || opts.MaxSeries < 0 || opts.MaxAnswerBytes < 0 {
 		return nil, errors.New("the fleet's refresh, timeout and limits must not be negative")
 	}
 	opts.Refresh = or(opts.Refresh, DefaultRefresh)
 	opts.Timeout = or(opts.Timeout, DefaultTimeout)
 	opts.MaxProcesses = or(opts.MaxProcesses, DefaultMaxProcesses)
 	opts.MaxSeries = or(opts.MaxSeries, DefaultMaxSeries)
+	opts.MaxAnswerBytes = or(opts.MaxAnswerBytes, DefaultMaxAnswerBytes)
 	opts.AgentLabel = or(strings.TrimSpace(opts.AgentLabel), DefaultAgentLabel)
 	if _, _, err := nextMatcher(opts.AgentLabel + `=""`); err != nil {
 		return nil, fmt.Errorf("--agent-label %q is not a label name: use letters, digits and _, e.g. instance", opts.AgentLabel)
 	}
-	hc, err := newHTTPClient(opts.HTTP)
+	hc, err := newHTTPClient(opts.HTTP, opts.Secrets)
 	if err != nil {
 		return nil, err
 	}
-	c, err := api.NewClient(api.Config{Address: u, Client: hc})
+	base, err := url.Parse(u)
 	if err != nil {
 		return nil, fmt.Errorf("%q is not a Prometheus URL: %v", opts.URL, err)
 	}
-	s := &Source{url: u, selector: sel, client: c, close: hc.CloseIdleConnections, opts: opts, lo: minBackoff, hi: maxBackoff}
+	s := &Source{url: u, base: base, selector: sel, http: hc, opts: opts, lo: minBackoff, hi: maxBackoff}
 	s.status = source.Status{State: source.Connecting, Message: "asking Prometheus at " + u + " for informtop's series"}
 	return s, nil
 }
@@ -142,16 +156,17 @@ func parseURL(raw string) (string, error) {
 	if raw == "" {
 		return "", errors.New("no Prometheus URL: " + want)
 	}
+	shown := safeurl.Redact(raw) // a password in it is never repeated
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil:
-		return "", fmt.Errorf("%q is not a URL: %s", raw, want)
+		return "", fmt.Errorf("%q is not a URL: %s", shown, want)
 	case u.Scheme != "http" && u.Scheme != "https":
-		return "", fmt.Errorf("%q: Prometheus speaks http or https: %s", raw, want)
+		return "", fmt.Errorf("%q: Prometheus speaks http or https: %s", shown, want)
 	case u.Hostname() == "":
-		return "", fmt.Errorf("%q names no host: %s", raw, want)
+		return "", fmt.Errorf("%q names no host: %s", shown, want)
 	case u.RawQuery != "" || u.Fragment != "" || u.User != nil:
-		return "", fmt.Errorf("%q: give the URL without user, query or fragment (credentials go in --bearer-token-file): %s", raw, want)
+		return "", fmt.Errorf("%q: give the URL without user, query or fragment (credentials go in --bearer-token-file or --basic-auth-password-file): %s", shown, want)
 	}
 	return strings.TrimRight(raw, "/"), nil
 }
@@ -203,7 +218,7 @@ func (s *Source) Run(ctx context.Context) {
 	if !s.started.CompareAndSwap(false, true) {
 		return
 	}
-	defer s.close()
+	defer s.http.CloseIdleConnections()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -270,16 +285,17 @@ func (s *Source) queryAll(ctx context.Context, b *build, at time.Time) (cut stri
 	// listed as down rather than forgotten.
 	upQuery := fmt.Sprintf("%s and ignoring(name, group, version, resource) last_over_time(%s[%s])",
 		selectorQuery("up", sel), selectorQuery("informtop_informer_synced", sel), lookback)
-	n, err := s.query(ctx, upQuery, at, b.addUp)
+	n, err := s.query(ctx, "up", upQuery, at, b.addUp)
 	if err != nil {
 		return "", err
 	}
+	b.admit(s.opts.MaxProcesses)
 	var cutFamilies []string
 	if n >= s.opts.MaxSeries {
 		cutFamilies = append(cutFamilies, "up")
 	}
 	for _, f := range families {
-		n, err := s.query(ctx, selectorQuery(f.metric, sel), at, func(m labels, v float64) { b.add(f, m, v) })
+		n, err := s.query(ctx, f.metric, selectorQuery(f.metric, sel), at, func(m labels, v float64) { b.add(f, m, v) })
 		if err != nil {
 			return "", err
 		}
