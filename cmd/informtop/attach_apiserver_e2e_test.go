@@ -270,6 +270,10 @@ func TestAttachThroughTheAPIServerBehindControllerRuntimesFilter(t *testing.T) {
 	tm.waitFor("the header naming mgr-a and the manager", func(s string) bool {
 		return strings.Contains(s, ns+"/mgr-a (deploy/mgr)") && strings.Contains(s, "via API server") && strings.Contains(s, "configmaps")
 	})
+	tm.keys("3")
+	tm.waitFor("the Listeners view naming the stuck function", func(s string) bool {
+		return strings.Contains(s, "STALLED") && strings.Contains(s, "main.blockIfLabelled")
+	})
 	node.DeletePod(t, ns, "mgr-a")
 	node.Pod(t, controllerPod(ns, "mgr-b", "mgr", "https", 8443), forward)
 	screen := tm.waitFor("the header naming mgr-b", func(s string) bool {
