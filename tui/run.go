@@ -27,7 +27,10 @@ func Run(ctx context.Context, src source.Source, opts Options) error {
 	if err != nil {
 		return err
 	}
-	return run(ctx, m)
+	// SIGINT and SIGTERM end ctx (the command's session): Bubble Tea's own
+	// handler would race it and, when the program had already quit, block
+	// its shutdown forever on a message nobody reads.
+	return run(ctx, m, tea.WithoutSignalHandler())
 }
 
 // run drives m in a Bubble Tea program; tests pass their own input and
