@@ -173,32 +173,9 @@ func (t *Tunnel) refresh(ctx context.Context) error {
 		_ = t.conn.Close()
 		t.conn = nil
 	}
-	if old := t.cur.pod; t.stale {
-		pod, err := t.client.CoreV1().Pods(t.ns).Get(ctx, old.Name, metav1.GetOptions{})
-		why := ""
-		switch {
-		case apierrors.IsNotFound(err):
-			why = "deleted"
-		case err != nil:
-			return fmt.Errorf("checking pod %s/%s: %w", t.ns, old.Name, err)
-		case pod.UID != old.UID:
-			why = "replaced by a pod of the same name"
-		default:
-			why = notRunning(pod)
-		}
-		if why != "" {
-			if !t.target.Workload() {
-				return fmt.Errorf("pod %s/%s is %s: attach to its workload (e.g. deploy/NAME) to follow the pod that replaces it", t.ns, old.Name, why)
-			}
-			r, err := resolve(ctx, t.client, t.ns, t.target)
-			if err != nil {
-				return fmt.Errorf("pod %s/%s is %s, and no other pod to attach to: %w", t.ns, old.Name, why, err)
-			}
-			t.cur = r
-			t.moved = fmt.Sprintf("pod %s was %s; attached to %s", old.Name, why, r.pod.Name)
-			close(t.movedCh)
-			t.movedCh = make(chan struct{})
-			t.publish()
+	if t.stale {
+		if err := t.repoint(ctx); err != nil {
+			return err
 		}
 		t.stale = false
 	}
@@ -208,6 +185,52 @@ func (t *Tunnel) refresh(ctx context.Context) error {
 	}
 	t.conn = conn
 	return nil
+}
+
+// repoint checks the pod cur names and, when it is gone, not running or
+// replaced, points cur at where the target leads now. t.mu is held.
+func (t *Tunnel) repoint(ctx context.Context) error {
+	old := t.cur.pod
+	pod, err := t.client.CoreV1().Pods(t.ns).Get(ctx, old.Name, metav1.GetOptions{})
+	why := ""
+	switch {
+	case apierrors.IsNotFound(err):
+		why = "deleted"
+	case err != nil:
+		return fmt.Errorf("checking pod %s/%s: %w", t.ns, old.Name, err)
+	case pod.UID != old.UID && notRunning(pod) == "":
+		// A stateful set's pod comes back under its name: that is the
+		// pod a pod/NAME target means.
+		t.cur.pod = pod
+		t.moved = fmt.Sprintf("pod %s was replaced by a new pod of the same name; attached to it", old.Name)
+		t.movedTo()
+	case pod.UID != old.UID:
+		why = "replaced by a pod of the same name that is " + notRunning(pod)
+	default:
+		why = notRunning(pod)
+	}
+	if why == "" {
+		return nil
+	}
+	if !t.target.Workload() {
+		return fmt.Errorf("pod %s/%s is %s: attach to its workload (e.g. deploy/NAME) to follow the pod that replaces it", t.ns, old.Name, why)
+	}
+	r, err := resolve(ctx, t.client, t.ns, t.target)
+	if err != nil {
+		return fmt.Errorf("pod %s/%s is %s, and no other pod to attach to: %w", t.ns, old.Name, why, err)
+	}
+	t.cur = r
+	t.moved = fmt.Sprintf("pod %s was %s; attached to %s", old.Name, why, r.pod.Name)
+	t.movedTo()
+	return nil
+}
+
+// movedTo tells follow and the readers that cur is another pod now. t.mu
+// is held.
+func (t *Tunnel) movedTo() {
+	close(t.movedCh)
+	t.movedCh = make(chan struct{})
+	t.publish()
 }
 
 // dial opens the port-forward connection to pod: WebSocket first, SPDY
