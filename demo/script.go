@@ -35,13 +35,21 @@ type step struct {
 // settledNote ends the note of a settle step.
 const settledNote = "Background changes are held while this note stands."
 
+// endHold is how long, in real time however fast the demo runs, a
+// settled note that ends the lesson keeps the background held before the
+// loop's first step releases it: --once reads its report right after the
+// script's end, and a scaled-down demo (tests run at 1/100) would
+// otherwise start the churn again before that read.
+const endHold = time.Second
+
 // untilPoll is how often a step's condition is checked.
 const untilPoll = 20 * time.Millisecond
 
 // runScript plays the scenario's timeline on one goroutine until ctx ends.
 func (d *Demo) runScript(ctx context.Context) {
 	steps := d.plan.script
-	settled := false // the workload is held for a settle step's note
+	settled := false        // the workload is held for a settle step's note
+	var endedHeld time.Time // when the lesson ended under a settled note
 	for i := 0; i < len(steps); {
 		s := steps[i]
 		if !sleepCtx(ctx, d.scaled(s.after)) {
@@ -66,6 +74,10 @@ func (d *Demo) runScript(ctx context.Context) {
 		if settled && s.note != nil && !s.settle {
 			// This step replaces the settled note; what it does may
 			// need the churn (a stall waits for a call to stall in).
+			if !endedHeld.IsZero() && !sleepCtx(ctx, time.Until(endedHeld.Add(endHold))) {
+				return
+			}
+			endedHeld = time.Time{}
 			d.work.release()
 			settled = false
 		}
@@ -93,6 +105,9 @@ func (d *Demo) runScript(ctx context.Context) {
 			d.noteHook(s.name)
 		}
 		d.stepRan(i, s.name)
+		if i == d.endAt && settled {
+			endedHeld = time.Now()
+		}
 		d.Log("scenario " + d.cfg.Scenario + ": " + s.name)
 		i++
 		if i == len(steps) && d.plan.loopFrom >= 0 {
