@@ -222,8 +222,8 @@ func (s *Source) Title() string {
 // ShortTitle is the route's short name for a narrow header (the pod,
 // without the workload and port), or "" for an address.
 func (s *Source) ShortTitle() string {
-	if sh, ok := s.route.(interface{ Short() string }); ok {
-		return sh.Short()
+	if r, ok := s.route.(interface{ Pod() string }); ok {
+		return r.Pod()
 	}
 	return ""
 }
@@ -329,10 +329,25 @@ func (s *Source) poll(ctx context.Context) time.Duration {
 func (s *Source) failed(err error) time.Duration {
 	s.failures++
 	wait := source.Backoff(s.failures, s.lo, s.hi)
-	st := source.Status{State: source.Disconnected, LastError: err.Error(), NextRetry: time.Now().Add(wait)}
+	state := source.Disconnected
 	if !s.everReceived {
-		st.State = source.Connecting
+		state = source.Connecting
 	}
+	st := s.statusOf(err, state)
+	st.NextRetry = time.Now().Add(wait)
+	s.mu.Lock()
+	s.status = st
+	if !s.everReceived {
+		s.refused = refusal(s.where(), err, st)
+	}
+	s.mu.Unlock()
+	return wait
+}
+
+// statusOf is the status a failed request leaves, in state unless the
+// failure says more: the sentence to show and the detail behind it.
+func (s *Source) statusOf(err error, state source.State) source.Status {
+	st := source.Status{State: state, LastError: err.Error()}
 	var inc *incompatibleError
 	var unauth *unauthorizedError
 	var notServed *notServedError
@@ -346,13 +361,7 @@ func (s *Source) failed(err error) time.Duration {
 	case errors.Is(err, errNotFound):
 		st.LastError = fmt.Sprintf("%s has no %s (404): is the agent's handler mounted under another path? Give the URL that ends where it is mounted", s.where(), api.PathFrame)
 	}
-	s.mu.Lock()
-	s.status = st
-	if !s.everReceived {
-		s.refused = refusal(s.where(), err, st)
-	}
-	s.mu.Unlock()
-	return wait
+	return st
 }
 
 // Check asks the agent for one frame, before Run, and says why it cannot
@@ -367,18 +376,7 @@ func (s *Source) Check(ctx context.Context) error {
 	if err == nil {
 		return nil
 	}
-	st := source.Status{State: source.Connecting, LastError: err.Error()}
-	var inc *incompatibleError
-	var unauth *unauthorizedError
-	switch {
-	case errors.As(err, &inc):
-		st.Message = inc.sentence
-	case errors.As(err, &unauth):
-		st.Message = unauth.sentence
-	case errors.Is(err, errNotFound):
-		st.LastError = fmt.Sprintf("%s has no %s (404): is the agent's handler mounted under another path?", s.where(), api.PathFrame)
-	}
-	if r := refusal(s.where(), err, st); r != nil {
+	if r := refusal(s.where(), err, s.statusOf(err, source.Connecting)); r != nil {
 		return &checkError{refused: r, cause: err}
 	}
 	return err

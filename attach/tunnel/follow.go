@@ -83,13 +83,7 @@ func (t *Tunnel) podGone() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.stale = true
-	for _, tr := range t.transports {
-		tr.CloseIdleConnections()
-	}
-	if t.conn != nil {
-		_ = t.conn.Close()
-		t.conn = nil
-	}
+	t.hangUp()
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {

@@ -115,11 +115,9 @@ func (t *Tunnel) Describe() string { return t.shown.Load().desc }
 // which one the tunnel leads to now. It never waits.
 func (t *Tunnel) Moved() string { return t.shown.Load().moved }
 
-// Short names the pod the tunnel leads to, alone, for a narrow header
-// (the namespace is the one the user gave). It never waits.
-func (t *Tunnel) Short() string { return t.shown.Load().pod }
-
-// Pod is the pod the tunnel leads to now.
+// Pod is the pod the tunnel leads to now; alone, it names the tunnel in
+// a narrow header (the namespace is the one the user gave). It never
+// waits.
 func (t *Tunnel) Pod() string { return t.shown.Load().pod }
 
 // Port is the pod's port connections go to.
@@ -142,7 +140,7 @@ func (t *Tunnel) DialContext(ctx context.Context, _, addr string) (net.Conn, err
 				return nil, err
 			}
 		}
-		c, err := newStreamConn(t.conn, t.cur.port, t.nextID, tunnelAddr(addr))
+		c, err := newStreamConn(t.conn, t.cur.port, t.nextID, podAddr(addr))
 		t.nextID++
 		if err == nil {
 			c.onForwardError = t.markStale
@@ -150,8 +148,7 @@ func (t *Tunnel) DialContext(ctx context.Context, _, addr string) (net.Conn, err
 		}
 		// The port-forward connection broke under us (the API server
 		// restarted, the pod's node went away): one more try, anew.
-		_ = t.conn.Close()
-		t.conn = nil
+		t.closeConn()
 		if attempt > 0 {
 			return nil, fmt.Errorf("port-forward to pod %s/%s failed: %w", t.ns, t.cur.pod.Name, err)
 		}
@@ -169,10 +166,7 @@ func (t *Tunnel) markStale() {
 // refresh makes sure cur is a running pod, finding the next one for a
 // workload, and dials a new port-forward connection to it. t.mu is held.
 func (t *Tunnel) refresh(ctx context.Context) error {
-	if t.conn != nil {
-		_ = t.conn.Close()
-		t.conn = nil
-	}
+	t.closeConn()
 	if t.stale {
 		if err := t.repoint(ctx); err != nil {
 			return err
@@ -300,9 +294,21 @@ func (t *Tunnel) Close() {
 	<-t.followed
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.hangUp()
+}
+
+// hangUp ends the HTTP clients' idle connections and the port-forward
+// connection, which ends every stream in it. t.mu is held.
+func (t *Tunnel) hangUp() {
 	for _, tr := range t.transports {
 		tr.CloseIdleConnections()
 	}
+	t.closeConn()
+}
+
+// closeConn ends the port-forward connection; the next dial opens
+// another. t.mu is held.
+func (t *Tunnel) closeConn() {
 	if t.conn != nil {
 		_ = t.conn.Close()
 		t.conn = nil
@@ -326,10 +332,8 @@ func lastLine(s string) string {
 	return s
 }
 
-// tunnelAddr is a connection's remote address: the one the HTTP client
+// podAddr is a connection's remote address: the one the HTTP client
 // asked for (the pod's name and port), for its logs.
-func tunnelAddr(addr string) net.Addr { return podAddr(addr) }
-
 type podAddr string
 
 func (a podAddr) Network() string { return "portforward" }
