@@ -21,7 +21,7 @@ import (
 
 	"github.com/informtop/informtop/agent"
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // fakeSource is client-go's fake controller source, unable to stream

@@ -16,8 +16,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent"
+	"github.com/informtop/informtop/agent/instr"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // A controller builds its informers with the engine, sharing one event

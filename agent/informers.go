@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,34 +11,25 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/local"
-	"github.com/informtop/informtop/verify"
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/verify"
 )
 
-// informers is the source NewHandler serves: the engine informers given
-// to it, then those of its Set in the order added, and the controller's
-// workqueues. It is a view: the informers run where the controller runs
-// them, so Run only waits and its one control is Cuts.
+// informers is the source NewHandler serves: the informers of its Set in
+// the order added, and the controller's workqueues. It is a view: the
+// informers run where the controller runs them, so Run only waits and its
+// one control is Cuts, which it refuses with a sentence.
 //
-// Events: when every informer writes to one ring (engine's
-// Instrumentation.Events, the usual set-up) and no more can come, frames
-// read that ring directly: cursors are its sequence numbers and Missed is
-// what the ring overwrote before the client asked. Otherwise (informers
-// with rings of their own, or a Set that may bring new ones) an
-// instr.Merger merges them, filled on each pull (never by the informers,
-// so nothing is added to their path); cursors are then the merger's.
+// Events: each informer logs to a ring of its own, and an instr.Merger
+// merges them, filled on each pull (never by the informers, so nothing is
+// added to their path); cursors are the merger's.
 type informers struct {
 	title  string
-	fixed  []*watched // given to NewHandler
-	set    *Set       // nil: the fixed informers only
+	set    *Set
 	served atomic.Pointer[view]
 	queues *WorkqueueMetrics // nil: frames carry no workqueues
-	// resources is Options.Resources; it decides redaction too.
-	resources map[string]schema.GroupVersionResource
 
-	single *instr.Ring // the one ring all informers share; nil when merging
 	// merger is made by the first pull (mergerOnce), not before: it holds
 	// thousands of events' room, which a controller nobody attaches to
 	// should not pay for. mergedSize is its size.
@@ -57,8 +47,8 @@ var (
 	_ source.Cutter = (*informers)(nil)
 )
 
-// view is what the source serves at one moment: its fixed informers,
-// then the set's in the order added. Views are never changed once built,
+// view is what the source serves at one moment: the set's informers in
+// the order added. Views are never changed once built,
 // and a newer view extends an older one, so the merger can learn the
 // informers it has not seen by position.
 type view struct {
@@ -67,10 +57,10 @@ type view struct {
 	fromSet   int // how many of the set's informers it holds
 }
 
-func newView(fixed, added []*watched) *view {
+func newView(added []*watched) *view {
 	v := &view{
-		informers: append(slices.Clip(fixed), added...),
-		byName:    make(map[string]*watched, len(fixed)+len(added)),
+		informers: added,
+		byName:    make(map[string]*watched, len(added)),
 		fromSet:   len(added),
 	}
 	for _, inf := range v.informers {
@@ -79,28 +69,10 @@ func newView(fixed, added []*watched) *view {
 	return v
 }
 
-// newInformers serves fixed and, when set is not nil, the set's
-// informers; mergedSize is Options.MergedEventRingSize.
-func newInformers(title string, fixed []*watched, set *Set, queues *WorkqueueMetrics, resources map[string]schema.GroupVersionResource, mergedSize int) *informers {
-	s := &informers{title: title, fixed: fixed, set: set, queues: queues, resources: resources}
-	var rings []*instr.Ring
-	for _, inf := range fixed {
-		if r := inf.events(); r != nil && !slices.Contains(rings, r) {
-			rings = append(rings, r)
-		}
-	}
-	switch {
-	case set == nil && len(rings) == 0:
-		s.single = instr.NewRing(1)
-	case set == nil && len(rings) == 1:
-		s.single = rings[0]
-	default:
-		if mergedSize <= 0 {
-			mergedSize = instr.DefaultRingSize * max(len(rings), 1)
-		}
-		s.mergedSize = mergedSize
-	}
-	s.served.Store(newView(fixed, nil))
+// newInformers serves set's informers and queues (nil: none).
+func newInformers(title string, set *Set, queues *WorkqueueMetrics) *informers {
+	s := &informers{title: title, set: set, queues: queues, mergedSize: instr.DefaultRingSize}
+	s.served.Store(newView(nil))
 	return s
 }
 
@@ -108,14 +80,11 @@ func newInformers(title string, fixed []*watched, set *Set, queues *WorkqueueMet
 // has grown since the last one (the set only grows, so its length tells).
 func (s *informers) current() *view {
 	v := s.served.Load()
-	if s.set == nil {
-		return v
-	}
 	added := s.set.informers()
 	if len(added) == v.fromSet {
 		return v
 	}
-	nv := newView(s.fixed, added)
+	nv := newView(added)
 	// A concurrent request may have stored a newer view: keep it then.
 	s.served.CompareAndSwap(v, nv)
 	return nv
@@ -137,7 +106,7 @@ func (s *informers) Pull(cursor uint64, maxEvents int) source.Frame {
 		f.Snapshots[i] = inf.snapshot(f.Taken)
 	}
 	evs, next, missed := s.since(cursor, maxEvents)
-	f.Events, f.Next, f.Missed = local.EventsOf(evs), next, missed
+	f.Events, f.Next, f.Missed = source.EventsOf(evs), next, missed
 	f.EventStats = s.stats()
 	if s.queues != nil {
 		f.Workqueues = s.queues.Snapshot()
@@ -150,12 +119,8 @@ func (s *informers) Pull(cursor uint64, maxEvents int) source.Frame {
 // are, so that events another pull drained from a ring that just joined
 // are not filtered out by an older view (the view only grows).
 func (s *informers) since(cursor uint64, max int) (events []instr.Event, next, missed uint64) {
-	if s.single != nil {
-		events, next, missed = s.single.Since(cursor, max)
-	} else {
-		s.learn(s.current().informers)
-		events, next, missed = s.merged().Since(cursor, max)
-	}
+	s.learn(s.current().informers)
+	events, next, missed = s.merged().Since(cursor, max)
 	v := s.current()
 	out := events[:0]
 	for _, e := range events {
@@ -187,10 +152,7 @@ func (s *informers) learn(infs []*watched) {
 
 // stats are the totals of the rings the events come from.
 func (s *informers) stats() source.RingStats {
-	if s.single != nil {
-		return local.RingStatsOf(s.single.Stats())
-	}
-	return local.RingStatsOf(s.merged().Stats())
+	return source.RingStatsOf(s.merged().Stats())
 }
 
 // merged is the merger, made on first use.
@@ -199,31 +161,23 @@ func (s *informers) merged() *instr.Merger {
 	return s.merger
 }
 
-// Store implements source.Source: inf's cache, redacted by its resource:
-// Options.Resources first, else what the informer knows of itself (its
-// Options.Resource or Identifier). Unknown, redaction still hides what
-// names itself a Secret.
+// Store implements source.Source: inf's cache, redacted by its resource.
+// Unknown, redaction still hides what names itself a Secret.
 func (s *informers) Store(name string) source.StoreReader {
 	inf := s.current().byName[name]
 	if inf == nil {
 		return nil
 	}
-	if gvr, ok := s.resources[name]; ok && gvr.Resource != "" {
-		return inf.store(gvr.GroupResource().String())
-	}
 	return inf.store(inf.resource)
 }
 
-// Cut implements source.Cutter with the engine's cut.
+// Cut implements source.Cutter: client-go's cache cannot be cut.
 func (s *informers) Cut(_ context.Context, name string) (verify.Cut, error) {
 	inf := s.current().byName[name]
 	if inf == nil {
 		return verify.Cut{}, source.NoInformer(name)
 	}
-	if inf.eng == nil {
-		return verify.Cut{}, fmt.Errorf("it is client-go's own informer, whose cache cannot be read as of one resourceVersion; build it with agent.NewInformer(set, agent.WithEngine()) to verify it")
-	}
-	return local.CutInformer(inf.eng)
+	return verify.Cut{}, fmt.Errorf("it is client-go's own informer, whose cache cannot be read as of one resourceVersion; --verify needs informtop's engine in the controller (docs/agent.md)")
 }
 
 // Run implements source.Source: the informers run where the controller
@@ -287,8 +241,5 @@ func (s *informers) cutState(name string) string {
 	if inf == nil {
 		return ""
 	}
-	if inf.eng == nil {
-		return strconv.FormatUint(inf.counter.generation(), 10) + "@" + inf.LastSyncResourceVersion()
-	}
-	return strconv.FormatUint(inf.eng.StoreView().Generation(), 10) + "@" + inf.LastSyncResourceVersion()
+	return strconv.FormatUint(inf.counter.generation(), 10) + "@" + inf.LastSyncResourceVersion()
 }

@@ -13,10 +13,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/engine/processor"
-	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/agent/instr"
 )
 
 // informerEvents is how many events each informer NewInformer builds
@@ -28,32 +25,8 @@ const informerEvents = 128
 type InformerOption func(*informerConfig)
 
 type informerConfig struct {
-	// engine builds informtop's engine into w (WithEngine); nil builds
-	// client-go's informer. A function only WithEngine names, so that a
-	// controller that never asks for the engine does not link its pipeline.
-	engine    func(w *watched, lw cache.ListerWatcher, obj kruntime.Object, resync time.Duration, indexers cache.Indexers)
 	name      string
-	ring      *instr.Ring
 	namespace string // InformerFor's
-}
-
-// WithEngine builds informtop's engine instead of client-go's informer:
-// the whole pipeline in view (queue contents, steps, memory estimates,
-// exact backlogs, cuts for --verify) at the engine's cost. The controller
-// gets the engine's informer, a drop-in for client-go's.
-func WithEngine() InformerOption { return func(c *informerConfig) { c.engine = buildEngine } }
-
-// buildEngine makes w informtop's engine informer.
-func buildEngine(w *watched, lw cache.ListerWatcher, obj kruntime.Object, resync time.Duration, indexers cache.Indexers) {
-	w.eng = engine.NewSharedIndexInformerWithOptions(lw, obj, engine.Options{
-		Name:            w.name,
-		Resource:        w.resource,
-		ResyncPeriod:    resync,
-		Indexers:        indexers,
-		Instrumentation: engine.Instrumentation{Events: w.ring},
-	})
-	w.eng.DescribeMutationsWith(redact.FieldChanges)
-	w.SharedIndexInformer = w.eng
 }
 
 // WithName names the informer for clients; without it the informer is
@@ -61,12 +34,6 @@ func buildEngine(w *watched, lw cache.ListerWatcher, obj kruntime.Object, resync
 // " (metadata)" or " (unstructured)" for those kinds of objects), and
 // " #2", " #3", … tell apart informers of one resource.
 func WithName(name string) InformerOption { return func(c *informerConfig) { c.name = name } }
-
-// WithEvents has the informer log its events to ring (with WithEngine,
-// every item's passage; else lifecycle events and stalls) instead of a
-// ring of its own: one ring for every informer, as informtop itself runs
-// them, keeps one order across them.
-func WithEvents(ring *instr.Ring) InformerOption { return func(c *informerConfig) { c.ring = ring } }
 
 // NewInformer returns a function of exactly controller-runtime's
 // cache.Options.NewInformer type that builds client-go's own
@@ -101,33 +68,18 @@ func (s *Set) build(lw cache.ListerWatcher, obj kruntime.Object, resync time.Dur
 	if cfg.name != "" {
 		name = cfg.name
 	}
-	w := &watched{name: name, resource: gvr.GroupResource().String(), gvr: gvr, namespace: cfg.namespace, ring: cfg.ring}
+	w := &watched{name: name, resource: gvr.GroupResource().String(), gvr: gvr, namespace: cfg.namespace, ring: instr.NewRing(informerEvents)}
 	if gvr.Resource == "" {
 		w.resource = ""
 	}
-	if w.ring == nil {
-		size := informerEvents
-		if cfg.engine != nil {
-			size = 0 // the engine logs every item's passage: its default
-		}
-		w.ring = instr.NewRing(size)
-	}
 	// The name is final once the set holds it: events carry it.
 	s.addFree(w)
-	if cfg.engine != nil {
-		cfg.engine(w, lw, obj, resync, indexers)
-		return w
-	}
-	w.observed = engine.ObserveListerWatcher(lw, w.name, w.ring)
-	w.queue = &queueGauge{}
+	w.observed = instr.ObserveListerWatcher(lw, w.name, w.ring)
 	w.counter = &counter{}
 	w.realFIFO = inOrder()
-	id := s.informerName().WithResource(schema.GroupVersionResource{Group: gvr.Group, Version: gvr.Version, Resource: w.name})
 	w.SharedIndexInformer = cache.NewSharedIndexInformerWithOptions(w.observed.ListerWatcher(), obj, cache.SharedIndexInformerOptions{
-		ResyncPeriod:            resync,
-		Indexers:                indexers,
-		Identifier:              id,
-		InformerMetricsProvider: w.queue,
+		ResyncPeriod: resync,
+		Indexers:     indexers,
 	})
 	if err := w.SharedIndexInformer.SetWatchErrorHandlerWithContext(w.watchFailed); err != nil {
 		klog.Background().Error(err, "informtop's agent cannot see this informer's watch errors", "informer", w.name)
@@ -190,5 +142,5 @@ func listenerName(h cache.ResourceEventHandler, resource string) string {
 		}
 		return "controller-runtime · " + resource
 	}
-	return processor.HandlerName(h)
+	return instr.HandlerName(h)
 }

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/engine/processor"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // stackLabel is the pprof label a probe puts on its listener's goroutine,
@@ -118,16 +118,20 @@ func newProbe(inf *watched, name string, h cache.ResourceEventHandler) *probe {
 // running informer, reaches HasSynced: its informer has synced and the
 // handler has returned from every call of its initial list. It returns
 // then or when ctx, the informer's, is done; the pipeline never waits on
-// it.
+// it. It asks every 100 ms, as client-go's WaitForCacheSync does: the
+// channel client-go v0.37 offers for it is not in the versions the agent
+// supports.
 func (p *probe) awaitSynced(ctx context.Context, reg cache.ResourceEventHandlerRegistration) {
-	select {
-	case <-reg.HasSyncedChecker().Done():
-		now := time.Now()
-		p.mu.Lock()
-		p.syncedAt = now
-		p.mu.Unlock()
-	case <-ctx.Done():
+	err := wait.PollUntilContextCancel(ctx, 100*time.Millisecond, true, func(context.Context) (bool, error) {
+		return reg.HasSynced(), nil
+	})
+	if err != nil {
+		return // the informer stopped first
 	}
+	now := time.Now()
+	p.mu.Lock()
+	p.syncedAt = now
+	p.mu.Unlock()
 }
 
 func (p *probe) OnAdd(obj any, isInInitialList bool) {
@@ -252,7 +256,7 @@ func (p *probe) model(checkPeriod time.Duration) source.Listener {
 		Delivered:       p.delivered,
 		Panics:          p.panics,
 		RequestedResync: p.requested,
-		ResyncPeriod:    processor.EffectiveResync(p.requested, checkPeriod),
+		ResyncPeriod:    instr.EffectiveResync(p.requested, checkPeriod),
 	}
 	if p.busy {
 		l.InCallback, l.InCallbackSince = callbackName(p.call), p.since
@@ -277,7 +281,7 @@ func (p *probe) model(checkPeriod time.Duration) source.Listener {
 	if l.InCallback != "" {
 		l.InCallbackKey = instr.KeyOf(obj)
 	}
-	l.LatencyP50, l.LatencyP99 = processor.Percentiles(window)
+	l.LatencyP50, l.LatencyP99 = instr.Percentiles(window)
 	if reg := p.reg.Load(); reg != nil && (*reg).HasSynced() {
 		// SyncedAt stays zero ("when: unknown") for the moment between the
 		// sync and awaitSynced's noting it.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/informtop/informtop/agent"
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // gate is a handler whose calls wait while it is closed; it notes when

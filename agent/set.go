@@ -1,51 +1,36 @@
 package agent
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"k8s.io/client-go/tools/cache"
-
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/redact"
 )
 
-// Set is a growing collection of informers for the agent to serve, for
-// informers created after the handler: controller-runtime's cache, for
-// one, builds an informer the first time a type is asked for, long after
-// the manager and its metrics server (and so the handler) exist. Give it
-// in Options.Informers; NewInformer adds the informers it builds, Add
-// adds engine informers built otherwise. A handler serves the informers
-// passed to NewHandler and those in the set, read at every request and
-// scrape. The zero Set is empty and ready to use.
+// Set holds the informers an agent serves. NewInformer and InformerFor
+// add the informers they build to it, before or after the handler
+// exists (controller-runtime's cache builds an informer the first time a
+// type is asked for, long after the manager and its metrics server), and
+// a handler serves the set as it is at each request and scrape. The zero
+// Set is empty and ready to use.
 //
-// While informers NewInformer built run, the set watches their handlers
-// once a second: a call that runs longer than source.StallAfter is
-// reported (a Stalled event) with the code it is stuck in, whether or not
-// a client is attached. The watch allocates nothing unless it finds one.
+// While its informers run, the set looks at their handlers once a second:
+// a call that runs longer than 5 s is reported (a Stalled event) with the
+// code it is stuck in, whether or not a client is attached. The look
+// allocates nothing unless it finds one.
 //
-// Invariant: every name appears once among the informers added and the
-// informers passed to the handlers built with the set (those names are
-// reserved when the handler is built), so no client sees two informers
-// of one name; an informer once added stays.
+// Invariant: every name appears once in the set, so no client sees two
+// informers of one name; an informer once added stays.
 //
-// Locking: mu serialises Add, the reservations and the running set.
-// Readers never take it: they load the published list, which is never
-// changed once published (Add publishes a longer copy), so a request
-// costs one atomic load and the informers themselves are never touched by
-// Add.
+// Locking: mu serialises additions and the running set. Readers never
+// take it: they load the published list, which is never changed once
+// published (an addition publishes a longer copy), so a request costs one
+// atomic load.
 type Set struct {
 	mu    sync.Mutex
-	names map[string]bool // true: added; false: reserved by a handler
+	names map[string]bool
 	list  atomic.Pointer[[]*watched]
-	// identity names NewInformer's client-go informers for client-go's
-	// queue metric; created on first use.
-	identity *cache.InformerName
 	// active counts the Run calls in progress per informer (client-go
 	// returns at once from a second one); the watchdog runs while it is
 	// not empty and stops when stop is closed.
@@ -55,36 +40,6 @@ type Set struct {
 
 // NewSet returns an empty Set.
 func NewSet() *Set { return &Set{} }
-
-// Add makes inf served by every handler built with the set, from their
-// next request on. It refuses a nil informer and a name already added or
-// given to such a handler: clients tell informers apart by name.
-func (s *Set) Add(inf *engine.Informer) error {
-	if inf == nil {
-		return errors.New("agent: cannot add a nil informer to the set")
-	}
-	inf.DescribeMutationsWith(redact.FieldChanges)
-	return s.add(engineMember(inf))
-}
-
-// engineMember serves an engine informer built by its owner: it reports
-// itself, and its handlers are not probed.
-func engineMember(inf *engine.Informer) *watched {
-	return &watched{SharedIndexInformer: inf, name: inf.Name(), resource: inf.Resource(), gvr: inf.Identifier().GroupVersionResource(), ring: inf.Events(), eng: inf}
-}
-
-func (s *Set) add(w *watched) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if added, taken := s.names[w.name]; taken {
-		if added {
-			return fmt.Errorf("agent: the set already holds an informer named %q; give each a distinct name so clients can tell them apart", w.name)
-		}
-		return fmt.Errorf("agent: an informer named %q was given to a handler built with this set; give each a distinct name so clients can tell them apart", w.name)
-	}
-	s.publish(w)
-	return nil
-}
 
 // addFree adds w under its name or, when that is taken, the first of
 // "name #2", "name #3", … that is free.
@@ -128,43 +83,6 @@ func (s *Set) informers() []*watched {
 		return *p
 	}
 	return nil
-}
-
-// reserve claims the names of a handler's own informers, or says which
-// one the set already holds. Names stay reserved: handlers are not
-// closed, and a name served twice would confuse every client.
-func (s *Set) reserve(informers []*watched) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, inf := range informers {
-		if s.names[inf.name] {
-			return fmt.Errorf("agent: an informer named %q is both given to NewHandler and in Options.Informers; serve each informer once, under a distinct engine.Options.Name", inf.name)
-		}
-	}
-	if s.names == nil {
-		s.names = make(map[string]bool, len(informers))
-	}
-	for _, inf := range informers {
-		s.names[inf.name] = false
-	}
-	return nil
-}
-
-// informerName is the client-go identity of the set's informers.
-func (s *Set) informerName() *cache.InformerName {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.identity == nil {
-		// Names are unique in a process; a second set takes the next.
-		for n := 1; s.identity == nil; n++ {
-			name := "informtop-agent"
-			if n > 1 {
-				name += "-" + strconv.Itoa(n)
-			}
-			s.identity, _ = cache.NewInformerName(name)
-		}
-	}
-	return s.identity
 }
 
 // running notes that w started or stopped running, and starts the

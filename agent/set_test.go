@@ -10,8 +10,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/instr"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // An informer added to the Set after the handler was built is served

@@ -14,10 +14,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/report"
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/sourcetest"
-	"github.com/informtop/informtop/verify"
+	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/source/sourcetest"
+	"github.com/informtop/informtop/agent/verify"
 )
 
 // engineless is a source with no engine at all: two informers, widgets

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // stalledCall is a call the watchdog found running too long.

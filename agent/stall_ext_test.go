@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/agent"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 //go:noinline

@@ -15,11 +15,8 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 
-	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/engine/processor"
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/local"
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // watched is an informer NewInformer built and a Set serves: client-go's
@@ -44,11 +41,8 @@ type watched struct {
 	ring      *instr.Ring // lifecycle and stall events
 	set       *Set
 
-	eng *engine.Informer // nil: client-go's
-
 	// client-go's only:
-	observed *engine.ObservedListerWatcher
-	queue    *queueGauge
+	observed *instr.ObservedListerWatcher
 	// counter is the informer's counting listener, registered with the
 	// informer's default resync period (counterResync, as client-go
 	// adjusts it) before any handler.
@@ -113,11 +107,7 @@ func (w *watched) AddEventHandlerWithOptions(h cache.ResourceEventHandler, opts 
 		reg cache.ResourceEventHandlerRegistration
 		err error
 	)
-	if w.eng != nil {
-		reg, err = w.eng.AddNamedEventHandler(p.name, p, opts)
-	} else {
-		reg, err = w.addClientGo(p, opts)
-	}
+	reg, err = w.addClientGo(p, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -184,12 +174,12 @@ func (w *watched) addClientGo(p *probe, opts cache.HandlerOptions) (cache.Resour
 // sample-controller's informers, every handler's. Called with mu held,
 // before client-go's Run.
 func (w *watched) shareCounter() {
-	shared := processor.EffectiveResync(w.counterResync, w.checkPeriod)
+	shared := instr.EffectiveResync(w.counterResync, w.checkPeriod)
 	if shared != w.checkPeriod {
 		return
 	}
 	for _, p := range w.probes {
-		if p.counterReg == nil || processor.EffectiveResync(p.requested, w.checkPeriod) != shared {
+		if p.counterReg == nil || instr.EffectiveResync(p.requested, w.checkPeriod) != shared {
 			continue
 		}
 		if err := w.SharedIndexInformer.RemoveEventHandler(p.counterReg); err != nil {
@@ -288,7 +278,7 @@ func (w *watched) RunWithContext(ctx context.Context) {
 	w.set.running(w, true)
 	defer w.set.running(w, false)
 	w.mu.Lock()
-	if w.runCtx == nil && w.eng == nil {
+	if w.runCtx == nil {
 		// client-go runs once: a second Run returns at once.
 		w.shareCounter()
 		w.runCtx = ctx
@@ -350,18 +340,6 @@ func (w *watched) currentProbes() ([]*probe, time.Duration) {
 // snapshot is the informer in the data model.
 func (w *watched) snapshot(now time.Time) source.Informer {
 	probes, checkPeriod := w.currentProbes()
-	if w.eng != nil {
-		inf := local.InformerOf(w.eng.Snapshot())
-		inf.Namespace, inf.Group, inf.Version = w.namespace, w.gvr.Group, w.gvr.Version
-		for i, l := range inf.Listeners {
-			for _, p := range probes {
-				if p.name == l.Name {
-					inf.Listeners[i].Frame = p.model(0).Frame
-				}
-			}
-		}
-		return inf
-	}
 	inf := source.Informer{
 		Name:                    w.name,
 		Resource:                w.resource,
@@ -375,13 +353,13 @@ func (w *watched) snapshot(now time.Time) source.Informer {
 		Synced:                  w.HasSynced(),
 		LastSyncResourceVersion: w.LastSyncResourceVersion(),
 		Reflector:               source.Reflector(w.observed.Stats(now)),
-		Events:                  local.RingStatsOf(w.ring.Stats()),
+		Events:                  source.RingStatsOf(w.ring.Stats()),
 	}
 	inf.QueueKind = source.DeltaFIFO
 	if w.realFIFO {
 		inf.QueueKind = source.RealFIFO
 	}
-	inf.Queue = source.Queue{Kind: inf.QueueKind, Depth: w.queue.depth(), Synced: inf.Synced}
+	inf.Queue = source.Queue{Kind: inf.QueueKind, Synced: inf.Synced}
 	idx := w.GetIndexer()
 	indexes := make(map[string]int, len(idx.GetIndexers()))
 	for name := range idx.GetIndexers() {
@@ -402,47 +380,8 @@ func (w *watched) snapshot(now time.Time) source.Informer {
 
 // store reads the informer's cache, redacted by its resource.
 func (w *watched) store(resource string) source.StoreReader {
-	if w.eng != nil {
-		return local.InformerStoreOf(w.eng, resource)
-	}
-	return local.IndexerStore(w.GetIndexer(), w.counter.generation, resource)
+	return source.IndexerStore(w.GetIndexer(), w.counter.generation, resource)
 }
-
-// queueGauge keeps client-go's count of the items in its queue: the
-// InformerMetricsProvider the agent gives client-go's informer. client-go
-// sets it on every change (RealFIFO; DeltaFIFO has no such metric).
-type queueGauge struct {
-	items  atomic.Int64
-	exists atomic.Bool
-}
-
-func (q *queueGauge) depth() int { return int(q.items.Load()) }
-
-func (q *queueGauge) NewQueuedItemMetric(cache.InformerNameAndResource) cache.GaugeMetric {
-	q.exists.Store(true)
-	return queuedItems{q}
-}
-
-func (q *queueGauge) NewProcessingLatencyMetric(cache.InformerNameAndResource) cache.HistogramMetric {
-	return noMetric{}
-}
-
-func (q *queueGauge) NewStoreResourceVersionMetric(cache.InformerNameAndResource) cache.GaugeMetric {
-	return noMetric{}
-}
-
-type queuedItems struct{ q *queueGauge }
-
-func (g queuedItems) Set(v float64) { g.q.items.Store(int64(v)) }
-func (g queuedItems) Inc()          { g.q.items.Add(1) }
-func (g queuedItems) Dec()          { g.q.items.Add(-1) }
-
-type noMetric struct{}
-
-func (noMetric) Set(float64)     {}
-func (noMetric) Inc()            {}
-func (noMetric) Dec()            {}
-func (noMetric) Observe(float64) {}
 
 // inOrder says whether client-go's informers use RealFIFO.
 func inOrder() bool {

@@ -10,7 +10,7 @@ import (
 
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // WorkqueueMetrics is a workqueue.MetricsProvider that keeps, per queue

@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/safeurl"
-	"github.com/informtop/informtop/internal/say"
-	"github.com/informtop/informtop/source"
 )
 
 const (

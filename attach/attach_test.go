@@ -14,9 +14,9 @@ import (
 
 	"github.com/informtop/informtop/agent"
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/internal/say"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/source/local"
 )
 

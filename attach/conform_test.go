@@ -13,11 +13,11 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent"
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/sourcetest"
 )
 
 // attach over a real agent behaves as every source must: the dashboard

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/informtop/informtop/verify"
+	"github.com/informtop/informtop/agent/verify"
 
 	"github.com/informtop/informtop/agent/api"
 )

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // eventBufferSize is how many events the local buffer keeps for readers

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // fakeRoute is a Route as attach/tunnel's, with fixed sentences.

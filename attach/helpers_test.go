@@ -13,9 +13,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent"
+	"github.com/informtop/informtop/agent/instr"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // fixture is a real agent (agent.NewHandler) over one engine informer of

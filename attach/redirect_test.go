@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // A redirect from the agent's address to another port of the same host

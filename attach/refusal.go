@@ -8,8 +8,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/safeurl"
-	"github.com/informtop/informtop/source"
 )
 
 // refusedError is a first contact that waiting will not mend; it wraps

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // Store implements source.Source: a reader of one informer's cache in

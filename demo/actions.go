@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // Script actions: small, infallible helpers the scenario timelines call.

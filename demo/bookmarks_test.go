@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/source"
 )
 
 func TestBookmarks(t *testing.T) {

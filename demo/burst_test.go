@@ -6,9 +6,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
 )
 
 func TestBurst(t *testing.T) {

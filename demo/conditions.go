@@ -8,7 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/source/local"
 )
 

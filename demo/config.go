@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // Config selects and tunes a demo run. The zero value runs the steady

@@ -3,7 +3,7 @@ package demo
 import (
 	"fmt"
 
-	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/agent/shared/humanize"
 )
 
 // rateLadder are the workload rates AdjustRate moves between; the top

@@ -10,9 +10,9 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // Every note a scenario shows is read off the real dashboard at 80×24 (and

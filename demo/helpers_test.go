@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/source/local"
 )
 

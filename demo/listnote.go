@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/agent/shared/humanize"
 )
 
 // addNote appends a line to the current note.

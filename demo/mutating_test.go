@@ -11,9 +11,10 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/report"
 	"github.com/informtop/informtop/source/local"
 )
 
@@ -90,7 +91,7 @@ func TestMutatingHandler(t *testing.T) {
 	// prints once the script has run (--duration): the count per listener
 	// and the last change.
 	var js bytes.Buffer
-	if err := report.WriteJSON(&js, report.Build("demo", local.InformersOf(d.Snapshots()), nil, local.RingStatsOf(d.Events().Stats()), nil, time.Now())); err != nil {
+	if err := report.WriteJSON(&js, report.Build("demo", local.InformersOf(d.Snapshots()), nil, source.RingStatsOf(d.Events().Stats()), nil, time.Now())); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {

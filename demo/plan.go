@@ -3,8 +3,8 @@ package demo
 import (
 	"time"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/source"
 )
 
 // plan is what a scenario asks New to build: objects, informers, listeners,

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/informtop/informtop/agent/shared/humanize"
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/internal/humanize"
 )
 
 // rateWarning says so while the background workload sends an informer

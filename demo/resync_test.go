@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 func TestResync(t *testing.T) {

@@ -5,9 +5,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
 )
 
 // bookmarksWindow is the bookmarks scenario's watch cache window, in pod

@@ -3,7 +3,7 @@ package demo
 import (
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // burstSize is how many updates the burst scenario fires at once; it stays

@@ -3,8 +3,8 @@ package demo
 import (
 	"time"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/source"
 )
 
 // compareBurst is the burst the fifo-compare scenario queues while paused.

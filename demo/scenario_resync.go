@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // Resync periods of the resync scenario. client-go never resyncs more often

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/informtop/informtop/agent/shared/humanize"
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/internal/humanize"
 )
 
 // The slow-watcher scenario's server: a small buffer per watch and a window

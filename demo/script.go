@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // step is one entry of a scenario's timeline. The runner waits after

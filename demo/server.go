@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/source"
 )
 
 // serverStats is the simulated API server's side of every informer's

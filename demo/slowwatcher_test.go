@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/source"
 )
 
 func TestSlowWatcher(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/agent/shared/humanize"
 	"github.com/informtop/informtop/source/local"
 )
 

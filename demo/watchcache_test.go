@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/source/local"
 )
 
@@ -41,7 +41,7 @@ func awaitStep(t *testing.T, d *Demo, g *gate, notes *noteLog, name string) {
 // holds, oldest first.
 func informerEvents(d *Demo, informer string) []source.Event {
 	evs, _, _ := d.Events().Since(0, 0)
-	all := local.EventsOf(evs)
+	all := source.EventsOf(evs)
 	var out []source.Event
 	for _, ev := range all {
 		if ev.Informer == informer {

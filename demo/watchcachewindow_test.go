@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/source"
 )
 
 func TestWatchCacheWindow(t *testing.T) {

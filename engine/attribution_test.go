@@ -10,8 +10,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/redact"
 )
 
 // labelingController has the classic bug: its handler labels the cached

@@ -3,7 +3,7 @@ package engine
 import (
 	"errors"
 
-	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/agent/instr"
 )
 
 // SetPaused stops or resumes popping from the queue. While paused the

@@ -9,8 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // freshnessOf reads the observer's figures as source's model does: the

@@ -8,8 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/instr"
 	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // gate holds the process loop before each pop while the informer is
@@ -127,7 +127,7 @@ type gatedQueue struct {
 	beforeStep, afterStep func()
 	// observer, when set, counts the reflector's calls: each Add, Update,
 	// Delete and Bookmark is one watch event, each Replace one full list.
-	observer *observedListerWatcher
+	observer *instr.ObservedListerWatcher
 	// cutMu is held by every call from the reflector and by Cut, so a cut
 	// sees the queue and lastRV together; lastRV is the resourceVersion of
 	// the newest object, list or bookmark queued (guarded by cutMu).
@@ -177,14 +177,14 @@ func (q *gatedQueue) Delete(obj any) error {
 
 func (q *gatedQueue) observe(t watch.EventType, obj any) {
 	if q.observer != nil {
-		q.observer.storeCall(t, obj)
+		q.observer.StoreCall(t, obj)
 	}
 }
 
 func (q *gatedQueue) Replace(list []any, rv string) error {
 	q.sink.Emit(instr.Event{Type: instr.EventReplace, Informer: q.informer, Count: len(list), Detail: rv})
 	if q.observer != nil {
-		q.observer.replaced(len(list))
+		q.observer.Replaced(len(list))
 	}
 	q.cutMu.Lock()
 	defer q.cutMu.Unlock()
@@ -203,7 +203,7 @@ func (q *gatedQueue) Resync() error {
 // client-go does by not offering it.
 func (q *gatedQueue) Bookmark(rv string) error {
 	if q.observer != nil {
-		q.observer.bookmarked()
+		q.observer.Bookmarked()
 	}
 	q.sink.Emit(instr.Event{Type: instr.EventBookmark, Informer: q.informer, Detail: rv})
 	q.cutMu.Lock()

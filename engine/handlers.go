@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/informtop/informtop/agent/instr"
+
 	"errors"
 	"fmt"
 	"reflect"
@@ -78,7 +80,7 @@ func (inf *Informer) AddNamedEventHandler(name string, handler cache.ResourceEve
 		Name:            name,
 		Handler:         handler,
 		RequestedResync: resync,
-		Resync:          processor.EffectiveResync(resync, inf.resyncCheckPeriod),
+		Resync:          instr.EffectiveResync(resync, inf.resyncCheckPeriod),
 		UpstreamSynced:  inf.HasSyncedChecker(),
 	})
 	if !inf.started {

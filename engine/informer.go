@@ -14,9 +14,9 @@ import (
 	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/instr"
 	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/engine/indexer"
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/engine/processor"
 )
 
@@ -42,7 +42,7 @@ type Informer struct {
 	indexer       *indexer.Indexer
 	processor     *processor.Processor
 	lw            cache.ListerWatcher
-	observer      *observedListerWatcher // nil when instrumentation is off
+	observer      *instr.ObservedListerWatcher // nil when instrumentation is off
 	events        *instr.Ring
 	sink          instr.Sink // nil when instrumentation is off
 	verbose       instr.Sink // sink for per-item events; nil unless ItemEvents
@@ -127,15 +127,17 @@ func NewSharedIndexInformerWithOptions(lw cache.ListerWatcher, exampleObject run
 	}
 	if !opts.Instrumentation.Off {
 		inf.sink = inf.events
-		inf.observer = newObservedListerWatcher(lw, name, inf.sink)
-		inf.observer.tapStreams = opts.Instrumentation.TapWatchStreams
+		inf.observer = instr.NewObservedListerWatcher(lw, name, inf.sink)
+		if opts.Instrumentation.TapWatchStreams {
+			inf.observer.TapWatchStreams()
+		}
 		inf.lw = inf.observer
 	}
 	inf.indexer = indexer.NewWithMetrics(inf.keyFunc, opts.Indexers, opts.Identifier, opts.MetricsProvider)
 	if opts.Instrumentation.ItemEvents {
 		inf.verbose = inf.sink
 		if inf.observer != nil {
-			inf.observer.items = inf.sink
+			inf.observer.EmitItems(inf.sink)
 		}
 	}
 	inf.processor = processor.New(processor.Options{Informer: name, Sink: inf.sink, CallbackEvents: opts.Instrumentation.ItemEvents,
@@ -238,7 +240,7 @@ func (inf *Informer) observedWatchErrors(user cache.WatchErrorHandlerWithContext
 		return user
 	}
 	return func(ctx context.Context, r *cache.Reflector, err error) {
-		inf.observer.watchFailed(err)
+		inf.observer.WatchFailed(err)
 		user(ctx, r, err)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/agent/instr"
 )
 
 // recordingMetrics is a cache.InformerMetricsProvider that keeps every

@@ -5,8 +5,8 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/instr"
 	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/instr"
 )
 
 // QueueKind selects the queue between the reflector and the indexer; it is

@@ -27,7 +27,7 @@ func (inf *Informer) upkeep(ctx context.Context) {
 
 func (inf *Informer) upkeepOnce(now time.Time) {
 	if inf.observer != nil {
-		inf.observer.upkeep(now)
+		inf.observer.Upkeep(now)
 	}
 	inf.processor.Checkpoint(now)
 	inf.sampleMemory(now)

@@ -21,8 +21,6 @@ func (inf *Informer) WrapListerWatcher(wrap func(cache.ListerWatcher) cache.List
 		inf.lw = wrap(inf.lw)
 		return nil
 	}
-	w := wrap(inf.observer.orig)
-	inf.observer.orig = w
-	inf.observer.inner = cache.ToListerWatcherWithContext(w)
+	inf.observer.Wrap(wrap)
 	return nil
 }

@@ -3,13 +3,14 @@ module github.com/informtop/informtop/examples
 go 1.26.8
 
 require (
-	github.com/informtop/informtop v0.0.0-00010101000000-000000000000
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
 	k8s.io/klog/v2 v2.140.0
 	sigs.k8s.io/controller-runtime v0.25.2
 )
+
+require github.com/informtop/informtop v0.0.0-00010101000000-000000000000 // indirect
 
 require (
 	cel.dev/expr v0.25.1 // indirect
@@ -45,6 +46,7 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.29.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/informtop/informtop/agent v0.0.0-00010101000000-000000000000
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
@@ -97,3 +99,5 @@ require (
 )
 
 replace github.com/informtop/informtop => ../
+
+replace github.com/informtop/informtop/agent => ../agent

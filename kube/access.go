@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/informtop/informtop/internal/say"
+	"github.com/informtop/informtop/agent/shared/say"
 )
 
 // denied checks, as k9s does before it watches, whether the user may list

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/agent/redact"
 )
 
 func fullPartial() *metav1.PartialObjectMetadata {

@@ -10,10 +10,10 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/kubetest"
-	"github.com/informtop/informtop/report"
-	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 

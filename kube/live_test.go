@@ -11,8 +11,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
-	"github.com/informtop/informtop/source"
 )
 
 // TestWatchAndSwitchNamespaceLive: while the source runs, ":svc" adds a

@@ -12,10 +12,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/agent/redact"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/recording"
-	"github.com/informtop/informtop/redact"
-	"github.com/informtop/informtop/source"
 )
 
 // appliedSecret is the annotation kubectl apply leaves on a Secret: the

@@ -17,9 +17,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
-	"github.com/informtop/informtop/internal/say"
-	"github.com/informtop/informtop/source"
 )
 
 // TestServerFiguresBesideTheInformer: for an admin, the API server's own

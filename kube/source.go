@@ -17,12 +17,12 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
-	"github.com/informtop/informtop/internal/say"
+	"github.com/informtop/informtop/agent/redact"
+	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/verify"
 	"github.com/informtop/informtop/internal/wirekeep"
-	"github.com/informtop/informtop/redact"
-	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
-	"github.com/informtop/informtop/verify"
 )
 
 // defaultAccessTimeout bounds discovery and the access checks when

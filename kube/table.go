@@ -20,9 +20,9 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/internal/say"
-	"github.com/informtop/informtop/redact"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/redact"
+	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // tableAccept asks the API server to print the object as kubectl get

@@ -28,9 +28,9 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/informtop/informtop/agent/redact"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
-	"github.com/informtop/informtop/redact"
-	"github.com/informtop/informtop/source"
 )
 
 // gadgetsGVR is a CRD with printer columns of its own: two always, one

@@ -9,8 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 

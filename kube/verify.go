@@ -10,8 +10,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
 
+	"github.com/informtop/informtop/agent/verify"
 	"github.com/informtop/informtop/source/local"
-	"github.com/informtop/informtop/verify"
 )
 
 // verifyLister lists r as the informer sees it (namespace and selectors),

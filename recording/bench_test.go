@@ -16,10 +16,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/redact"
 	"github.com/informtop/informtop/internal/benchlw"
 	"github.com/informtop/informtop/internal/benchrun"
 	"github.com/informtop/informtop/internal/benchwire"
-	"github.com/informtop/informtop/redact"
 )
 
 // BenchmarkRecordingCost: watch events through an engine informer as fast

@@ -20,10 +20,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/agent/shared/humanize"
 	"github.com/informtop/informtop/internal/benchrun"
 	"github.com/informtop/informtop/internal/benchwire"
 	"github.com/informtop/informtop/internal/hostile"
-	"github.com/informtop/informtop/internal/humanize"
 )
 
 // allocated is how many bytes f allocated on the heap.

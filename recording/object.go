@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
 
-	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/agent/redact"
 )
 
 // protoMarshaler is what generated Kubernetes API types implement.

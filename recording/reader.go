@@ -18,7 +18,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/agent/shared/humanize"
 )
 
 // Recording is a file read back whole: its header and its complete records.

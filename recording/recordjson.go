@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/agent/shared/humanize"
 )
 
 // parseRecord reads a record's JSON into rec. The records a recording

@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/agent/redact"
 )
 
 // appliedSecret is a Secret as kubectl apply copies it into the

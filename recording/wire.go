@@ -16,7 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
 
-	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/agent/redact"
 )
 
 // protobufMagic starts every Kubernetes protobuf object on the wire.

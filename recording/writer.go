@@ -18,8 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 
+	"github.com/informtop/informtop/agent/redact"
 	"github.com/informtop/informtop/internal/ownerfile"
-	"github.com/informtop/informtop/redact"
 )
 
 // FlushEvery is how often the writer flushes the compressor to the file:

@@ -3,7 +3,7 @@ package replay
 import (
 	"testing"
 
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
 // A replay, settled, behaves as every source must.

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/recording"
-	"github.com/informtop/informtop/report"
-	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 

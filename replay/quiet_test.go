@@ -9,8 +9,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/recording"
-	"github.com/informtop/informtop/source"
 )
 
 // client-go's reflector takes a watch that the server ended within a

@@ -8,8 +8,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/recording"
-	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/report"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // settlePoll is how often Settled looks at the pipeline once the

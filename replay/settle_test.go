@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // Where the one notification of a movingItem pipeline is.

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/recording"
-	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 

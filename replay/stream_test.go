@@ -13,8 +13,8 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/recording"
-	"github.com/informtop/informtop/source"
 )
 
 // TestReplayStreamsWithinItsBudget: a replay reads its file as it goes,

@@ -9,9 +9,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/sourcetest"
-	"github.com/informtop/informtop/verify"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/source/sourcetest"
+	"github.com/informtop/informtop/agent/verify"
 )
 
 // clusterConfig is the fixture as a source named "kube: prod".

@@ -1,8 +1,8 @@
 package tui
 
 import (
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // client-go's own informer, which an agent observes from outside, shows

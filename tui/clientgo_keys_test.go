@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/verify"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/verify"
 )
 
 // pressRefusedOn presses name and checks that it ran nothing and that the

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // A stalled client-go listener's drill-in names the code its call is

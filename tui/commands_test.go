@@ -7,8 +7,8 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
 // ":" reaches views and quits as in k9s, with completion on tab.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // compareGoldenCases are screens over the compare fixture, typed after its

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
 func TestCompareToggle(t *testing.T) {

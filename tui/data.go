@@ -3,7 +3,7 @@ package tui
 import (
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 const (

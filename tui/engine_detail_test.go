@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 
 	"k8s.io/apimachinery/pkg/util/wait"
 )

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // The Events view follows the narration until the user filters it: while

@@ -1,8 +1,8 @@
 package tui
 
 import (
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // stallDetail is the DETAIL of a Stalled or Recovered event: the callback,

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 
 	"k8s.io/apimachinery/pkg/labels"
 )

@@ -7,11 +7,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
 // storeRows are the Store view's visible keys, in order.

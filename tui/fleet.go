@@ -10,9 +10,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/internal/say"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // viewFleet is the Fleet view's place in Model.views: after the five

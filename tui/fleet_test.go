@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
 // fleetInformer is one informer of a fleet, named after its process as

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // What the narration points at is drawn first: a note that speaks of an

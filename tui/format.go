@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/agent/shared/humanize"
 )
 
 // The numbers, durations, rates and plurals the screens show come from

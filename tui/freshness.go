@@ -6,9 +6,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 
-	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/agent/shared/humanize"
 )
 
 // The answers to "is it fresh?" and "what does it cost?" as the dashboard

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
 // Is it fresh, what does it cost: a watch open for ten minutes that last

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // headerLines is the header's height while its sentences fit: a note

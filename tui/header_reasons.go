@@ -6,8 +6,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"github.com/informtop/informtop/internal/say"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // The header's sentences, the source's trouble and why the informer shown

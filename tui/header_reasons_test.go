@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/internal/say"
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
 // deniedReason is what the kube source says of an informer the access

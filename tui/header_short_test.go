@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
 // shortTitled is an attach through the API server as the header sees it:

@@ -4,7 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 
 	"strings"
 	"testing"

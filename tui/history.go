@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 const (

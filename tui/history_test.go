@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 )
 
 func snapAt(d time.Duration, modified uint64, pending int, delivered uint64) *source.Informer {

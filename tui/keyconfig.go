@@ -13,8 +13,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/informtop/informtop/internal/smallfile"
-	"github.com/informtop/informtop/internal/termsafe"
+	"github.com/informtop/informtop/agent/shared/smallfile"
+	"github.com/informtop/informtop/agent/shared/termsafe"
 )
 
 // defaultKeyMapPath is $XDG_CONFIG_HOME/informtop/keys.yaml, falling back to

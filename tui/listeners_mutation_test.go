@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // A handler that changed cached objects shows the count in view 3's MUT

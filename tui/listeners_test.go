@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // owingSource is the fixture that can also read a listener's backlog.

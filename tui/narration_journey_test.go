@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // journeyStep is fixtureStep as the demo reports it: the popped update's

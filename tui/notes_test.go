@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/agent/shared/humanize"
 )
 
 // noteFrame delivers the next frame of h's source with notes in place of

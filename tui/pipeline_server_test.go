@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // fixtureWatchPath is the demo server's watch path for the pods informer

@@ -8,8 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // fixtureWorkqueues are a controller's two workqueues at frame i of the

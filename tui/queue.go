@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"

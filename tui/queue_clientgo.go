@@ -3,8 +3,8 @@ package tui
 import (
 	"strings"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // The Queue view of client-go's own informer: it has a depth but no rows

@@ -3,8 +3,8 @@ package tui
 import (
 	"strings"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // renderCompare draws the compared queues' heads in columns under one

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 
 	"charm.land/lipgloss/v2"
 	"k8s.io/client-go/tools/cache"

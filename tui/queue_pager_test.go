@@ -8,8 +8,8 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
 // pagingSource is the fixture whose pods queue can be paged, recording

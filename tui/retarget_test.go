@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // fakeRetarget records what ":" asked the source to watch.

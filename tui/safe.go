@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/informtop/informtop/internal/termsafe"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/termsafe"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // Every text the dashboard shows that a source sent (names, keys, labels,

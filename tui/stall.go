@@ -5,8 +5,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // stallInfo says whether a listener needs attention and why.

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
 // The sample-controller case: attached to a controller with two

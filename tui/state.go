@@ -3,8 +3,8 @@ package tui
 import (
 	"strings"
 
-	"github.com/informtop/informtop/internal/say"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // informerState is the one state the header and the switcher give an

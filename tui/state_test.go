@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/internal/say"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // ✓ only while the cache can be trusted: a synced informer whose watch

@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // A bookmark, relist or resync item names itself in parentheses; the

@@ -11,7 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // tableFake prints the fixture's pods as kubectl get would and refuses

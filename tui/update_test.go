@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 
 	tea "charm.land/bubbletea/v2"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
 func TestViewSwitchingByNumberAndTab(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/verify"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/verify"
 )
 
 // verifyRun is a comparison of one informer's cache with the API server

@@ -28,7 +28,7 @@ package api
 import (
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // Version is the protocol this build's agent speaks. It changes whenever

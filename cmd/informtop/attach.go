@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/informtop/informtop/internal/tokenfile"
-	"github.com/informtop/informtop/report"
+	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/shared/tokenfile"
 )
 
 // newAttachCommand is `informtop attach HOST:PORT`: the dashboard (or one

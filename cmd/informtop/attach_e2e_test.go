@@ -22,9 +22,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/examplectl"
 	"github.com/informtop/informtop/internal/kubetest"
-	"github.com/informtop/informtop/source"
 )
 
 // attachJSON is the part of the attach report these tests read.

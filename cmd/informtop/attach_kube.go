@@ -12,9 +12,9 @@ import (
 
 	"k8s.io/client-go/rest"
 
+	"github.com/informtop/informtop/agent/shared/smallfile"
 	"github.com/informtop/informtop/attach"
 	"github.com/informtop/informtop/attach/tunnel"
-	"github.com/informtop/informtop/internal/smallfile"
 )
 
 // agentPaths are where attach looks for the agent on a Kubernetes target

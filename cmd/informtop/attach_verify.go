@@ -8,10 +8,10 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/verify"
 	"github.com/informtop/informtop/attach"
 	"github.com/informtop/informtop/kube"
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/verify"
 )
 
 // attachVerifier verifies an attached controller: its caches' cuts come

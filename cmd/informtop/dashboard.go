@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/kube"
-	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/tui"
 )
 

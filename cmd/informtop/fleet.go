@@ -12,10 +12,10 @@ import (
 	"github.com/prometheus/common/config"
 	"github.com/spf13/cobra"
 
-	"github.com/informtop/informtop/internal/termsafe"
-	"github.com/informtop/informtop/internal/tokenfile"
-	"github.com/informtop/informtop/report"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/shared/termsafe"
+	"github.com/informtop/informtop/agent/shared/tokenfile"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/source/fleet"
 )
 

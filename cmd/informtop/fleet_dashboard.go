@@ -12,10 +12,10 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/attach"
 	"github.com/informtop/informtop/attach/tunnel"
 	"github.com/informtop/informtop/kube"
-	"github.com/informtop/informtop/source"
 )
 
 // fleetAttach is how the fleet's Enter reaches a process's agent: through

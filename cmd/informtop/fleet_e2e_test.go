@@ -12,9 +12,9 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/internal/promtest"
-	"github.com/informtop/informtop/source"
 )
 
 // fleetJSON is the part of `informtop fleet --once --json` these tests read.

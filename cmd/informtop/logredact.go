@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/go-logr/logr"
 
-	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/agent/redact"
 )
 
 // redactingSink passes client-go's log on with every request and response

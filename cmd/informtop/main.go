@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
-	"github.com/informtop/informtop/internal/termsafe"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/termsafe"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/tui"
 )
 

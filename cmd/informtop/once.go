@@ -8,11 +8,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/internal/termsafe"
-	"github.com/informtop/informtop/report"
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/verify"
+	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/shared/termsafe"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/verify"
 )
 
 // runOnce waits for the sync and for the first read of the API server's

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 
-	"github.com/informtop/informtop/source/sourcetest"
-	"github.com/informtop/informtop/verify"
+	"github.com/informtop/informtop/agent/source/sourcetest"
+	"github.com/informtop/informtop/agent/verify"
 )
 
 // verifyAnswers is a synced cluster source whose Verify answers per

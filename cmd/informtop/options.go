@@ -6,8 +6,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/informtop/informtop/report"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/source"
 
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"

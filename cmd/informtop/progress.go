@@ -9,9 +9,9 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/internal/say"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // progress is how --once shows, on a terminal's stderr, what it is waiting

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
 // listing is a source whose pods informer is still listing and never

@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/pflag"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
-	"github.com/informtop/informtop/internal/humanize"
-	"github.com/informtop/informtop/internal/say"
+	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/recording"
-	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/tui"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/informtop/informtop/internal/say"
+	"github.com/informtop/informtop/agent/shared/say"
 	"github.com/informtop/informtop/recording"
 )
 

@@ -14,10 +14,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
+	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/replay"
-	"github.com/informtop/informtop/report"
-	"github.com/informtop/informtop/source"
 )
 
 // newReplayCommand is `informtop replay FILE`: a recording served again

@@ -16,8 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
-	"github.com/informtop/informtop/source"
 )
 
 // agentListener is the one listener of the controller's agent at addr,

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/agent/redact"
 	"github.com/informtop/informtop/source/local"
 )
 

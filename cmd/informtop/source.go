@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo"
 	"github.com/informtop/informtop/kube"
-	"github.com/informtop/informtop/report"
-	"github.com/informtop/informtop/source"
 	"github.com/informtop/informtop/source/local"
 )
 

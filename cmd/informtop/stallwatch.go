@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // stallLookEvery is how often --once looks for a handler's new call while

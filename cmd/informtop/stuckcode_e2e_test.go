@@ -15,8 +15,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
-	"github.com/informtop/informtop/source"
 )
 
 // stuckJSON is the part of attach's report about a stalled listener.

@@ -5,7 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/watch"
 
-	"github.com/informtop/informtop/internal/humanize"
+	"github.com/informtop/informtop/agent/shared/humanize"
 )
 
 // traceKeep is how many recent events per resource remember their way

@@ -5,7 +5,6 @@ go 1.26.8
 require (
 	github.com/VictoriaMetrics/metricsql v0.87.3
 	github.com/grafana/grafana-foundation-sdk/go v0.0.22
-	github.com/informtop/informtop v0.0.0-00010101000000-000000000000
 	github.com/prometheus/client_golang v1.24.0
 	github.com/prometheus/common v0.70.0
 	go.uber.org/goleak v1.3.0
@@ -13,6 +12,8 @@ require (
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
 )
+
+require github.com/informtop/informtop v0.0.0-00010101000000-000000000000 // indirect
 
 require (
 	github.com/VictoriaMetrics/metrics v1.35.3 // indirect
@@ -38,6 +39,7 @@ require (
 	github.com/go-openapi/swag/yamlutils v0.27.1 // indirect
 	github.com/google/gnostic-models v0.7.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/informtop/informtop/agent v0.0.0-00010101000000-000000000000
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
@@ -70,3 +72,5 @@ require (
 )
 
 replace github.com/informtop/informtop => ../..
+
+replace github.com/informtop/informtop/agent => ../../agent

@@ -22,7 +22,7 @@ import (
 	clientworkqueue "k8s.io/client-go/util/workqueue"
 
 	"github.com/informtop/informtop/agent"
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // series is one scraped sample's labels, __name__ included.

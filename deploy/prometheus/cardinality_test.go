@@ -16,10 +16,10 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/informtop/informtop/agent"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/internal/promtest"
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/sourcetest"
 )
 
 // Series the agent exports per informer, per listener and per workqueue,

@@ -9,8 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/redact"
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/redact"
 )
 
 const touched = `metadata.labels.touched: "" → "yes"`

@@ -1,6 +1,6 @@
 package processor
 
-import "github.com/informtop/informtop/engine/instr"
+import "github.com/informtop/informtop/agent/instr"
 
 // backlog is a listener's queue of notifications: a ring that doubles when
 // full and never shrinks, as client-go v0.37's processorListener holds its

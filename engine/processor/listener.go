@@ -1,6 +1,8 @@
 package processor
 
 import (
+	"github.com/informtop/informtop/agent/instr"
+
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -102,7 +104,7 @@ func (p *Processor) NewListener(cfg ListenerConfig) *Listener {
 	}
 	name := cfg.Name
 	if name == "" {
-		name = HandlerName(cfg.Handler)
+		name = instr.HandlerName(cfg.Handler)
 	}
 	upstream := cfg.UpstreamSynced
 	if upstream == nil {

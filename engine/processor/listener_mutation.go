@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/internal/jsondiff"
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/shared/jsondiff"
 )
 
 // cacheMutations is a listener's record of the cached objects its handler

@@ -3,7 +3,7 @@ package processor
 import (
 	"time"
 
-	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/agent/instr"
 )
 
 // count adds one returned call of kind k.
@@ -53,7 +53,7 @@ func (l *Listener) Stats() ListenerStats {
 	if busy {
 		s.InCallbackKey = instr.KeyOf(inFlight)
 	}
-	s.LatencyP50, s.LatencyP99 = Percentiles(window)
+	s.LatencyP50, s.LatencyP99 = instr.Percentiles(window)
 	s.Synced = l.tracker.HasSynced()
 	s.RequestedResync = l.requestedResync
 	s.ResyncPeriod = time.Duration(l.resyncPeriod.Load())

@@ -1,6 +1,8 @@
 package processor
 
 import (
+	"github.com/informtop/informtop/agent/instr"
+
 	"strings"
 	"testing"
 
@@ -36,7 +38,7 @@ func TestHandlerNames(t *testing.T) {
 		{"pointer type", &recorder{}, pkg + ".recorder"},
 		{"no funcs", cache.ResourceEventHandlerFuncs{}, "k8s.io/client-go/tools/cache.ResourceEventHandlerFuncs"},
 	} {
-		if got := HandlerName(c.h); got != c.want {
+		if got := instr.HandlerName(c.h); got != c.want {
 			t.Errorf("%s: handlerName = %q, want %q", c.name, got, c.want)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
-	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/agent/instr"
 )
 
 // noCrash makes handler panics recoverable for the rest of the test. Call it

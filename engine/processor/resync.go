@@ -1,6 +1,10 @@
 package processor
 
-import "time"
+import (
+	"time"
+
+	"github.com/informtop/informtop/agent/instr"
+)
 
 // ShouldResync decides, for every listener, whether its resync is due now
 // (a non-zero period and its next resync time reached), remembers the
@@ -45,16 +49,6 @@ func (p *Processor) ResyncCheckPeriodChanged(period time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, l := range p.listeners {
-		l.resyncPeriod.Store(int64(EffectiveResync(l.requestedResync, period)))
+		l.resyncPeriod.Store(int64(instr.EffectiveResync(l.requestedResync, period)))
 	}
-}
-
-// EffectiveResync is the period a listener gets when it asks for desired
-// and the informer checks every check: never when either is zero, and no
-// more often than the check (client-go's determineResyncPeriod).
-func EffectiveResync(desired, check time.Duration) time.Duration {
-	if desired == 0 || check == 0 {
-		return 0
-	}
-	return max(desired, check)
 }

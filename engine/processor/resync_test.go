@@ -1,6 +1,8 @@
 package processor
 
 import (
+	"github.com/informtop/informtop/agent/instr"
+
 	"testing"
 	"time"
 
@@ -125,7 +127,7 @@ func TestEffectiveResync(t *testing.T) {
 		{time.Minute, time.Minute, time.Minute},
 		{time.Hour, time.Minute, time.Hour},
 	} {
-		if got := EffectiveResync(c.desired, c.check); got != c.want {
+		if got := instr.EffectiveResync(c.desired, c.check); got != c.want {
 			t.Errorf("EffectiveResync(%v, %v) = %v, want %v", c.desired, c.check, got, c.want)
 		}
 	}

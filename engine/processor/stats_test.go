@@ -9,7 +9,7 @@ import (
 
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/agent/instr"
 )
 
 // steppingHandler advances the fake clock inside each call by the number of

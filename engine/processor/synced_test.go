@@ -7,7 +7,7 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/engine/instr"
+	"github.com/informtop/informtop/agent/instr"
 )
 
 // synced waits for the registration's checker to be done.

@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/informtop/informtop/report"
+	"github.com/informtop/informtop/agent/report"
 )
 
 // root is the repository's top directory, seen from this package.

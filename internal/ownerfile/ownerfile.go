@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/informtop/informtop/internal/smallfile"
+	"github.com/informtop/informtop/agent/shared/smallfile"
 )
 
 // ExistsError is a path that names something already, which Create was

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // build gathers one refresh's answers into processes and informers. It is

@@ -13,8 +13,8 @@ import (
 
 	"github.com/prometheus/common/config"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/safeurl"
-	"github.com/informtop/informtop/source"
 )
 
 // statusError is an HTTP answer that says the request itself is refused

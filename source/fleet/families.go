@@ -3,7 +3,7 @@ package fleet
 import (
 	"math"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // The labels the agent puts on its own series (agent/collector.go); every

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // hostileProm answers every query with head, then filler repeated until

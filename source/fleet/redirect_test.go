@@ -14,7 +14,7 @@ import (
 
 	"github.com/prometheus/common/config"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // A redirect from Prometheus to another port of the same host (or another

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/informtop/informtop/internal/smallfile"
-	"github.com/informtop/informtop/internal/tokenfile"
+	"github.com/informtop/informtop/agent/shared/smallfile"
+	"github.com/informtop/informtop/agent/shared/tokenfile"
 )
 
 // Budgets of the files the client's credentials and TLS material come

@@ -12,7 +12,7 @@ import (
 
 	"github.com/prometheus/common/config"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // The bearer token is read on every query, so a rotated one is picked up;

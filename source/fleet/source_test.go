@@ -14,8 +14,8 @@ import (
 
 	"github.com/prometheus/common/config"
 
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/source/sourcetest"
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
 // The fleet as Prometheus' series tell it: each target a process, its

@@ -7,9 +7,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/source"
 )
 
 // InformerSpec describes an informer a source runs in this process: what

@@ -6,9 +6,9 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/source/sourcetest"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/source/sourcetest"
 )
 
 // The engine's adapter behaves as every source must.

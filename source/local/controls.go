@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/informtop/informtop/source"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // stepTimeout bounds how long Step waits for the popped item to be processed.

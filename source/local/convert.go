@@ -1,12 +1,11 @@
 package local
 
 import (
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/verify"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/engine/processor"
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/verify"
 )
 
 // This file is the one place engine state becomes source's data model.
@@ -135,39 +134,6 @@ func PendingOf(ps []processor.Pending) []source.Pending {
 	}
 	return out
 }
-
-// EventOf is the model of one engine event. The key is built here, once,
-// and the object the event held is let go.
-func EventOf(e instr.Event) source.Event {
-	return source.Event{
-		Seq:       e.Seq,
-		Time:      e.Time,
-		Type:      source.EventType(e.Type),
-		Informer:  e.Informer,
-		Listener:  e.Listener,
-		Key:       e.ObjectKey(),
-		Detail:    e.Detail,
-		Count:     e.Count,
-		Duration:  e.Duration,
-		Frame:     e.Frame,
-		Tombstone: e.Type == instr.EventDistribute && e.Lifecycle(),
-	}
-}
-
-// EventsOf is EventOf over a list, in its order.
-func EventsOf(evs []instr.Event) []source.Event {
-	if evs == nil {
-		return nil
-	}
-	out := make([]source.Event, len(evs))
-	for i, e := range evs {
-		out[i] = EventOf(e)
-	}
-	return out
-}
-
-// RingStatsOf is the model of an event ring's counters.
-func RingStatsOf(s instr.RingStats) source.RingStats { return source.RingStats(s) }
 
 // StepOf is the model of what a step popped.
 func StepOf(r engine.StepResult) source.StepResult {

@@ -6,12 +6,12 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/instr"
 	"github.com/informtop/informtop/engine/processor"
 	"github.com/informtop/informtop/internal/fill"
-	"github.com/informtop/informtop/source"
 )
 
 // The adapter carries every figure the engine has: the engine's JSON and
@@ -49,21 +49,21 @@ func TestAdapterCarriesEveryEngineField(t *testing.T) {
 	same("backlog", pending, PendingOf(pending))
 	ev := fill.Value[instr.Event](texts...)
 	ev.Obj = nil
-	same("event", ev, EventOf(ev))
+	same("event", ev, source.EventOf(ev))
 }
 
 // An event's key is built from its object once, here, and a tombstone's
 // distribution is a lifecycle event in the model as it is in the engine.
 func TestEventOfBuildsTheKeyAndKnowsTombstones(t *testing.T) {
 	tomb := cache.DeletedFinalStateUnknown{Key: "default/gone"}
-	e := EventOf(instr.Event{Type: instr.EventDistribute, Detail: processor.CallbackDelete, Obj: tomb})
+	e := source.EventOf(instr.Event{Type: instr.EventDistribute, Detail: processor.CallbackDelete, Obj: tomb})
 	if e.Key != "default/gone" || !e.Tombstone || !e.Lifecycle() {
 		t.Errorf("a tombstone's distribution became %+v (lifecycle %t)", e, e.Lifecycle())
 	}
-	if e := EventOf(instr.Event{Type: instr.EventDistribute, Key: "default/here"}); e.Tombstone || e.Lifecycle() || e.Key != "default/here" {
+	if e := source.EventOf(instr.Event{Type: instr.EventDistribute, Key: "default/here"}); e.Tombstone || e.Lifecycle() || e.Key != "default/here" {
 		t.Errorf("an ordinary distribution became %+v", e)
 	}
-	if got := EventsOf(nil); got != nil {
+	if got := source.EventsOf(nil); got != nil {
 		t.Errorf("no events became %v", got)
 	}
 }

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/verify"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/source"
-	"github.com/informtop/informtop/verify"
 )
 
 // Cut implements source.Cutter: the named informer's cache as one state

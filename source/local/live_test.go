@@ -7,8 +7,8 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/source"
 )
 
 // TestReplaceWhileRunning: a running source takes a new informer in place

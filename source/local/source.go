@@ -8,9 +8,9 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/instr"
-	"github.com/informtop/informtop/source"
 )
 
 // DefaultEventRingSize is the shared event ring of a Source: enough for a
@@ -116,8 +116,8 @@ func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
 		f.Snapshots[i] = e.model(e.inf.Snapshot())
 	}
 	evs, next, missed := s.events.Since(cursor, maxEvents)
-	f.Events, f.Next, f.Missed = EventsOf(evs), next, missed
-	f.EventStats = RingStatsOf(s.events.Stats())
+	f.Events, f.Next, f.Missed = source.EventsOf(evs), next, missed
+	f.EventStats = source.RingStatsOf(s.events.Stats())
 	if s.cfg.Notes != nil {
 		f.Notes = s.cfg.Notes()
 	}

@@ -9,9 +9,9 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/source"
 )
 
 // newPods builds a source with one pods informer over a simulated server

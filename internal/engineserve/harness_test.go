@@ -1,0 +1,213 @@
+package engineserve
+
+import (
+	"github.com/informtop/informtop/agent/serve"
+
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
+	fcache "k8s.io/client-go/tools/cache/testing"
+
+	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/engine"
+)
+
+// secretValue is the Secret's data; no answer may carry it.
+const secretValue = "hunter2-correct-horse-battery"
+
+var secretBase64 = base64.StdEncoding.EncodeToString([]byte(secretValue))
+
+// testSource is client-go's fake controller source, unable to stream
+// initial lists so the reflector LISTs at once.
+type testSource struct {
+	*fcache.FakeControllerSource
+}
+
+func (testSource) IsWatchListSemanticsUnSupported() bool { return true }
+
+func newTestSource(t *testing.T, objs ...runtime.Object) testSource {
+	src := testSource{fcache.NewFakeControllerSource()}
+	t.Cleanup(src.Shutdown)
+	for _, o := range objs {
+		src.Add(o)
+	}
+	return src
+}
+
+func pod(name string) *corev1.Pod {
+	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, UID: types.UID("uid-" + name), Labels: map[string]string{"app": "web"}}}
+}
+
+func secret(name string) *corev1.Secret {
+	return &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, UID: types.UID("uid-" + name)},
+		Data:       map[string][]byte{"password": []byte(secretValue)},
+		StringData: map[string]string{"token": secretValue},
+	}
+}
+
+// fixture is a running pods informer with a listener blocked in its first
+// OnAdd, and a secrets informer, sharing one event ring.
+type fixture struct {
+	pods, secrets *engine.Informer
+	ring          *instr.Ring
+	podSource     testSource
+	release       chan struct{}
+}
+
+// startInformer runs inf until the test ends.
+func startInformer(t *testing.T, inf *engine.Informer) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { inf.RunWithContext(ctx) })
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait()
+	})
+}
+
+func newFixture(t *testing.T, ringSize int, podOpts engine.Options) *fixture {
+	f := &fixture{ring: instr.NewRing(ringSize), release: make(chan struct{})}
+	f.podSource = newTestSource(t, pod("a"), pod("b"), pod("c"))
+	secrets := newTestSource(t, secret("db"))
+
+	podOpts.Name, podOpts.Resource = "pods", "pods"
+	podOpts.Instrumentation.Events = f.ring
+	podOpts.Indexers = cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
+	f.pods = engine.NewSharedIndexInformerWithOptions(f.podSource, &corev1.Pod{}, podOpts)
+	f.secrets = engine.NewSharedIndexInformerWithOptions(secrets, &corev1.Secret{}, engine.Options{
+		Name: "secrets", Resource: "secrets", Instrumentation: engine.Instrumentation{Events: f.ring},
+	})
+	release := f.release
+	if _, err := f.pods.AddNamedEventHandler("blocked", cache.ResourceEventHandlerFuncs{
+		AddFunc: func(any) { <-release },
+	}, cache.HandlerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	startInformer(t, f.pods)
+	startInformer(t, f.secrets)
+	t.Cleanup(func() { close(release) }) // runs first: lets the listener finish before the informers stop
+	waitFor(t, "the blocked listener to hold 2 pending notifications and the secrets informer to sync", func() bool {
+		s := f.pods.Snapshot()
+		return f.secrets.HasSynced() && f.pods.HasSynced() && len(s.Listeners) == 1 &&
+			s.Listeners[0].InCallback != "" && s.Listeners[0].Pending == 2
+	})
+	return f
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// server serves a handler for the test's lifetime.
+func server(t *testing.T, opts serve.Options, informers ...*engine.Informer) *httptest.Server {
+	t.Helper()
+	h, err := NewHandler(opts, informers...)
+	return serveFresh(t, h, err)
+}
+
+// serveFresh serves h, built with err, for the test's lifetime, every
+// answer computed afresh.
+func serveFresh(t *testing.T, h http.Handler, err error) *httptest.Server {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	everyAnswerFresh(h)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// do sends method path, with a bearer token unless it is "", and reads
+// the whole answer.
+func do(t *testing.T, srv *httptest.Server, method, path, token string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
+}
+
+// everyAnswerFresh makes h share no answer past its computation, for the
+// tests of what answers say and the benchmarks of computing them; the
+// sharing has tests of its own (share_test.go).
+func everyAnswerFresh(h http.Handler) {
+	s := h.(*handler).share
+	var hours atomic.Int64
+	s.now = func() time.Time { return time.Unix(0, 0).Add(time.Duration(hours.Add(1)) * time.Hour) }
+	s.after = func(time.Duration, func()) {}
+}
+
+// get fetches path with an optional bearer token; it returns the status
+// and body and checks the version header: there on every answer but the
+// refusals (401, 405), which tell nothing of the agent.
+func get(t *testing.T, srv *httptest.Server, method, path, token string) (int, []byte) {
+	t.Helper()
+	resp, body := do(t, srv, method, path, token)
+	want := api.Version
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusMethodNotAllowed {
+		want = ""
+	}
+	if v := resp.Header.Get(api.VersionHeader); v != want {
+		t.Errorf("%s %s: %d with %s = %q, want %q", method, path, resp.StatusCode, api.VersionHeader, v, want)
+	}
+	return resp.StatusCode, body
+}
+
+// getJSON GETs path, wants 200 and decodes the body into v.
+func getJSON(t *testing.T, srv *httptest.Server, path string, v any) []byte {
+	t.Helper()
+	status, body := get(t, srv, http.MethodGet, path, "")
+	if status != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", path, status, body)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		t.Fatalf("GET %s: %v in %s", path, err, body)
+	}
+	return body
+}
+
+// errorSentence decodes an api.Error body.
+func errorSentence(t *testing.T, body []byte) string {
+	t.Helper()
+	var e api.Error
+	if err := json.Unmarshal(body, &e); err != nil || e.Error == "" {
+		t.Fatalf("body is not an api.Error: %s (%v)", body, err)
+	}
+	return e.Error
+}
