@@ -56,7 +56,7 @@ func runInformer(t *testing.T, inf cache.SharedIndexInformer) {
 // one frame.
 func agentFrames(t *testing.T, set *agent.Set) func() api.Frame {
 	t.Helper()
-	h, err := agent.NewHandler(agent.Options{Informers: set, Registry: prometheus.NewRegistry()})
+	h, err := agent.NewHandler(set, agent.Options{Registry: prometheus.NewRegistry()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func (s *informers) Pull(cursor uint64, maxEvents int) source.Frame {
 	f.Events, f.Next, f.Missed = source.EventsOf(evs), next, missed
 	f.EventStats = s.stats()
 	if s.queues != nil {
-		f.Workqueues = s.queues.Snapshot()
+		f.Workqueues = s.queues.snapshot()
 	}
 	return f
 }

@@ -95,7 +95,11 @@ type probe struct {
 	latency   [latencyWindow]time.Duration
 	latencyN  uint64
 	panics    uint64
-	syncedAt  time.Time // when awaitSynced saw the registration sync
+	syncedAt  time.Time // when the registration synced, as awaitSynced tells
+	// initialDone is when the last call of the initial list returned: the
+	// moment the registration synced, when the list was not empty.
+	initialDone time.Time
+	initial     bool // the call in progress is of the initial list
 	highWater int
 	// stalled is the number of the call reported stalled (0: none) and
 	// frame where it was caught.
@@ -131,12 +135,17 @@ func (p *probe) awaitSynced(ctx context.Context, reg cache.ResourceEventHandlerR
 	now := time.Now()
 	p.mu.Lock()
 	p.syncedAt = now
+	if !p.initialDone.IsZero() && p.initialDone.Before(now) {
+		// client-go syncs a registration as its last initial call
+		// returns; the poll saw it up to 100 ms later.
+		p.syncedAt = p.initialDone
+	}
 	p.mu.Unlock()
 }
 
 func (p *probe) OnAdd(obj any, isInInitialList bool) {
 	returned := false
-	p.begin(callAdd, obj)
+	p.begin(callAdd, obj, isInInitialList)
 	defer p.end(&returned)
 	p.inner.OnAdd(obj, isInInitialList)
 	returned = true
@@ -144,7 +153,7 @@ func (p *probe) OnAdd(obj any, isInInitialList bool) {
 
 func (p *probe) OnUpdate(oldObj, newObj any) {
 	returned := false
-	p.begin(updateKind(oldObj, newObj), newObj)
+	p.begin(updateKind(oldObj, newObj), newObj, false)
 	defer p.end(&returned)
 	p.inner.OnUpdate(oldObj, newObj)
 	returned = true
@@ -152,7 +161,7 @@ func (p *probe) OnUpdate(oldObj, newObj any) {
 
 func (p *probe) OnDelete(obj any) {
 	returned := false
-	p.begin(callDelete, obj)
+	p.begin(callDelete, obj, false)
 	defer p.end(&returned)
 	p.inner.OnDelete(obj)
 	returned = true
@@ -172,11 +181,11 @@ func updateKind(oldObj, newObj any) uint8 {
 // begin marks the call in progress and labels the goroutine it runs on
 // (client-go runs a listener's calls on one goroutine; setting the label
 // each time costs a pointer store).
-func (p *probe) begin(call uint8, obj any) {
+func (p *probe) begin(call uint8, obj any, initial bool) {
 	pprof.SetGoroutineLabels(p.labels)
 	now := time.Now()
 	p.mu.Lock()
-	p.busy, p.call, p.obj, p.since = true, call, obj, now
+	p.busy, p.call, p.obj, p.since, p.initial = true, call, obj, now, initial
 	p.calls++
 	p.taken++
 	p.mu.Unlock()
@@ -192,6 +201,9 @@ func (p *probe) end(returned *bool) {
 	p.busy, p.obj = false, nil
 	p.latency[p.latencyN%latencyWindow] = d
 	p.latencyN++
+	if p.initial {
+		p.initialDone = now
+	}
 	if *returned {
 		switch call {
 		case callAdd:

@@ -238,9 +238,9 @@ func TestClientGoHasSyncedAtIsTheRegistrations(t *testing.T) {
 	slow.release()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	select {
-	case <-reg.HasSyncedChecker().Done():
-	case <-ctx.Done():
+	if err := wait.PollUntilContextTimeout(ctx, time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		return reg.HasSynced(), nil
+	}); err != nil {
 		t.Fatal("the registration never synced")
 	}
 	// More work for the handler after the sync, all of it before anyone

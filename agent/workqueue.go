@@ -103,8 +103,8 @@ func (m *WorkqueueMetrics) stats(name string) *queueStats {
 	return q
 }
 
-// Snapshot returns every queue's figures, sorted by name.
-func (m *WorkqueueMetrics) Snapshot() []source.Workqueue {
+// snapshot returns every queue's figures, sorted by name.
+func (m *WorkqueueMetrics) snapshot() []source.Workqueue {
 	m.mu.Lock()
 	queues := make([]*queueStats, 0, len(m.queues))
 	for _, q := range m.queues {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/source"
-	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/agent/serve/servetest"
 )
 
 // queueNamed finds the queue called name in a snapshot.
@@ -47,7 +47,7 @@ func TestWorkqueueMetricsFollowARealQueue(t *testing.T) {
 		q.Add(k)
 	}
 	q.Add("ns/a") // already waiting: not an add
-	if got := queueNamed(t, m.Snapshot(), "deployments"); got.Depth != 3 || got.Adds != 3 || got.Retries != 0 {
+	if got := queueNamed(t, m.snapshot(), "deployments"); got.Depth != 3 || got.Adds != 3 || got.Retries != 0 {
 		t.Fatalf("after 3 adds: %+v", got)
 	}
 
@@ -56,7 +56,7 @@ func TestWorkqueueMetricsFollowARealQueue(t *testing.T) {
 	clk.Step(3 * time.Second)
 	// The queue samples its work in progress on its own ticker.
 	waitFor(t, "the work in progress to read 3s", func() bool {
-		w := queueNamed(t, m.Snapshot(), "deployments")
+		w := queueNamed(t, m.snapshot(), "deployments")
 		return w.LongestRunning == 3*time.Second && w.UnfinishedWork == 3*time.Second
 	})
 	q.Done(key)
@@ -68,16 +68,17 @@ func TestWorkqueueMetricsFollowARealQueue(t *testing.T) {
 		WorkDurationMean: 3 * time.Second, WorkDurationMax: 3 * time.Second,
 		UnfinishedWork: 3 * time.Second, LongestRunning: 3 * time.Second,
 	}
-	got := m.Snapshot()
+	got := m.snapshot()
 	if len(got) != 1 || got[0] != want {
 		t.Fatalf("snapshot = %+v\nwant       %+v", got, want)
 	}
 
-	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
-	srv := server(t, Options{Workqueues: m}, inf)
+	set := NewSet()
+	podInformer(set, newTestSource(t), "pods")
+	srv := server(t, set, Options{Workqueues: m})
 
 	var fr api.Frame
-	body := getJSON(t, srv, api.PathFrame, &fr)
+	body := servetest.GetJSON(t, srv, api.PathFrame, &fr)
 	if len(fr.Workqueues) != 1 || fr.Workqueues[0] != want {
 		t.Errorf("frame workqueues = %+v\nwant %+v", fr.Workqueues, want)
 	}
@@ -89,11 +90,11 @@ func TestWorkqueueMetricsFollowARealQueue(t *testing.T) {
 		t.Errorf("frame JSON workqueues = %+v (%v)", raw.Workqueues, err)
 	}
 
-	status, metrics := get(t, srv, http.MethodGet, api.PathMetrics, "")
+	status, metrics := servetest.Get(t, srv, http.MethodGet, api.PathMetrics, "")
 	if status != http.StatusOK {
 		t.Fatalf("/metrics: %d %s", status, metrics)
 	}
-	mfs := scrape(t, metrics)
+	mfs := servetest.Scrape(t, metrics)
 	labels := map[string]string{"name": "deployments"}
 	for _, c := range []struct {
 		name string
@@ -107,33 +108,35 @@ func TestWorkqueueMetricsFollowARealQueue(t *testing.T) {
 		{"informtop_workqueue_unfinished_work_seconds", 3},
 		{"informtop_workqueue_longest_running_processor_seconds", 3},
 	} {
-		if got := value(t, mfs, c.name, labels); got != c.want {
+		if got := servetest.Value(t, mfs, c.name, labels); got != c.want {
 			t.Errorf("%s = %v, want %v", c.name, got, c.want)
 		}
 	}
 
-	// Scraped at scrape time: a new add shows at once.
+	// Read at scrape time: a new add shows once the scrape answer
+	// shared with others (a second at most) is past.
 	q.Add("ns/d")
-	_, metrics = get(t, srv, http.MethodGet, api.PathMetrics, "")
-	if got := value(t, scrape(t, metrics), "informtop_workqueue_adds_total", labels); got != 4 {
-		t.Errorf("adds after one more = %v, want 4", got)
-	}
+	waitFor(t, "a scrape to count the add", func() bool {
+		_, metrics = servetest.Get(t, srv, http.MethodGet, api.PathMetrics, "")
+		return servetest.Value(t, servetest.Scrape(t, metrics), "informtop_workqueue_adds_total", labels) == 4
+	})
 }
 
 // Without Options.Workqueues neither frames nor /metrics mention queues.
 func TestNoWorkqueuesWithoutTheProvider(t *testing.T) {
-	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
-	srv := server(t, Options{}, inf)
+	set := NewSet()
+	podInformer(set, newTestSource(t), "pods")
+	srv := server(t, set, Options{})
 	var fr api.Frame
-	if body := getJSON(t, srv, api.PathFrame, &fr); strings.Contains(string(body), "workqueues") {
+	if body := servetest.GetJSON(t, srv, api.PathFrame, &fr); strings.Contains(string(body), "workqueues") {
 		t.Errorf("frame mentions workqueues: %s", body)
 	}
-	if _, body := get(t, srv, http.MethodGet, api.PathMetrics, ""); strings.Contains(string(body), "informtop_workqueue_") {
+	if _, body := servetest.Get(t, srv, http.MethodGet, api.PathMetrics, ""); strings.Contains(string(body), "informtop_workqueue_") {
 		t.Errorf("/metrics has workqueue series:\n%s", body)
 	}
 	// A provider that saw no queue yet: no series, no frame entries.
-	srv = server(t, Options{Workqueues: NewWorkqueueMetrics()}, inf)
-	if body := getJSON(t, srv, api.PathFrame, &fr); strings.Contains(string(body), "workqueues") {
+	srv = server(t, set, Options{Workqueues: NewWorkqueueMetrics()})
+	if body := servetest.GetJSON(t, srv, api.PathFrame, &fr); strings.Contains(string(body), "workqueues") {
 		t.Errorf("frame mentions workqueues: %s", body)
 	}
 }
@@ -151,7 +154,7 @@ func TestWorkqueuesSharingANameShareTheirFigures(t *testing.T) {
 	t.Cleanup(other.ShutDown)
 	other.Add("x")
 
-	got := m.Snapshot()
+	got := m.snapshot()
 	if len(got) != 2 || got[0].Name != "a-first" || got[1].Name != "shared" {
 		t.Fatalf("snapshot = %+v, want a-first then shared", got)
 	}
@@ -169,7 +172,7 @@ func TestWorkqueueObservationsInSeconds(t *testing.T) {
 	}
 	m.NewLongestRunningProcessorSecondsMetric("q").Set(math.Inf(1))
 	m.NewUnfinishedWorkSecondsMetric("q").Set(0.25)
-	w := queueNamed(t, m.Snapshot(), "q")
+	w := queueNamed(t, m.snapshot(), "q")
 	if w.QueueLatencyMax != 1500*time.Millisecond || w.QueueLatencyMean != 500*time.Millisecond {
 		t.Errorf("latency mean %v max %v, want 500ms and 1.5s", w.QueueLatencyMean, w.QueueLatencyMax)
 	}
@@ -196,11 +199,11 @@ func TestWorkqueueMetricsAreSafeConcurrently(t *testing.T) {
 	}
 	wg.Go(func() {
 		for range 100 {
-			_ = m.Snapshot()
+			_ = m.snapshot()
 		}
 	})
 	wg.Wait()
-	w := queueNamed(t, m.Snapshot(), "q")
+	w := queueNamed(t, m.snapshot(), "q")
 	if w.Adds != 4000 || w.Depth != 0 || w.WorkDurationMax != 999*time.Millisecond {
 		t.Errorf("after 4000 adds: %+v", w)
 	}

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/agent"
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/instr"
+	agentserve "github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/agent/shared/say"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/source/local"
@@ -89,7 +89,7 @@ func TestBackoffDoublesFrom1sTo30s(t *testing.T) {
 // from agent.NewHandler over a running informer; events read in small
 // pulls are exactly the agent's ring, in order, none twice, none missed.
 func TestFramesFromARealAgent(t *testing.T) {
-	fx := newAgent(t, 20, 1<<14, agent.Options{Name: "ctrl"}, true)
+	fx := newAgent(t, 20, 1<<14, agentserve.Options{Name: "ctrl"}, true)
 	srv := serve(t, fx.handler)
 	s := newSource(t, srv.addr, Options{})
 	if f := s.Pull(0, 0); len(f.Snapshots) != 0 || f.Status.State != source.Connecting || say.Status(f.Status, time.Now()) != "connecting to "+srv.addr {
@@ -162,7 +162,7 @@ func TestFramesFromARealAgent(t *testing.T) {
 // asked reach the reader as Missed; read and missed add up to every
 // event emitted, and the numbers stay continuous across the gap.
 func TestMissedAddsUp(t *testing.T) {
-	fx := newAgent(t, 0, 16, agent.Options{Name: "ctrl"}, false)
+	fx := newAgent(t, 0, 16, agentserve.Options{Name: "ctrl"}, false)
 	srv := serve(t, fx.handler)
 	s := newSource(t, srv.addr, Options{})
 	ctx := context.Background()
@@ -228,7 +228,7 @@ func TestEventBufferOverwrite(t *testing.T) {
 // makes the source live again by itself with the events continuing, and a
 // new agent process on the address continues the numbering.
 func TestDisconnectAndReconnect(t *testing.T) {
-	fx := newAgent(t, 5, 1<<12, agent.Options{Name: "ctrl"}, true)
+	fx := newAgent(t, 5, 1<<12, agentserve.Options{Name: "ctrl"}, true)
 	srv := serve(t, fx.handler)
 	s := newSource(t, srv.addr, Options{})
 	run(t, s)
@@ -279,7 +279,7 @@ func TestDisconnectAndReconnect(t *testing.T) {
 	contains(t, "events", strings.Join(details, "|"), "before|while down|after")
 
 	// Another process on the same address: its ring starts at 1 again.
-	fx2 := newAgent(t, 3, 1<<12, agent.Options{Name: "ctrl-2"}, true)
+	fx2 := newAgent(t, 3, 1<<12, agentserve.Options{Name: "ctrl-2"}, true)
 	fx2.ring.Emit(instr.Event{Type: instr.EventControl, Detail: "new process"})
 	srv.restart(fx2.handler)
 	eventually(t, "the new process's events", has("new process"), seen)
@@ -336,7 +336,7 @@ func TestIncompatibleVersion(t *testing.T) {
 // reads; 401 without a token or with a wrong one is a sentence naming
 // --token.
 func TestToken(t *testing.T) {
-	fx := newAgent(t, 3, 1<<10, agent.Options{Name: "ctrl", Token: "s3cret"}, true)
+	fx := newAgent(t, 3, 1<<10, agentserve.Options{Name: "ctrl", Token: "s3cret"}, true)
 	var mu sync.Mutex
 	var auth []string
 	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -377,7 +377,7 @@ func TestToken(t *testing.T) {
 }
 
 func TestStoreReaderReadsThroughTheAgent(t *testing.T) {
-	fx := newAgent(t, 12, 1<<10, agent.Options{Name: "ctrl"}, true)
+	fx := newAgent(t, 12, 1<<10, agentserve.Options{Name: "ctrl"}, true)
 	srv := serve(t, fx.handler)
 	s := newSource(t, srv.addr, Options{})
 	if s.Store("pods") != nil {

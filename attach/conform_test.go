@@ -14,10 +14,12 @@ import (
 
 	"github.com/informtop/informtop/agent"
 	"github.com/informtop/informtop/agent/instr"
+	agentserve "github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/agent/source/sourcetest"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/internal/engineserve"
 )
 
 // attach over a real agent behaves as every source must: the dashboard
@@ -77,7 +79,7 @@ func TestAttachToAnyAgentSourceConforms(t *testing.T) {
 		fake.AddEvents(evs...)
 	}
 	add(5)
-	h, err := agent.NewSourceHandler(fake, agent.Options{Name: "fake-ctrl"})
+	h, err := agentserve.NewSourceHandler(fake, agentserve.Options{Name: "fake-ctrl"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +134,7 @@ func newItemAgent(t *testing.T) *fixture {
 	if _, err := inf.AddNamedEventHandler("slow", cache.ResourceEventHandlerFuncs{}, cache.HandlerOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	h, err := agent.NewHandler(agent.Options{}, inf)
+	h, err := engineserve.NewHandler(agentserve.Options{}, inf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +166,7 @@ func TestAttachToClientGoInformerConforms(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() { inf.RunWithContext(ctx) })
 	t.Cleanup(func() { cancel(); wg.Wait() })
-	h, err := agent.NewHandler(agent.Options{Name: "client-go-ctrl", Informers: set})
+	h, err := agent.NewHandler(set, agent.Options{Name: "client-go-ctrl"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,14 +12,16 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/agent"
 	"github.com/informtop/informtop/agent/instr"
+	agentserve "github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
+	"github.com/informtop/informtop/internal/engineserve"
 )
 
-// fixture is a real agent (agent.NewHandler) over one engine informer of
-// pods on the simulated API server, with a listener named "slow".
+// fixture is a real agent endpoint (agent/serve, as engineserve serves
+// informtop's engine) over one engine informer of pods on the simulated
+// API server, with a listener named "slow".
 type fixture struct {
 	cluster *cluster.Cluster
 	inf     *engine.Informer
@@ -29,7 +31,7 @@ type fixture struct {
 
 // newAgent builds the fixture; run starts the informer (stopped at the
 // end of the test).
-func newAgent(t *testing.T, pods, ringSize int, opts agent.Options, run bool) *fixture {
+func newAgent(t *testing.T, pods, ringSize int, opts agentserve.Options, run bool) *fixture {
 	t.Helper()
 	c := cluster.New(cluster.Options{Seed: 7})
 	if err := c.Populate(cluster.Pods, pods); err != nil {
@@ -49,7 +51,7 @@ func newAgent(t *testing.T, pods, ringSize int, opts agent.Options, run bool) *f
 	if _, err := inf.AddNamedEventHandler("slow", cache.ResourceEventHandlerFuncs{}, cache.HandlerOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	h, err := agent.NewHandler(opts, inf)
+	h, err := engineserve.NewHandler(opts, inf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,17 @@
 package attach
 
 import (
+	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/informtop/informtop/agent"
+	"github.com/informtop/informtop/demo/cluster"
 )
 
 // The agent's workqueues reach Pull: the controller's queue as its
@@ -21,8 +25,28 @@ func TestPullCarriesTheAgentsWorkqueues(t *testing.T) {
 	q.Add("ns/a")
 	q.Add("ns/b")
 
-	f := newAgent(t, 3, 1024, agent.Options{Workqueues: queues}, true)
-	s := newSource(t, serve(t, f.handler).addr, Options{})
+	// A client-go controller's agent: its workqueues are the stage after
+	// its handlers.
+	c := cluster.New(cluster.Options{Seed: 7})
+	if err := c.Populate(cluster.Pods, 3); err != nil {
+		t.Fatal(err)
+	}
+	lw, err := c.ListerWatcher(cluster.Pods, cluster.Selector{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, _ := c.ExampleObject(cluster.Pods)
+	set := agent.NewSet()
+	inf := agent.NewInformer(set)(lw.(cache.ListerWatcher), example, 0, cache.Indexers{})
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { inf.RunWithContext(ctx) })
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	h, err := agent.NewHandler(set, agent.Options{Workqueues: queues})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSource(t, serve(t, h).addr, Options{})
 	if got := s.Pull(0, 0).Workqueues; len(got) != 0 {
 		t.Fatalf("workqueues before any frame: %+v", got)
 	}

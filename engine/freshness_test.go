@@ -35,11 +35,11 @@ func TestFreshness(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clock := t0
 	src := newTestSource(t)
-	o := newObservedListerWatcher(src, "pods", instr.NewRing(64))
-	o.now = func() time.Time { return clock }
+	o := instr.NewObservedListerWatcher(src, "pods", instr.NewRing(64))
+	o.SetClock(func() time.Time { return clock })
 	at := func(d time.Duration) time.Time { clock = t0.Add(d); return clock }
 	fresh := func(now time.Time) source.Freshness {
-		return freshnessOf(t, o.stats(now), now)
+		return freshnessOf(t, o.Stats(now), now)
 	}
 	secs := func(p *float64) float64 {
 		if p == nil {
@@ -55,11 +55,11 @@ func TestFreshness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.storeCall(watch.Added, pod("a"))
+	o.StoreCall(watch.Added, pod("a"))
 	at(3 * time.Second)
-	o.upkeep(clock) // the upkeep tick after the event dates it
+	o.Upkeep(clock) // the upkeep tick after the event dates it
 	at(10 * time.Second)
-	o.bookmarked()
+	o.Bookmarked()
 	f := fresh(at(20 * time.Second))
 	if got := [3]float64{secs(f.LastEventAgeSeconds), secs(f.LastBookmarkAgeSeconds), secs(f.WatchAgeSeconds)}; got != [3]float64{17, 10, 20} {
 		t.Fatalf("event, bookmark, watch ages %v, want [17 10 20]", got)

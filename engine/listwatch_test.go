@@ -145,7 +145,7 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 		{items: 1},     // the LIST a failed streamed list falls back to
 	}}
 	ring := instr.NewRing(256)
-	o := newObservedListerWatcher(lw, "pods", ring)
+	o := instr.NewObservedListerWatcher(lw, "pods", ring)
 	list := func(cont string) {
 		_, _ = o.ListWithContext(ctx, metav1.ListOptions{Continue: cont})
 	}
@@ -159,7 +159,7 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 	}
 	expect := func(step string, want listCounts) {
 		t.Helper()
-		if got := listCountsOf(o.stats(time.Now())); got != want {
+		if got := listCountsOf(o.Stats(time.Now())); got != want {
 			t.Fatalf("%s:\n got %+v\nwant %+v", step, got, want)
 		}
 	}
@@ -179,11 +179,11 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 	expect("streamed relist under way", listCounts{Lists: 6, Relists: 2, ListPages: 3, ListedItems: 8, ListInProgress: true, ListStreamed: true, Errors: 3})
 	w.Stop() // the stream failed before its bookmark
 	list("")
-	o.replaced(1) // the queue's Replace for that LIST
+	o.Replaced(1) // the queue's Replace for that LIST
 	expect("LIST after the failed stream", listCounts{Lists: 7, Relists: 2, ListPages: 4, ListedItems: 9, LastListItems: 1, Errors: 3})
 
 	w = stream()
-	o.replaced(4) // the initial-events bookmark arrived
+	o.Replaced(4) // the initial-events bookmark arrived
 	expect("streamed relist", listCounts{Lists: 8, Relists: 3, ListPages: 4, ListedItems: 13, LastListItems: 4, ListStreamed: true, Errors: 3})
 	var done []string
 	for _, ev := range eventsOfType(ring, instr.EventListDone) {
@@ -197,15 +197,15 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 	}
 
 	// The streamed watch carries on as the watch: its events and its close.
-	o.storeCall(watch.Added, pod("a"))
-	o.storeCall(watch.Modified, pod("a"))
-	o.bookmarked()
-	if r := o.stats(time.Now()); !r.WatchOpen || r.Watches != 2 || r.WatchEvents != 3 || r.WatchAdded != 1 || r.WatchModified != 1 || r.WatchBookmarks != 1 {
+	o.StoreCall(watch.Added, pod("a"))
+	o.StoreCall(watch.Modified, pod("a"))
+	o.Bookmarked()
+	if r := o.Stats(time.Now()); !r.WatchOpen || r.Watches != 2 || r.WatchEvents != 3 || r.WatchAdded != 1 || r.WatchModified != 1 || r.WatchBookmarks != 1 {
 		t.Fatalf("open watch: %+v", r)
 	}
 	w.Stop()
 	w.Stop() // the reflector may stop a stream twice; it closes once
-	if r := o.stats(time.Now()); r.WatchOpen || !r.WatchSince.IsZero() {
+	if r := o.Stats(time.Now()); r.WatchOpen || !r.WatchSince.IsZero() {
 		t.Fatalf("after the last stream stopped: open %t since %v", r.WatchOpen, r.WatchSince)
 	}
 	var closes []int
@@ -218,10 +218,10 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 
 	// The reflector hands a failed call's error to the watch error handler
 	// wrapped; it was counted when the call failed.
-	o.watchFailed(fmt.Errorf("failed to list pods: %w", refused))
+	o.WatchFailed(fmt.Errorf("failed to list pods: %w", refused))
 	expect("a reported call error", listCounts{Lists: 8, Relists: 3, ListPages: 4, ListedItems: 13, LastListItems: 4, ListStreamed: true, Errors: 3})
-	o.watchFailed(errors.New("unable to sync list result: no room"))
-	if r := o.stats(time.Now()); r.Errors != 4 || r.LastError != "list and watch: unable to sync list result: no room" {
+	o.WatchFailed(errors.New("unable to sync list result: no room"))
+	if r := o.Stats(time.Now()); r.Errors != 4 || r.LastError != "list and watch: unable to sync list result: no room" {
 		t.Fatalf("an error only the handler saw: errors %d, last %q", r.Errors, r.LastError)
 	}
 }

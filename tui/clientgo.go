@@ -6,22 +6,18 @@ import (
 )
 
 // client-go's own informer, which an agent observes from outside, shows
-// less than informtop's engine: its queue's depth but not its rows, its
-// listeners' backlogs as lower bounds and not their buffers, no steps, no
-// cuts for verify, no memory estimate. The words here say so where the
+// less than informtop's engine: neither its queue's rows nor its depth,
+// its listeners' backlogs as lower bounds and not their buffers, no steps,
+// no cuts for verify, no memory estimate. The words here say so where the
 // engine's figures would be, so a zero that was never measured does not
 // read as one that was.
-
-// engineOption is how a controller gets informtop's engine instead.
-const engineOption = "agent.NewInformer(set, agent.WithEngine())"
 
 // Why a control key does nothing on a client-go informer, for the status
 // line and the help.
 const (
-	whyClientGoQueue = "client-go's own informer keeps its queue to itself; build it with " +
-		engineOption + " to see its contents and step it"
-	whyClientGoVerify = "client-go's own informer cannot hand over its cache as of one resourceVersion; build it with " +
-		engineOption + " to verify it"
+	whyClientGoQueue = "client-go's own informer keeps its queue to itself: the agent sees what the watch brings " +
+		"and what the handlers get, not the rows between, and cannot step it"
+	whyClientGoVerify = "client-go's own informer cannot hand over its cache as of one resourceVersion, so it cannot be verified"
 	// clientGoBacklog explains a listener's pending count.
 	clientGoBacklog = "client-go's own informer: its backlog is counted from outside, a lower bound"
 )

@@ -19,7 +19,7 @@ func TestClientGoInformerSaysWhoseItIs(t *testing.T) {
 		t.Errorf("the header does not say client-go: %q", lines[0])
 	}
 	for _, want := range []string{
-		"Queue       RealFIFO · client-go · depth 3 · rows and flow with agent.WithEngine()",
+		"Queue       RealFIFO · client-go · depth and rows not visible from outside",
 		"Indexer     12 objects\n",
 	} {
 		if !strings.Contains(screen, want) {

@@ -282,9 +282,9 @@ func (v *pipelineView) queueLine(s *source.Informer, p *point) string {
 		return v.stageJoin("depth "+humanize.CountShort(q.Depth), oldest, st.dim.Render("no rows or flow in the series"))
 	}
 	if isClientGo(s) {
-		// Only the depth is known: no rows, no deltas, no flow.
-		return v.join(st.bold.Render(queueKindText(s)), "depth "+humanize.CountShort(q.Depth), v.queueState(s, "initial list not yet processed"),
-			st.dim.Render("rows and flow with agent.WithEngine()"))
+		// Nothing of the queue itself is known: no depth, rows or flow.
+		return v.join(st.bold.Render(queueKindText(s)), v.queueState(s, "initial list not yet processed"),
+			st.dim.Render("depth and rows not visible from outside"))
 	}
 	depth := fmt.Sprintf("depth %s", humanize.CountShort(q.Depth))
 	if q.Deltas != q.Depth {

@@ -2,24 +2,16 @@ package tui
 
 import (
 	"strings"
-
-	"github.com/informtop/informtop/agent/shared/humanize"
-	"github.com/informtop/informtop/agent/source"
 )
 
 // The Queue view of client-go's own informer: it has a depth but no rows
 // to show, page, filter or open (see clientgo.go).
 
 // clientGoQueueText is what the Queue view shows instead of rows for
-// client-go's own informer: its depth, and how to see the rows; "and step
-// it" only where the source can step.
-func clientGoQueueText(s *source.Informer, canStep bool) string {
-	what := "to see its contents"
-	if canStep {
-		what += " and step it"
-	}
-	return "client-go's own informer keeps its queue to itself: depth " + humanize.CountShort(s.Queue.Depth) +
-		". Build it with " + engineOption + " " + what + "."
+// client-go's own informer.
+func clientGoQueueText() string {
+	return "client-go's own informer keeps its queue to itself: the agent sees what the watch brings " +
+		"and what the handlers get (Pipeline, 1), not the rows between."
 }
 
 // sealed reports that the Queue view shows client-go's own informer on
@@ -29,7 +21,7 @@ func (v *queueView) sealed() bool { return isClientGo(v.c.snap()) && !v.c.compar
 // renderSealed is the Queue view of client-go's own informer: its depth,
 // and how to see its rows.
 func (v *queueView) renderSealed(lines []string) string {
-	text := clientGoQueueText(v.c.snap(), v.c.caps.proc != nil)
+	text := clientGoQueueText()
 	lines = append(lines, "")
 	lines = append(lines, wrapText(text, v.c.width)...)
 	if hint := compareHint(v.c); hint != "" {

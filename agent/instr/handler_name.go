@@ -43,7 +43,12 @@ func HandlerName(h cache.ResourceEventHandler) string {
 	return t.PkgPath() + "." + t.Name()
 }
 
-// funcsName names the non-nil funcs of f; "" when all are nil.
+// funcsName names the non-nil funcs of f; "" when all are nil. Funcs
+// declared side by side (closures in one constructor) share their owner,
+// which names them. When they differ, a method value names its receiver's
+// type (main.(*Controller)): closures beside a controller's methods are
+// the controller's too, as in client-go's sample-controller. Otherwise
+// the funcs' full names are joined with "+".
 func funcsName(f cache.ResourceEventHandlerFuncs) string {
 	var names []string
 	for _, fn := range []any{f.AddFunc, f.UpdateFunc, f.DeleteFunc} {
@@ -58,15 +63,60 @@ func funcsName(f cache.ResourceEventHandlerFuncs) string {
 	if len(names) == 0 {
 		return ""
 	}
-	// Funcs declared side by side (e.g. closures in one constructor) share
-	// everything before the last dot; that common part is the useful name.
-	common := qualifier(names[0])
+	common := owner(names[0])
+	same := true
 	for _, n := range names[1:] {
-		if qualifier(n) != common {
-			return strings.Join(names, "+")
+		same = same && owner(n) == common
+	}
+	if same {
+		return common
+	}
+	receiver := ""
+	for _, n := range names {
+		if !strings.HasSuffix(n, "-fm") {
+			continue
+		}
+		if o := owner(n); receiver == "" || receiver == o {
+			receiver = o
+		} else {
+			receiver = "" // methods of two types: none names them all
+			break
 		}
 	}
-	return common
+	if receiver != "" {
+		return receiver
+	}
+	return strings.Join(names, "+")
+}
+
+// owner is what declared the function named name: a method value's
+// receiver type ("main.(*Controller).enqueue-fm" → "main.(*Controller)"),
+// a closure's enclosing function ("main.NewController.func3.1" →
+// "main.NewController"), a function's package ("main.enqueue" → "main").
+func owner(name string) string {
+	name = qualifier(name)
+	for {
+		last := name[strings.LastIndexByte(name, '.')+1:]
+		if !closureSuffix(last) || !strings.Contains(name, ".") {
+			return name
+		}
+		name = qualifier(name)
+	}
+}
+
+// closureSuffix says whether a name's last element is one the compiler
+// gives closures: "func3", or "1" for one nested in it.
+func closureSuffix(s string) bool {
+	s = strings.TrimPrefix(s, "func")
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // qualifier is name without its last dot-separated element.

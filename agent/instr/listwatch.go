@@ -440,3 +440,7 @@ func (o *ObservedListerWatcher) Wrap(wrap func(cache.ListerWatcher) cache.Lister
 	o.orig = wrap(o.orig)
 	o.inner = cache.ToListerWatcherWithContext(o.orig)
 }
+
+// SetClock makes the observer read the time from now instead of the
+// clock (tests date what it records). Call before anything is observed.
+func (o *ObservedListerWatcher) SetClock(now func() time.Time) { o.now = now }

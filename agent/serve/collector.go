@@ -141,8 +141,13 @@ func (c *collector) collect(ch chan<- prometheus.Metric, s source.Informer) {
 	counter := func(d *prometheus.Desc, v uint64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), labels...)
 	}
-	gauge(descQueueDepth, float64(s.Queue.Depth), lv...)
-	gauge(descQueueOldestAge, ageSeconds(s.Queue.OldestEnqueued, s.Taken), lv...)
+	// client-go's own informer keeps its queue and its memory to itself:
+	// no series rather than a zero nobody measured.
+	clientGo := s.Implementation == source.ImplementationClientGo
+	if !clientGo {
+		gauge(descQueueDepth, float64(s.Queue.Depth), lv...)
+		gauge(descQueueOldestAge, ageSeconds(s.Queue.OldestEnqueued, s.Taken), lv...)
+	}
 	counter(descLists, s.Reflector.Lists, lv...)
 	counter(descListPages, s.Reflector.ListPages, lv...)
 	counter(descWatches, s.Reflector.Watches, lv...)
@@ -153,11 +158,15 @@ func (c *collector) collect(ch chan<- prometheus.Metric, s source.Informer) {
 	fresh := source.FreshnessOf(s, s.Taken)
 	gauge(descSilent, boolValue(fresh.Silent), lv...)
 	gauge(descQuiet, fresh.QuietSeconds, lv...)
-	gauge(descEstimatedBytes, s.Memory.EstimatedBytes, lv...)
+	if !clientGo {
+		gauge(descEstimatedBytes, s.Memory.EstimatedBytes, lv...)
+	}
 	for _, l := range s.Listeners {
 		ll := append(append(make([]string, 0, len(lv)+2), lv...), l.Name)
 		gauge(descPending, float64(l.Pending), ll...)
-		gauge(descCapacity, float64(l.Capacity), ll...)
+		if !clientGo {
+			gauge(descCapacity, float64(l.Capacity), ll...)
+		}
 		inCallback := 0.0
 		if l.InCallback != "" {
 			inCallback = ageSeconds(l.InCallbackSince, s.Taken)

@@ -353,3 +353,9 @@ func (h *handler) cutState(r *http.Request) string {
 	}
 	return h.storeState(r)
 }
+
+// NewSourceHandler is NewHandler of a source that serves its own
+// workqueues (in its frames), with no Extras.
+func NewSourceHandler(src source.Source, opts Options) (http.Handler, error) {
+	return NewHandler(src, opts, Extras{Workqueues: true})
+}

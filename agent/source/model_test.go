@@ -9,7 +9,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/informtop/informtop/internal/fill"
+	"github.com/informtop/informtop/agent/shared/fill"
 )
 
 // texts are what the model's text types read: a queue kind and an event type.

@@ -75,7 +75,7 @@ func stuckController(t *testing.T) string {
 		t.Fatal("the informer did not sync")
 	}
 
-	h, err := agent.NewHandler(agent.Options{Informers: set, Registry: prometheus.NewRegistry(), Workqueues: queues})
+	h, err := agent.NewHandler(set, agent.Options{Registry: prometheus.NewRegistry(), Workqueues: queues})
 	if err != nil {
 		t.Fatal(err)
 	}

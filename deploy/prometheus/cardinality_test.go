@@ -15,7 +15,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/informtop/informtop/agent"
+	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/agent/source/sourcetest"
 	"github.com/informtop/informtop/internal/kubetest"
@@ -88,7 +88,7 @@ func TestFleetCardinality(t *testing.T) {
 	}
 	var targets []promtest.Target
 	for i := range fleetControllers {
-		h, err := agent.NewSourceHandler(fleetSource(i), agent.Options{})
+		h, err := serve.NewSourceHandler(fleetSource(i), serve.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

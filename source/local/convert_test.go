@@ -7,11 +7,11 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/shared/fill"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/engine/processor"
-	"github.com/informtop/informtop/internal/fill"
 )
 
 // The adapter carries every figure the engine has: the engine's JSON and
