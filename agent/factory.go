@@ -17,9 +17,9 @@ import (
 )
 
 // InformerFor returns what a client-go informer factory's InformerFor
-// takes to build the informer of obj's type, NewInformer's way (client-go's
-// own informer, or the engine WithEngine), listing and watching through
-// the factory's clientset:
+// takes to build the informer of obj's type, listing and watching through
+// the factory's clientset (as client-go's generated informers do), and
+// has the set serve it:
 //
 //	factory.InformerFor(&appsv1.Deployment{}, agent.InformerFor(set, &appsv1.Deployment{}))
 //
@@ -27,9 +27,27 @@ import (
 // keeps the first informer built per type, and its typed informers and
 // listers then use this one. The factory's namespace and list options do
 // not reach it (the factory keeps them to itself): give InNamespace. The
-// type must be one of the Kubernetes API groups a kubernetes.Interface
-// serves; the informer of another type is built with NewInformer.
+// type must be in one of the API groups a kubernetes.Interface serves;
+// InformerForClient serves a generated clientset's types (CRDs).
 func InformerFor(set *Set, obj kruntime.Object, opts ...InformerOption) func(kubernetes.Interface, time.Duration) cache.SharedIndexInformer {
+	gvr, _ := resourceOf(obj, schema.GroupVersionResource{})
+	return InformerForClient(set, obj, func(c kubernetes.Interface) rest.Interface {
+		rc := restClientFor(c, gvr.GroupVersion())
+		if rc == nil || reflect.ValueOf(rc).IsNil() { // a fake clientset's is a nil pointer
+			panic(fmt.Sprintf("agent.InformerFor: a kubernetes.Interface serves no group %q: build the informer of %T with agent.InformerForClient and its own clientset, or agent.NewInformer and a ListerWatcher (a fake clientset's, in tests)", gvr.GroupVersion(), obj))
+		}
+		return rc
+	}, opts...)
+}
+
+// InformerForClient is InformerFor for the informer factory of a
+// generated clientset (a CRD's: sample-controller's Foo, say): restClient
+// picks the clientset's client of obj's group, whose group and version
+// name the informer's resource where no scheme knows the type yet.
+//
+//	fooInformerFactory.InformerFor(&samplev1alpha1.Foo{}, agent.InformerForClient(set, &samplev1alpha1.Foo{},
+//		func(c clientset.Interface) rest.Interface { return c.SamplecontrollerV1alpha1().RESTClient() }))
+func InformerForClient[C any](set *Set, obj kruntime.Object, restClient func(C) rest.Interface, opts ...InformerOption) func(C, time.Duration) cache.SharedIndexInformer {
 	if set == nil {
 		set = NewSet() // served by no handler, as NewInformer's
 	}
@@ -37,14 +55,16 @@ func InformerFor(set *Set, obj kruntime.Object, opts ...InformerOption) func(kub
 	for _, o := range opts {
 		o(&cfg)
 	}
-	return func(client kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
-		gvr, _ := resourceOf(obj)
-		rc := restClientFor(client, gvr.GroupVersion())
-		if rc == nil || reflect.ValueOf(rc).IsNil() { // a fake clientset's is a nil pointer
-			panic(fmt.Sprintf("agent.InformerFor: a kubernetes.Interface serves no group %q: build the informer of %T with agent.NewInformer and a ListerWatcher of its client (a fake clientset's, in tests)", gvr.GroupVersion(), obj))
+	return func(client C, resync time.Duration) cache.SharedIndexInformer {
+		rc := restClient(client)
+		c := cfg
+		if c.gvr.Resource == "" {
+			c.gvr = rc.APIVersion().WithResource("")
 		}
-		lw := cache.ToListWatcherWithWatchListSemantics(listWatch(rc, gvr.Resource, cfg.namespace), client)
-		return set.build(lw, obj, resync, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, cfg)
+		gvr, _ := resourceOf(obj, c.gvr)
+		_, _, err := scheme.Scheme.ObjectKinds(obj)
+		lw := cache.ToListWatcherWithWatchListSemantics(listWatch(rc, gvr.Resource, c.namespace, err == nil), client)
+		return set.build(lw, obj, resync, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, c)
 	}
 }
 
@@ -55,16 +75,24 @@ func InNamespace(namespace string) InformerOption {
 }
 
 // listWatch lists and watches resource through rc, as client-go's
-// generated informers do: in protobuf, which the API server serves for
-// every built-in type (JSON costs the controller twice the CPU to decode).
-func listWatch(rc rest.Interface, resource, namespace string) *cache.ListWatch {
+// generated informers do: in protobuf for the types client-go's scheme
+// holds, which the API server serves so (JSON costs the controller twice
+// the CPU to decode), in JSON for the rest (custom resources).
+func listWatch(rc rest.Interface, resource, namespace string, protobuf bool) *cache.ListWatch {
+	req := func(opts *metav1.ListOptions) *rest.Request {
+		r := rc.Get()
+		if protobuf {
+			r = r.UseProtobufAsDefault()
+		}
+		return r.Namespace(namespace).Resource(resource).VersionedParams(opts, scheme.ParameterCodec)
+	}
 	return &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (kruntime.Object, error) {
-			return rc.Get().UseProtobufAsDefault().Namespace(namespace).Resource(resource).VersionedParams(&opts, scheme.ParameterCodec).Do(ctx).Get()
+			return req(&opts).Do(ctx).Get()
 		},
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			opts.Watch = true
-			return rc.Get().UseProtobufAsDefault().Namespace(namespace).Resource(resource).VersionedParams(&opts, scheme.ParameterCodec).Watch(ctx)
+			return req(&opts).Watch(ctx)
 		},
 	}
 }

@@ -26,7 +26,8 @@ type InformerOption func(*informerConfig)
 
 type informerConfig struct {
 	name      string
-	namespace string // InformerFor's
+	gvr       schema.GroupVersionResource // WithResource's, or the client's
+	namespace string                      // InformerFor's
 }
 
 // WithName names the informer for clients; without it the informer is
@@ -34,6 +35,14 @@ type informerConfig struct {
 // " (metadata)" or " (unstructured)" for those kinds of objects), and
 // " #2", " #3", … tell apart informers of one resource.
 func WithName(name string) InformerOption { return func(c *informerConfig) { c.name = name } }
+
+// WithResource says which resource the informer lists and watches, for
+// its name and its metric labels, where neither client-go's scheme nor
+// the client knows the type (a type whose scheme is registered after the
+// informer is built, an unstructured object without its kind).
+func WithResource(gvr schema.GroupVersionResource) InformerOption {
+	return func(c *informerConfig) { c.gvr = gvr }
+}
 
 // NewInformer returns a function of exactly controller-runtime's
 // cache.Options.NewInformer type that builds client-go's own
@@ -64,7 +73,7 @@ func NewInformer(set *Set, opts ...InformerOption) func(cache.ListerWatcher, kru
 
 // build makes one informer, adds it to the set and returns it.
 func (s *Set) build(lw cache.ListerWatcher, obj kruntime.Object, resync time.Duration, indexers cache.Indexers, cfg informerConfig) *watched {
-	gvr, name := resourceOf(obj)
+	gvr, name := resourceOf(obj, cfg.gvr)
 	if cfg.name != "" {
 		name = cfg.name
 	}
@@ -96,26 +105,31 @@ func (s *Set) build(lw cache.ListerWatcher, obj kruntime.Object, resync time.Dur
 	return w
 }
 
-// resourceOf is the resource obj's kind is served as, guessed from its
-// kind as client-go's generated code names resources, and the informer's
-// default name. The kind comes from the object (unstructured and
-// metadata-only objects carry it) or client-go's scheme; a type neither
-// knows is named by its Go type.
-func resourceOf(obj kruntime.Object) (schema.GroupVersionResource, string) {
-	gvk := obj.GetObjectKind().GroupVersionKind()
-	if gvk.Kind == "" {
-		if kinds, _, err := scheme.Scheme.ObjectKinds(obj); err == nil && len(kinds) > 0 {
-			gvk = kinds[0]
+// resourceOf is the resource obj's kind is served as, and the informer's
+// default name: known is WithResource's or the client's (a group and
+// version at least), else the kind comes from the object (unstructured
+// and metadata-only objects carry it) or client-go's scheme, and the
+// resource is guessed from it as client-go's generated code names
+// resources. A type nobody knows is named by its Go type.
+func resourceOf(obj kruntime.Object, known schema.GroupVersionResource) (schema.GroupVersionResource, string) {
+	gvr := known
+	if gvr.Resource == "" {
+		gvk := obj.GetObjectKind().GroupVersionKind()
+		if gvk.Kind == "" {
+			if kinds, _, err := scheme.Scheme.ObjectKinds(obj); err == nil && len(kinds) > 0 {
+				gvk = kinds[0]
+			}
 		}
-	}
-	if gvk.Kind == "" {
-		t := reflect.TypeOf(obj)
-		if t.Kind() == reflect.Pointer {
-			t = t.Elem()
+		if gvk.Kind == "" && !known.GroupVersion().Empty() {
+			// The client's group and version, and the Go type's name: a
+			// generated clientset's type, as its scheme would name it.
+			gvk = known.GroupVersion().WithKind(typeName(obj))
 		}
-		return schema.GroupVersionResource{}, strings.ToLower(t.Name())
+		if gvk.Kind == "" {
+			return schema.GroupVersionResource{}, strings.ToLower(typeName(obj))
+		}
+		gvr, _ = meta.UnsafeGuessKindToResource(gvk)
 	}
-	gvr, _ := meta.UnsafeGuessKindToResource(gvk)
 	name := gvr.GroupResource().String()
 	switch obj.(type) {
 	case *metav1.PartialObjectMetadata:
@@ -124,6 +138,15 @@ func resourceOf(obj kruntime.Object) (schema.GroupVersionResource, string) {
 		name += " (unstructured)"
 	}
 	return gvr, name
+}
+
+// typeName is the name of obj's Go type.
+func typeName(obj kruntime.Object) string {
+	t := reflect.TypeOf(obj)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Name()
 }
 
 // listenerName names a handler as client-go's logs do (the engine's

@@ -100,7 +100,7 @@ type probe struct {
 	// moment the registration synced, when the list was not empty.
 	initialDone time.Time
 	initial     bool // the call in progress is of the initial list
-	highWater int
+	highWater   int
 	// stalled is the number of the call reported stalled (0: none) and
 	// frame where it was caught.
 	stalled uint64

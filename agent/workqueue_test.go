@@ -13,8 +13,8 @@ import (
 	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/agent/serve/servetest"
+	"github.com/informtop/informtop/agent/source"
 )
 
 // queueNamed finds the queue called name in a snapshot.

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/informtop/informtop/internal/benchlw"
+	"github.com/informtop/informtop/agent/shared/benchlw"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informtop/informtop/internal/benchlw"
+	"github.com/informtop/informtop/agent/shared/benchlw"
 	corev1 "k8s.io/api/core/v1"
 )
 

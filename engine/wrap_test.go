@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/internal/benchlw"
+	"github.com/informtop/informtop/agent/shared/benchlw"
 )
 
 type countingLW struct {

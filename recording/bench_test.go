@@ -17,7 +17,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/redact"
-	"github.com/informtop/informtop/internal/benchlw"
+	"github.com/informtop/informtop/agent/shared/benchlw"
 	"github.com/informtop/informtop/internal/benchrun"
 	"github.com/informtop/informtop/internal/benchwire"
 )

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/informtop/informtop/internal/benchlw"
+	"github.com/informtop/informtop/agent/shared/benchlw"
 	"github.com/informtop/informtop/internal/benchrun"
 	"github.com/informtop/informtop/recording"
 )

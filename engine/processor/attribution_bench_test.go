@@ -8,7 +8,7 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/internal/benchlw"
+	"github.com/informtop/informtop/agent/shared/benchlw"
 )
 
 // BenchmarkAttributionPerCallback: one listener handling updates of a

@@ -23,6 +23,17 @@ func newFuncs() cache.ResourceEventHandlerFuncs {
 	return cache.ResourceEventHandlerFuncs{AddFunc: func(any) {}, DeleteFunc: func(any) {}}
 }
 
+// controller is a controller as client-go's sample-controller writes one:
+// methods, and closures beside them in its constructor.
+type controller struct{}
+
+func (c *controller) enqueue(any) {}
+
+//go:noinline
+func newControllerFuncs(c *controller) cache.ResourceEventHandlerFuncs {
+	return cache.ResourceEventHandlerFuncs{AddFunc: c.enqueue, UpdateFunc: func(_, n any) { c.enqueue(n) }, DeleteFunc: c.enqueue}
+}
+
 func TestHandlerNames(t *testing.T) {
 	const pkg = "github.com/informtop/informtop/engine/processor"
 	mixed := cache.ResourceEventHandlerFuncs{AddFunc: newFuncs().AddFunc, DeleteFunc: onDelete}
@@ -34,6 +45,8 @@ func TestHandlerNames(t *testing.T) {
 		{"funcs from one constructor", newFuncs(), pkg + ".newFuncs"},
 		{"pointer to funcs", &cache.ResourceEventHandlerFuncs{UpdateFunc: onUpdate, DeleteFunc: onDelete}, pkg},
 		{"funcs from different places", mixed, pkg + ".newFuncs.func1+" + pkg + ".onDelete"},
+		{"a controller's methods and closures", newControllerFuncs(&controller{}), pkg + ".(*controller)"},
+		{"one method", cache.ResourceEventHandlerFuncs{AddFunc: (&controller{}).enqueue}, pkg + ".(*controller)"},
 		{"struct type", namedHandler{}, pkg + ".namedHandler"},
 		{"pointer type", &recorder{}, pkg + ".recorder"},
 		{"no funcs", cache.ResourceEventHandlerFuncs{}, "k8s.io/client-go/tools/cache.ResourceEventHandlerFuncs"},

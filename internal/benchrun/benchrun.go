@@ -11,8 +11,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/shared/benchlw"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/internal/benchlw"
 )
 
 // Live runs an engine informer over src (lw or a wrapper of it) until its

@@ -20,8 +20,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/shared/benchlw"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/internal/benchlw"
 	"github.com/informtop/informtop/internal/benchrun"
 )
 

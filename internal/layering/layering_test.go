@@ -32,17 +32,24 @@ const (
 // fails TestEveryPackageHasALayer: a new package states where it belongs.
 var layers = map[string]layer{
 	"engine": engineLayer, "engine/fifo": engineLayer, "engine/indexer": engineLayer,
-	"engine/instr": engineLayer, "engine/processor": engineLayer,
+	"engine/processor": engineLayer,
 
-	"source": modelLayer, "source/sourcetest": modelLayer, "verify": modelLayer, "report": modelLayer,
-	"redact": modelLayer, "agent/api": modelLayer, "recording": tapLayer,
-	"internal/say": modelLayer, "internal/humanize": modelLayer, "internal/termsafe": modelLayer,
-	"internal/jsondiff": modelLayer, "internal/fill": modelLayer, "internal/smallfile": modelLayer,
-	"internal/tokenfile": modelLayer, "internal/safeurl": modelLayer, "internal/wirekeep": modelLayer, "internal/hostile": modelLayer,
+	// The agent's module: the model, the instrumentation vocabulary the
+	// engine and the agent share, and the helpers both sides use.
+	"agent/source": modelLayer, "agent/source/sourcetest": modelLayer, "agent/verify": modelLayer, "agent/report": modelLayer,
+	"agent/redact": modelLayer, "agent/api": modelLayer, "agent/instr": modelLayer,
+	"agent/shared/say": modelLayer, "agent/shared/humanize": modelLayer, "agent/shared/termsafe": modelLayer,
+	"agent/shared/jsondiff": modelLayer, "agent/shared/fill": modelLayer, "agent/shared/smallfile": modelLayer,
+	"agent/shared/tokenfile": modelLayer,
+	"agent":                  agentLayer, "agent/serve": agentLayer, "agent/serve/servetest": toolLayer,
+
+	"recording":        tapLayer,
+	"internal/safeurl": modelLayer, "internal/wirekeep": modelLayer, "internal/hostile": modelLayer,
 	"internal/ownerfile": modelLayer,
 
 	"source/local": adapterLayer,
-	"agent":        agentLayer,
+	// engineserve serves engine informers through the agent's endpoint.
+	"internal/engineserve": agentLayer,
 
 	"demo": inProcess, "demo/cluster": inProcess, "kube": inProcess, "replay": inProcess,
 	"attach": remoteLayer, "attach/tunnel": remoteLayer,
@@ -52,7 +59,7 @@ var layers = map[string]layer{
 	"tui":           uiLayer,
 	"cmd/informtop": cmdLayer,
 
-	"internal/benchrun": toolLayer, "internal/benchlw": toolLayer, "internal/benchratio": toolLayer,
+	"internal/benchrun": toolLayer, "agent/shared/benchlw": toolLayer, "internal/benchratio": toolLayer,
 	"internal/benchwire": toolLayer, "internal/childproc": toolLayer, "internal/examplectl": toolLayer,
 	"internal/kubetest": toolLayer, "internal/kwoktest": toolLayer, "internal/layering": toolLayer,
 	"internal/promtest": toolLayer, "deploy/prometheus": toolLayer, "deploy/prometheus/gen": toolLayer,
@@ -119,7 +126,7 @@ func TestImportsRunOneWay(t *testing.T) {
 				t.Errorf("%s depends on the command", name)
 			case isEngine(d) && (l == modelLayer || l == uiLayer || l == remoteLayer || l == promLayer):
 				t.Errorf("%s (%s) depends on %s: it must read the data model only, which any source fills without an engine", name, l, d)
-			case l == remoteLayer && (d == "agent" || strings.HasPrefix(d, "github.com/prometheus/")):
+			case l == remoteLayer && (d == "agent" || d == "agent/serve" || strings.HasPrefix(d, "github.com/prometheus/")):
 				t.Errorf("%s depends on %s: a client of the agent must not link the agent's server side", name, d)
 			case l == promLayer && (d == "agent" || d == "attach"):
 				t.Errorf("%s depends on %s: it reads Prometheus, not agents", name, d)
@@ -138,7 +145,7 @@ func TestImportsRunOneWay(t *testing.T) {
 				t.Errorf("%s imports internal/examplectl outside its tests: it runs the examples for tests, and users never link it", name)
 			case isEngine(d) && !(l == engineLayer || l == adapterLayer || l == agentLayer || l == toolLayer):
 				t.Errorf("%s (%s) imports %s: only the engine's adapter (source/local) and the agent speak the engine", name, l, d)
-			case l == engineLayer && !isEngine(d) && d != "internal/jsondiff":
+			case l == engineLayer && !isEngine(d) && d != "agent/shared/jsondiff" && d != "agent/instr":
 				t.Errorf("the engine imports %s: it is a drop-in for client-go and knows nothing of informtop above it", d)
 			case l == modelLayer && layers[d] != modelLayer:
 				t.Errorf("%s (%s) imports %s (%s): the contract must not know its implementations", name, l, d, layers[d])
