@@ -1,8 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve"
-
 	"bytes"
 	"encoding/base64"
 	"io"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source/local"
@@ -239,11 +238,11 @@ func TestRefusalsTellNothing(t *testing.T) {
 		sentence            string
 		header              string // the one header the status needs
 	}{
-		{http.MethodGet, api.PathFrame, "", http.StatusUnauthorized, sentenceUnauthorized, "WWW-Authenticate"},
-		{http.MethodGet, "/nope?x=<script>", "wrong", http.StatusUnauthorized, sentenceUnauthorized, "WWW-Authenticate"},
-		{http.MethodPost, api.PathCut + "?informer=pods", "", http.StatusUnauthorized, sentenceUnauthorized, "WWW-Authenticate"},
-		{http.MethodDelete, api.PathMetrics, "t", http.StatusMethodNotAllowed, sentenceReadOnly, "Allow"},
-		{"BREW", "/nope", "t", http.StatusMethodNotAllowed, sentenceReadOnly, "Allow"},
+		{http.MethodGet, api.PathFrame, "", http.StatusUnauthorized, serve.SentenceUnauthorized, "WWW-Authenticate"},
+		{http.MethodGet, "/nope?x=<script>", "wrong", http.StatusUnauthorized, serve.SentenceUnauthorized, "WWW-Authenticate"},
+		{http.MethodPost, api.PathCut + "?informer=pods", "", http.StatusUnauthorized, serve.SentenceUnauthorized, "WWW-Authenticate"},
+		{http.MethodDelete, api.PathMetrics, "t", http.StatusMethodNotAllowed, serve.SentenceReadOnly, "Allow"},
+		{"BREW", "/nope", "t", http.StatusMethodNotAllowed, serve.SentenceReadOnly, "Allow"},
 	} {
 		resp := do(c.method, c.path, c.token)
 		body, _ := io.ReadAll(resp.Body)
@@ -282,13 +281,13 @@ func TestTokenFile(t *testing.T) {
 	if status, _ := get(t, srv, http.MethodGet, api.PathFrame, ""); status != http.StatusUnauthorized {
 		t.Errorf("without a token: %d", status)
 	}
-	if addr, err := CheckAddr("0.0.0.0:0", serve.Options{TokenFile: path}); err != nil || addr != "0.0.0.0:0" {
+	if addr, err := serve.CheckAddr("0.0.0.0:0", serve.Options{TokenFile: path}); err != nil || addr != "0.0.0.0:0" {
 		t.Errorf("CheckAddr on every address with a token file: %q, %v", addr, err)
 	}
 
 	missing := filepath.Join(t.TempDir(), "missing")
 	for _, c := range []struct {
-		opts Options
+		opts serve.Options
 		want string
 	}{
 		{serve.Options{Token: "a", TokenFile: path}, "both Options.Token and Options.TokenFile"},
@@ -299,7 +298,7 @@ func TestTokenFile(t *testing.T) {
 		if _, err := NewHandler(c.opts, inf); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("NewHandler(%+v): %v, want %q", c.opts, err, c.want)
 		}
-		if _, err := CheckAddr("127.0.0.1:0", c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := serve.CheckAddr("127.0.0.1:0", c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("CheckAddr(%+v): %v, want %q", c.opts, err, c.want)
 		}
 	}
