@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -179,18 +180,36 @@ func TestStoreEndpoints(t *testing.T) {
 func TestSecretDataNeverLeavesThroughCacheMutationReports(t *testing.T) {
 	const written = "swordfish-written-by-a-handler"
 	ring := instr.NewRing(1024)
+	// The handler's write races with whatever reads the cached Secret
+	// meanwhile (that is the bug it stands for), so nothing reads it until
+	// the write is done: the test waits for wrote before its first
+	// snapshot, and the upkeep, which samples cached objects for their
+	// size at any time, is off.
 	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t, secret("db")), &corev1.Secret{}, engine.Options{
 		Name: "secrets", Resource: "secrets",
-		Instrumentation: engine.Instrumentation{Events: ring, MutationAttribution: true},
+		Instrumentation: engine.Instrumentation{Events: ring, MutationAttribution: true, NoUpkeep: true},
 	})
+	wrote := make(chan struct{})
+	var once sync.Once
 	if _, err := inf.AddNamedEventHandler("scribbler", cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) { obj.(*corev1.Secret).Data["password"] = []byte(written) },
+		AddFunc: func(obj any) {
+			obj.(*corev1.Secret).Data["password"] = []byte(written)
+			once.Do(func() { close(wrote) })
+		},
 	}, cache.HandlerOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// The agent, built before the informer runs, lists changed fields with secret values hidden.
 	srv := server(t, serve.Options{}, inf)
 	startInformer(t, inf)
+	waitFor(t, "the handler to write into the cached Secret", func() bool {
+		select {
+		case <-wrote:
+			return true
+		default:
+			return false
+		}
+	})
 	waitFor(t, "the handler's write into the cached Secret to be found", func() bool {
 		s := inf.Snapshot()
 		return len(s.Listeners) == 1 && s.Listeners[0].CacheMutations == 1
