@@ -81,7 +81,7 @@ func ExampleNewInformer() {
 // takes a function of its own clientset.
 func ExampleInformerForClient() {
 	type fooClientset interface{ SamplecontrollerV1alpha1() rest.Interface } // your generated clientset
-	var foo runtime.Object                                                    // &samplev1alpha1.Foo{}
+	var foo runtime.Object                                                   // &samplev1alpha1.Foo{}
 	set := agent.NewSet()
 	newFooInformer := agent.InformerForClient(set, foo, func(c fooClientset) rest.Interface {
 		return c.SamplecontrollerV1alpha1()

@@ -199,15 +199,20 @@ func routed(r *http.Request, p string) *http.Request {
 	return r2
 }
 
-// The answers to refused requests are fixed sentences: a caller without
-// a token learns nothing of the agent (no version header either), and
-// the token is checked before the method so that no method tells more.
-// A caller with the metrics token, refused a path beyond /metrics, is
-// told why with the version header, which /metrics shows it anyway.
+// The answers to refused requests are fixed sentences, part of the wire
+// contract (the api.Error of a 401, 403 or 405): a caller without a token
+// learns nothing of the agent (no version header either), and the token
+// is checked before the method so that no method tells more. A caller
+// with the metrics token, refused a path beyond /metrics, is told why
+// with the version header, which /metrics shows it anyway.
 const (
-	sentenceUnauthorized = "this informtop agent requires a bearer token: send \"Authorization: Bearer <token>\" (informtop attach --token-file FILE)"
-	sentenceMetricsOnly  = "this token is the informtop agent's metrics token: it reads /metrics only; the caches, objects, frames and reports need the agent's attach token (informtop attach --token-file FILE)"
-	sentenceReadOnly     = "the informtop agent is read-only: use GET"
+	// SentenceUnauthorized answers a request without a valid token (401).
+	SentenceUnauthorized = "this informtop agent requires a bearer token: send \"Authorization: Bearer <token>\" (informtop attach --token-file FILE)"
+	// SentenceMetricsOnly answers the metrics token on any path but
+	// /metrics (403).
+	SentenceMetricsOnly = "this token is the informtop agent's metrics token: it reads /metrics only; the caches, objects, frames and reports need the agent's attach token (informtop attach --token-file FILE)"
+	// SentenceReadOnly answers any method but GET and HEAD (405).
+	SentenceReadOnly = "the informtop agent is read-only: use GET"
 )
 
 // The refusals' challenges (RFC 6750: a token is wanted; the token does
@@ -219,8 +224,8 @@ const (
 )
 
 var (
-	bodyUnauthorized = errorBody(sentenceUnauthorized)
-	bodyMetricsOnly  = errorBody(sentenceMetricsOnly)
+	bodyUnauthorized = errorBody(SentenceUnauthorized)
+	bodyMetricsOnly  = errorBody(SentenceMetricsOnly)
 )
 
 // ServeHTTP checks the request's token first, refusing one without a
@@ -277,7 +282,7 @@ func (h *handler) serveRoute(w http.ResponseWriter, r *http.Request, rt route) {
 func (h *handler) serveUnrouted(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		writeError(w, http.StatusMethodNotAllowed, sentenceReadOnly)
+		writeError(w, http.StatusMethodNotAllowed, SentenceReadOnly)
 		return
 	}
 	w.Header().Set(api.VersionHeader, api.Version)

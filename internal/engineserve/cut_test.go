@@ -1,8 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve"
-
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
@@ -10,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/engine"
 )
 

@@ -1,8 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve"
-
 	"context"
 	"maps"
 	"net/http"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/serve"
 )
 
 // flood is n clients sending requests to a handler in a loop, in

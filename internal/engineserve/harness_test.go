@@ -1,8 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve"
-
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -10,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +20,7 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/engine"
 )
 
@@ -124,17 +122,19 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func server(t *testing.T, opts serve.Options, informers ...*engine.Informer) *httptest.Server {
 	t.Helper()
 	h, err := NewHandler(opts, informers...)
-	return serveFresh(t, h, err)
+	return serveHandler(t, h, err)
 }
 
-// serveFresh serves h, built with err, for the test's lifetime, every
-// answer computed afresh.
-func serveFresh(t *testing.T, h http.Handler, err error) *httptest.Server {
+// serveHandler serves h, built with err, for the test's lifetime.
+// Answers are shared as the handler shares them (a cache's while the
+// informer received nothing new, a frame a tenth of a second, a scrape a
+// second): a test that asks again for something it changed waits for the
+// answer to show it (waitFor).
+func serveHandler(t *testing.T, h http.Handler, err error) *httptest.Server {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
-	everyAnswerFresh(h)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
@@ -161,16 +161,6 @@ func do(t *testing.T, srv *httptest.Server, method, path, token string) (*http.R
 		t.Fatal(err)
 	}
 	return resp, body
-}
-
-// everyAnswerFresh makes h share no answer past its computation, for the
-// tests of what answers say and the benchmarks of computing them; the
-// sharing has tests of its own (share_test.go).
-func everyAnswerFresh(h http.Handler) {
-	s := h.(*handler).share
-	var hours atomic.Int64
-	s.now = func() time.Time { return time.Unix(0, 0).Add(time.Duration(hours.Add(1)) * time.Hour) }
-	s.after = func(time.Duration, func()) {}
 }
 
 // get fetches path with an optional bearer token; it returns the status

@@ -1,8 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve"
-
 	"net/http"
 	"slices"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/engine"
 )
@@ -50,7 +49,7 @@ func TestAgentCarriesCacheMutations(t *testing.T) {
 		ls := inf.Snapshot().Listeners
 		return len(ls) == 1 && ls[0].CacheMutations > 0
 	})
-	const name = "github.com/informtop/informtop/agent.(*relabeler)"
+	const name = "github.com/informtop/informtop/internal/engineserve.(*relabeler)"
 	const field = `metadata.labels.touched: "" → "yes"`
 
 	status, body := get(t, srv, http.MethodGet, api.PathMetrics, "")

@@ -1,8 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve"
-
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/redact"
+	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/engine"
 )
 
@@ -38,7 +37,7 @@ func metadataSecret(name string) *metav1.PartialObjectMetadata {
 func TestMetadataOnlySecretLeavesNoEndpoint(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		opts Options
+		opts serve.Options
 	}{
 		{"resource named", serve.Options{Resources: map[string]schema.GroupVersionResource{"secrets": {Version: "v1", Resource: "secrets"}}}},
 		{"resource unknown", serve.Options{}},

@@ -1,12 +1,11 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve"
-
 	"testing"
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/engine"
 )
 

@@ -1,8 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve"
-
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/engine"
 )
 
@@ -54,7 +53,6 @@ func TestHandlerMountsUnderAnyPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	everyAnswerFresh(h)
 	for prefix, mounted := range mounts(h) {
 		srv := httptest.NewServer(mounted)
 		for _, p := range apiPaths {
@@ -87,8 +85,8 @@ func TestOtherMethodsAre405WithAllow(t *testing.T) {
 			for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions, "BREW"} {
 				resp, body := do(t, srv, method, prefix+p, "")
 				what := method + " " + prefix + p
-				if resp.StatusCode != http.StatusMethodNotAllowed || errorSentence(t, body) != sentenceReadOnly {
-					t.Errorf("%s: %d %s, want 405 %q", what, resp.StatusCode, body, sentenceReadOnly)
+				if resp.StatusCode != http.StatusMethodNotAllowed || errorSentence(t, body) != serve.SentenceReadOnly {
+					t.Errorf("%s: %d %s, want 405 %q", what, resp.StatusCode, body, serve.SentenceReadOnly)
 				}
 				if allow := resp.Header.Get("Allow"); allow != "GET, HEAD" {
 					t.Errorf("%s: Allow %q, want \"GET, HEAD\"", what, allow)

@@ -1,8 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve"
-
 	"bufio"
 	"context"
 	"crypto/sha256"
@@ -31,6 +29,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/engine"
 )
 

@@ -1,8 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve"
-
 	"bytes"
 	"encoding/base64"
 	"io"
@@ -12,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source/local"
@@ -180,18 +180,36 @@ func TestStoreEndpoints(t *testing.T) {
 func TestSecretDataNeverLeavesThroughCacheMutationReports(t *testing.T) {
 	const written = "swordfish-written-by-a-handler"
 	ring := instr.NewRing(1024)
+	// The handler's write races with whatever reads the cached Secret
+	// meanwhile (that is the bug it stands for), so nothing reads it until
+	// the write is done: the test waits for wrote before its first
+	// snapshot, and the upkeep, which samples cached objects for their
+	// size at any time, is off.
 	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t, secret("db")), &corev1.Secret{}, engine.Options{
 		Name: "secrets", Resource: "secrets",
-		Instrumentation: engine.Instrumentation{Events: ring, MutationAttribution: true},
+		Instrumentation: engine.Instrumentation{Events: ring, MutationAttribution: true, NoUpkeep: true},
 	})
+	wrote := make(chan struct{})
+	var once sync.Once
 	if _, err := inf.AddNamedEventHandler("scribbler", cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) { obj.(*corev1.Secret).Data["password"] = []byte(written) },
+		AddFunc: func(obj any) {
+			obj.(*corev1.Secret).Data["password"] = []byte(written)
+			once.Do(func() { close(wrote) })
+		},
 	}, cache.HandlerOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// The agent, built before the informer runs, lists changed fields with secret values hidden.
 	srv := server(t, serve.Options{}, inf)
 	startInformer(t, inf)
+	waitFor(t, "the handler to write into the cached Secret", func() bool {
+		select {
+		case <-wrote:
+			return true
+		default:
+			return false
+		}
+	})
 	waitFor(t, "the handler's write into the cached Secret to be found", func() bool {
 		s := inf.Snapshot()
 		return len(s.Listeners) == 1 && s.Listeners[0].CacheMutations == 1
@@ -239,11 +257,11 @@ func TestRefusalsTellNothing(t *testing.T) {
 		sentence            string
 		header              string // the one header the status needs
 	}{
-		{http.MethodGet, api.PathFrame, "", http.StatusUnauthorized, sentenceUnauthorized, "WWW-Authenticate"},
-		{http.MethodGet, "/nope?x=<script>", "wrong", http.StatusUnauthorized, sentenceUnauthorized, "WWW-Authenticate"},
-		{http.MethodPost, api.PathCut + "?informer=pods", "", http.StatusUnauthorized, sentenceUnauthorized, "WWW-Authenticate"},
-		{http.MethodDelete, api.PathMetrics, "t", http.StatusMethodNotAllowed, sentenceReadOnly, "Allow"},
-		{"BREW", "/nope", "t", http.StatusMethodNotAllowed, sentenceReadOnly, "Allow"},
+		{http.MethodGet, api.PathFrame, "", http.StatusUnauthorized, serve.SentenceUnauthorized, "WWW-Authenticate"},
+		{http.MethodGet, "/nope?x=<script>", "wrong", http.StatusUnauthorized, serve.SentenceUnauthorized, "WWW-Authenticate"},
+		{http.MethodPost, api.PathCut + "?informer=pods", "", http.StatusUnauthorized, serve.SentenceUnauthorized, "WWW-Authenticate"},
+		{http.MethodDelete, api.PathMetrics, "t", http.StatusMethodNotAllowed, serve.SentenceReadOnly, "Allow"},
+		{"BREW", "/nope", "t", http.StatusMethodNotAllowed, serve.SentenceReadOnly, "Allow"},
 	} {
 		resp := do(c.method, c.path, c.token)
 		body, _ := io.ReadAll(resp.Body)
@@ -282,13 +300,13 @@ func TestTokenFile(t *testing.T) {
 	if status, _ := get(t, srv, http.MethodGet, api.PathFrame, ""); status != http.StatusUnauthorized {
 		t.Errorf("without a token: %d", status)
 	}
-	if addr, err := CheckAddr("0.0.0.0:0", serve.Options{TokenFile: path}); err != nil || addr != "0.0.0.0:0" {
+	if addr, err := serve.CheckAddr("0.0.0.0:0", serve.Options{TokenFile: path}); err != nil || addr != "0.0.0.0:0" {
 		t.Errorf("CheckAddr on every address with a token file: %q, %v", addr, err)
 	}
 
 	missing := filepath.Join(t.TempDir(), "missing")
 	for _, c := range []struct {
-		opts Options
+		opts serve.Options
 		want string
 	}{
 		{serve.Options{Token: "a", TokenFile: path}, "both Options.Token and Options.TokenFile"},
@@ -299,7 +317,7 @@ func TestTokenFile(t *testing.T) {
 		if _, err := NewHandler(c.opts, inf); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("NewHandler(%+v): %v, want %q", c.opts, err, c.want)
 		}
-		if _, err := CheckAddr("127.0.0.1:0", c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := serve.CheckAddr("127.0.0.1:0", c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("CheckAddr(%+v): %v, want %q", c.opts, err, c.want)
 		}
 	}

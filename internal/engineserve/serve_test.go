@@ -1,8 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve"
-
 	"context"
 	"net"
 	"net/http"
@@ -11,6 +9,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/engine"
 )
 
@@ -24,14 +23,6 @@ func TestServeRefusesNonLoopbackWithoutToken(t *testing.T) {
 	}
 	if err := Serve(context.Background(), "nonsense", serve.Options{}, inf); err == nil || !strings.Contains(err.Error(), "HOST:PORT") {
 		t.Errorf("Serve(nonsense) = %v", err)
-	}
-}
-
-func TestListenAddrDefaultsToLoopback(t *testing.T) {
-	for in, want := range map[string]string{"": "127.0.0.1:0", ":0": "127.0.0.1:0", ":9090": "127.0.0.1:9090", "localhost:1": "localhost:1", "[::1]:2": "[::1]:2"} {
-		if got, err := listenAddr(in); err != nil || got != want {
-			t.Errorf("listenAddr(%q) = %q, %v; want %q", in, got, err, want)
-		}
 	}
 }
 

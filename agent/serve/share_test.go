@@ -1,8 +1,6 @@
-package engineserve
+package serve
 
 import (
-	"github.com/informtop/informtop/agent/serve"
-
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -18,7 +16,6 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/api"
-	"github.com/informtop/informtop/engine"
 )
 
 // fakeClock is the sharer's clock and timers, moved by the test.
@@ -289,17 +286,17 @@ func TestQueryKeyCountsOnlyTheNamedParameters(t *testing.T) {
 // is shared for a second only with scrapes asking for the same format
 // and compression; a caller without the token gets no shared answer.
 func TestHandlerSharesCacheAnswersOnlyWhileCurrentAndScrapesForASecond(t *testing.T) {
-	f := newFixture(t, 1024, engine.Options{})
-	h, err := NewHandler(serve.Options{Token: "t"}, f.pods, f.secrets)
+	src := newCuttable(podsStore(1, "a", "b", "c"))
+	h, err := newHandler(src, Options{Token: "t"}, Extras{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := useFakeClock(h.(*handler).share)
+	clock := useFakeClock(h.share)
 	computed := map[string]*atomic.Int64{}
-	for i, rt := range h.(*handler).routes {
+	for i, rt := range h.routes {
 		n := new(atomic.Int64)
 		computed[rt.path] = n
-		h.(*handler).routes[i].serve = func(w http.ResponseWriter, r *http.Request) {
+		h.routes[i].serve = func(w http.ResponseWriter, r *http.Request) {
 			n.Add(1)
 			rt.serve(w, r)
 		}
@@ -324,11 +321,7 @@ func TestHandlerSharesCacheAnswersOnlyWhileCurrentAndScrapesForASecond(t *testin
 		t.Errorf("the shared cut differs: %s, then %s", firstBody, secondBody)
 	}
 
-	f.podSource.Add(pod("d"))
-	waitFor(t, "the informer to take pod d in", func() bool {
-		c, err := f.pods.Cut()
-		return err == nil && len(c.Objects) == 4
-	})
+	src.SetStore("pods", podsStore(2, "a", "b", "c", "d")) // pod d came: a new generation
 	getAuthorized(t, srv, cutPath, nil, &third)
 	var entries api.StoreEntries
 	getAuthorized(t, srv, entriesPath, nil, &entries)
@@ -354,9 +347,17 @@ func TestHandlerSharesCacheAnswersOnlyWhileCurrentAndScrapesForASecond(t *testin
 		t.Errorf("a gzip scrape in the same second got other bytes than the first")
 	}
 
-	status, body := get(t, srv, http.MethodGet, cutPath, "")
-	if status != http.StatusUnauthorized || errorSentence(t, body) != sentenceUnauthorized {
-		t.Errorf("without the token, while a cut is shared: %d %s", status, body)
+	resp, err := srv.Client().Get(srv.URL + cutPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusUnauthorized || errorSentence(t, body) != SentenceUnauthorized {
+		t.Errorf("without the token, while a cut is shared: %d %s", resp.StatusCode, body)
 	}
 }
 
