@@ -14,7 +14,7 @@ import (
 
 // DefaultAddr is where Serve listens when addr is "": loopback, a free
 // port (ServeOptions.Listening tells which).
-const DefaultAddr = serve.DefaultAddr
+const DefaultAddr = "127.0.0.1:0"
 
 // Options configures the endpoint NewHandler and Serve build.
 type Options struct {

@@ -177,7 +177,7 @@ func (s *informers) Cut(_ context.Context, name string) (verify.Cut, error) {
 	if inf == nil {
 		return verify.Cut{}, source.NoInformer(name)
 	}
-	return verify.Cut{}, fmt.Errorf("it is client-go's own informer, whose cache cannot be read as of one resourceVersion; --verify needs informtop's engine in the controller (docs/agent.md)")
+	return verify.Cut{}, fmt.Errorf("it is client-go's own informer, whose cache cannot be read as of one resourceVersion; so attach --verify cannot check it (docs/agent.md)")
 }
 
 // Run implements source.Source: the informers run where the controller
@@ -221,10 +221,10 @@ func (e *notSyncedError) Unwrap() error { return e.err }
 // cuts.
 func (s *informers) Controls() source.Controls { return source.Controls{Cuts: s} }
 
-// The handler's extras for engine informers (see extras).
+// The handler's Extras.
 
-// identity is the group, version and resource the informer was given as
-// its client-go identity (engine.Options.Identifier); zero when none.
+// identity is the group, version and resource the informer lists and
+// watches, for metric labels; zero when unknown.
 func (s *informers) identity(name string) schema.GroupVersionResource {
 	if inf := s.current().byName[name]; inf != nil {
 		return inf.gvr

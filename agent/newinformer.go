@@ -54,10 +54,10 @@ func WithResource(gvr schema.GroupVersionResource) InformerOption {
 // watches, events, errors, freshness), each handler registered on it (the
 // call in progress, its key and start, calls returned by kind, latency,
 // HasSynced; a call stuck longer than source.StallAfter is reported with
-// the code it is stuck in), client-go's queue metric (depth) and a
-// listener of the agent's that counts what the informer distributes
-// (handlers' backlogs, as lower bounds). Queue contents and steps need
-// WithEngine. A nil set is one of its own, which no handler serves.
+// the code it is stuck in) and a listener of the agent's that counts what
+// the informer distributes (handlers' backlogs, as lower bounds). The
+// queue between the watch and the handlers stays client-go's own. A nil
+// set is one of its own, which no handler serves.
 func NewInformer(set *Set, opts ...InformerOption) func(cache.ListerWatcher, kruntime.Object, time.Duration, cache.Indexers) cache.SharedIndexInformer {
 	if set == nil {
 		set = NewSet()
@@ -149,7 +149,7 @@ func typeName(obj kruntime.Object) string {
 	return t.Name()
 }
 
-// listenerName names a handler as client-go's logs do (the engine's
+// listenerName names a handler as client-go's logs do (instr's
 // processor.HandlerName). controller-runtime's handlers are one generic
 // type for every controller, so theirs is named after the resource
 // watched (and told apart by " #2", …); the code a stalled call is in

@@ -145,7 +145,6 @@ var frameworks = []string{
 	"k8s.io/klog/",
 	"sigs.k8s.io/controller-runtime/",
 	"github.com/informtop/informtop/agent.",
-	"github.com/informtop/informtop/engine",
 }
 
 // userCode says whether fn (a function's full name) is neither the Go

@@ -27,7 +27,6 @@ func TestUserCodeSkipsTheFrameworks(t *testing.T) {
 		"k8s.io/apimachinery/pkg/util/wait.BackoffUntil":                                false,
 		"sigs.k8s.io/controller-runtime/pkg/internal/source.(*EventHandler[...]).OnAdd": false,
 		"github.com/informtop/informtop/agent.(*probe).OnAdd":                           false,
-		"github.com/informtop/informtop/engine/processor.(*Listener).invoke":            false,
 	} {
 		if got := userCode(fn); got != want {
 			t.Errorf("userCode(%q) = %t, want %t", fn, got, want)

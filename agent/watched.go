@@ -20,10 +20,9 @@ import (
 )
 
 // watched is an informer NewInformer built and a Set serves: client-go's
-// own (observed from outside: its ListerWatcher, do-nothing listeners
-// counting what it distributes, its queue metric, and a probe around each
-// handler registered through it) or informtop's engine (which reports
-// itself; probes add only stall detection). It is the SharedIndexInformer
+// own, observed from outside (its ListerWatcher, a do-nothing listener
+// counting what it distributes, and a probe around each handler
+// registered through it). It is the SharedIndexInformer
 // the controller gets: every method but the handler registrations, Run
 // and the watch error handler goes to the informer unchanged.
 //

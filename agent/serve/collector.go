@@ -116,9 +116,8 @@ func collectWorkqueues(ch chan<- prometheus.Metric, queues []source.Workqueue) {
 }
 
 // labels are an informer's name, group, version and resource:
-// Options.Resources first, else its identity (NewHandler's: what the
-// engine informer was given as its client-go identity,
-// engine.Options.Identifier) when it has a resource, else an empty group
+// Options.Resources first, else its identity (Extras.Identity) when it
+// has a resource, else an empty group
 // and version and the model's Resource. Read at scrape time, as informers
 // may join after the handler is built.
 func (c *collector) labels(inf source.Informer) []string {

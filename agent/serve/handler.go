@@ -23,7 +23,8 @@ import (
 // handler serves agent/api from a source.Source: every endpoint reads
 // through the source only (frames and reports from Pull, the store
 // endpoints from Store, cuts from Controls().Cuts, /metrics from the
-// model), so it serves any source, engine informers or none. Its fields
+// model), so it serves any source: the agent's view of client-go's
+// informers, engine informers (informtop's tests), a fake. Its fields
 // are fixed once newHandler returns; what changes (the sharer's answers,
 // the budgets' limiters) locks itself, so it serves concurrently without
 // a lock of its own.
