@@ -292,8 +292,12 @@ func WriteTable(w io.Writer, r Report) error {
 		if inf.NotSyncedReason != "" {
 			fmt.Fprintf(w, "  not synced: %s\n", safe(inf.NotSyncedReason))
 		}
-		fmt.Fprintf(w, "  queue: depth %s, oldest %s, added %s, popped %s\n", humanize.Count(inf.Queue.Depth), humanize.Tenths(inf.Queue.OldestAgeSeconds),
-			humanize.Count(inf.Queue.Added), humanize.Count(inf.Queue.Popped))
+		if inf.Implementation == source.ImplementationClientGo {
+			fmt.Fprintf(w, "  queue: client-go's own, not visible from outside the informer\n")
+		} else {
+			fmt.Fprintf(w, "  queue: depth %s, oldest %s, added %s, popped %s\n", humanize.Count(inf.Queue.Depth), humanize.Tenths(inf.Queue.OldestAgeSeconds),
+				humanize.Count(inf.Queue.Added), humanize.Count(inf.Queue.Popped))
+		}
 		fmt.Fprintf(w, "  store: %s%s\n", humanize.Plural(inf.Store.Objects, "object"), indexSummary(inf.Store.Indexes))
 		rf := inf.Reflector
 		fmt.Fprintf(w, "  reflector: %s, %s, %s, %s, %s, %s\n", listText(rf),
