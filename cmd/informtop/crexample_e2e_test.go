@@ -20,7 +20,8 @@ import (
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
-// startCRExample starts examples/controller-runtime-manager, returning once
+// startCRExample starts the test twin of examples/controller-runtime-manager
+// (examples/internal/cmd/controller-runtime-manager), returning once
 // its metrics server, with the agent mounted, listens.
 func startCRExample(t *testing.T, kubeconfig, ns string, extra ...string) *examplectl.Process {
 	t.Helper()
@@ -28,8 +29,8 @@ func startCRExample(t *testing.T, kubeconfig, ns string, extra ...string) *examp
 	return examplectl.Start(t, examplectl.ControllerRuntimeManager, append(args, extra...)...)
 }
 
-// The controller-runtime example: its cache's informers run on the engine,
-// informtop attach, through the manager's metrics server, sees the
+// The controller-runtime example: its cache's informers are client-go's
+// own, built through the agent; informtop attach, through the manager's metrics server, sees the
 // ConfigMap informer synced with the controller's handler on it, every ConfigMap is reconciled, and SIGTERM
 // stops it cleanly.
 func TestControllerRuntimeExample(t *testing.T) {
