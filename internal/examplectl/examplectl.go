@@ -29,14 +29,30 @@ import (
 type Example string
 
 // The test controllers, twins of examples/client-go-controller and
-// examples/controller-runtime-manager.
+// examples/controller-runtime-manager; they announce their agent (Start).
 const (
 	ClientGoController       Example = "client-go-controller"
 	ControllerRuntimeManager Example = "controller-runtime-manager"
 )
 
+// The examples as a user copies them, with nothing for tests; they
+// announce nothing, so StartAt waits for their agent at the address the
+// test gave them.
+const (
+	CopiedClientGoController       Example = "copied-client-go-controller"
+	CopiedControllerRuntimeManager Example = "copied-controller-runtime-manager"
+)
+
 // pkg is example's package, relative to examples/.
-func (e Example) pkg() string { return "./internal/cmd/" + string(e) }
+func (e Example) pkg() string {
+	switch e {
+	case CopiedClientGoController:
+		return "./client-go-controller"
+	case CopiedControllerRuntimeManager:
+		return "./controller-runtime-manager/cmd"
+	}
+	return "./internal/cmd/" + string(e)
+}
 
 // built holds the binaries of a test binary, each built by the first Start
 // that needs it and removed by Main.
