@@ -18,6 +18,7 @@ import (
 	"crypto/tls"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -57,9 +58,12 @@ func (m *Measurement) Start(ctx context.Context) (stop func(), err error) {
 	return runtimestats.CPUProfile(m.cpuProfile)
 }
 
+// announceTo is where Announce prints: stderr, but in this package's tests.
+var announceTo io.Writer = os.Stderr
+
 // Announce prints the line a test waits for: the agent answers at addr.
 func Announce(addr string) {
-	fmt.Fprintf(os.Stderr, "agent listening on %s\n", addr)
+	fmt.Fprintf(announceTo, "agent listening on %s\n", addr)
 }
 
 // FreePort is addr with port 0 replaced by a port free now, for servers
