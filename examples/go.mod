@@ -102,6 +102,4 @@ require (
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
-replace github.com/informtop/informtop => ../
-
 replace github.com/informtop/informtop/agent => ../agent
