@@ -1,4 +1,5 @@
-// Package examples holds programs that use informtop's engine and debug
-// agent in a user's controller, one per directory; it is a module of its
-// own so the root module does not depend on what they import.
+// Package examples holds controllers that use informtop's debug agent, one
+// per directory, for users to copy from, and under internal/ the tests'
+// twins of them; it is a module of its own so the root module does not
+// depend on what they import.
 package examples

@@ -10,7 +10,11 @@ require (
 	sigs.k8s.io/controller-runtime v0.25.2
 )
 
-require github.com/informtop/informtop v0.0.0-00010101000000-000000000000 // indirect
+require (
+	github.com/go-logr/zapr v1.3.0 // indirect
+	go.uber.org/multierr v1.11.0 // indirect
+	go.uber.org/zap v1.27.1 // indirect
+)
 
 require (
 	cel.dev/expr v0.25.1 // indirect
@@ -73,7 +77,7 @@ require (
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
 	golang.org/x/net v0.57.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
-	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/sync v0.22.0
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/term v0.45.0 // indirect
 	golang.org/x/text v0.40.0 // indirect
@@ -97,7 +101,5 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
-
-replace github.com/informtop/informtop => ../
 
 replace github.com/informtop/informtop/agent => ../agent

@@ -1,9 +1,11 @@
 package main
 
 // What informtop's debug agent costs the controller it is linked into:
-// each example built as it ships (client-go's informer observed by the
-// agent) and with -tags plain (the same controller, no informtop linked
-// at all), measured side by side in the same run on the shared cluster.
+// each example's test twin (examples/internal/cmd: the example's
+// controller, measured from outside) built with the agent's lines
+// (client-go's informer observed by the agent) and with -tags plain (the
+// same controller, no informtop linked at all), measured side by side in
+// the same run on the shared cluster.
 // docs/benchmarks.md ("Cost of the agent in a controller") has the
 // figures and how to rerun them.
 
@@ -67,7 +69,7 @@ var costHeavy = []string{
 // costExample is one example controller and how to make the objects it
 // reconciles.
 type costExample struct {
-	dir    string // under examples/
+	dir    string // under examples/internal/cmd/
 	short  string // in subtest and metric names
 	create func(ctx context.Context, cs kubernetes.Interface, ns, name string) error
 }
@@ -97,7 +99,7 @@ func buildCost(t testing.TB, dir string, ex costExample, variant string, flags .
 	if variant == "plain" {
 		args = append(args, "-tags", "plain")
 	}
-	build := exec.Command("go", append(args, "./"+ex.dir)...)
+	build := exec.Command("go", append(args, "./internal/cmd/"+ex.dir)...)
 	build.Dir = filepath.Join("..", "..", "examples")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(build.Args[1:], " "), err, out)
@@ -510,7 +512,7 @@ func TestControllerCost(t *testing.T) {
 			if variant == "plain" {
 				args = append(args, "-tags", "plain")
 			}
-			list := exec.Command("go", append(args, "./"+ex.dir)...)
+			list := exec.Command("go", append(args, "./internal/cmd/"+ex.dir)...)
 			list.Dir = filepath.Join("..", "..", "examples")
 			out, err := list.Output()
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -15,12 +16,14 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/informtop/informtop/internal/examplectl"
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
-// startCRExample starts examples/controller-runtime-manager, returning once
+// startCRExample starts the test twin of examples/controller-runtime-manager
+// (examples/internal/cmd/controller-runtime-manager), returning once
 // its metrics server, with the agent mounted, listens.
 func startCRExample(t *testing.T, kubeconfig, ns string, extra ...string) *examplectl.Process {
 	t.Helper()
@@ -28,8 +31,8 @@ func startCRExample(t *testing.T, kubeconfig, ns string, extra ...string) *examp
 	return examplectl.Start(t, examplectl.ControllerRuntimeManager, append(args, extra...)...)
 }
 
-// The controller-runtime example: its cache's informers run on the engine,
-// informtop attach, through the manager's metrics server, sees the
+// The controller-runtime example: its cache's informers are client-go's
+// own, built through the agent; informtop attach, through the manager's metrics server, sees the
 // ConfigMap informer synced with the controller's handler on it, every ConfigMap is reconciled, and SIGTERM
 // stops it cleanly.
 func TestControllerRuntimeExample(t *testing.T) {
@@ -162,4 +165,72 @@ func (s crStoreJSON) objects(name string) int {
 		}
 	}
 	return -1
+}
+
+// The examples as a user copies them (examples/client-go-controller and
+// examples/controller-runtime-manager/cmd, nothing for tests in them) run
+// as their README says: attach shows their informer synced with the
+// controller's handler on it, and SIGTERM ends them with exit status 0.
+func TestTheExamplesAsCopied(t *testing.T) {
+	c := kubetest.Shared(t)
+	bin := buildInformtop(t, t.TempDir())
+	for _, ex := range []struct {
+		example  examplectl.Example
+		informer string
+		listener func(string) bool
+		start    func(t *testing.T) *examplectl.Process
+	}{
+		{examplectl.CopiedClientGoController, "deployments.apps", func(l string) bool { return l == "main.(*Controller)" },
+			func(t *testing.T) *examplectl.Process {
+				addr := freeAddr(t)
+				return examplectl.StartAt(t, examplectl.CopiedClientGoController, addr, "--kubeconfig", c.Kubeconfig, "--agent-addr", addr)
+			}},
+		{examplectl.CopiedControllerRuntimeManager, "configmaps", func(l string) bool { return strings.Contains(l, "controller-runtime") },
+			func(t *testing.T) *examplectl.Process {
+				addr := freeAddr(t)
+				// On this machine: plain HTTP, as the example's README says.
+				return examplectl.StartAt(t, examplectl.CopiedControllerRuntimeManager, "http://"+addr+"/debug/informtop/",
+					"--kubeconfig", c.Kubeconfig, "--metrics-bind-address", addr, "--metrics-secure=false", "--health-probe-bind-address", "0")
+			}},
+	} {
+		t.Run(string(ex.example), func(t *testing.T) {
+			ctl := ex.start(t)
+			var last string
+			err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, 60*time.Second, true, func(context.Context) (bool, error) {
+				code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.Addr(), "--once", "--json", "--timeout", "30s")
+				last = fmt.Sprintf("exit %d\n%s\n%s", code, stdout, stderr)
+				var doc attachJSON
+				if code != 0 || json.Unmarshal([]byte(stdout), &doc) != nil {
+					return false, nil
+				}
+				for _, inf := range doc.Informers {
+					for _, l := range inf.Listeners {
+						if inf.Name == ex.informer && inf.Synced && ex.listener(l.Name) && l.Synced {
+							return true, nil
+						}
+					}
+				}
+				return false, nil
+			})
+			if err != nil {
+				t.Fatalf("attach never showed the %s informer synced with the controller's handler: %v; last:\n%s\nits log:\n%s",
+					ex.informer, err, last, strings.Join(ctl.Log(), "\n"))
+			}
+			if err := ctl.Stop(); err != nil {
+				t.Fatalf("after SIGTERM: %v; want exit 0; its log:\n%s", err, strings.Join(ctl.Log(), "\n"))
+			}
+		})
+	}
+}
+
+// freeAddr is a loopback address with a port free now, for a program
+// that does not say which port it bound.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
 }

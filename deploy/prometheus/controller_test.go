@@ -26,7 +26,7 @@ import (
 // serving /metrics.
 type controller struct{ *examplectl.Process }
 
-// startController starts examples/client-go-controller on the deployments
+// startController starts the test twin of examples/client-go-controller on the deployments
 // of ns, with its handler blocked on the first one when blocked, and
 // returns once its agent listens. It stops when t ends.
 func startController(t *testing.T, c *kubetest.Cluster, ns string, blocked bool) *controller {

@@ -1,7 +1,9 @@
-// Package examplectl runs the programs under examples/ as their users run
-// them, for the tests that watch a controller through its agent: each
-// example is built once per test binary, started with the test's flags, and
-// found through the `agent listening on ADDR` line it prints on stderr.
+// Package examplectl runs the test controllers under examples/internal/cmd
+// (the examples a user copies, with the knobs and measurements only tests
+// need: package examples/internal/harness) for the tests that watch a
+// controller through its agent: each is built once per test binary,
+// started with the test's flags, and found through the `agent listening
+// on ADDR` line it prints on stderr.
 //
 // It is test support: import it from _test.go files only. Users never link
 // it, and nothing they link may import it (internal/layering checks).
@@ -17,19 +19,40 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
 
-// Example names a program under examples/, a directory of the nested module
-// there.
+// Example names a test controller: a directory of examples/internal/cmd,
+// in the nested module examples/.
 type Example string
 
-// The examples that serve an agent.
+// The test controllers, twins of examples/client-go-controller and
+// examples/controller-runtime-manager; they announce their agent (Start).
 const (
 	ClientGoController       Example = "client-go-controller"
 	ControllerRuntimeManager Example = "controller-runtime-manager"
 )
+
+// The examples as a user copies them, with nothing for tests; they
+// announce nothing, so StartAt waits for their agent at the address the
+// test gave them.
+const (
+	CopiedClientGoController       Example = "copied-client-go-controller"
+	CopiedControllerRuntimeManager Example = "copied-controller-runtime-manager"
+)
+
+// pkg is example's package, relative to examples/.
+func (e Example) pkg() string {
+	switch e {
+	case CopiedClientGoController:
+		return "./client-go-controller"
+	case CopiedControllerRuntimeManager:
+		return "./controller-runtime-manager/cmd"
+	}
+	return "./internal/cmd/" + string(e)
+}
 
 // built holds the binaries of a test binary, each built by the first Start
 // that needs it and removed by Main.
@@ -108,10 +131,10 @@ func buildExample(example Example) (string, error) {
 		}
 	}
 	path := filepath.Join(built.dir, string(example))
-	cmd := exec.Command("go", "build", "-o", path, "./"+string(example))
+	cmd := exec.Command("go", "build", "-o", path, example.pkg())
 	cmd.Dir = src
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building examples/%s: %v\n%s", example, err, out)
+		return "", fmt.Errorf("building examples/%s: %v\n%s", strings.TrimPrefix(example.pkg(), "./"), err, out)
 	}
 	return path, nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -15,18 +16,32 @@ import (
 )
 
 // An example that exits before its agent listens fails the start at once,
-// with how it ended and its log; Stop then says how it ended too.
+// with how it ended and its log; Stop then says how it ended too. Here
+// the agent refuses an address other machines reach without a token.
 func TestStartReportsAnExit(t *testing.T) {
-	p, err := examplectl.StartErr(t, examplectl.ClientGoController, "--informer", "bogus")
-	if err == nil || !strings.Contains(err.Error(), "client-go-controller --informer bogus exited (exit status 2) before its agent listened") ||
-		!strings.Contains(err.Error(), `error: --informer "bogus": use client-go or engine`) {
+	// A cluster nothing connects to: the agent refuses before the
+	// informer starts.
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(kubeconfig, []byte(`apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: c, context: {cluster: c, user: u}}]
+current-context: c
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := examplectl.StartErr(t, examplectl.ClientGoController, "--kubeconfig", kubeconfig, "--agent-addr", "0.0.0.0:0")
+	if err == nil || !strings.Contains(err.Error(), "client-go-controller --kubeconfig") ||
+		!strings.Contains(err.Error(), "--agent-addr 0.0.0.0:0 exited (exit status 1) before its agent listened") ||
+		!strings.Contains(err.Error(), "refusing to serve on 0.0.0.0:0 without a token") {
 		t.Fatalf("start = %v", err)
 	}
 	if p.Addr() != "" {
 		t.Errorf("Addr = %q after an exit", p.Addr())
 	}
-	if err := p.Stop(); err == nil || err.Error() != "exit status 2" {
-		t.Errorf("Stop = %v, want exit status 2", err)
+	if err := p.Stop(); err == nil || err.Error() != "exit status 1" {
+		t.Errorf("Stop = %v, want exit status 1", err)
 	}
 }
 

@@ -1,7 +1,9 @@
 package examplectl
 
 import (
+	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/internal/childproc"
 )
 
@@ -49,9 +54,35 @@ func Start(t testing.TB, example Example, args ...string) *Process {
 	return p
 }
 
+// StartAt starts example with args and returns once its agent answers at
+// addr, what informtop attach takes (HOST:PORT, or the URL of the agent's
+// mount), failing t as Start does. It is for the examples as a user copies
+// them, which print no address: args must make the agent listen at addr.
+func StartAt(t testing.TB, example Example, addr string, args ...string) *Process {
+	t.Helper()
+	p, err := launch(t, example, args)
+	if err == nil {
+		err = p.waitAgent(addr, startTimeout)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // start is Start returning the error it fails t with; the process, when
 // it started, is stopped when t ends.
 func start(t testing.TB, example Example, args []string) (*Process, error) {
+	t.Helper()
+	p, err := launch(t, example, args)
+	if err != nil {
+		return nil, err
+	}
+	return p, p.waitAddr(startTimeout)
+}
+
+// launch starts example, to be stopped when t ends.
+func launch(t testing.TB, example Example, args []string) (*Process, error) {
 	t.Helper()
 	bin := binary(t, example)
 	proc, err := childproc.Start(string(example), bin, filepath.Join(t.TempDir(), string(example)+".log"), args)
@@ -66,7 +97,50 @@ func start(t testing.TB, example Example, args []string) (*Process, error) {
 		}
 		_ = p.Stop()
 	})
-	return p, p.waitAddr(startTimeout)
+	return p, nil
+}
+
+// waitAgent asks the agent at addr until it answers (any answer carrying
+// its protocol version, a refusal for a missing parameter included), the
+// example exits or timeout passes.
+func (p *Process) waitAgent(addr string, timeout time.Duration) error {
+	url := addr
+	if !strings.Contains(url, "://") {
+		url = "http://" + url
+	}
+	url = strings.TrimSuffix(url, "/") + api.PathGeneration
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr, Timeout: time.Second}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var last string
+	err := wait.PollUntilContextCancel(ctx, pollEvery, true, func(ctx context.Context) (bool, error) {
+		if p.proc.Exited() {
+			return false, fmt.Errorf("%s exited (%v) before its agent answered at %s; its log:\n%s",
+				p, p.proc.Wait(), url, strings.Join(p.Log(), "\n"))
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return false, err
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			last = err.Error()
+			return false, nil
+		}
+		resp.Body.Close()
+		last = resp.Status
+		return resp.Header.Get(api.VersionHeader) != "", nil
+	})
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("the agent of %s did not answer at %s within %s (last: %s); its log:\n%s",
+			p, url, timeout, last, strings.Join(p.Log(), "\n"))
+	}
+	if err == nil {
+		p.addr = addr
+	}
+	return err
 }
 
 // String names the example and the flags it runs with.
@@ -101,7 +175,8 @@ func (p *Process) waitAddr(timeout time.Duration) error {
 }
 
 // Addr is the address the agent printed: host:port for client-go's
-// example, a URL of the metrics server's mount for controller-runtime's.
+// example, a URL of the metrics server's mount for controller-runtime's;
+// for StartAt, the URL it was given.
 func (p *Process) Addr() string { return p.addr }
 
 // PID is the example's process ID.

@@ -1,26 +1,15 @@
-// Command controller-runtime-manager is a controller-runtime manager with
+// Command controller-runtime-manager is the test and benchmark twin of
+// examples/controller-runtime-manager: a controller-runtime manager with
 // one reconciler, for ConfigMaps, whose cache builds client-go's own
-// informers with informtop's debug agent observing them, mounted in the
-// manager's metrics server so `informtop attach` can show their handlers,
-// backlogs and caches live, and name the code a stuck handler is in.
-//
-// The only informtop-specific lines are the agent.Set, the
-// cache.Options.NewInformer hook (agent.NewInformer), and the handler
-// agent.NewHandler builds with that set, given to the metrics server's
-// ExtraHandlers: they are in informtop.go, one small function each,
-// called from here where a user adds them. controller-runtime builds an
-// informer the first time something asks its cache for a type, long
-// after the metrics server's handlers are fixed; the set is what lets the
-// agent serve every informer, whenever it is built. --informer engine
-// builds informtop's engine instead, for its queues and steps in view.
-// `go build -tags plain` builds the same manager without them (plain.go),
-// which is what the cost benchmark compares it with; --runtime-stats and
-// --alloc-profile let it read the process's allocation from outside in
-// both builds.
-//
-// To see a stuck handler in informtop, --block-labelled makes the
-// controller's create predicate wait, for a ConfigMap labelled
-// informtop.example/block=true, until the file --release-file exists.
+// informers through the agent, mounted in the manager's metrics server
+// (plain, or with --metrics-secure TLS behind the authentication and
+// authorization filter, as kubebuilder scaffolds it), plus what only the
+// tests need: a create predicate that hangs on demand (--block-labelled,
+// until --release-file exists), the agent's URL announced on stderr, and
+// the process measured from outside (package harness). The agent's lines
+// are in informtop.go; `go build -tags plain` leaves them out (plain.go)
+// and links no informtop package, which is what the cost benchmark
+// compares it with (cmd/informtop/cost_e2e_test.go).
 package main
 
 import (
@@ -28,7 +17,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -51,7 +39,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/informtop/informtop/examples/internal/runtimestats"
+	"github.com/informtop/informtop/examples/internal/harness"
 )
 
 // name is what the agent calls this process in informtop attach.
@@ -67,15 +55,12 @@ func main() {
 	// ctrl.GetConfig: $KUBECONFIG, in-cluster, then ~/.kube/config.
 	var (
 		namespace  = flag.String("namespace", "", "namespace to watch; default: every namespace")
-		informer   = flag.String("informer", "client-go", "whose informers the cache builds: client-go (its own, observed by the agent) or engine (informtop's, the whole pipeline in view)")
 		blockLabel = flag.Bool("block-labelled", false, "the create predicate waits, for a ConfigMap labelled "+blockLabel+"=true, until --release-file exists")
 		release    = flag.String("release-file", filepath.Join(os.TempDir(), name+".release"), "with --block-labelled: labelled ConfigMaps proceed while this file exists")
 		agentAddr  = flag.String("agent-addr", "127.0.0.1:0", "address of the metrics server, which serves /metrics and informtop's debug agent under "+agentPath+" (port 0: a free port); empty: neither")
 		agentToken = flag.String("agent-token", "", "token informtop attach must present to the agent")
 		secure     = flag.Bool("metrics-secure", false, "serve the metrics server (and the agent in it) over TLS behind controller-runtime's authentication and authorization filter, as kubebuilder scaffolds it: callers need a Kubernetes bearer token allowed get on the path; the agent then needs no token of its own")
-		stats      = flag.Bool("runtime-stats", false, "on SIGUSR1, print a line of the process's allocation figures (runtime/metrics) on stderr")
-		profile    = flag.String("alloc-profile", "", "with --runtime-stats: record every allocation and, on SIGUSR1, write the allocation profile so far to PREFIX.N")
-		cpuProfile = flag.String("cpu-profile", "", "write a CPU profile of the whole run to this file")
+		measure    = harness.Flags(flag.CommandLine)
 	)
 	klog.InitFlags(nil)
 	flag.Parse()
@@ -83,22 +68,13 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if *stats {
-		runtimestats.Start(ctx, *profile)
+	stopMeasuring, err := measure.Start(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
 	}
-	if *cpuProfile != "" {
-		stopProfile, err := runtimestats.CPUProfile(*cpuProfile)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "error:", err)
-			os.Exit(1)
-		}
-		defer stopProfile()
-	}
-	if *informer != "client-go" && *informer != "engine" {
-		fmt.Fprintf(os.Stderr, "error: --informer %q: use client-go or engine\n", *informer)
-		os.Exit(2)
-	}
-	cfg := config{namespace: *namespace, agentAddr: *agentAddr, agentToken: *agentToken, secure: *secure, engine: *informer == "engine", blockLabelled: *blockLabel, releaseFile: *release}
+	defer stopMeasuring()
+	cfg := config{namespace: *namespace, agentAddr: *agentAddr, agentToken: *agentToken, secure: *secure, blockLabelled: *blockLabel, releaseFile: *release}
 	if err := run(ctx, cfg); err != nil {
 		klog.Flush()
 		fmt.Fprintln(os.Stderr, "error:", err)
@@ -110,7 +86,6 @@ func main() {
 type config struct {
 	namespace, agentAddr, agentToken string
 	secure                           bool // --metrics-secure
-	engine                           bool // --informer engine
 	blockLabelled                    bool
 	releaseFile                      string
 }
@@ -133,7 +108,7 @@ func run(ctx context.Context, cfg config) error {
 	// informtop, the one line: controller-runtime's cache builds every
 	// informer through the agent, which adds it to the set it serves
 	// (informtop.go).
-	cacheOpts := cache.Options{NewInformer: debug.newInformer(cfg)}
+	cacheOpts := cache.Options{NewInformer: debug.newInformer()}
 	if namespace != "" {
 		cacheOpts.DefaultNamespaces = map[string]cache.Config{namespace: {}}
 	}
@@ -193,28 +168,17 @@ func run(ctx context.Context, cfg config) error {
 }
 
 // listenAddr is the metrics server's address: the agent's rules
-// applied (informtop.go), and port 0 resolved here to a free port, since
-// controller-runtime does not tell which port it bound.
+// applied (informtop.go; behind the filter every request is
+// authenticated already), and port 0 resolved here to a free port,
+// since controller-runtime does not tell which port it bound.
 func listenAddr(debug *debugAgent, addr, token string, secure bool) (string, error) {
-	if !secure { // behind the filter, every request is authenticated already
+	if !secure {
 		var err error
 		if addr, err = debug.checkAddr(addr, token); err != nil {
 			return "", err
 		}
 	}
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "", fmt.Errorf("--agent-addr %q: %w", addr, err)
-	}
-	if port == "0" {
-		ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-		if err != nil {
-			return "", fmt.Errorf("finding a free port on %s: %w", host, err)
-		}
-		_, port, _ = net.SplitHostPort(ln.Addr().String())
-		_ = ln.Close()
-	}
-	return net.JoinHostPort(host, port), nil
+	return harness.FreePort(addr)
 }
 
 // blockLabel marks the ConfigMaps --block-labelled holds up.

@@ -10,21 +10,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"net/http"
 )
 
 type debugAgent struct{}
 
-func newDebugAgent(cfg config) (*debugAgent, error) {
-	if cfg.engine {
-		return nil, errors.New("--informer engine: this manager was built without informtop (-tags plain)")
-	}
-	return &debugAgent{}, nil
-}
+func newDebugAgent(config) (*debugAgent, error) { return &debugAgent{}, nil }
 
 // newInformer is nil: the cache's own, client-go's informer.
-func (*debugAgent) newInformer(config) newInformerFunc {
+func (*debugAgent) newInformer() newInformerFunc {
 	return nil
 }
 
