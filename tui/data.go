@@ -200,9 +200,13 @@ func (d *dataState) applyWorkqueues(msg dataMsg) {
 	}
 }
 
-// logDrops is how many event-log entries are gone: never read from the
-// source, or overwritten in the dashboard's own log.
-func (d *dataState) logDrops() uint64 { return d.missed + d.events.overwritten() }
+// logDrops is how many event-log entries the header counts as gone:
+// never read from the source (a gap anywhere in the log), or lifecycle
+// events pushed out of it (what a note sends the learner to find). The
+// per-item ring turning over is not: at a demo's 20 changes a second it
+// does within a minute, which changes nothing on screen but how far back
+// the Events view scrolls, and that view says so (eventsView.dropped).
+func (d *dataState) logDrops() uint64 { return d.missed + d.events.life.overwritten }
 
 // snap returns the current informer's snapshot, nil before the first tick.
 func (d *dataState) snap() *source.Informer {

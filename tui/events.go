@@ -308,6 +308,14 @@ func (v *eventsView) render() string {
 	cells := make([]string, 5)
 	subjectW := columnWidth(cols, ecSubject)
 	lo, hi := v.scroll.window()
+	// At the top of the log, where the overwritten events would be, one
+	// line says what they were; the cursor's row keeps its place first.
+	if dropped := v.dropped(); lo == 0 && dropped != "" && (hi-lo < v.scroll.height || v.scroll.cursor < hi-1) {
+		lines = append(lines, st.dim.Render(dropped))
+		if hi-lo == v.scroll.height {
+			hi--
+		}
+	}
 	for r := lo; r < hi; r++ {
 		e := log.at(v.rows[r])
 		cells[ecTime] = e.Time.In(v.c.loc).Format("15:04:05.000")
@@ -413,6 +421,34 @@ func eventDetail(e *source.Event) string {
 	return strings.Join(parts, " ")
 }
 
+// dropped is the sentence on what the log overwrote, fitted to the
+// view's width; "" when it overwrote nothing.
+func (v *eventsView) dropped() string {
+	log := &v.c.data.events
+	items, life := log.items.overwritten, log.life.overwritten
+	if items+life == 0 {
+		return ""
+	}
+	n := humanize.CountShort[uint64]
+	var variants []string
+	switch {
+	case life == 0:
+		variants = []string{
+			fmt.Sprintf("↑ %s older watch events, pops, store updates and callbacks were overwritten to keep the newest %s; lifecycle events are kept apart.", n(items), humanize.CountShort(eventLogSize)),
+			fmt.Sprintf("↑ %s older watch events, pops and callbacks were overwritten; lifecycle events are kept.", n(items)),
+			fmt.Sprintf("↑ %s older per-item events were overwritten; lifecycle events are kept.", n(items)),
+			fmt.Sprintf("↑ %s older per-item events were overwritten.", n(items)),
+		}
+	default:
+		variants = []string{
+			fmt.Sprintf("↑ %s older watch events, pops and callbacks and %s older lifecycle events (lists, watches, errors) were overwritten.", n(items), n(life)),
+			fmt.Sprintf("↑ %s older per-item and %s older lifecycle events were overwritten.", n(items), n(life)),
+			fmt.Sprintf("↑ %s older events were overwritten.", n(items+life)),
+		}
+	}
+	return firstFitting(v.c.width, variants...)
+}
+
 func (v *eventsView) summary() string {
 	st := v.c.styles
 	emitted := v.c.data.eventStats.Emitted
@@ -434,8 +470,13 @@ func (v *eventsView) summary() string {
 		}
 		if over > 0 {
 			// Lifecycle events have their own, longer log; what turns over
-			// is per-item events.
-			parts = append(parts, st.warn.Render(humanize.CountShort(over)+" older overwritten"))
+			// is per-item events, the log working as meant: a count, not a
+			// warning, unless lifecycle events went too.
+			txt := humanize.CountShort(over) + " older overwritten"
+			if v.c.data.events.life.overwritten > 0 {
+				txt = st.warn.Render(txt)
+			}
+			parts = append(parts, txt)
 		}
 	}
 	kind := "type: " + eventCategories[v.category].name
