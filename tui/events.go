@@ -421,29 +421,49 @@ func eventDetail(e *source.Event) string {
 	return strings.Join(parts, " ")
 }
 
-// dropped is the sentence on what the log overwrote, fitted to the
-// view's width; "" when it overwrote nothing.
+// dropped is the sentence on what the log lacks, fitted to the view's
+// width (longest wording first); "" when it lacks nothing.
 func (v *eventsView) dropped() string {
 	log := &v.c.data.events
 	items, life := log.items.overwritten, log.life.overwritten
-	if items+life == 0 {
+	missed, lifeLost := v.c.data.missed, log.life.overwritten+v.c.data.missedLife
+	if items+life+missed == 0 {
 		return ""
 	}
 	n := humanize.CountShort[uint64]
-	var variants []string
+	// Each clause in three lengths: what went, then why, then what stays.
+	var what, why [3]string
 	switch {
+	case missed > 0 && lifeLost == 0:
+		what = [3]string{n(missed) + " watch events, pops, store updates and callbacks were never read", n(missed) + " per-item events were never read", n(missed) + " per-item events never read"}
+		why = [3]string{": they came faster than the dashboard reads", ": they came too fast", ""}
+	case missed > 0:
+		what = [3]string{n(missed) + " events were never read, lifecycle events among them", n(missed) + " events were never read", n(missed) + " never read"}
+		why = [3]string{": they came faster than the dashboard reads", "", ""}
+	}
+	over := [3]string{}
+	switch {
+	case items+life == 0:
 	case life == 0:
-		variants = []string{
-			fmt.Sprintf("↑ %s older watch events, pops, store updates and callbacks were overwritten to keep the newest %s; lifecycle events are kept apart.", n(items), humanize.CountShort(eventLogSize)),
-			fmt.Sprintf("↑ %s older watch events, pops and callbacks were overwritten; lifecycle events are kept.", n(items)),
-			fmt.Sprintf("↑ %s older per-item events were overwritten; lifecycle events are kept.", n(items)),
-			fmt.Sprintf("↑ %s older per-item events were overwritten.", n(items)),
-		}
+		over = [3]string{n(items) + " older watch events, pops, store updates and callbacks were overwritten to keep the newest " + humanize.CountShort(eventLogSize), n(items) + " older per-item events were overwritten", n(items) + " older overwritten"}
 	default:
-		variants = []string{
-			fmt.Sprintf("↑ %s older watch events, pops and callbacks and %s older lifecycle events (lists, watches, errors) were overwritten.", n(items), n(life)),
-			fmt.Sprintf("↑ %s older per-item and %s older lifecycle events were overwritten.", n(items), n(life)),
-			fmt.Sprintf("↑ %s older events were overwritten.", n(items+life)),
+		over = [3]string{n(items) + " older per-item and " + n(life) + " older lifecycle events were overwritten", n(items+life) + " older events were overwritten", n(items+life) + " older overwritten"}
+	}
+	kept := ""
+	if lifeLost == 0 {
+		kept = "; lifecycle events are all kept"
+	}
+	var variants []string
+	for i := range 3 {
+		for _, k := range []string{kept, ""} {
+			clauses := []string{}
+			if what[i] != "" {
+				clauses = append(clauses, what[i]+why[i])
+			}
+			if over[i] != "" {
+				clauses = append(clauses, over[i])
+			}
+			variants = append(variants, "↑ "+strings.Join(clauses, "; ")+k+".")
 		}
 	}
 	return firstFitting(v.c.width, variants...)
@@ -466,7 +486,13 @@ func (v *eventsView) summary() string {
 		parts = append(parts, "0 dropped")
 	default:
 		if missed > 0 {
-			parts = append(parts, st.bad.Render(humanize.CountShort(missed)+" never read"))
+			// Per-item events only, unless the source dropped lifecycle
+			// events meanwhile (dataState.missedLife).
+			txt := humanize.CountShort(missed) + " never read"
+			if v.c.data.missedLife > 0 {
+				txt = st.bad.Render(txt)
+			}
+			parts = append(parts, txt)
 		}
 		if over > 0 {
 			// Lifecycle events have their own, longer log; what turns over

@@ -162,12 +162,12 @@ func TestEventLogKeepsLifecycleEventsAndCountsOverwrites(t *testing.T) {
 	h.keys("g")
 	screen = h.screen()
 	lines := strings.Split(screen, "\n")
-	sentence := "↑ " + humanize.CountShort(over) + " older watch events, pops, store updates and callbacks were overwritten to keep the newest 5,000; lifecycle events are kept apart."
+	sentence := "↑ " + humanize.CountShort(over) + " older watch events, pops, store updates and callbacks were overwritten to keep the newest 5,000; lifecycle events are all kept."
 	if len(lines) < 6 || strings.TrimSpace(lines[5]) != sentence || !strings.HasPrefix(lines[4], "TIME") {
 		t.Fatalf("at the top of the log, want %q over the oldest event kept:\n%s", sentence, screen)
 	}
 	h.size(80, 24)
-	if !strings.Contains(h.screen(), "↑ "+humanize.CountShort(over)+" older per-item events were overwritten; lifecycle events are kept.") {
+	if !strings.Contains(h.screen(), "↑ "+humanize.CountShort(over)+" older per-item events were overwritten; lifecycle events are all kept.") {
 		t.Fatalf("at 80 columns the sentence is said shorter, whole:\n%s", h.screen())
 	}
 }
