@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -165,7 +164,7 @@ func TestRisingBacklogIsAStallOnlyWhileNothingMoves(t *testing.T) {
 				t.Fatalf("the backlog rose at every point: %+v", got)
 			}
 			if got.stalled != tc.want {
-				t.Fatal(fmt.Sprintf("stalled %v, want %v", got.stalled, tc.want))
+				t.Fatalf("stalled %v, want %v", got.stalled, tc.want)
 			}
 		})
 	}
