@@ -184,12 +184,24 @@ func TestEventTotalsComeFromTheFrame(t *testing.T) {
 		t.Errorf("the ring's overwrites are shown as this view's drops:\n%s", screen)
 	}
 
-	// A reader that missed events shows its own loss.
+	// A reader that missed events shows its own loss: in the Events view
+	// while the source kept every lifecycle event for it (per-item events
+	// only went), in the header too once it may have missed some.
 	msg := fetchData(h.src, h.m.c.data.cursor, t0)
 	msg.missed = 9_000
 	h.send(msg)
-	if screen := h.screen(); !strings.Contains(screen, "│ dashboard log overflow 9,000") || !strings.Contains(screen, "987,654 emitted · 9,000 never read") {
-		t.Errorf("missed events are not counted as drops:\n%s", screen)
+	if screen := h.screen(); !strings.Contains(screen, "│ dashboard log overflow 0") || !strings.Contains(screen, "987,654 emitted · 9,000 never read") {
+		t.Errorf("missed per-item events are not counted in the Events view alone:\n%s", screen)
+	}
+	h.keys("g")
+	if want := "↑ 9,000 watch events, pops, store updates and callbacks were never read: they came faster than the dashboard reads; lifecycle events are all kept."; !strings.Contains(h.screen(), want) {
+		t.Errorf("at the top of the log, no %q:\n%s", want, h.screen())
+	}
+	msg = fetchData(h.src, h.m.c.data.cursor, t0)
+	msg.missed, msg.eventStats.DroppedLifecycle = 1_000, 40
+	h.send(msg)
+	if screen := h.screen(); !strings.Contains(screen, "│ dashboard log overflow 40") || !strings.Contains(screen, "987,654 emitted · 10,000 never read") {
+		t.Errorf("missed events that may be lifecycle events are not counted in the header:\n%s", screen)
 	}
 }
 
@@ -294,7 +306,7 @@ func TestNarrowHeaderKeepsTheSourceKindBesideAnOverflow(t *testing.T) {
 	h.size(80, 24)
 	h.frames(fixtureFrames)
 	msg := fetchData(h.src, h.m.c.data.cursor, t0)
-	msg.missed = 9_000
+	msg.missed, msg.eventStats.DroppedLifecycle = 9_000, 9_000
 	h.send(msg)
 	line := strings.Split(h.screen(), "\n")[1]
 	if !strings.HasPrefix(line, "demo │ informers ") || !strings.Contains(line, "log overflow 9,000") {

@@ -76,6 +76,11 @@ type dataState struct {
 	events      eventLog
 	cursor      uint64 // next sequence number to ask the source for
 	missed      uint64 // events the UI never saw because the source's ring overwrote them
+	// missedLife is how many of missed may have been lifecycle events: the
+	// source's ring keeps those apart for a reader that lags (instr.Ring.
+	// Since), so a stretch it overwrote held lifecycle events only where
+	// it dropped some (RingStats.DroppedLifecycle) meanwhile.
+	missedLife uint64
 	// eventStats are the source's event-ring totals as of the last tick.
 	eventStats source.RingStats
 	status     source.Status  // the source's connection state
@@ -119,6 +124,7 @@ func (d *dataState) apply(msg dataMsg) {
 	d.updated = msg.at
 	d.ticks++
 	d.paused, d.pausedBy = msg.paused, msg.pausedBy
+	lifeDropped := msg.eventStats.DroppedLifecycle - min(d.eventStats.DroppedLifecycle, msg.eventStats.DroppedLifecycle)
 	d.eventStats = msg.eventStats
 	d.status = msg.status
 	d.reasons = msg.reasons
@@ -162,6 +168,7 @@ func (d *dataState) apply(msg dataMsg) {
 	d.events.add(msg.events, msg.lifecycle)
 	d.cursor = msg.next
 	d.missed += msg.missed
+	d.missedLife += min(msg.missed, lifeDropped)
 }
 
 // applyWorkqueues keeps msg's workqueues and samples each into its
@@ -200,9 +207,15 @@ func (d *dataState) applyWorkqueues(msg dataMsg) {
 	}
 }
 
-// logDrops is how many event-log entries are gone: never read from the
-// source, or overwritten in the dashboard's own log.
-func (d *dataState) logDrops() uint64 { return d.missed + d.events.overwritten() }
+// logDrops is how many event-log entries the header counts as gone: the
+// lifecycle events (lists, watches, relists, errors: what a note sends the
+// learner to find) never read from the source or pushed out of the
+// dashboard's own log. Per-item events are not: the dashboard's ring
+// turns over within a minute at a demo's 20 changes a second, and a
+// large initial list emits them faster than a refresh reads (50,000
+// never read in initial-sync), which changes nothing on screen but what
+// the Events view holds, and that view says so (eventsView.dropped).
+func (d *dataState) logDrops() uint64 { return d.missedLife + d.events.life.overwritten }
 
 // snap returns the current informer's snapshot, nil before the first tick.
 func (d *dataState) snap() *source.Informer {

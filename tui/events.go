@@ -308,6 +308,14 @@ func (v *eventsView) render() string {
 	cells := make([]string, 5)
 	subjectW := columnWidth(cols, ecSubject)
 	lo, hi := v.scroll.window()
+	// At the top of the log, where the overwritten events would be, one
+	// line says what they were; the cursor's row keeps its place first.
+	if dropped := v.dropped(); lo == 0 && dropped != "" && (hi-lo < v.scroll.height || v.scroll.cursor < hi-1) {
+		lines = append(lines, st.dim.Render(dropped))
+		if hi-lo == v.scroll.height {
+			hi--
+		}
+	}
 	for r := lo; r < hi; r++ {
 		e := log.at(v.rows[r])
 		cells[ecTime] = e.Time.In(v.c.loc).Format("15:04:05.000")
@@ -413,6 +421,54 @@ func eventDetail(e *source.Event) string {
 	return strings.Join(parts, " ")
 }
 
+// dropped is the sentence on what the log lacks, fitted to the view's
+// width (longest wording first); "" when it lacks nothing.
+func (v *eventsView) dropped() string {
+	log := &v.c.data.events
+	items, life := log.items.overwritten, log.life.overwritten
+	missed, lifeLost := v.c.data.missed, log.life.overwritten+v.c.data.missedLife
+	if items+life+missed == 0 {
+		return ""
+	}
+	n := humanize.CountShort[uint64]
+	// Each clause in three lengths: what went, then why, then what stays.
+	var what, why [3]string
+	switch {
+	case missed > 0 && lifeLost == 0:
+		what = [3]string{n(missed) + " watch events, pops, store updates and callbacks were never read", n(missed) + " per-item events were never read", n(missed) + " per-item events never read"}
+		why = [3]string{": they came faster than the dashboard reads", ": they came too fast", ""}
+	case missed > 0:
+		what = [3]string{n(missed) + " events were never read, lifecycle events among them", n(missed) + " events were never read", n(missed) + " never read"}
+		why = [3]string{": they came faster than the dashboard reads", "", ""}
+	}
+	over := [3]string{}
+	switch {
+	case items+life == 0:
+	case life == 0:
+		over = [3]string{n(items) + " older watch events, pops, store updates and callbacks were overwritten to keep the newest " + humanize.CountShort(eventLogSize), n(items) + " older per-item events were overwritten", n(items) + " older overwritten"}
+	default:
+		over = [3]string{n(items) + " older per-item and " + n(life) + " older lifecycle events were overwritten", n(items+life) + " older events were overwritten", n(items+life) + " older overwritten"}
+	}
+	kept := ""
+	if lifeLost == 0 {
+		kept = "; lifecycle events are all kept"
+	}
+	var variants []string
+	for i := range 3 {
+		for _, k := range []string{kept, ""} {
+			clauses := []string{}
+			if what[i] != "" {
+				clauses = append(clauses, what[i]+why[i])
+			}
+			if over[i] != "" {
+				clauses = append(clauses, over[i])
+			}
+			variants = append(variants, "↑ "+strings.Join(clauses, "; ")+k+".")
+		}
+	}
+	return firstFitting(v.c.width, variants...)
+}
+
 func (v *eventsView) summary() string {
 	st := v.c.styles
 	emitted := v.c.data.eventStats.Emitted
@@ -430,12 +486,23 @@ func (v *eventsView) summary() string {
 		parts = append(parts, "0 dropped")
 	default:
 		if missed > 0 {
-			parts = append(parts, st.bad.Render(humanize.CountShort(missed)+" never read"))
+			// Per-item events only, unless the source dropped lifecycle
+			// events meanwhile (dataState.missedLife).
+			txt := humanize.CountShort(missed) + " never read"
+			if v.c.data.missedLife > 0 {
+				txt = st.bad.Render(txt)
+			}
+			parts = append(parts, txt)
 		}
 		if over > 0 {
 			// Lifecycle events have their own, longer log; what turns over
-			// is per-item events.
-			parts = append(parts, st.warn.Render(humanize.CountShort(over)+" older overwritten"))
+			// is per-item events, the log working as meant: a count, not a
+			// warning, unless lifecycle events went too.
+			txt := humanize.CountShort(over) + " older overwritten"
+			if v.c.data.events.life.overwritten > 0 {
+				txt = st.warn.Render(txt)
+			}
+			parts = append(parts, txt)
 		}
 	}
 	kind := "type: " + eventCategories[v.category].name

@@ -275,11 +275,13 @@ func headerHandlers(c *common, named bool) string {
 }
 
 // headerOverflow is " │ dashboard log overflow N": event-log entries this
-// dashboard lost, never received or pushed out of its own log. The source
-// ring's Dropped counts overwritten events even when every reader kept
-// up, so it is not shown here. It is the dashboard's log overflowing, not
-// the pipeline losing events (a burst's narration says nothing was dropped
-// on the way): so worded, and a warning rather than an error.
+// dashboard lost, never received or lifecycle events pushed out of its own
+// log (dataState.logDrops; the per-item events it turns over are the
+// Events view's to say). The source ring's Dropped counts overwritten
+// events even when every reader kept up, so it is not shown here. It is
+// the dashboard's log overflowing, not the pipeline losing events (a
+// burst's narration says nothing was dropped on the way): so worded, and
+// a warning rather than an error.
 func headerOverflow(c *common) string {
 	st := c.styles
 	n := "0"

@@ -35,15 +35,34 @@ func sourceTrouble(c *common) sentence {
 	return sentence{briefURLs(say.Status(c.data.status, c.data.updated)), c.styles.bad}
 }
 
-// urlQuery is a URL's query string in an error client-go wrote.
-var urlQuery = regexp.MustCompile(`(https?://[^\s"?]+)\?[^\s"]+`)
+// requestURL is a URL in an error client-go wrote: scheme, host, then its
+// path and query, if any.
+var requestURL = regexp.MustCompile(`(https?://)([^\s"/?]+)(/[^\s"?]*)?(\?[^\s"]*)?`)
 
-// briefURLs drops the query strings from the URLs in an error: client-go
-// quotes the whole request (allowWatchBookmarks, resourceVersion,
-// timeoutSeconds), which took two of the header's rows at 80 columns and
-// says nothing the line beside it does not. The Events view keeps the
-// whole error.
-func briefURLs(s string) string { return urlQuery.ReplaceAllString(s, "$1?…") }
+// apiPath is a Kubernetes API path: the prefix (/api/v1, /apis/GROUP/VERSION)
+// and namespace that only place the resource, then the resource.
+var apiPath = regexp.MustCompile(`^/(?:api/[^/]+|apis/[^/]+/[^/]+)(?:/namespaces/[^/]+)?/([^/]+)`)
+
+// briefURLs says the API requests in an error by their host and resource,
+// "127.0.0.1:6443/…/pods": client-go quotes the whole request
+// ("https://127.0.0.1:6443/api/v1/namespaces/default/pods?allowWatch
+// Bookmarks=true&resourceVersion=…"), which took three rows at 80 columns
+// and pushed the view's rows down, and the scheme, path and query say
+// nothing the line beside it does not. Another URL with a path keeps it,
+// without its query. The Events view keeps the whole error.
+func briefURLs(s string) string {
+	return requestURL.ReplaceAllStringFunc(s, func(u string) string {
+		m := requestURL.FindStringSubmatch(u)
+		scheme, host, path, query := m[1], m[2], m[3], m[4]
+		if r := apiPath.FindStringSubmatch(path); r != nil {
+			return host + "/…/" + r[1]
+		}
+		if query != "" {
+			return scheme + host + path + "?…"
+		}
+		return u
+	})
+}
 
 // statusInline reports whether the source's trouble stays on the title
 // line: at most half of it, so the informer's name and state still show.

@@ -23,9 +23,9 @@ const outageError = `Get "https://127.0.0.1:6443/api/v1/namespaces/default/pods?
 // (kube/source.go).
 var outageSentence = "no watch open on https://127.0.0.1:6443: " + say.ErrorReason(outageError, "the last list or watch failed") + "; retrying with backoff"
 
-// outageShown is outageSentence as the header shows it: the request's URL
-// without its query string, which the Events view keeps.
-const outageShown = `no watch open on https://127.0.0.1:6443: cannot reach the API server: Get "https://127.0.0.1:6443/api/v1/namespaces/default/pods?…": dial tcp 127.0.0.1:6443: connect: connection refused; retrying with backoff`
+// outageShown is outageSentence as the header shows it: the request by
+// its host and resource, without the path and query the Events view keeps.
+const outageShown = `no watch open on https://127.0.0.1:6443: cannot reach the API server: Get "127.0.0.1:6443/…/pods": dial tcp 127.0.0.1:6443: connect: connection refused; retrying with backoff`
 
 // deniedConfig is a cluster whose configmaps informer RBAC refuses.
 func deniedConfig() sourcetest.Config {
@@ -214,5 +214,71 @@ func TestLongFooterMessageIsReadWhole(t *testing.T) {
 	assertFits(t, screen, 80, 24)
 	if h.m.footerRows() != 1 || strings.Contains(screen, "does nothing") || h.m.c.height != body {
 		t.Fatalf("the message outstayed its %d ticks, or the view its rows (%d of %d):\n%s", statusTicks, h.m.c.height, body, screen)
+	}
+}
+
+// refusedWatch is what the reflector records of a WATCH the API server
+// refused (the demo's outage, a real one's): client-go quotes the request
+// whole.
+func refusedWatch(path string) string {
+	return `watch: Get "https://127.0.0.1:6443` + path + `?allowWatchBookmarks=true&resourceVersion=624&timeoutSeconds=338&watch=true": dial tcp 127.0.0.1:6443: connect: connection refused`
+}
+
+// At 80 columns a refused watch's reason takes at most two rows under the
+// tabs, saying the host and the resource but not the path or the query,
+// however long ago the last error was; the listeners below stay in view.
+func TestRefusedWatchReasonFitsTwoRowsAt80(t *testing.T) {
+	for _, path := range []string{"/api/v1/pods", "/api/v1/namespaces/default/pods", "/apis/apps/v1/namespaces/default/deployments"} {
+		for _, ago := range []time.Duration{237 * time.Millisecond, 1300 * time.Millisecond, 59 * time.Second, 12*time.Minute + 34*time.Second} {
+			t.Run(fmt.Sprintf("%s-%v", path, ago), func(t *testing.T) {
+				s := source.Informer{Name: "pods", Resource: "pods", Started: true, Taken: t0, Synced: true,
+					Reflector: source.Reflector{LastError: refusedWatch(path), LastErrorTime: t0.Add(-ago)},
+					Listeners: []source.Listener{{Name: "fast", Synced: true}, {Name: "medium", Synced: true}, {Name: "slow", Synced: true}}}
+				h := newHarness(t, sourcetest.New(sourcetest.Config{Kind: "demo", Title: "demo · watch-drop", Frames: [][]source.Informer{{s}}}))
+				h.size(80, 24)
+				h.frames(1)
+				screen := h.screen()
+				lines := strings.Split(screen, "\n")
+				var below []string
+				for _, l := range lines[headerLines:] {
+					if strings.HasPrefix(l, "API server") || strings.HasPrefix(l, "Reflector") || strings.HasPrefix(l, "Server side") {
+						break
+					}
+					below = append(below, l)
+				}
+				reason := strings.Join(below, " ")
+				resource := path[strings.LastIndex(path, "/")+1:]
+				switch {
+				case len(below) == 0 || len(below) > 2:
+					t.Fatalf("the reason takes %d rows, want 1 or 2:\n%s", len(below), screen)
+				case !strings.HasPrefix(below[0], "watch down, last error"):
+					t.Fatalf("the rows under the tabs are not the reason:\n%s", screen)
+				case !strings.Contains(reason, `"127.0.0.1:6443/…/`+resource+`"`) || !strings.Contains(squash(reason), "connectionrefused;retrying"):
+					t.Fatalf("the reason does not name the host and %s, or not why:\n%s", resource, screen)
+				case strings.Contains(reason, "?") || strings.Contains(reason, "namespaces/"):
+					t.Fatalf("the reason quotes the request's path or query:\n%s", screen)
+				}
+				for _, l := range []string{"fast", "medium", "slow"} {
+					if !strings.Contains(screen, "─▶   "+l) {
+						t.Errorf("listener %s is out of view:\n%s", l, screen)
+					}
+				}
+			})
+		}
+	}
+}
+
+// briefURLs keeps a URL that is not an API request's, without its query.
+func TestBriefURLs(t *testing.T) {
+	for in, want := range map[string]string{
+		`Get "https://10.0.0.1:6443/api/v1/namespaces/kube-system/configmaps/x?timeout=5s": EOF`: `Get "10.0.0.1:6443/…/configmaps": EOF`,
+		`Get "https://10.0.0.1:6443/apis/example.com/v1/widgets?watch=true": EOF`:                `Get "10.0.0.1:6443/…/widgets": EOF`,
+		`no watch open on https://10.0.0.1:6443: gone`:                                           `no watch open on https://10.0.0.1:6443: gone`,
+		`Get "https://10.0.0.1:6443/metrics?x=1": EOF`:                                           `Get "https://10.0.0.1:6443/metrics?…": EOF`,
+		`Get "https://10.0.0.1:6443/openapi/v3": EOF`:                                            `Get "https://10.0.0.1:6443/openapi/v3": EOF`,
+	} {
+		if got := briefURLs(in); got != want {
+			t.Errorf("briefURLs(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -115,7 +115,11 @@ func helpLines(c *common, w int) []string {
 	// Sentences wrap to the key columns' width, so the box stays as
 	// narrow as its keys.
 	w = min(w, max(lipgloss.Width(body)+4, 60))
-	lines = append(lines, "", st.dim.Render("stalled: over "+humanize.Duration(c.stallAfter)+" in one callback, or a backlog rising"))
+	lines = append(lines, "")
+	stalled := "stalled: over " + humanize.Duration(c.stallAfter) + " in one callback, or a backlog rising with nothing delivered for a second"
+	for _, l := range wrapText(stalled, max(w-4, 10)) {
+		lines = append(lines, st.dim.Render(l))
+	}
 	filter := c.keys.Filter.Help().Key + " filters as k9s does: text or a regexp (^default/), -f fuzzy, -l app=web a label selector (Store), type:Relist key:default/web listener:slow (Events)"
 	for _, l := range wrapText(filter, max(w-4, 10)) {
 		lines = append(lines, st.dim.Render(l))

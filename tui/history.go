@@ -36,6 +36,8 @@ type sample struct {
 type listenerSample struct {
 	pending   int
 	delivered uint64
+	// busySince is when the call in progress began; zero while idle.
+	busySince time.Time
 }
 
 // point is a sample plus the per-second rates since the point before it.
@@ -52,6 +54,9 @@ type point struct {
 // by the root model and only touched from Update, so it needs no lock.
 type history struct {
 	points []point // oldest first
+	// taken is the newest snapshot's time, a point or not: the look a
+	// listener's progress is measured back from (lastLook).
+	taken time.Time
 }
 
 func sampleOf(s *source.Informer) sample {
@@ -64,7 +69,11 @@ func sampleOf(s *source.Informer) sample {
 	}
 	out.listeners = make(map[string]listenerSample, len(s.Listeners))
 	for _, l := range s.Listeners {
-		out.listeners[l.Name] = listenerSample{pending: l.Pending, delivered: l.Delivered.Total()}
+		ls := listenerSample{pending: l.Pending, delivered: l.Delivered.Total()}
+		if l.InCallback != "" {
+			ls.busySince = l.InCallbackSince
+		}
+		out.listeners[l.Name] = ls
 	}
 	return out
 }
@@ -73,6 +82,7 @@ func sampleOf(s *source.Informer) sample {
 // point. A clock going backwards means a new engine (a reconnect): start over.
 func (h *history) observe(s *source.Informer) {
 	n := len(h.points)
+	h.taken = s.Taken
 	if n > 0 {
 		last := h.points[n-1].t
 		if s.Taken.Before(last) {
@@ -166,6 +176,38 @@ func (h *history) rising(listener string) bool {
 		}
 	}
 	return true
+}
+
+// lastLook is the listener as the newest point at least historySpacing
+// before the newest snapshot saw it: a second or two back, never the
+// snapshot being judged (which the newest point may be). ok is false
+// while the history is younger than that, or the listener newer.
+func (h *history) lastLook(listener string) (l listenerSample, ok bool) {
+	if h == nil {
+		return l, false
+	}
+	for i := len(h.points) - 1; i >= 0; i-- {
+		if h.taken.Sub(h.points[i].t) >= historySpacing {
+			l, ok = h.points[i].listeners[listener]
+			return l, ok
+		}
+	}
+	return l, false
+}
+
+// actedSince reports that l returned from a callback or delivered
+// anything since the last look: the handler is running, whatever its
+// backlog did. Delivered counts returns; a call that ended or was
+// followed by another is one too, should a source count late.
+func (h *history) actedSince(l *source.Listener) bool {
+	look, ok := h.lastLook(l.Name)
+	if !ok {
+		return false
+	}
+	if l.Delivered.Total() > look.delivered {
+		return true
+	}
+	return !look.busySince.IsZero() && (l.InCallback == "" || !l.InCallbackSince.Equal(look.busySince))
 }
 
 // fellSince reports that pending, the backlog now, is below the newest

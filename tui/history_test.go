@@ -149,9 +149,49 @@ func TestEventLogKeepsLifecycleEventsAndCountsOverwrites(t *testing.T) {
 	if got := h.m.c.data.events.overwritten(); got != over {
 		t.Fatalf("overwritten = %d, want %d", got, over)
 	}
+	// The per-item ring turning over is the log at work: the Events view
+	// counts it, and says what went at the top of the log where it would
+	// be; the header, on every view, does not warn of it.
 	screen := h.screen()
-	if !strings.Contains(screen, "│ dashboard log overflow "+humanize.CountShort(over)) || !strings.Contains(screen, humanize.CountShort(over)+" older overwritten") {
-		t.Fatalf("the header and the view must count the overwritten log entries:\n%s", screen)
+	if !strings.Contains(screen, "│ dashboard log overflow 0") || !strings.Contains(screen, humanize.CountShort(over)+" older overwritten") {
+		t.Fatalf("the view, not the header, must count the overwritten per-item entries:\n%s", screen)
+	}
+	if strings.Contains(screen, "were overwritten") {
+		t.Fatalf("following the log's tail, the sentence on the overwritten entries takes a row:\n%s", screen)
+	}
+	h.keys("g")
+	screen = h.screen()
+	lines := strings.Split(screen, "\n")
+	sentence := "↑ " + humanize.CountShort(over) + " older watch events, pops, store updates and callbacks were overwritten to keep the newest 5,000; lifecycle events are all kept."
+	if len(lines) < 6 || strings.TrimSpace(lines[5]) != sentence || !strings.HasPrefix(lines[4], "TIME") {
+		t.Fatalf("at the top of the log, want %q over the oldest event kept:\n%s", sentence, screen)
+	}
+	h.size(80, 24)
+	if !strings.Contains(h.screen(), "↑ "+humanize.CountShort(over)+" older per-item events were overwritten; lifecycle events are all kept.") {
+		t.Fatalf("at 80 columns the sentence is said shorter, whole:\n%s", h.screen())
+	}
+}
+
+// Lifecycle events pushed out of their own log are what a note sends the
+// learner to find: the header warns of them on every view.
+func TestLifecycleOverflowIsWarnedInTheHeader(t *testing.T) {
+	src := newFixtureSource()
+	h := newHarness(t, src)
+	h.size(160, 48)
+	h.frames(fixtureFrames)
+	const flood = lifecycleLogSize + 30
+	for seq := uint64(21); seq < 21+flood; seq++ {
+		src.AddEvents(source.Event{Seq: seq, Time: t0.Add(7 * time.Second), Type: source.EventResync, Informer: "pods"})
+	}
+	h.frames(fixtureFrames)
+	over := uint64(12 + flood - lifecycleLogSize)
+	if got := h.m.c.data.logDrops(); got != over {
+		t.Fatalf("logDrops = %d, want %d", got, over)
+	}
+	h.keys("5")
+	screen := h.screen()
+	if !strings.Contains(screen, "│ dashboard log overflow "+humanize.CountShort(over)) {
+		t.Fatalf("the header does not warn of %d lifecycle events overwritten:\n%s", over, screen)
 	}
 }
 

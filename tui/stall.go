@@ -17,17 +17,24 @@ type stallInfo struct {
 }
 
 // assessListener flags a listener that has been inside one callback for
-// longer than after, or whose backlog keeps growing.
+// longer than after, or whose backlog keeps growing while it does
+// nothing. A growing backlog alone is no stall once the listener returned
+// from a callback or delivered anything since the last look
+// (history.actedSince): for a second after a long callback returns, the
+// points a second apart still say the backlog grew (and the rate says
+// 0/s), while the counts say the handler runs. The callback's own time
+// needs no such check: a call running longer than after has not
+// returned within it.
 func assessListener(l *source.Listener, now time.Time, h *history, after time.Duration) stallInfo {
 	var s stallInfo
 	if l.InCallback != "" {
 		s.inCallback = since(now, l.InCallbackSince)
 	}
 	// The history's points are a second apart; a backlog that has begun
-	// to fall since the last one is not rising, whatever those points say
-	// (a handler that just returned must not read "rising" for a second).
+	// to fall since the last one is not rising, whatever those points say.
 	s.rising = h.rising(l.Name) && !h.fellSince(l.Name, l.Pending)
-	s.stalled = (l.InCallback != "" && s.inCallback > after) || s.rising
+	stuck := l.InCallback != "" && s.inCallback > after
+	s.stalled = stuck || (s.rising && !h.actedSince(l))
 	return s
 }
 
