@@ -295,11 +295,14 @@ func (p *probe) model(checkPeriod time.Duration) source.Listener {
 	}
 	l.LatencyP50, l.LatencyP99 = instr.Percentiles(window)
 	if reg := p.reg.Load(); reg != nil && (*reg).HasSynced() {
-		// SyncedAt stays zero ("when: unknown") for the moment between the
-		// sync and awaitSynced's noting it.
 		l.Synced = true
 		p.mu.Lock()
 		l.SyncedAt = p.syncedAt
+		if l.SyncedAt.IsZero() {
+			// Synced before awaitSynced's next look: as it will say, the
+			// last initial call's return, or (an empty list) unknown.
+			l.SyncedAt = p.initialDone
+		}
 		p.mu.Unlock()
 	}
 	return l

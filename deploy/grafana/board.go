@@ -22,7 +22,7 @@ var rows = []struct {
 	{"Overview: worst first", overview},
 	{"Listeners (event handlers)", listeners},
 	{"Informers (reflector and cache)", informers},
-	{"Informer queue and throughput", queues},
+	{"Handler throughput", queues},
 	{"Workqueues", workqueues},
 }
 

@@ -154,7 +154,7 @@ func TestCheckedInDashboardImportsAnywhere(t *testing.T) {
 	}
 	// What a user sees first: the worst listeners, then each row.
 	for _, want := range []string{"Listeners, worst first", "Callback in progress", "Stuck in", "Backlog", "Oldest pending",
-		"Informers", "Informer queue depth", "Workqueue depth"} {
+		"Informers", "Handler calls per second", "Workqueue depth"} {
 		if !slices.Contains(titles, want) {
 			t.Errorf("no panel %q among %q", want, titles)
 		}

@@ -10,7 +10,7 @@ import (
 
 // collectorFile declares, in its desc(...) calls, every series the agent
 // exports and their labels.
-const collectorFile = "../../agent/collector.go"
+const collectorFile = "../../agent/serve/collector.go"
 
 // scrapeLabels are what Prometheus adds to every series it scrapes
 // (job, instance) or what Kubernetes service discovery usually relabels

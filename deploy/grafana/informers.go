@@ -12,20 +12,18 @@ import (
 func informers() []cog.Builder[dashboard.Panel] {
 	return []cog.Builder[dashboard.Panel]{
 		grid("Informers",
-			"Every selected informer, those not synced first: synced is HasSynced (the initial list is in the cache); silent means no event, bookmark, list page or new watch for longer than a bookmark interval allows; quiet is the seconds since the server last said anything; objects and estimated bytes are the cache's.",
+			"Every selected informer, those not synced first: synced is HasSynced (the initial list is in the cache); silent means no event, bookmark, list page or new watch for longer than a bookmark interval allows; quiet is the seconds since the server last said anything; objects are the cache's.",
 			[]string{
 				sel(mInformerSynced, informer),
 				sel(mSilent, informer),
 				sel(mQuiet, informer),
 				sel(mStoreObjects, informer),
-				sel(mEstimatedBytes, informer),
 			},
 			[]column{
 				{ref: "A", header: "Synced", unit: unitCount, mappings: flag("no", "yes", false), ascending: true},
 				{ref: "B", header: "Silent", unit: unitCount, mappings: flag("no", "yes", true)},
 				{ref: "C", header: "Quiet", unit: unitSeconds},
 				{ref: "D", header: "Objects", unit: unitCount},
-				{ref: "E", header: "Estimated bytes", unit: unitBytes},
 			}),
 		graph("Quiet",
 			"Seconds since the informer last heard from the API server. A healthy watch resets it with every event or bookmark; a sawtooth that keeps climbing is a watch gone silent.",
@@ -33,9 +31,6 @@ func informers() []cog.Builder[dashboard.Panel] {
 		graph("Objects in cache",
 			"Objects in the informer's store (indexer): what a lister returns.",
 			unitCount, query(sel(mStoreObjects, informer), legendInformer)),
-		graph("Estimated cache size",
-			"Estimated serialized size of the cached objects, from a bounded sample: the share of the controller's memory this informer holds.",
-			unitBytes, query(sel(mEstimatedBytes, informer), legendInformer)),
 		graph("Lists, relists and watches",
 			"Per second: full LISTs the reflector started (retries included), relists (a LIST after a complete one: after a 410 Gone or a broken watch), and WATCH streams opened. Relists that keep coming are a relist loop, each one a full LIST on the API server.",
 			unitPerSec,
@@ -51,16 +46,11 @@ func informers() []cog.Builder[dashboard.Panel] {
 	}
 }
 
-// queues is the row of each informer's own queue (DeltaFIFO or RealFIFO)
-// and how fast the handlers drain it.
+// queues is how fast the handlers drain the informer's queue. The queue
+// itself is client-go's own: the agent sees what enters it (the watch) and
+// what leaves it (the handlers), not its rows.
 func queues() []cog.Builder[dashboard.Panel] {
 	return []cog.Builder[dashboard.Panel]{
-		graph("Informer queue depth",
-			"Rows in the informer's queue between the reflector and the processor: keys (DeltaFIFO) or events (RealFIFO). Near zero when the pop loop keeps up.",
-			unitCount, query(sel(mQueueDepth, informer), legendInformer)),
-		graph("Informer queue oldest item",
-			"Age of the oldest row in the informer's queue; 0 when empty. Growing: the pop loop is slow (a slow indexer or a blocked distribute).",
-			unitSeconds, query(sel(mQueueOldestAge, informer), legendInformer)),
 		graph("Handler calls per second",
 			"Notifications each listener finished per second, all types together: the controller's throughput per registration.",
 			unitPerSec, query(fmt.Sprintf("sum by (instance, name, listener) (%s)", rate(mDelivered, listener)), legendListener)),

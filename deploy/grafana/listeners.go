@@ -32,9 +32,6 @@ func listeners() []cog.Builder[dashboard.Panel] {
 		graph("Handler calls by type",
 			"Handler calls that returned, per second: add, update, delete and sync (resync) notifications.",
 			unitPerSec, query(fmt.Sprintf("sum by (instance, name, listener, type) (%s)", rate(mDelivered, listener)), legendListener+" {{type}}")),
-		graph("Buffer capacity",
-			"Current size of the listener's backlog buffer, in notifications: client-go's ring buffer grows with the backlog.",
-			unitCount, query(sel(mCapacity, listener), legendListener)),
 		graph("Panics",
 			"Handler calls that panicked, per rate interval. On client-go's own informer the panic goes on as before; the agent only counts it.",
 			unitCount, query(fmt.Sprintf("increase(%s[$__rate_interval])", sel(mPanics, listener)), legendListener)).

@@ -24,7 +24,7 @@ import (
 
 // Series the agent exports per informer, per listener and per workqueue,
 // as docs/fleet.md states them.
-const seriesPerInformer, seriesPerListener, seriesPerWorkqueue = 12, 11, 7
+const seriesPerInformer, seriesPerListener, seriesPerWorkqueue = 9, 10, 7
 
 // The figures docs/fleet.md gives are those of a real scrape of the
 // example controller's agent (one informer, one listener, one workqueue).
