@@ -27,8 +27,15 @@ import (
 // its metrics server, with the agent mounted, listens.
 func startCRExample(t *testing.T, kubeconfig, ns string, extra ...string) *examplectl.Process {
 	t.Helper()
+	return startCRExampleAt(t, examplectl.Versions[0], kubeconfig, ns, extra...)
+}
+
+// startCRExampleAt is startCRExample built with Kubernetes minor's
+// client-go and controller-runtime.
+func startCRExampleAt(t *testing.T, minor, kubeconfig, ns string, extra ...string) *examplectl.Process {
+	t.Helper()
 	args := []string{"--kubeconfig", kubeconfig, "--namespace", ns, "--agent-addr", "127.0.0.1:0"}
-	return examplectl.Start(t, examplectl.ControllerRuntimeManager, append(args, extra...)...)
+	return examplectl.Start(t, examplectl.ControllerRuntimeManager.At(minor), append(args, extra...)...)
 }
 
 // The controller-runtime example: its cache's informers are client-go's
@@ -169,11 +176,20 @@ func (s crStoreJSON) objects(name string) int {
 
 // The examples as a user copies them (examples/client-go-controller and
 // examples/controller-runtime-manager/cmd, nothing for tests in them) run
-// as their README says: attach shows their informer synced with the
+// as their README says, built with every client-go and controller-runtime
+// the agent supports: attach shows their informer synced with the
 // controller's handler on it, and SIGTERM ends them with exit status 0.
 func TestTheExamplesAsCopied(t *testing.T) {
 	c := kubetest.Shared(t)
 	bin := buildInformtop(t, t.TempDir())
+	for _, minor := range examplectl.Versions {
+		t.Run("kubernetes-"+minor, func(t *testing.T) { examplesAsCopied(t, c, bin, minor) })
+	}
+}
+
+// examplesAsCopied is TestTheExamplesAsCopied with client-go and
+// controller-runtime of Kubernetes minor.
+func examplesAsCopied(t *testing.T, c *kubetest.Cluster, bin, minor string) {
 	for _, ex := range []struct {
 		example  examplectl.Example
 		informer string
@@ -183,13 +199,13 @@ func TestTheExamplesAsCopied(t *testing.T) {
 		{examplectl.CopiedClientGoController, "deployments.apps", func(l string) bool { return l == "main.(*Controller)" },
 			func(t *testing.T) *examplectl.Process {
 				addr := freeAddr(t)
-				return examplectl.StartAt(t, examplectl.CopiedClientGoController, addr, "--kubeconfig", c.Kubeconfig, "--agent-addr", addr)
+				return examplectl.StartAt(t, examplectl.CopiedClientGoController.At(minor), addr, "--kubeconfig", c.Kubeconfig, "--agent-addr", addr)
 			}},
 		{examplectl.CopiedControllerRuntimeManager, "configmaps", func(l string) bool { return strings.Contains(l, "controller-runtime") },
 			func(t *testing.T) *examplectl.Process {
 				addr := freeAddr(t)
 				// On this machine: plain HTTP, as the example's README says.
-				return examplectl.StartAt(t, examplectl.CopiedControllerRuntimeManager, "http://"+addr+"/debug/informtop/",
+				return examplectl.StartAt(t, examplectl.CopiedControllerRuntimeManager.At(minor), "http://"+addr+"/debug/informtop/",
 					"--kubeconfig", c.Kubeconfig, "--metrics-bind-address", addr, "--metrics-secure=false", "--health-probe-bind-address", "0")
 			}},
 	} {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/internal/examplectl"
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
@@ -43,14 +44,23 @@ type stuckJSON struct {
 // callback, the object, since when, and the ConfigMaps created behind it
 // (a lower bound: client-go's queue cannot be read); --fail-on-stall fails
 // during the stall and passes after it; the release logs Recovered with
-// the call's duration.
+// the call's duration. On every controller-runtime the agent supports
+// (v0.23, v0.24, v0.25, with their client-go).
 func TestAttachNamesTheStuckCodeOfAManager(t *testing.T) {
 	c := kubetest.Shared(t)
 	bin := buildInformtop(t, t.TempDir())
-	const ns = "stuck-client-go"
+	for _, minor := range examplectl.Versions {
+		t.Run("kubernetes-"+minor, func(t *testing.T) { stuckCodeOfAManager(t, c, bin, minor) })
+	}
+}
+
+// stuckCodeOfAManager is TestAttachNamesTheStuckCodeOfAManager with the
+// manager built with client-go and controller-runtime of Kubernetes minor.
+func stuckCodeOfAManager(t *testing.T, c *kubetest.Cluster, bin, minor string) {
+	ns := "stuck-" + strings.ReplaceAll(minor, ".", "-")
 	cs := clusterNamespace(t, c, ns)
 	release := filepath.Join(t.TempDir(), "release")
-	ctl := startCRExample(t, c.Kubeconfig, ns, "--block-labelled", "--release-file", release)
+	ctl := startCRExampleAt(t, minor, c.Kubeconfig, ns, "--block-labelled", "--release-file", release)
 	bg := context.Background()
 	createCM := func(name string, labels map[string]string) {
 		t.Helper()

@@ -43,8 +43,30 @@ const (
 	CopiedControllerRuntimeManager Example = "copied-controller-runtime-manager"
 )
 
+// Versions are the Kubernetes minors the agent supports, oldest first.
+// The examples' own module pins the oldest's client-go and
+// controller-runtime; test/agent/k8s-<minor> pins each newer one and
+// builds the examples with it.
+var Versions = []string{"1.35", "1.36", "1.37"}
+
+// At is example built with the client-go and controller-runtime of
+// Kubernetes minor (one of Versions).
+func (e Example) At(minor string) Example {
+	if minor == Versions[0] {
+		return e
+	}
+	return Example(string(e) + "@" + minor)
+}
+
+// split is example without its version, and the version ("" the oldest).
+func (e Example) split() (Example, string) {
+	name, minor, _ := strings.Cut(string(e), "@")
+	return Example(name), minor
+}
+
 // pkg is example's package, relative to examples/.
 func (e Example) pkg() string {
+	e, _ = e.split()
 	switch e {
 	case CopiedClientGoController:
 		return "./client-go-controller"
@@ -130,11 +152,18 @@ func buildExample(example Example) (string, error) {
 			return "", err
 		}
 	}
-	path := filepath.Join(built.dir, string(example))
-	cmd := exec.Command("go", "build", "-o", path, example.pkg())
+	path := filepath.Join(built.dir, strings.ReplaceAll(string(example), "@", "-"))
+	pkg := example.pkg()
+	cmd := exec.Command("go", "build", "-o", path, pkg)
 	cmd.Dir = src
+	if _, minor := example.split(); minor != "" {
+		// The module pinning that minor builds the examples' package with
+		// its versions.
+		cmd.Args[len(cmd.Args)-1] = "github.com/informtop/informtop/examples/" + strings.TrimPrefix(pkg, "./")
+		cmd.Dir = filepath.Join(filepath.Dir(src), "test", "agent", "k8s-"+minor)
+	}
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building examples/%s: %v\n%s", strings.TrimPrefix(example.pkg(), "./"), err, out)
+		return "", fmt.Errorf("building examples/%s (%s): %v\n%s", strings.TrimPrefix(pkg, "./"), example, err, out)
 	}
 	return path, nil
 }

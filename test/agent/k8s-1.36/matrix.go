@@ -13,8 +13,10 @@ import (
 	_ "github.com/informtop/informtop/agent/serve/servetest"
 	_ "github.com/informtop/informtop/agent/shared/benchlw"
 	_ "github.com/informtop/informtop/agent/shared/fill"
+	_ "github.com/informtop/informtop/examples"
 	_ "go.uber.org/goleak"
 	_ "k8s.io/client-go/tools/cache/testing"
 	_ "k8s.io/utils/clock/testing"
 	_ "sigs.k8s.io/controller-runtime"
+	_ "sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 )
