@@ -57,7 +57,7 @@
 //
 // Each informer's lists, watches, errors and freshness; each handler's
 // call in progress (the callback, the key, since when, and for a call
-// stuck longer than 5 s the function and line of your code it is in),
+// stuck longer than 2 s the function and line of your code it is in),
 // calls by kind, latency, HasSynced, and its backlog as a lower bound;
 // the cache's objects (Secrets' data replaced by its size). What
 // client-go's informer keeps to itself it does not show: the queue's rows

@@ -16,7 +16,7 @@ import (
 // Set is empty and ready to use.
 //
 // While its informers run, the set looks at their handlers once a second:
-// a call that runs longer than 5 s is reported (a Stalled event) with the
+// a call that runs longer than 2 s is reported (a Stalled event) with the
 // code it is stuck in, whether or not a client is attached. The look
 // allocates nothing unless it finds one.
 //
