@@ -33,6 +33,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/informtop/informtop/internal/examplectl"
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
@@ -93,7 +94,15 @@ var costVariants = []string{"plain", "instrumented"}
 // it ships), with extra go build flags, and returns its path and size.
 func buildCost(t testing.TB, dir string, ex costExample, variant string, flags ...string) (string, int64) {
 	t.Helper()
-	bin := filepath.Join(dir, ex.short+"-"+variant+strings.Join(flags, ""))
+	return buildCostAt(t, examplectl.Versions[0], dir, ex, variant, flags...)
+}
+
+// buildCostAt is buildCost with the client-go and controller-runtime of
+// Kubernetes minor: the examples' module pins the oldest, the module
+// test/agent/k8s-<minor> each newer one.
+func buildCostAt(t testing.TB, minor, dir string, ex costExample, variant string, flags ...string) (string, int64) {
+	t.Helper()
+	bin := filepath.Join(dir, ex.short+"-"+minor+"-"+variant+strings.Join(flags, ""))
 	bin = strings.NewReplacer(" ", "", "=", "", "-ldflags", "").Replace(bin)
 	args := append([]string{"build", "-o", bin}, flags...)
 	if variant == "plain" {
@@ -101,6 +110,10 @@ func buildCost(t testing.TB, dir string, ex costExample, variant string, flags .
 	}
 	build := exec.Command("go", append(args, "./internal/cmd/"+ex.dir)...)
 	build.Dir = filepath.Join("..", "..", "examples")
+	if minor != examplectl.Versions[0] {
+		build.Args[len(build.Args)-1] = "github.com/informtop/informtop/examples/internal/cmd/" + ex.dir
+		build.Dir = filepath.Join("..", "..", "test", "agent", "k8s-"+minor)
+	}
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(build.Args[1:], " "), err, out)
 	}
@@ -736,17 +749,25 @@ func BenchmarkControllerCost(b *testing.B) {
 	c := kubetest.Shared(b)
 	cs := fastClient(b, c)
 	dir := b.TempDir()
+	for _, minor := range examplectl.Versions {
+		b.Run("kubernetes-"+minor, func(b *testing.B) { controllerCost(b, c, cs, dir, minor) })
+	}
+}
+
+// controllerCost is BenchmarkControllerCost of the examples built with
+// Kubernetes minor's client-go and controller-runtime.
+func controllerCost(b *testing.B, c *kubetest.Cluster, cs kubernetes.Interface, dir, minor string) {
 	for _, ex := range costExamples {
 		bins := map[string]string{}
 		var size [2]int64
 		for i, variant := range costVariants {
-			bins[variant], size[i] = buildCost(b, dir, ex, variant)
+			bins[variant], size[i] = buildCostAt(b, minor, dir, ex, variant)
 		}
 
 		b.Run(ex.short+"/size", func(b *testing.B) {
 			var stripped [2]int64
 			for i, variant := range costVariants {
-				_, stripped[i] = buildCost(b, dir, ex, variant, "-ldflags=-s -w")
+				_, stripped[i] = buildCostAt(b, minor, dir, ex, variant, "-ldflags=-s -w")
 			}
 			for b.Loop() {
 			}
@@ -758,7 +779,7 @@ func BenchmarkControllerCost(b *testing.B) {
 		})
 
 		b.Run(ex.short+"/sync", func(b *testing.B) {
-			ns := "cost-sync-" + ex.short
+			ns := "cost-sync-" + ex.short + "-" + strings.ReplaceAll(minor, ".", "-")
 			createNamespace(b, cs, ns)
 			createObjects(b, cs, ex, ns, "obj", costObjects)
 			var wall, cpu, rss [2][]float64
@@ -792,7 +813,7 @@ func BenchmarkControllerCost(b *testing.B) {
 			var lag, cpu [2][]float64
 			run := 0
 			for b.Loop() {
-				ns := fmt.Sprintf("cost-watch-%s-%d", ex.short, run)
+				ns := fmt.Sprintf("cost-watch-%s-%s-%d", ex.short, strings.ReplaceAll(minor, ".", "-"), run)
 				createNamespace(b, cs, ns)
 				var procs [2]*costProcess
 				var cpu0 [2]time.Duration
