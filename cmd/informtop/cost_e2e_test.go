@@ -64,7 +64,7 @@ const (
 var costHeavy = []string{
 	"github.com/google/go-cmp/", "charm.land/", "github.com/charmbracelet/", "github.com/klauspost/compress/",
 	"github.com/informtop/informtop/tui/", "github.com/informtop/informtop/recording/", "github.com/informtop/informtop/replay/",
-	"github.com/informtop/informtop/demo/", "github.com/informtop/informtop/attach/",
+	"github.com/informtop/informtop/demo/", "github.com/informtop/informtop/attach/", "github.com/informtop/informtop/engine",
 }
 
 // costExample is one example controller and how to make the objects it
