@@ -93,6 +93,8 @@ type Source struct {
 
 	mu      sync.Mutex
 	have    bool
+	dumps   int  // dumps read
+	inCall  bool // the newest dump found a listener inside a call
 	snaps   []source.Informer
 	queues  []source.Workqueue
 	status  source.Status
@@ -225,14 +227,16 @@ func (s *Source) since(cursor uint64, maxEvents int) ([]source.Event, uint64, ui
 }
 
 // WaitSynced implements source.Source: it returns once a dump was read
-// (a dump shows no HasSynced; see the package doc), or the reason the
-// target cannot be read, wrapping source.ErrUnreachable.
+// (a dump shows no HasSynced; see the package doc), or a second one when
+// the first found a handler inside a call, so that a report says how
+// long it has been there; or the reason the target cannot be read,
+// wrapping source.ErrUnreachable.
 func (s *Source) WaitSynced(ctx context.Context) error {
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
 	for {
 		s.mu.Lock()
-		have, refused, st := s.have, s.refused, s.status
+		have, refused, st := s.have && (s.dumps >= 2 || !s.inCall), s.refused, s.status
 		s.mu.Unlock()
 		switch {
 		case have:
@@ -294,6 +298,13 @@ func (s *Source) poll(ctx context.Context) time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.have, s.snaps, s.taken = true, snaps, now
+	s.dumps++
+	s.inCall = false
+	for _, inf := range snaps {
+		for _, l := range inf.Listeners {
+			s.inCall = s.inCall || l.InCallback != ""
+		}
+	}
 	if why == "" || len(s.queues) == 0 {
 		s.queues = queues
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/informtop/informtop/attach/pprof"
 	"github.com/informtop/informtop/internal/tokenfile"
 	"github.com/informtop/informtop/report"
 )
@@ -63,19 +64,23 @@ of this machine can read --token's value in the process list (ps).`,
 				return err
 			}
 			defer end()
+			af.fallback = !af.force
 			at, err := openAttach(ctx, o, af, args[0], tok)
 			if err != nil {
 				return err
 			}
-			src := at.src
+			src := at.source()
 			if at.tunnel != nil {
 				defer at.tunnel.Close()
 			}
 			o.scope = report.Scope{Server: args[0]}
+			if at.pprof != nil && o.verify {
+				return errors.New("--verify compares the caches an agent hands over; a process read through its goroutine dumps (pprof mode) hands over none: add the agent (docs/agent.md) to verify")
+			}
 			if !o.verify {
 				return present(ctx, src, o, stdout, stderr)
 			}
-			v := &attachVerifier{src: src, flags: o.kubeFlags, allNamespace: o.allNamespaces,
+			v := &attachVerifier{src: at.src, flags: o.kubeFlags, allNamespace: o.allNamespaces,
 				label: o.selector, field: o.fieldSelector, pageSize: o.pageSize, timeout: o.timeout}
 			return present(ctx, withVerifier(src, v), o, stdout, stderr)
 		},
@@ -85,6 +90,8 @@ of this machine can read --token's value in the process list (ps).`,
 	fs.StringVar(&token, "token", "", "bearer token the agent asks for (agent.Options.Token; through the API server, instead of the kubeconfig's); other users of this machine see it in ps: prefer --token-file or $"+envAttachToken)
 	fs.StringVar(&tokenFile, "token-file", "", "file holding the agent's bearer token: a regular file of at most 64 KiB, one trailing newline ignored (--token wins over it, it over $"+envAttachToken+")")
 	fs.StringVar(&af.path, "path", "", "with a Kubernetes target: the path the agent's handler is mounted at (default: try /debug/informtop/, then /)")
+	fs.BoolVar(&af.force, "pprof", false, "read the target's goroutine dumps (/debug/pprof/goroutine) and /metrics instead of informtop's agent: for a controller that serves pprof but has no agent, such as kube-controller-manager (docs/attach-pprof.md); without it, attach does so when no agent answers (404)")
+	fs.DurationVar(&af.every, "dump-interval", pprof.DefaultDumpInterval, "in pprof mode: the time between goroutine dumps, at least 1s (each one stops the target's world while its stacks are written: docs/attach-pprof.md)")
 	fs.StringVar(&af.caFile, "agent-ca-file", "", "verify the agent's TLS certificate with the CA certificates in this PEM file (through the API server the certificate is otherwise not verified: docs/security.md says why)")
 	fs.BoolVar(&o.once, "once", false, "wait until every remote informer has synced, print one report and exit")
 	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")

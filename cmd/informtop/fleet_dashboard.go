@@ -121,7 +121,7 @@ func (fa fleetAttach) open(ctx context.Context, p source.Process) (*attach.Sourc
 		if _, port, err := net.SplitHostPort(p.Instance); err == nil {
 			target.Port = port // the port Prometheus scrapes: the metrics server's
 		}
-		at, err := openTunnel(ctx, cfg, ns, path, target, nil, "")
+		at, err := openTunnel(ctx, cfg, ns, path, target, nil, "", pprofMode{})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -25,10 +25,12 @@ import (
 // there.
 type Example string
 
-// The examples that serve an agent.
+// The examples that serve an agent, and one that serves only pprof and
+// metrics (no informtop import), for attach's pprof mode.
 const (
 	ClientGoController       Example = "client-go-controller"
 	ControllerRuntimeManager Example = "controller-runtime-manager"
+	PprofController          Example = "pprof-controller"
 )
 
 // built holds the binaries of a test binary, each built by the first Start
