@@ -302,10 +302,16 @@ func WriteTable(w io.Writer, r Report) error {
 	if r.Paused {
 		fmt.Fprintf(w, "processing paused by %s: the queues hold what came in since\n", safe(string(r.PausedBy)))
 	}
+	saidUnknown := false
 	for _, inf := range r.Informers {
 		if inf.Unknown != nil {
+			if !saidUnknown {
+				// Once for the report: every such informer lacks the same.
+				fmt.Fprintf(w, "\nread from goroutine dumps: %s and listeners' %s: %s\n", strings.Join(unknownFields(inf.Unknown), ", "),
+					strings.Join(unknownFields(pprofListenerUnknown), ", "), whyDump)
+				saidUnknown = true
+			}
 			fmt.Fprintf(w, "\n%s (%s)\n", safe(inf.Name), safe(inf.Implementation))
-			fmt.Fprintf(w, "  %s: %s\n", strings.Join(unknownFields(inf.Unknown), ", "), whyDump)
 			if err := writeListeners(w, tw, inf); err != nil {
 				return err
 			}

@@ -449,7 +449,7 @@ func Forbidden(where, path string) string {
 	if path == PathMetrics {
 		rule = `nonResourceURLs: ["/metrics"], verbs: ["get"]`
 	}
-	return fmt.Sprintf("%s does not let you read %s (403 Forbidden): its authorizer (the API server's RBAC, for kube-controller-manager, kube-scheduler and controller-runtime's authenticated metrics server) needs a ClusterRole bound to you with the rule %s", where, path, rule)
+	return fmt.Sprintf("%s does not let you read %s (403 Forbidden): its authorizer (the API server's RBAC, for kube-controller-manager, kube-scheduler and controller-runtime's authenticated metrics server) needs a ClusterRole bound to you with the rule %s (kubectl create clusterrole informtop-pprof --verb=get --non-resource-url='/debug/pprof/*' --non-resource-url=/metrics, then a clusterrolebinding of it to you)", where, path, rule)
 }
 
 func trimQuery(path string) string {
