@@ -294,6 +294,16 @@ func (v *listenersView) cells(cells []string, r rankedListener, cols []column) {
 	if isClientGo(v.c.snap()) {
 		cells[lcMutations] = "–" // client-go's own informer cannot tell
 	}
+	if isPprof(v.c.snap()) {
+		// Read from goroutine dumps: no counts, and a call's time is
+		// what consecutive dumps saw of it.
+		for _, c := range []int{lcPending, lcBehind, lcHighWater, lcDelivered, lcPanics, lcMutations} {
+			cells[c] = "?"
+		}
+		if l.InCallback != "" {
+			cells[lcInCallback] = strings.TrimPrefix(l.InCallback, "On") + " ≥" + humanize.Duration(r.stall.inCallback)
+		}
+	}
 	cells[lcStuck] = "-"
 	if l.Frame != nil {
 		cells[lcStuck] = middleEllipsis(l.Frame.Function, columnWidth(cols, lcStuck))
@@ -422,6 +432,9 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 // pendingLines are the backlog's size and its buffer's, when known; a
 // count from outside the informer says once that it is a lower bound.
 func (v *listenersView) pendingLines(l *source.Listener, row func(string, string) string) []string {
+	if isPprof(v.c.snap()) {
+		return []string{row("pending", v.c.styles.dim.Render("? "+noAgent))}
+	}
 	buffer := "high-water " + humanize.CountShort(l.HighWater)
 	if l.Capacity > 0 {
 		buffer = "buffer capacity " + capacityText(l) + ", " + buffer

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -115,6 +116,9 @@ func TestAttachPprofToKubeControllerManager(t *testing.T) {
 	}
 	t.Logf("attach --once read %d informers, %d listeners and %d workqueues (%s) of kube-controller-manager in %s",
 		len(doc.Informers), listeners, len(doc.Workqueues), strings.Join(queues, ", "), took.Round(time.Millisecond))
+	if testing.Verbose() {
+		t.Logf("kube-controller-manager's %s", goroutineTotal(t, insecure, addr, adminToken))
+	}
 	if _, table, _, _ := informtop(t, bin, "attach", addr, "--once", "--token-file", adminToken, "--agent-ca-file", ca); testing.Verbose() {
 		t.Logf("attach --once:\n%s", table)
 	}
@@ -168,3 +172,24 @@ func tokenFile(t *testing.T, kubeconfig string) string {
 	}
 	return p
 }
+
+// goroutineTotal is the first line of the goroutine profile at debug=1,
+// "goroutine profile: total N", for the docs' figures.
+func goroutineTotal(t *testing.T, client *http.Client, addr, tokenPath string) string {
+	t.Helper()
+	tok, err := os.ReadFile(tokenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodGet, addr+"/debug/pprof/goroutine?debug=1", nil)
+	req.Header.Set("Authorization", "Bearer "+string(tok))
+	resp, err := client.Do(req)
+	if err != nil {
+		return err.Error()
+	}
+	defer resp.Body.Close()
+	first, _, _ := strings.Cut(string(must(io.ReadAll(io.LimitReader(resp.Body, 4096)))), "\n")
+	return first
+}
+
+func must[T any](v T, _ error) T { return v }
