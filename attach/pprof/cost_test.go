@@ -82,4 +82,3 @@ func deep(depth int, stop <-chan struct{}) {
 	}
 	deep(depth-1, stop)
 }
-

@@ -22,6 +22,7 @@ import (
 
 	"github.com/informtop/informtop/internal/childproc"
 	"github.com/informtop/informtop/internal/kubetest"
+	"github.com/informtop/informtop/internal/kwoktest"
 	"github.com/informtop/informtop/source"
 )
 
@@ -131,8 +132,43 @@ func TestAttachPprofToKubeControllerManager(t *testing.T) {
 	restricted := c.RestrictedUser(t, "pprof-kcm", []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get"}}})
 	code, stdout, stderr, _ := informtop(t, bin, "attach", addr, "--pprof", "--once", "--json", "--token-file", tokenFile(t, restricted), "--agent-ca-file", ca, "--timeout", "30s")
 	t.Logf("as a user without the rule: %s", strings.TrimSpace(stderr))
+	t.Run("through the API server", func(t *testing.T) { attachKCMThroughTheAPIServer(t, c, bin, port) })
 	if code != 2 || !strings.Contains(stderr, `nonResourceURLs: ["/debug/pprof/*"], verbs: ["get"]`) || !strings.Contains(stderr, "403") {
 		t.Errorf("attach --pprof as a user without the pprof rule: exit %d, stderr\n%s\nstdout\n%s\nwant exit 2 and a sentence naming the rule", code, stderr, stdout)
+	}
+}
+
+// kube-controller-manager as a pod (a kwok node forwards its port 10257
+// to the process above), reached as an operator would:
+// attach -n kube-system pod/NAME:10257 through the API server, with the
+// kubeconfig's token, TLS found by itself; and a user who may
+// port-forward but not read /debug/pprof/* gets the sentence.
+func attachKCMThroughTheAPIServer(t *testing.T, c *kubetest.Cluster, bin string, port int) {
+	node := kwoktest.Start(t, c)
+	const ns, pod = "kube-system", "kube-controller-manager-n1"
+	node.Pod(t, controllerPod(ns, pod, "kube-controller-manager", "https", 10257), map[int32]string{10257: "127.0.0.1:" + strconv.Itoa(port)})
+	target := "pod/" + pod + ":10257"
+	var last string
+	err := wait.PollUntilContextTimeout(context.Background(), 500*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
+		code, stdout, stderr, took := informtop(t, bin, "attach", "--kubeconfig", c.Kubeconfig, "-n", ns, target, "--once", "--json", "--timeout", "30s")
+		last = fmt.Sprintf("exit %d\n%s\n%s", code, stdout, stderr)
+		var doc pprofJSON
+		if code != 0 || json.Unmarshal([]byte(stdout), &doc) != nil || len(doc.Informers) < 5 || len(doc.Workqueues) == 0 {
+			return false, nil
+		}
+		t.Logf("attach -n %s %s: %d informers, %d workqueues in %s", ns, target, len(doc.Informers), len(doc.Workqueues), took.Round(time.Millisecond))
+		return true, nil
+	})
+	if err != nil {
+		t.Fatalf("attach -n %s %s never listed kube-controller-manager's informers: %v; the last: %s", ns, target, err, last)
+	}
+	kc := c.RestrictedUser(t, ns, []rbacv1.PolicyRule{
+		{Verbs: []string{"get", "list"}, APIGroups: []string{""}, Resources: []string{"pods"}},
+		{Verbs: []string{"get", "create"}, APIGroups: []string{""}, Resources: []string{"pods/portforward"}},
+	})
+	code, _, stderr, _ := informtop(t, bin, "attach", "--kubeconfig", kc, "-n", ns, target, "--pprof", "--once", "--json", "--timeout", "30s")
+	if code != 2 || !strings.Contains(stderr, `nonResourceURLs: ["/debug/pprof/*"], verbs: ["get"]`) {
+		t.Errorf("attach --pprof through the API server as a user without the pprof rule: exit %d, stderr\n%s\nwant exit 2 and a sentence naming the rule", code, stderr)
 	}
 }
 
