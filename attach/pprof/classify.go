@@ -27,7 +27,11 @@ var libraryPrefixes = []string{
 	"k8s.io/utils/",
 	"k8s.io/klog/",
 	"sigs.k8s.io/controller-runtime/",
-	"github.com/informtop/informtop/",
+	// informtop's agent and engine wrap a handler when the process has
+	// the agent; the rest of the module (its examples, its tests) is a
+	// user's code like any other.
+	"github.com/informtop/informtop/agent",
+	"github.com/informtop/informtop/engine",
 }
 
 // libraryFrame reports whether fn belongs to the Go runtime or standard

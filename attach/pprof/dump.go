@@ -2,7 +2,6 @@ package pprof
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -176,6 +175,3 @@ func parseFileLine(s string) (string, int) {
 	}
 	return s[:i], n
 }
-
-// looksLikeDump reports whether b starts as a debug=2 dump does.
-func looksLikeDump(b []byte) bool { return bytes.HasPrefix(bytes.TrimSpace(b), []byte("goroutine ")) }
