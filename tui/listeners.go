@@ -397,6 +397,20 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 	}
 	d := l.Delivered
 	lines := append([]string{v.detailHead(r)}, v.pendingLines(l, row)...)
+	if isPprof(v.c.snap()) {
+		// Read from goroutine dumps: no counts; a call's time is what
+		// consecutive dumps saw of it.
+		lines = append(lines, row("delivered", st.dim.Render("? "+noAgent)))
+		cb := "idle (in the newest goroutine dump)"
+		if l.InCallback != "" {
+			cb = fmt.Sprintf("%s for ≥ %s (consecutive goroutine dumps)", l.InCallback, humanize.Duration(r.stall.inCallback))
+		}
+		lines = append(lines, row("in callback", cb))
+		if l.Frame != nil {
+			lines = append(lines, row("", st.warn.Render(stuckIn(l.Frame, v.c.width-15))))
+		}
+		return lines
+	}
 	lines = append(lines,
 		row("behind", behindText(l, v.c.data.snapTaken())),
 		row("delivered", fmt.Sprintf("%s  (add %s · update %s · delete %s · sync %s)",

@@ -2,6 +2,7 @@ package pprof
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/informtop/informtop/internal/safeurl"
@@ -377,11 +379,20 @@ func IsNotServed(err error) bool {
 	return errors.As(err, &r) && r.notServed
 }
 
+// WantsTLS reports whether err says the target speaks TLS and was asked
+// in plain HTTP: an address given without a scheme can be tried again
+// with https://.
+func WantsTLS(err error) bool {
+	var r *refusedError
+	return errors.As(err, &r) && r.tls
+}
+
 // refusedError is an answer waiting will not mend; it wraps
 // source.ErrUnreachable.
 type refusedError struct {
 	sentence  string
 	notServed bool
+	tls       bool // the target speaks TLS and was asked in plain HTTP
 }
 
 func (e *refusedError) Error() string { return e.sentence }
@@ -401,8 +412,17 @@ func (s *Source) get(ctx context.Context, path string, limit int64) (string, err
 	}
 	resp, err := s.client.Do(req)
 	if err != nil {
-		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		var cert *tls.CertificateVerificationError
+		var record tls.RecordHeaderError
+		switch {
+		case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 			return "", fmt.Errorf("no answer from %s to %s within %s", s.where(), trimQuery(path), s.timeout)
+		case errors.As(err, &cert):
+			return "", &refusedError{sentence: fmt.Sprintf("the TLS certificate of %s is not trusted (%v): give the CA that signed it with --agent-ca-file (kube-controller-manager's self-signed one is in its --cert-dir), or attach through the API server (-n NS pod/NAME:PORT), which does not need it", s.where(), cert.Err)}
+		case errors.As(err, &record), strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+			return "", &refusedError{sentence: fmt.Sprintf("%s answers plain HTTP, not TLS: give the address with http:// (or none)", s.where())}
+		case errors.Is(err, syscall.ECONNREFUSED):
+			return "", &refusedError{sentence: fmt.Sprintf("nothing listens at %s (connection refused): is the controller running, and is this the port that serves pprof?", s.where())}
 		}
 		return "", fmt.Errorf("%s: %w", s.where(), unwrapURL(err))
 	}
@@ -432,6 +452,9 @@ func (s *Source) get(ctx context.Context, path string, limit int64) (string, err
 		return "", &refusedError{notServed: true, sentence: fmt.Sprintf("%s serves no %s (404): turn profiling on (kube-controller-manager and kube-scheduler: --profiling, the default; controller-runtime: Options.PprofBindAddress; else import net/http/pprof), or give the address of the port that serves it", s.where(), p)}
 	}
 	text := strings.TrimSpace(string(body))
+	if resp.StatusCode == http.StatusBadRequest && strings.Contains(text, "HTTPS server") {
+		return "", &refusedError{tls: true, sentence: fmt.Sprintf("%s speaks TLS (it answered plain HTTP with 400 %q): give the address with https://", s.where(), text)}
+	}
 	if len(text) > 200 {
 		text = text[:200] + "…"
 	}

@@ -99,7 +99,9 @@ func openAttach(ctx context.Context, o *options, af attachFlags, arg, token stri
 		// pprof: ask before showing an agent that is not there.
 		cctx, cancel := context.WithTimeout(ctx, preflightTimeout)
 		defer cancel()
-		if cerr := src.Check(cctx); cerr != nil && attach.IsNotServed(cerr) {
+		cerr := src.Check(cctx)
+		switch {
+		case cerr != nil && attach.IsNotServed(cerr):
 			at, perr := openPprof(cctx, arg, pprofBase(arg), nil, af.pprofMode, token, opts.HTTPClient)
 			if perr == nil {
 				return at, nil
@@ -108,7 +110,13 @@ func openAttach(ctx context.Context, o *options, af attachFlags, arg, token stri
 				return attachTarget{}, perr
 			}
 			return attachTarget{}, fmt.Errorf("%s serves neither informtop's agent nor pprof: %w", arg, perr)
+		case errors.Is(cerr, source.ErrUnreachable):
+			// A refusal the poller would only repeat (and an answer past
+			// the budget it would read again): say it now, as through
+			// the API server.
+			return attachTarget{}, cerr
 		}
+		// Answered, or not yet (a timeout, a reset): the poller goes on.
 		return attachTarget{src: src}, nil
 	}
 	cfg, err := o.kubeFlags.ToRESTConfig()
@@ -130,6 +138,11 @@ func openPprof(ctx context.Context, addr, base string, route pprof.Route, mode p
 		return attachTarget{}, err
 	}
 	if err := src.Check(ctx); err != nil {
+		if pprof.WantsTLS(err) && route == nil && !strings.Contains(addr, "://") {
+			// host:port of a secure port (kube-controller-manager's
+			// 10257): the scheme was ours to guess.
+			return openPprof(ctx, "https://"+strings.TrimSpace(addr), "https://"+strings.TrimPrefix(base, "http://"), route, mode, token, client)
+		}
 		return attachTarget{}, err
 	}
 	return attachTarget{pprof: src}, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,6 +116,26 @@ func TestAttachPprofNamesTheStuckHandlerOfAControllerWithoutTheAgent(t *testing.
 	if code != 5 || !strings.Contains(stderr, "has been in OnAdd for ≥ ") || !strings.Contains(stderr, "main.holdWhileLabelled (main.go:") {
 		t.Fatalf("attach --fail-on-stall 1s during the stall: exit %d, stderr\n%s\nwant 5 naming OnAdd, ≥ and main.holdWhileLabelled", code, stderr)
 	}
+
+	// The dashboard shows it too: the listeners view names the handler,
+	// the call's lower bound and the function, and says what needs the
+	// agent.
+	dir := t.TempDir()
+	tm := &tmux{t: t, socket: filepath.Join(dir, "tmux.sock"), session: "pprof"}
+	tm.run("new-session", "-d", "-s", tm.session, "-x", "160", "-y", "40",
+		fmt.Sprintf("env XDG_CONFIG_HOME=%s KUBECONFIG=%s %s attach %s --dump-interval 1s", t.TempDir(), filepath.Join(dir, "none"), bin, addr))
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
+	tm.waitFor("the note on what needs the agent", func(s string) bool {
+		return strings.Contains(s, "not available without the agent") && strings.Contains(s, "goroutine dumps")
+	})
+	tm.keys("3")
+	screen := tm.waitFor("the stuck listener with its lower bound and function", func(s string) bool {
+		return strings.Contains(s, "main.run") && strings.Contains(s, "Add ≥") && strings.Contains(s, "main.holdWhileLabelled")
+	})
+	if testing.Verbose() {
+		t.Logf("the listeners view:\n%s", screen)
+	}
+	tm.keys("q")
 
 	if err := os.WriteFile(release, nil, 0o644); err != nil {
 		t.Fatal(err)
