@@ -22,7 +22,7 @@ func newAttachCommand(stdout, stderr io.Writer) *cobra.Command {
 	var af attachFlags
 	cmd := &cobra.Command{
 		Use:   "attach (HOST:PORT | TYPE/NAME[:PORT])",
-		Short: "show the informers of another process that serves informtop's debug agent",
+		Short: "show the informers of another process: its debug agent, or its goroutine dumps (--pprof)",
 		Long: `Connects to the debug agent inside a controller (package agent) and shows its informers:
 which handler is stuck, since when, in which callback, how far behind. Read-only: the keys that
 change a local pipeline (pause, step, stall, faults) are not offered.
@@ -34,12 +34,19 @@ inside the API server's connection, with no local port, speaks TLS when the port
 the kubeconfig's own token, as controller-runtime's authenticated metrics server wants. When the
 pod goes away, a workload's next pod is found by itself.
 
+A controller without the agent that serves net/http/pprof (kube-controller-manager, kube-scheduler,
+most operators) is read from its goroutine dumps and /metrics instead: attach does so when nothing
+answers at the agent's path (404), or at once with --pprof. It shows each informer's listeners,
+which is inside a callback, the function and line it is in and for at least how long, and the
+workqueues; keys, backlogs, queues and caches need the agent (docs/attach-pprof.md).
+
 The token an agent asks for (agent.Options.Token) is taken from --token, else from the file
 --token-file names, else from $` + envAttachToken + `. Prefer the file or the variable: every user
 of this machine can read --token's value in the process list (ps).`,
 		Example: `  informtop attach -n shop deploy/orders-controller
   informtop attach -n shop pod/orders-controller-7d9f-x2x:8443 --path /debug/informtop/
   informtop attach 127.0.0.1:6060
+  informtop attach -n kube-system pod/kube-controller-manager-node1:10257 --pprof
   informtop attach controller.example:6060 --token-file ~/.config/informtop/token --once --json
   ` + envAttachToken + `="$(cat token)" informtop attach controller.example:6060`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -110,6 +117,7 @@ of this machine can read --token's value in the process list (ps).`,
 	o.kubeFlags.BearerToken = nil
 	o.kubeFlags.AddFlags(fs)
 	expect(fs, "page-size", "a whole number of objects per page, e.g. 500")
+	expect(fs, "dump-interval", "a duration of at least 1s, e.g. 5s or 30s")
 	o.expectCommon(fs)
 	return cmd
 }

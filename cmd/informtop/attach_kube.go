@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -110,10 +111,11 @@ func openAttach(ctx context.Context, o *options, af attachFlags, arg, token stri
 				return attachTarget{}, perr
 			}
 			return attachTarget{}, fmt.Errorf("%s serves neither informtop's agent nor pprof: %w", arg, perr)
-		case errors.Is(cerr, source.ErrUnreachable):
-			// A refusal the poller would only repeat (and an answer past
+		case errors.Is(cerr, source.ErrUnreachable) && !nothingAnswered(cerr):
+			// An answer the poller would only get again (and one past
 			// the budget it would read again): say it now, as through
-			// the API server.
+			// the API server. Nothing listening yet is no answer: the
+			// dashboard waits for the controller to come up.
 			return attachTarget{}, cerr
 		}
 		// Answered, or not yet (a timeout, a reset): the poller goes on.
@@ -128,6 +130,14 @@ func openAttach(ctx context.Context, o *options, af attachFlags, arg, token stri
 		return attachTarget{}, fmt.Errorf("the kubeconfig's namespace cannot be read: %w", err)
 	}
 	return openTunnel(ctx, cfg, ns, af.path, target, roots, token, af.pprofMode)
+}
+
+// nothingAnswered reports whether err is a failure to reach anything at
+// all (nothing listening, a name that does not resolve), not an answer.
+func nothingAnswered(err error) bool {
+	var op *net.OpError
+	var dns *net.DNSError
+	return errors.As(err, &op) || errors.As(err, &dns)
 }
 
 // openPprof checks that base serves pprof and returns its source, or the
