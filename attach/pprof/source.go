@@ -73,10 +73,13 @@ type Route interface {
 }
 
 // Source reads a process's goroutine dumps and metrics. It implements
-// source.Source; every method is safe for concurrent use.
+// source.Source; every method is safe for concurrent use. Invariant: at
+// most one request to the target is in flight (Run's single poller, or
+// Check before Run), and dumps are DumpInterval apart from start to start.
 //
-// Locking: mu guards snaps, queues, status, notes, events and have; the
-// tracker and the poller's counters belong to Run's goroutine alone.
+// Locking: mu guards every field below it; the tracker, failures and
+// everReceived belong to Run's goroutine alone; the rest is set by New
+// and read-only after.
 type Source struct {
 	addr    string
 	base    string
