@@ -225,7 +225,16 @@ func goroutineTotal(t *testing.T, client *http.Client, addr, tokenPath string) s
 	}
 	defer resp.Body.Close()
 	first, _, _ := strings.Cut(string(must(io.ReadAll(io.LimitReader(resp.Body, 4096)))), "\n")
-	return first
+	req, _ = http.NewRequest(http.MethodGet, addr+"/debug/pprof/goroutine?debug=2", nil)
+	req.Header.Set("Authorization", "Bearer "+string(tok))
+	began := time.Now()
+	resp2, err := client.Do(req)
+	if err != nil {
+		return first + "; " + err.Error()
+	}
+	defer resp2.Body.Close()
+	n, _ := io.Copy(io.Discard, resp2.Body)
+	return fmt.Sprintf("%s; one debug=2 dump: %.2f MB in %s", first, float64(n)/1e6, time.Since(began).Round(time.Millisecond))
 }
 
 func must[T any](v T, _ error) T { return v }
