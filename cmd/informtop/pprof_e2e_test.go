@@ -152,3 +152,78 @@ func raw(m *json.RawMessage) string {
 	}
 	return string(*m)
 }
+
+// A controller-runtime manager with Options.PprofBindAddress and no
+// informtop import, its predicate held on a labelled ConfigMap: attach
+// --pprof to its pprof port names controller-runtime's EventHandler as
+// the listener, OnAdd, the user's function and "≥ N s"; --fail-on-stall
+// exits 5 during the stall and 0 after it.
+func TestAttachPprofNamesTheStuckPredicateOfAManager(t *testing.T) {
+	c := kubetest.Shared(t)
+	bin := buildInformtop(t, t.TempDir())
+	const ns = "pprof-manager"
+	cs := clusterNamespace(t, c, ns)
+	release := filepath.Join(t.TempDir(), "release")
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	examplectl.Start(t, examplectl.PprofManager, "--kubeconfig", c.Kubeconfig, "--namespace", ns, "--pprof-addr", addr, "--release-file", release)
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "held", Labels: map[string]string{"informtop.example/block": "true"}}}
+	if _, err := cs.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var last string
+	attachJSON := func(extra ...string) (int, pprofJSON, string) {
+		t.Helper()
+		args := append([]string{"attach", addr, "--pprof", "--once", "--json", "--dump-interval", "1s", "--timeout", "30s"}, extra...)
+		code, stdout, stderr, _ := informtop(t, bin, args...)
+		last = fmt.Sprintf("attach %v: exit %d\n%s\n%s", args, code, stdout, stderr)
+		var doc pprofJSON
+		_ = json.Unmarshal([]byte(stdout), &doc)
+		return code, doc, stderr
+	}
+	var doc pprofJSON
+	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, 90*time.Second, true, func(context.Context) (bool, error) {
+		_, d, _ := attachJSON()
+		doc = d
+		for _, inf := range d.Informers {
+			for _, l := range inf.Listeners {
+				if l.Frame != nil && l.InCallbackSeconds >= 1 {
+					return true, nil
+				}
+			}
+		}
+		return false, nil
+	})
+	if err != nil {
+		t.Fatalf("attach --pprof never named the held predicate: %v; the last %s", err, last)
+	}
+	var found bool
+	for _, inf := range doc.Informers {
+		for _, l := range inf.Listeners {
+			if l.Frame == nil {
+				continue
+			}
+			found = true
+			if !strings.HasPrefix(l.Name, "sigs.k8s.io/controller-runtime/pkg/internal/source.EventHandler") || l.InCallback != source.CallbackAdd ||
+				!l.InCallbackAtLeast || l.Frame.Function != "main.holdWhileLabelled" || filepath.Base(l.Frame.File) != "main.go" {
+				t.Errorf("listener %q in %q (at least: %t) at %+v; want controller-runtime's EventHandler in OnAdd, a lower bound, main.holdWhileLabelled",
+					l.Name, l.InCallback, l.InCallbackAtLeast, *l.Frame)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no listener in a call: %s", last)
+	}
+	if code, _, stderr := attachJSON("--fail-on-stall", "1s"); code != 5 || !strings.Contains(stderr, "main.holdWhileLabelled (main.go:") {
+		t.Fatalf("attach --fail-on-stall 1s during the stall: exit %d\n%s\nwant 5 naming main.holdWhileLabelled", code, stderr)
+	}
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, 90*time.Second, true, func(context.Context) (bool, error) {
+		code, _, _ := attachJSON("--fail-on-stall", "1s")
+		return code == 0, nil
+	})
+	if err != nil {
+		t.Fatalf("attach --fail-on-stall 1s after the release never exited 0: %v; the last %s", err, last)
+	}
+}

@@ -25,12 +25,14 @@ import (
 // there.
 type Example string
 
-// The examples that serve an agent, and one that serves only pprof and
-// metrics (no informtop import), for attach's pprof mode.
+// The examples that serve an agent, and two that serve only pprof (no
+// informtop import), for attach's pprof mode: a client-go controller and
+// a controller-runtime manager.
 const (
 	ClientGoController       Example = "client-go-controller"
 	ControllerRuntimeManager Example = "controller-runtime-manager"
 	PprofController          Example = "pprof-controller"
+	PprofManager             Example = "pprof-manager"
 )
 
 // built holds the binaries of a test binary, each built by the first Start
