@@ -32,7 +32,8 @@ lint:
 	cd deploy/grafana && $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
 # unit needs the kube-apiserver, etcd and kubectl that internal/kubetest
-# starts; build.sh prints the directory holding them (building them first,
+# starts, and the kube-controller-manager attach's pprof test runs; build.sh
+# prints the directory holding them (building them first,
 # ~11 min cold, when they are missing).
 unit: kube-bin prom-bin kwok-bin
 	bin=$$(GO=$(GO) test/kube/build.sh) && \

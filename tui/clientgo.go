@@ -22,11 +22,21 @@ const (
 	clientGoBacklog = "client-go's own informer: its backlog is counted from outside, a lower bound"
 )
 
-// isClientGo reports that s is client-go's own informer; a source that
-// does not say ("") runs informtop's engine.
+// isClientGo reports that s is client-go's own informer, through an
+// agent or read from goroutine dumps; a source that does not say ("")
+// runs informtop's engine.
 func isClientGo(s *source.Informer) bool {
-	return s != nil && s.Implementation == source.ImplementationClientGo
+	return s != nil && (s.Implementation == source.ImplementationClientGo || s.Implementation == source.ImplementationPprof)
 }
+
+// isPprof reports that s was read from goroutine dumps (attach --pprof):
+// its listeners' counts are unknown, their call times lower bounds.
+func isPprof(s *source.Informer) bool {
+	return s != nil && s.Implementation == source.ImplementationPprof
+}
+
+// noAgent is what the dashboard shows where a figure needs the agent.
+const noAgent = "not available without the agent: add one line (docs/agent.md)"
 
 // queueKindText is the queue as the header and titles name it:
 // "RealFIFO", or "RealFIFO · client-go" for client-go's own informer.

@@ -197,6 +197,12 @@ func (v *fleetView) render() string {
 		}
 		cells[fcInformers] = fmt.Sprintf("%d/%d", r.synced, r.total)
 		cells[fcAgent] = orDash(r.p.Agent)
+		if r.p.Pprof {
+			// Its workqueue series alone put it here: no agent, so its
+			// informers are known only once attached.
+			cells[fcWorst] = middleEllipsis("no agent: enter reads its goroutine dumps", ww)
+			cells[fcBacklog], cells[fcInformers], cells[fcAgent] = "?", "?", "none (pprof)"
+		}
 		line := renderRow(cols, cells)
 		switch {
 		case i == v.scroll.cursor:

@@ -381,6 +381,8 @@ func connShort(c *common, s *source.Informer) string {
 		return st.dim.Render("stopped")
 	case !s.Started:
 		return st.dim.Render("not started")
+	case isPprof(s):
+		return st.dim.Render("from goroutine dumps") // no reflector in view
 	case r.ListInProgress:
 		return st.warn.Render(listingWord(r) + "…")
 	case r.WatchOpen && r.WatchSince.IsZero():

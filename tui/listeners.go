@@ -294,6 +294,16 @@ func (v *listenersView) cells(cells []string, r rankedListener, cols []column) {
 	if isClientGo(v.c.snap()) {
 		cells[lcMutations] = "–" // client-go's own informer cannot tell
 	}
+	if isPprof(v.c.snap()) {
+		// Read from goroutine dumps: no counts, and a call's time is
+		// what consecutive dumps saw of it.
+		for _, c := range []int{lcPending, lcBehind, lcHighWater, lcDelivered, lcPanics, lcMutations} {
+			cells[c] = "?"
+		}
+		if l.InCallback != "" {
+			cells[lcInCallback] = strings.TrimPrefix(l.InCallback, "On") + " ≥" + humanize.Duration(r.stall.inCallback)
+		}
+	}
 	cells[lcStuck] = "-"
 	if l.Frame != nil {
 		cells[lcStuck] = middleEllipsis(l.Frame.Function, columnWidth(cols, lcStuck))
@@ -387,6 +397,20 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 	}
 	d := l.Delivered
 	lines := append([]string{v.detailHead(r)}, v.pendingLines(l, row)...)
+	if isPprof(v.c.snap()) {
+		// Read from goroutine dumps: no counts; a call's time is what
+		// consecutive dumps saw of it.
+		lines = append(lines, row("delivered", st.dim.Render("? "+noAgent)))
+		cb := "idle (in the newest goroutine dump)"
+		if l.InCallback != "" {
+			cb = fmt.Sprintf("%s for ≥ %s (consecutive goroutine dumps)", l.InCallback, humanize.Duration(r.stall.inCallback))
+		}
+		lines = append(lines, row("in callback", cb))
+		if l.Frame != nil {
+			lines = append(lines, row("", st.warn.Render(stuckIn(l.Frame, v.c.width-15))))
+		}
+		return lines
+	}
 	lines = append(lines,
 		row("behind", behindText(l, v.c.data.snapTaken())),
 		row("delivered", fmt.Sprintf("%s  (add %s · update %s · delete %s · sync %s)",
@@ -422,6 +446,9 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 // pendingLines are the backlog's size and its buffer's, when known; a
 // count from outside the informer says once that it is a lower bound.
 func (v *listenersView) pendingLines(l *source.Listener, row func(string, string) string) []string {
+	if isPprof(v.c.snap()) {
+		return []string{row("pending", v.c.styles.dim.Render("? "+noAgent))}
+	}
 	buffer := "high-water " + humanize.CountShort(l.HighWater)
 	if l.Capacity > 0 {
 		buffer = "buffer capacity " + capacityText(l) + ", " + buffer

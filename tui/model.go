@@ -449,6 +449,10 @@ func (m *Model) render() string {
 	c := m.c
 	var body string
 	switch {
+	case c.caps.fleet && m.active == viewFleet && c.data.ticks > 0:
+		// The fleet's list stands without informers: processes without
+		// the agent have none until attached.
+		body = m.views[m.active].render()
 	case len(c.data.snaps) == 0 && c.data.ticks == 0:
 		body = c.styles.dim.Render("waiting for the first snapshot from " + safe(c.src.Kind()) + "…")
 	case len(c.data.snaps) == 0:

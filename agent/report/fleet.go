@@ -48,6 +48,9 @@ type FleetProcess struct {
 	// Agent is where informtop attach reaches its agent; "" when the
 	// target's labels do not say (--agent-label).
 	Agent string `json:"agent,omitempty"`
+	// Pprof: the target exports client-go's workqueue_* series but none
+	// of informtop's (no agent); informtop attach --pprof reads it.
+	Pprof bool `json:"pprof,omitempty"`
 	// State is what ranked it: stalled, backlog, not synced, stale, down
 	// or ok; Reason says it as a sentence, Worst where.
 	State  source.Trouble `json:"state"`
@@ -85,7 +88,7 @@ func BuildFleet(f source.Frame, now time.Time) Fleet {
 		h := hs[i]
 		said := h
 		said.Informer = ownName(h.Informer) // the process is named beside it
-		fp := FleetProcess{Name: p.Name(), Job: p.Job, Instance: p.Instance, Labels: p.Labels, Up: p.Up, Agent: p.Agent,
+		fp := FleetProcess{Name: p.Name(), Job: p.Job, Instance: p.Instance, Labels: p.Labels, Up: p.Up, Agent: p.Agent, Pprof: p.Pprof,
 			State: h.Trouble, Reason: say.Health(said, now)}
 		var snaps []source.Informer
 		for _, n := range p.Informers {

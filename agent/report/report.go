@@ -93,6 +93,9 @@ type Informer struct {
 	// of a watch that delivers nothing (see source.SilentAfter).
 	Freshness source.Freshness `json:"freshness"`
 	Memory    Memory           `json:"memory"`
+	// Unknown names the fields the source cannot know, each with why;
+	// those fields are null (see markUnknown).
+	Unknown map[string]string `json:"unknown,omitempty"`
 }
 
 // Queue is the queue between reflector and indexer.
@@ -161,6 +164,12 @@ type Listener struct {
 	// recent calls that returned; null before the first (unknown, not 0).
 	LatencyP50Seconds *float64 `json:"latencyP50Seconds"`
 	LatencyP99Seconds *float64 `json:"latencyP99Seconds"`
+	// InCallbackAtLeast: InCallbackSeconds is a lower bound, what
+	// consecutive goroutine dumps saw (attach --pprof).
+	InCallbackAtLeast bool `json:"inCallbackAtLeast,omitempty"`
+	// Unknown names the fields the source cannot know, each with why;
+	// those fields are null.
+	Unknown map[string]string `json:"unknown,omitempty"`
 }
 
 // Build projects snapshots and workqueues onto the report; now is when it
@@ -241,6 +250,11 @@ func Build(src string, snaps []source.Informer, reasons map[string]string, event
 					lr.Frame = &f
 				}
 			}
+			if l.Frame != nil && l.InCallback != "" && s.Implementation == source.ImplementationPprof {
+				// A dump shows where every call is, stalled or not.
+				f := *l.Frame
+				lr.Frame = &f
+			}
 			if l.InCallback != "" && !l.InCallbackSince.IsZero() {
 				lr.InCallbackSeconds = seconds(now.Sub(l.InCallbackSince))
 				lr.InCallback, lr.InCallbackKey = l.InCallback, l.InCallbackKey
@@ -248,6 +262,7 @@ func Build(src string, snaps []source.Informer, reasons map[string]string, event
 			r.Synced = r.Synced && l.Synced
 			ir.Listeners = append(ir.Listeners, lr)
 		}
+		markUnknown(&ir, s.Implementation)
 		r.Synced = r.Synced && s.Synced
 		r.Informers = append(r.Informers, ir)
 	}
@@ -287,7 +302,21 @@ func WriteTable(w io.Writer, r Report) error {
 	if r.Paused {
 		fmt.Fprintf(w, "processing paused by %s: the queues hold what came in since\n", safe(string(r.PausedBy)))
 	}
+	saidUnknown := false
 	for _, inf := range r.Informers {
+		if inf.Unknown != nil {
+			if !saidUnknown {
+				// Once for the report: every such informer lacks the same.
+				fmt.Fprintf(w, "\nread from goroutine dumps: %s and listeners' %s: %s\n", strings.Join(unknownFields(inf.Unknown), ", "),
+					strings.Join(unknownFields(pprofListenerUnknown), ", "), whyDump)
+				saidUnknown = true
+			}
+			fmt.Fprintf(w, "\n%s (%s)\n", safe(inf.Name), safe(inf.Implementation))
+			if err := writeListeners(w, tw, inf); err != nil {
+				return err
+			}
+			continue
+		}
 		fmt.Fprintf(w, "\n%s (%s, %s)  synced: %t  resourceVersion: %s\n", safe(inf.Name), safe(inf.Resource), inf.QueueKind, inf.Synced, safe(inf.LastSyncResourceVersion))
 		if inf.NotSyncedReason != "" {
 			fmt.Fprintf(w, "  not synced: %s\n", safe(inf.NotSyncedReason))
@@ -314,34 +343,8 @@ func WriteTable(w io.Writer, r Report) error {
 		if inf.Verify != nil {
 			fmt.Fprintf(w, "  verify: %s\n", safe(inf.Verify.sentence()))
 		}
-		if len(inf.Listeners) == 0 {
-			continue
-		}
-		// Numbers align right; names are padded to one width first so
-		// that they read left-aligned.
-		nameW := len("listener")
-		for _, l := range inf.Listeners {
-			nameW = max(nameW, len(safe(l.Name)))
-		}
-		fmt.Fprintf(tw, "  %-*s\tpending\tcapacity\tdelivered\tsynced\tpanics\tin callback\tbehind\t\n", nameW, "listener")
-		for _, l := range inf.Listeners {
-			fmt.Fprintf(tw, "  %-*s\t%s\t%d\t%d\t%t\t%d\t%s\t%s\t\n", nameW, safe(l.Name), pendingText(l), l.Capacity, l.Delivered, l.Synced, l.Panics,
-				humanize.Tenths(l.InCallbackSeconds), humanize.Tenths(l.OldestPendingSeconds))
-		}
-		if err := tw.Flush(); err != nil {
+		if err := writeListeners(w, tw, inf); err != nil {
 			return err
-		}
-		for _, l := range inf.Listeners {
-			if l.Stalled && l.StalledSince != nil {
-				fmt.Fprintf(w, "  %s is stalled: in %s of %s since %s (%s)\n", safe(l.Name), safe(l.InCallback), safe(l.InCallbackKey),
-					l.StalledSince.UTC().Format("15:04:05"), humanize.Tenths(l.InCallbackSeconds))
-				if l.Frame != nil {
-					fmt.Fprintf(w, "    stuck in %s\n", safe(l.Frame.String()))
-				}
-			}
-			if m := l.LastCacheMutation; l.CacheMutations > 0 && m != nil {
-				fmt.Fprintf(w, "  %s changed %s, last %s in %s: %s\n", safe(l.Name), humanize.Plural(l.CacheMutations, "cached object"), safe(m.Key), safe(m.Callback), safe(strings.Join(m.Fields, ", ")))
-			}
 		}
 	}
 	if len(r.Workqueues) > 0 {
@@ -356,6 +359,63 @@ func WriteTable(w io.Writer, r Report) error {
 		fmt.Fprintln(w)
 	}
 	return nil
+}
+
+// writeListeners prints an informer's listeners: a table, then a line
+// for each stalled one and each that changed cached objects.
+func writeListeners(w io.Writer, tw *tabwriter.Writer, inf Informer) error {
+	if len(inf.Listeners) == 0 {
+		return nil
+	}
+	// Numbers align right; names are padded to one width first so
+	// that they read left-aligned.
+	nameW := len("listener")
+	for _, l := range inf.Listeners {
+		nameW = max(nameW, len(safe(l.Name)))
+	}
+	fmt.Fprintf(tw, "  %-*s\tpending\tcapacity\tdelivered\tsynced\tpanics\tin callback\tbehind\t\n", nameW, "listener")
+	for _, l := range inf.Listeners {
+		if l.Unknown != nil {
+			// Read from goroutine dumps: the counts are unknown.
+			fmt.Fprintf(tw, "  %-*s\t?\t?\t?\t%t\t?\t%s\t?\t\n", nameW, safe(l.Name), l.Synced, callbackTime(l))
+			continue
+		}
+		fmt.Fprintf(tw, "  %-*s\t%s\t%d\t%d\t%t\t%d\t%s\t%s\t\n", nameW, safe(l.Name), pendingText(l), l.Capacity, l.Delivered, l.Synced, l.Panics,
+			humanize.Tenths(l.InCallbackSeconds), humanize.Tenths(l.OldestPendingSeconds))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, l := range inf.Listeners {
+		if l.Stalled && l.StalledSince != nil {
+			if l.InCallbackAtLeast {
+				fmt.Fprintf(w, "  %s is stalled: in %s for %s (goroutine dumps since %s)\n", safe(l.Name), safe(l.InCallback),
+					callbackTime(l), l.StalledSince.UTC().Format("15:04:05"))
+			} else {
+				fmt.Fprintf(w, "  %s is stalled: in %s of %s since %s (%s)\n", safe(l.Name), safe(l.InCallback), safe(l.InCallbackKey),
+					l.StalledSince.UTC().Format("15:04:05"), humanize.Tenths(l.InCallbackSeconds))
+			}
+			if l.Frame != nil {
+				fmt.Fprintf(w, "    stuck in %s\n", safe(l.Frame.String()))
+			}
+		}
+		if m := l.LastCacheMutation; l.CacheMutations > 0 && m != nil {
+			fmt.Fprintf(w, "  %s changed %s, last %s in %s: %s\n", safe(l.Name), humanize.Plural(l.CacheMutations, "cached object"), safe(m.Key), safe(m.Callback), safe(strings.Join(m.Fields, ", ")))
+		}
+	}
+	return nil
+}
+
+// callbackTime is how long a listener has been in its callback: "≥6s"
+// where that is a lower bound, "–" when it is in none.
+func callbackTime(l Listener) string {
+	if l.InCallback == "" {
+		return "–"
+	}
+	if l.InCallbackAtLeast {
+		return "≥" + humanize.Tenths(l.InCallbackSeconds)
+	}
+	return humanize.Tenths(l.InCallbackSeconds)
 }
 
 // safe is termsafe.String: text the table prints that informtop did not write.

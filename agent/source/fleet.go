@@ -18,6 +18,10 @@ type Process struct {
 	Agent string `json:"agent,omitempty"`
 	// Informers are the names of this process's entries in Frame.Snapshots.
 	Informers []string `json:"informers"`
+	// Pprof: the target exports client-go's workqueue_* series but none
+	// of informtop's, so it runs no agent; attaching reads its goroutine
+	// dumps instead (attach --pprof).
+	Pprof bool `json:"pprof,omitempty"`
 }
 
 // Name is how a person tells the process apart in a list: namespace/pod

@@ -60,6 +60,11 @@ const (
 	// ImplementationClientGo is client-go's own shared informer, observed
 	// from outside (its list-watch, handlers and queue metric).
 	ImplementationClientGo = "client-go"
+	// ImplementationPprof is client-go's shared informer seen only through
+	// its process's goroutine dumps and metrics (attach --pprof): its
+	// listeners and what their calls are in, but no keys, backlogs,
+	// queues or caches; its durations are lower bounds.
+	ImplementationPprof = "client-go (pprof)"
 )
 
 // QueueKind names a queue implementation; it reads and writes as text

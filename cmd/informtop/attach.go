@@ -11,6 +11,7 @@ import (
 
 	"github.com/informtop/informtop/agent/report"
 	"github.com/informtop/informtop/agent/shared/tokenfile"
+	"github.com/informtop/informtop/attach/pprof"
 )
 
 // newAttachCommand is `informtop attach HOST:PORT`: the dashboard (or one
@@ -21,7 +22,7 @@ func newAttachCommand(stdout, stderr io.Writer) *cobra.Command {
 	var af attachFlags
 	cmd := &cobra.Command{
 		Use:   "attach (HOST:PORT | TYPE/NAME[:PORT])",
-		Short: "show the informers of another process that serves informtop's debug agent",
+		Short: "show the informers of another process: its debug agent, or its goroutine dumps (--pprof)",
 		Long: `Connects to the debug agent inside a controller (package agent) and shows its informers:
 which handler is stuck, since when, in which callback, how far behind. Read-only: the keys that
 change a local pipeline (pause, step, stall, faults) are not offered.
@@ -33,12 +34,19 @@ inside the API server's connection, with no local port, speaks TLS when the port
 the kubeconfig's own token, as controller-runtime's authenticated metrics server wants. When the
 pod goes away, a workload's next pod is found by itself.
 
+A controller without the agent that serves net/http/pprof (kube-controller-manager, kube-scheduler,
+most operators) is read from its goroutine dumps and /metrics instead: attach does so when nothing
+answers at the agent's path (404), or at once with --pprof. It shows each informer's listeners,
+which is inside a callback, the function and line it is in and for at least how long, and the
+workqueues; keys, backlogs, queues and caches need the agent (docs/attach-pprof.md).
+
 The token an agent asks for (agent.Options.Token) is taken from --token, else from the file
 --token-file names, else from $` + envAttachToken + `. Prefer the file or the variable: every user
 of this machine can read --token's value in the process list (ps).`,
 		Example: `  informtop attach -n shop deploy/orders-controller
   informtop attach -n shop pod/orders-controller-7d9f-x2x:8443 --path /debug/informtop/
   informtop attach 127.0.0.1:6060
+  informtop attach -n kube-system pod/kube-controller-manager-node1:10257 --pprof
   informtop attach controller.example:6060 --token-file ~/.config/informtop/token --once --json
   ` + envAttachToken + `="$(cat token)" informtop attach controller.example:6060`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -63,19 +71,23 @@ of this machine can read --token's value in the process list (ps).`,
 				return err
 			}
 			defer end()
+			af.fallback = !af.force
 			at, err := openAttach(ctx, o, af, args[0], tok)
 			if err != nil {
 				return err
 			}
-			src := at.src
+			src := at.source()
 			if at.tunnel != nil {
 				defer at.tunnel.Close()
 			}
 			o.scope = report.Scope{Server: args[0]}
+			if at.pprof != nil && o.verify {
+				return errors.New("--verify compares the caches an agent hands over; a process read through its goroutine dumps (pprof mode) hands over none: add the agent (docs/agent.md) to verify")
+			}
 			if !o.verify {
 				return present(ctx, src, o, stdout, stderr)
 			}
-			v := &attachVerifier{src: src, flags: o.kubeFlags, allNamespace: o.allNamespaces,
+			v := &attachVerifier{src: at.src, flags: o.kubeFlags, allNamespace: o.allNamespaces,
 				label: o.selector, field: o.fieldSelector, pageSize: o.pageSize, timeout: o.timeout}
 			return present(ctx, withVerifier(src, v), o, stdout, stderr)
 		},
@@ -85,6 +97,8 @@ of this machine can read --token's value in the process list (ps).`,
 	fs.StringVar(&token, "token", "", "bearer token the agent asks for (agent.Options.Token; through the API server, instead of the kubeconfig's); other users of this machine see it in ps: prefer --token-file or $"+envAttachToken)
 	fs.StringVar(&tokenFile, "token-file", "", "file holding the agent's bearer token: a regular file of at most 64 KiB, one trailing newline ignored (--token wins over it, it over $"+envAttachToken+")")
 	fs.StringVar(&af.path, "path", "", "with a Kubernetes target: the path the agent's handler is mounted at (default: try /debug/informtop/, then /)")
+	fs.BoolVar(&af.force, "pprof", false, "read the target's goroutine dumps (/debug/pprof/goroutine) and /metrics instead of informtop's agent: for a controller that serves pprof but has no agent, such as kube-controller-manager (docs/attach-pprof.md); without it, attach does so when no agent answers (404)")
+	fs.DurationVar(&af.every, "dump-interval", pprof.DefaultDumpInterval, "in pprof mode: the time between goroutine dumps, at least 1s (each one stops the target's world while its stacks are written: docs/attach-pprof.md)")
 	fs.StringVar(&af.caFile, "agent-ca-file", "", "verify the agent's TLS certificate with the CA certificates in this PEM file (through the API server the certificate is otherwise not verified: docs/security.md says why)")
 	fs.BoolVar(&o.once, "once", false, "wait until every remote informer has synced, print one report and exit")
 	fs.BoolVar(&o.json, "json", false, "with --once: print the report as JSON")
@@ -103,6 +117,7 @@ of this machine can read --token's value in the process list (ps).`,
 	o.kubeFlags.BearerToken = nil
 	o.kubeFlags.AddFlags(fs)
 	expect(fs, "page-size", "a whole number of objects per page, e.g. 500")
+	expect(fs, "dump-interval", "a duration of at least 1s, e.g. 5s or 30s")
 	o.expectCommon(fs)
 	return cmd
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -13,7 +14,9 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/informtop/informtop/agent/shared/smallfile"
+	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/attach"
+	"github.com/informtop/informtop/attach/pprof"
 	"github.com/informtop/informtop/attach/tunnel"
 )
 
@@ -33,17 +36,35 @@ const tunnelPollInterval = 250 * time.Millisecond
 // waits.
 const preflightTimeout = 30 * time.Second
 
-// attachTarget is how attach reaches its agent: the source, and the
-// tunnel to close when it is done (nil for an address).
+// attachTarget is how attach reaches its target: the source (the
+// agent's, or in pprof mode the goroutine dumps'), and the tunnel to
+// close when it is done (nil for an address).
 type attachTarget struct {
 	src    *attach.Source
+	pprof  *pprof.Source // set instead of src in pprof mode
 	tunnel *tunnel.Tunnel
+}
+
+// source is whichever source the target has.
+func (t attachTarget) source() source.Source {
+	if t.pprof != nil {
+		return t.pprof
+	}
+	return t.src
 }
 
 // attachFlags are attach's own flags on the way to the agent.
 type attachFlags struct {
 	path   string // --path: the agent's mount on a Kubernetes target
 	caFile string // --agent-ca-file
+	pprofMode
+}
+
+// pprofMode says when attach reads goroutine dumps instead of an agent.
+type pprofMode struct {
+	force    bool          // --pprof: never look for an agent
+	fallback bool          // no agent answers (404): try /debug/pprof/
+	every    time.Duration // --dump-interval
 }
 
 // openAttach turns attach's argument into a source: a Kubernetes object
@@ -68,8 +89,37 @@ func openAttach(ctx context.Context, o *options, af attachFlags, arg, token stri
 			tr.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: roots}
 			opts.HTTPClient = &http.Client{Transport: tr}
 		}
+		if af.force {
+			return openPprof(ctx, arg, pprofBase(arg), nil, af.pprofMode, token, opts.HTTPClient)
+		}
 		src, err := attach.New(arg, opts)
-		return attachTarget{src: src}, err
+		if err != nil || !af.fallback {
+			return attachTarget{src: src}, err
+		}
+		// A process that answers 404 where the agent would be may serve
+		// pprof: ask before showing an agent that is not there.
+		cctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+		defer cancel()
+		cerr := src.Check(cctx)
+		switch {
+		case cerr != nil && attach.IsNotServed(cerr):
+			at, perr := openPprof(cctx, arg, pprofBase(arg), nil, af.pprofMode, token, opts.HTTPClient)
+			if perr == nil {
+				return at, nil
+			}
+			if !pprof.IsNotServed(perr) {
+				return attachTarget{}, perr
+			}
+			return attachTarget{}, fmt.Errorf("%s serves neither informtop's agent nor pprof: %w", arg, perr)
+		case errors.Is(cerr, source.ErrUnreachable) && !nothingAnswered(cerr):
+			// An answer the poller would only get again (and one past
+			// the budget it would read again): say it now, as through
+			// the API server. Nothing listening yet is no answer: the
+			// dashboard waits for the controller to come up.
+			return attachTarget{}, cerr
+		}
+		// Answered, or not yet (a timeout, a reset): the poller goes on.
+		return attachTarget{src: src}, nil
 	}
 	cfg, err := o.kubeFlags.ToRESTConfig()
 	if err != nil {
@@ -79,13 +129,49 @@ func openAttach(ctx context.Context, o *options, af attachFlags, arg, token stri
 	if err != nil {
 		return attachTarget{}, fmt.Errorf("the kubeconfig's namespace cannot be read: %w", err)
 	}
-	return openTunnel(ctx, cfg, ns, af.path, target, roots, token)
+	return openTunnel(ctx, cfg, ns, af.path, target, roots, token, af.pprofMode)
+}
+
+// nothingAnswered reports whether err is a failure to reach anything at
+// all (nothing listening, a name that does not resolve), not an answer.
+func nothingAnswered(err error) bool {
+	var op *net.OpError
+	var dns *net.DNSError
+	return errors.As(err, &op) || errors.As(err, &dns)
+}
+
+// openPprof checks that base serves pprof and returns its source, or the
+// sentence why not (pprof.IsNotServed when it serves none).
+func openPprof(ctx context.Context, addr, base string, route pprof.Route, mode pprofMode, token string, client *http.Client) (attachTarget, error) {
+	src, err := pprof.New(addr, base, pprof.Options{Token: token, HTTPClient: client, DumpInterval: mode.every, Route: route})
+	if err != nil {
+		return attachTarget{}, err
+	}
+	if err := src.Check(ctx); err != nil {
+		if pprof.WantsTLS(err) && route == nil && !strings.Contains(addr, "://") {
+			// host:port of a secure port (kube-controller-manager's
+			// 10257): the scheme was ours to guess.
+			return openPprof(ctx, "https://"+strings.TrimSpace(addr), "https://"+strings.TrimPrefix(base, "http://"), route, mode, token, client)
+		}
+		return attachTarget{}, err
+	}
+	return attachTarget{pprof: src}, nil
+}
+
+// pprofBase is the URL pprof's and the metrics' paths go under for an
+// address: "http://HOST:PORT" unless a scheme is given.
+func pprofBase(addr string) string {
+	addr = strings.TrimRight(strings.TrimSpace(addr), "/")
+	if !strings.Contains(addr, "://") {
+		return "http://" + addr
+	}
+	return addr
 }
 
 // openTunnel finds the target's pod in ns, opens the port-forward, tells
 // TLS from plain HTTP and finds the agent's path (path, else agentPaths);
 // each failure is a sentence.
-func openTunnel(ctx context.Context, cfg *rest.Config, ns, path string, target tunnel.Target, roots *x509.CertPool, token string) (attachTarget, error) {
+func openTunnel(ctx context.Context, cfg *rest.Config, ns, path string, target tunnel.Target, roots *x509.CertPool, token string, mode pprofMode) (attachTarget, error) {
 	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
 	defer cancel()
 	tun, err := tunnel.New(ctx, tunnel.Options{Config: cfg, Namespace: ns, Target: target})
@@ -96,6 +182,17 @@ func openTunnel(ctx context.Context, cfg *rest.Config, ns, path string, target t
 	if err != nil {
 		tun.Close()
 		return attachTarget{}, err
+	}
+	base := scheme + "://" + tun.Host()
+	if mode.force {
+		at, err := openPprof(ctx, tun.Describe(), base, tun, mode, token, client)
+		if err != nil {
+			client.CloseIdleConnections()
+			tun.Close()
+			return attachTarget{}, err
+		}
+		at.tunnel = tun
+		return at, nil
 	}
 	paths := agentPaths
 	if path != "" {
@@ -115,11 +212,23 @@ func openTunnel(ctx context.Context, cfg *rest.Config, ns, path string, target t
 			break
 		}
 	}
+	if attach.IsNotServed(last) && path == "" && mode.fallback {
+		at, err := openPprof(ctx, tun.Describe(), base, tun, mode, token, client)
+		if err == nil {
+			at.tunnel = tun
+			return at, nil
+		}
+		if !pprof.IsNotServed(err) {
+			client.CloseIdleConnections()
+			tun.Close()
+			return attachTarget{}, err
+		}
+	}
 	client.CloseIdleConnections()
 	tun.Close()
 	if attach.IsNotServed(last) && path == "" {
-		return attachTarget{}, fmt.Errorf("no informtop agent answers on %s under %s: give the path its handler is mounted at with --path",
-			tun.Describe(), strings.Join(agentPaths, " or "))
+		return attachTarget{}, fmt.Errorf("no informtop agent answers on %s under %s, nor pprof under %s: give the path the agent's handler is mounted at with --path, or the port that serves pprof",
+			tun.Describe(), strings.Join(agentPaths, " or "), pprof.PathIndex)
 	}
 	return attachTarget{}, last
 }

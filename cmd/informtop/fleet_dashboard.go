@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/attach"
+	"github.com/informtop/informtop/attach/pprof"
 	"github.com/informtop/informtop/attach/tunnel"
 	"github.com/informtop/informtop/kube"
 )
@@ -97,7 +99,10 @@ func (fa fleetAttach) allows(addr string) bool {
 }
 
 // open attaches to p's agent; stop ends what it opened.
-func (fa fleetAttach) open(ctx context.Context, p source.Process) (*attach.Source, func(), error) {
+// A process without the agent (source.Process.Pprof) is read through its
+// goroutine dumps, at the same address or pod port its metrics are
+// scraped from.
+func (fa fleetAttach) open(ctx context.Context, p source.Process) (source.Source, func(), error) {
 	path := fa.path
 	if fa.pathLabel != "" && p.Labels[fa.pathLabel] != "" {
 		path = p.Labels[fa.pathLabel]
@@ -121,11 +126,22 @@ func (fa fleetAttach) open(ctx context.Context, p source.Process) (*attach.Sourc
 		if _, port, err := net.SplitHostPort(p.Instance); err == nil {
 			target.Port = port // the port Prometheus scrapes: the metrics server's
 		}
-		at, err := openTunnel(ctx, cfg, ns, path, target, nil, "")
+		at, err := openTunnel(ctx, cfg, ns, path, target, nil, "", pprofMode{force: p.Pprof})
 		if err != nil {
 			return nil, nil, err
 		}
-		return at.src, at.tunnel.Close, nil
+		return at.source(), at.tunnel.Close, nil
+	}
+	if p.Pprof {
+		// No agent label to read: its metrics' address serves pprof too
+		// when it serves it at all (net/http/pprof on the same mux).
+		addr := cmp.Or(p.Agent, p.Instance)
+		token := ""
+		if fa.token != "" && fa.allows(addr) {
+			token = fa.token
+		}
+		src, err := pprof.New(addr, pprofBase(addr), pprof.Options{Token: token})
+		return src, func() {}, err
 	}
 	if p.Agent == "" {
 		return nil, nil, errors.New("its target labels give neither namespace and pod nor an agent address: run informtop fleet with --agent-label LABEL")

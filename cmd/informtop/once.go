@@ -217,6 +217,17 @@ func stalledLonger(f source.Frame, limit time.Duration, now time.Time) []string 
 			if !stalled {
 				continue
 			}
+			if inf.Implementation == source.ImplementationPprof {
+				// Read from goroutine dumps: no key, and a lower bound.
+				where := ""
+				if l.Frame != nil {
+					where = ", in " + termsafe.String(l.Frame.String())
+				}
+				out = append(out, fmt.Sprintf("%s: handler %s has been in %s for ≥ %s%s, longer than --fail-on-stall %s (exit 5)",
+					termsafe.String(inf.Name), termsafe.String(l.Name), termsafe.String(l.InCallback),
+					humanize.Elapsed(now.Sub(since), time.Second), where, limit))
+				continue
+			}
 			out = append(out, fmt.Sprintf("%s: handler %s has been in %s of %s for %s, longer than --fail-on-stall %s (exit 5)",
 				termsafe.String(inf.Name), termsafe.String(l.Name), termsafe.String(l.InCallback), termsafe.String(l.InCallbackKey),
 				humanize.Elapsed(now.Sub(since), time.Second), limit))

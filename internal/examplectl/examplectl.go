@@ -29,10 +29,15 @@ import (
 type Example string
 
 // The test controllers, twins of examples/client-go-controller and
-// examples/controller-runtime-manager; they announce their agent (Start).
+// examples/controller-runtime-manager, which announce their agent
+// (Start); and two that serve only pprof (no informtop import), for
+// attach's pprof mode: a client-go controller and a controller-runtime
+// manager.
 const (
 	ClientGoController       Example = "client-go-controller"
 	ControllerRuntimeManager Example = "controller-runtime-manager"
+	PprofController          Example = "pprof-controller"
+	PprofManager             Example = "pprof-manager"
 )
 
 // The examples as a user copies them, with nothing for tests; they
@@ -72,6 +77,8 @@ func (e Example) pkg() string {
 		return "./client-go-controller"
 	case CopiedControllerRuntimeManager:
 		return "./controller-runtime-manager/cmd"
+	case PprofController, PprofManager:
+		return "./" + string(e)
 	}
 	return "./internal/cmd/" + string(e)
 }

@@ -30,8 +30,9 @@ const (
 	pollEvery = 50 * time.Millisecond
 )
 
-// listening is the line the examples print once their agent listens.
-var listening = regexp.MustCompile(`^agent listening on (\S+)$`)
+// listening is the line the examples print once their agent (or, for
+// pprof-controller, their pprof server) listens.
+var listening = regexp.MustCompile(`^(?:agent|pprof) listening on (\S+)$`)
 
 // Process is an example Start started.
 type Process struct {

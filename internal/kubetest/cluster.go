@@ -40,7 +40,8 @@ import (
 
 const (
 	// EnvBinDir names the environment variable holding the directory with
-	// kube-apiserver, etcd and kubectl: the one test/kube/build.sh prints.
+	// kube-apiserver, etcd and kubectl (and kube-controller-manager, which
+	// attach's pprof test starts itself): the one test/kube/build.sh prints.
 	EnvBinDir = "INFORMTOP_KUBE_BIN"
 	// ContextName is the current context of every kubeconfig written here.
 	ContextName = "informtop-test"

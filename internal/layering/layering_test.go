@@ -26,6 +26,9 @@ const (
 	// promLayer reads informtop's series from Prometheus: its client, not
 	// the agent's.
 	promLayer layer = "sources reading Prometheus"
+	// pprofLayer reads a controller without the agent: its goroutine
+	// dumps and its metrics' text, never the agent's wire.
+	pprofLayer layer = "sources reading a process's pprof and metrics"
 )
 
 // layers places every package of the module. A package missing here
@@ -53,6 +56,7 @@ var layers = map[string]layer{
 
 	"demo": inProcess, "demo/cluster": inProcess, "kube": inProcess, "replay": inProcess,
 	"attach": remoteLayer, "attach/tunnel": remoteLayer,
+	"attach/pprof": pprofLayer,
 
 	"source/fleet": promLayer,
 
@@ -124,12 +128,14 @@ func TestImportsRunOneWay(t *testing.T) {
 				t.Errorf("%s depends on the dashboard: nothing but the command may", name)
 			case d == "cmd/informtop":
 				t.Errorf("%s depends on the command", name)
-			case isEngine(d) && (l == modelLayer || l == uiLayer || l == remoteLayer || l == promLayer):
+			case isEngine(d) && (l == modelLayer || l == uiLayer || l == remoteLayer || l == promLayer || l == pprofLayer):
 				t.Errorf("%s (%s) depends on %s: it must read the data model only, which any source fills without an engine", name, l, d)
 			case l == remoteLayer && (d == "agent" || d == "agent/serve" || strings.HasPrefix(d, "github.com/prometheus/")):
 				t.Errorf("%s depends on %s: a client of the agent must not link the agent's server side", name, d)
 			case l == promLayer && (d == "agent" || d == "attach"):
 				t.Errorf("%s depends on %s: it reads Prometheus, not agents", name, d)
+			case l == pprofLayer && (d == "agent" || d == "attach" || d == "agent/api"):
+				t.Errorf("%s depends on %s: it reads goroutine dumps and metrics, not agents", name, d)
 			case strings.HasPrefix(d, "github.com/google/go-cmp") && l != toolLayer:
 				t.Errorf("%s depends on go-cmp: a test helper must not reach what users link", name)
 			case (strings.HasPrefix(d, "k8s.io/kubernetes") || strings.HasPrefix(d, "go.etcd.io/etcd/server")) && l != toolLayer:

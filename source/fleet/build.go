@@ -31,6 +31,7 @@ type build struct {
 type procAcc struct {
 	target    labels // a copy: query's maps are reused
 	up        bool
+	pprof     bool                    // found by its workqueue_* series alone: no agent
 	informers map[string]*informerAcc // by the series' name label
 }
 
@@ -136,6 +137,14 @@ func (b *build) admit(maxProcs int) {
 func (b *build) addUp(m labels, v float64) {
 	if p := b.proc(m); p != nil {
 		p.up = v == 1
+	}
+}
+
+// addPprof records the up series of a target that exports client-go's
+// workqueue_* series but none of informtop's.
+func (b *build) addPprof(m labels, v float64) {
+	if p := b.proc(m); p != nil {
+		p.up, p.pprof = v == 1, true
 	}
 }
 
@@ -251,6 +260,7 @@ func (b *build) process(a *procAcc) source.Process {
 		p.Labels[k] = v
 	}
 	p.Agent = a.target[b.agentLabel]
+	p.Pprof = a.pprof
 	return p
 }
 

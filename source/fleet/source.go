@@ -289,6 +289,16 @@ func (s *Source) queryAll(ctx context.Context, b *build, at time.Time) (cut stri
 	if err != nil {
 		return "", err
 	}
+	// The controllers without the agent that export client-go's
+	// workqueue metrics (kube-controller-manager, most operators):
+	// listed, and attached to through their goroutine dumps.
+	pprofQuery := fmt.Sprintf("(%s and ignoring(name) last_over_time(%s[%s])) unless ignoring(name, group, version, resource) last_over_time(%s[%s])",
+		selectorQuery("up", sel), selectorQuery("workqueue_depth", sel), lookback, selectorQuery("informtop_informer_synced", sel), lookback)
+	np, err := s.query(ctx, "up", pprofQuery, at, b.addPprof)
+	if err != nil {
+		return "", err
+	}
+	n = max(n, np)
 	b.admit(s.opts.MaxProcesses)
 	var cutFamilies []string
 	if n >= s.opts.MaxSeries {

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, etcd and kubectl at the versions pinned in this
+# Builds kube-apiserver, kube-controller-manager, etcd and kubectl at the versions pinned in this
 # directory's go.mod, for the integration tests (internal/kubetest).
 #
 # The binaries go into a directory keyed by a hash of go.mod and go.sum, so a
 # version bump builds afresh and an unchanged checkout reuses what is there:
 #   ${KUBE_BIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/informtop/kube-bin/<hash>}
-# When all three binaries are present it does nothing. It prints ONLY that
+# When all four binaries are present it does nothing. It prints ONLY that
 # directory on stdout (so `INFORMTOP_KUBE_BIN=$(test/kube/build.sh)` works);
 # progress and errors go to stderr.
 #
@@ -21,9 +21,9 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
 # shellcheck source=SCRIPTDIR/../lib/bincache.sh
 source "$here/../lib/bincache.sh"
-bincache_open kube-bin KUBE_BIN_DIR kube-apiserver etcd kubectl
+bincache_open kube-bin KUBE_BIN_DIR kube-apiserver kube-controller-manager etcd kubectl
 
-echo "kube-bin: building kube-apiserver, etcd and kubectl into $dir" \
+echo "kube-bin: building kube-apiserver, kube-controller-manager, etcd and kubectl into $dir" \
   "(a cold build takes ~11 min on 2 cores)"
 
 "$go" mod download
@@ -43,9 +43,10 @@ ldflags+=" -X k8s.io/component-base/version.gitMinor=$minor"
 ldflags+=" -X k8s.io/component-base/version.gitTreeState=clean"
 ldflags+=" -X go.etcd.io/etcd/api/v3/version.GitSHA=$etcd_version"
 
-# One go build for all three lets the packages they share compile once.
+# One go build for all four lets the packages they share compile once.
 "$go" build -p "${KUBE_BUILD_PARALLEL:-2}" -trimpath -ldflags "$ldflags" -o "$tmp/" \
   k8s.io/kubernetes/cmd/kube-apiserver \
+  k8s.io/kubernetes/cmd/kube-controller-manager \
   k8s.io/kubernetes/cmd/kubectl \
   go.etcd.io/etcd/server/v3
 # go names the binary of go.etcd.io/etcd/server/v3 after "server".
