@@ -3,6 +3,7 @@ package engineserve
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/informtop/informtop/agent/serve/servetest"
 	"net/http"
 	"strings"
 	"testing"
@@ -20,9 +21,9 @@ func TestCutEndpoint(t *testing.T) {
 	srv := server(t, serve.Options{}, f.pods, f.secrets)
 
 	var digestOnly api.Cut
-	getJSON(t, srv, api.PathCut+"?informer=pods", &digestOnly)
+	servetest.GetJSON(t, srv, api.PathCut+"?informer=pods", &digestOnly)
 	var full api.Cut
-	getJSON(t, srv, api.PathCut+"?informer=pods&keys=true", &full)
+	servetest.GetJSON(t, srv, api.PathCut+"?informer=pods&keys=true", &full)
 	if digestOnly.Entries != nil || digestOnly.Objects != 3 || digestOnly.ResourceVersion == "" {
 		t.Fatalf("digest-only cut %+v", digestOnly)
 	}
@@ -34,7 +35,7 @@ func TestCutEndpoint(t *testing.T) {
 	if len(full.Entries) != 3 || full.Entries[0].Key != "default/a" || full.Digest != hex.EncodeToString(sum[:]) || full.Digest != digestOnly.Digest {
 		t.Fatalf("cut %+v, digest-only %s", full, digestOnly.Digest)
 	}
-	if code, body := get(t, srv, http.MethodGet, api.PathCut+"?informer=nope", ""); code != http.StatusNotFound {
+	if code, body := servetest.Get(t, srv, http.MethodGet, api.PathCut+"?informer=nope", ""); code != http.StatusNotFound {
 		t.Errorf("unknown informer: %d %s", code, body)
 	}
 }

@@ -2,6 +2,7 @@ package engineserve
 
 import (
 	"fmt"
+	"github.com/informtop/informtop/agent/serve/servetest"
 	"testing"
 
 	"github.com/informtop/informtop/agent/api"
@@ -16,7 +17,7 @@ func TestFrameCarriesSnapshotsEventsAndReasons(t *testing.T) {
 	srv := server(t, serve.Options{Name: "my-controller"}, f.pods, f.secrets)
 
 	var fr api.Frame
-	getJSON(t, srv, api.PathFrame, &fr)
+	servetest.GetJSON(t, srv, api.PathFrame, &fr)
 	if fr.Version != api.Version || fr.Source != "my-controller" {
 		t.Errorf("version %q, source %q", fr.Version, fr.Source)
 	}
@@ -50,7 +51,7 @@ func TestFrameCarriesSnapshotsEventsAndReasons(t *testing.T) {
 	f.podSource.Add(pod("d"))
 	waitFor(t, "the new pod to be cached", func() bool { return f.pods.Snapshot().Store.Objects == 4 })
 	var next api.Frame
-	getJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, fr.Next), &next)
+	servetest.GetJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, fr.Next), &next)
 	if len(next.Events) == 0 {
 		t.Fatal("no events after a new pod")
 	}
@@ -67,7 +68,7 @@ func TestFrameCarriesSnapshotsEventsAndReasons(t *testing.T) {
 
 	// max bounds the events.
 	var one api.Frame
-	getJSON(t, srv, api.PathFrame+"?cursor=1&max=1", &one)
+	servetest.GetJSON(t, srv, api.PathFrame+"?cursor=1&max=1", &one)
 	if len(one.Events) != 1 || one.Next != one.Events[0].Seq+1 {
 		t.Errorf("max=1: %d events, next %d", len(one.Events), one.Next)
 	}
@@ -79,7 +80,7 @@ func TestFrameSaysEnoughToTellWhyNotSynced(t *testing.T) {
 	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "idle"})
 	srv := server(t, serve.Options{}, inf)
 	var fr api.Frame
-	getJSON(t, srv, api.PathFrame, &fr)
+	servetest.GetJSON(t, srv, api.PathFrame, &fr)
 	if len(fr.Snapshots) != 1 {
 		t.Fatalf("%d informers in the frame, want 1", len(fr.Snapshots))
 	}
@@ -93,12 +94,12 @@ func TestSlowClientMissesEventsWithoutSlowingTheInformer(t *testing.T) {
 	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods", Instrumentation: engine.Instrumentation{Events: ring}})
 	srv := server(t, serve.Options{}, inf)
 	var first api.Frame
-	getJSON(t, srv, api.PathFrame, &first)
+	servetest.GetJSON(t, srv, api.PathFrame, &first)
 	for i := range 100 {
 		ring.Emit(instr.Event{Type: instr.EventPop, Informer: "pods", Detail: fmt.Sprint(i)}) // per-item events: the ring keeps lifecycle ones longer
 	}
 	var fr api.Frame
-	getJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, first.Next), &fr)
+	servetest.GetJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, first.Next), &fr)
 	if fr.Missed == 0 || len(fr.Events) != 8 || fr.Missed+uint64(len(fr.Events)) != 100 {
 		t.Errorf("missed %d, %d events; want 92 missed, 8 held", fr.Missed, len(fr.Events))
 	}
@@ -114,7 +115,7 @@ func TestFrameHidesInformersNotGiven(t *testing.T) {
 	ring.Emit(instr.Event{Type: instr.EventControl, Informer: "pods", Key: "default/shown"})
 	srv := server(t, serve.Options{}, inf)
 	var fr api.Frame
-	getJSON(t, srv, api.PathFrame, &fr)
+	servetest.GetJSON(t, srv, api.PathFrame, &fr)
 	if len(fr.Events) != 1 || fr.Events[0].Key != "default/shown" || fr.Next != 3 {
 		t.Errorf("events = %+v, next %d", fr.Events, fr.Next)
 	}
@@ -127,12 +128,12 @@ func TestFrameMergesInformersWithTheirOwnRings(t *testing.T) {
 	b.Events().Emit(instr.Event{Type: instr.EventControl, Informer: "b", Key: "ns/2"})
 	srv := server(t, serve.Options{}, a, b)
 	var fr api.Frame
-	getJSON(t, srv, api.PathFrame, &fr)
+	servetest.GetJSON(t, srv, api.PathFrame, &fr)
 	if len(fr.Events) != 2 || fr.Events[0].Key != "ns/1" || fr.Events[1].Key != "ns/2" || fr.Next != 3 {
 		t.Fatalf("merged events = %+v, next %d", fr.Events, fr.Next)
 	}
 	b.Events().Emit(instr.Event{Type: instr.EventControl, Informer: "b", Key: "ns/3"})
-	getJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, fr.Next), &fr)
+	servetest.GetJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, fr.Next), &fr)
 	if len(fr.Events) != 1 || fr.Events[0].Key != "ns/3" || fr.Events[0].Seq != 3 {
 		t.Fatalf("resumed merged events = %+v", fr.Events)
 	}
@@ -150,19 +151,19 @@ func TestMergedFeedTellsTheClientWhatASourceRingLost(t *testing.T) {
 	b := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "b", Instrumentation: engine.Instrumentation{Events: ringB}})
 	srv := server(t, serve.Options{}, a, b)
 	var first api.Frame
-	getJSON(t, srv, api.PathFrame, &first)
+	servetest.GetJSON(t, srv, api.PathFrame, &first)
 	for i := range 100 {
 		ringA.Emit(instr.Event{Type: instr.EventPop, Informer: "a", Detail: fmt.Sprint(i)})
 	}
 	ringB.Emit(instr.Event{Type: instr.EventPop, Informer: "b", Detail: "kept"})
 	var fr api.Frame
-	getJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, first.Next), &fr)
+	servetest.GetJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, first.Next), &fr)
 	if len(fr.Events) != 9 || fr.Missed != 92 {
 		t.Fatalf("after 100 events into a ring of 8: %d events, missed %d; want 9 events (8 of a, 1 of b) and 92 missed", len(fr.Events), fr.Missed)
 	}
 	// Read on from there: nothing more was lost.
 	ringA.Emit(instr.Event{Type: instr.EventPop, Informer: "a", Detail: "later"})
-	getJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, fr.Next), &fr)
+	servetest.GetJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, fr.Next), &fr)
 	if len(fr.Events) != 1 || fr.Missed != 0 {
 		t.Fatalf("resumed: %d events, missed %d; want 1 and 0", len(fr.Events), fr.Missed)
 	}
@@ -171,7 +172,7 @@ func TestMergedFeedTellsTheClientWhatASourceRingLost(t *testing.T) {
 	// own, not the first client's shared for a tenth of a second: it
 	// holds the event emitted since.
 	var late api.Frame
-	getJSON(t, srv, fmt.Sprintf("%s?cursor=%d&max=%d", api.PathFrame, first.Next, api.MaxEvents), &late)
+	servetest.GetJSON(t, srv, fmt.Sprintf("%s?cursor=%d&max=%d", api.PathFrame, first.Next, api.MaxEvents), &late)
 	if late.Missed != 92 || len(late.Events) != 10 {
 		t.Fatalf("a second client from the same cursor: %d events, missed %d; want 10 (the 9 and a's later one) and 92", len(late.Events), late.Missed)
 	}

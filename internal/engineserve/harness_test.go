@@ -3,8 +3,6 @@ package engineserve
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -18,7 +16,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	fcache "k8s.io/client-go/tools/cache/testing"
 
-	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/instr"
 	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/engine"
@@ -138,66 +135,4 @@ func serveHandler(t *testing.T, h http.Handler, err error) *httptest.Server {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
-}
-
-// do sends method path, with a bearer token unless it is "", and reads
-// the whole answer.
-func do(t *testing.T, srv *httptest.Server, method, path, token string) (*http.Response, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, body
-}
-
-// get fetches path with an optional bearer token; it returns the status
-// and body and checks the version header: there on every answer but the
-// refusals (401, 405), which tell nothing of the agent.
-func get(t *testing.T, srv *httptest.Server, method, path, token string) (int, []byte) {
-	t.Helper()
-	resp, body := do(t, srv, method, path, token)
-	want := api.Version
-	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusMethodNotAllowed {
-		want = ""
-	}
-	if v := resp.Header.Get(api.VersionHeader); v != want {
-		t.Errorf("%s %s: %d with %s = %q, want %q", method, path, resp.StatusCode, api.VersionHeader, v, want)
-	}
-	return resp.StatusCode, body
-}
-
-// getJSON GETs path, wants 200 and decodes the body into v.
-func getJSON(t *testing.T, srv *httptest.Server, path string, v any) []byte {
-	t.Helper()
-	status, body := get(t, srv, http.MethodGet, path, "")
-	if status != http.StatusOK {
-		t.Fatalf("GET %s: %d %s", path, status, body)
-	}
-	if err := json.Unmarshal(body, v); err != nil {
-		t.Fatalf("GET %s: %v in %s", path, err, body)
-	}
-	return body
-}
-
-// errorSentence decodes an api.Error body.
-func errorSentence(t *testing.T, body []byte) string {
-	t.Helper()
-	var e api.Error
-	if err := json.Unmarshal(body, &e); err != nil || e.Error == "" {
-		t.Fatalf("body is not an api.Error: %s (%v)", body, err)
-	}
-	return e.Error
 }

@@ -1,14 +1,11 @@
 package engineserve
 
 import (
-	"bytes"
+	"github.com/informtop/informtop/agent/serve/servetest"
 	"net/http"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
@@ -16,48 +13,6 @@ import (
 	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/engine"
 )
-
-// scrape GETs /metrics and parses the text exposition.
-func scrape(t *testing.T, body []byte) map[string]*dto.MetricFamily {
-	t.Helper()
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	mfs, err := p.TextToMetricFamilies(bytes.NewReader(body))
-	if err != nil {
-		t.Fatalf("parsing /metrics: %v\n%s", err, body)
-	}
-	return mfs
-}
-
-// value finds the sample of family name whose labels include want.
-func value(t *testing.T, mfs map[string]*dto.MetricFamily, name string, want map[string]string) float64 {
-	t.Helper()
-	mf, ok := mfs[name]
-	if !ok {
-		t.Fatalf("no metric %s", name)
-	}
-next:
-	for _, m := range mf.GetMetric() {
-		got := map[string]string{}
-		for _, lp := range m.GetLabel() {
-			got[lp.GetName()] = lp.GetValue()
-		}
-		for k, v := range want {
-			if got[k] != v {
-				continue next
-			}
-		}
-		switch {
-		case m.Gauge != nil:
-			return m.GetGauge().GetValue()
-		case m.Counter != nil:
-			return m.GetCounter().GetValue()
-		case m.Histogram != nil:
-			return float64(m.GetHistogram().GetSampleCount())
-		}
-	}
-	t.Fatalf("no %s sample with labels %v", name, want)
-	return 0
-}
 
 func TestMetricsMatchTheSnapshot(t *testing.T) {
 	reg := prometheus.NewRegistry()
@@ -79,11 +34,11 @@ func TestMetricsMatchTheSnapshot(t *testing.T) {
 		return !f.pods.Snapshot().Listeners[0].OldestPendingSince.IsZero()
 	})
 
-	status, body := get(t, srv, http.MethodGet, api.PathMetrics, "")
+	status, body := servetest.Get(t, srv, http.MethodGet, api.PathMetrics, "")
 	if status != http.StatusOK {
 		t.Fatalf("/metrics: %d %s", status, body)
 	}
-	mfs := scrape(t, body)
+	mfs := servetest.Scrape(t, body)
 	snap := f.pods.Snapshot()
 	pods := map[string]string{"name": "pods", "group": "", "version": "v1", "resource": "pods"}
 	blocked := map[string]string{"name": "pods", "version": "v1", "resource": "pods", "listener": "blocked"}
@@ -115,33 +70,33 @@ func TestMetricsMatchTheSnapshot(t *testing.T) {
 		{"informtop_store_objects", secrets, 1},
 		{"informtop_listener_pending_notifications", with(pods, "listener", "blocked"), 2},
 	} {
-		if got := value(t, mfs, c.name, c.labels); got != c.want {
+		if got := servetest.Value(t, mfs, c.name, c.labels); got != c.want {
 			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
 		}
 	}
-	if got := value(t, mfs, "informtop_listener_callback_in_progress_seconds", blocked); got <= 0 {
+	if got := servetest.Value(t, mfs, "informtop_listener_callback_in_progress_seconds", blocked); got <= 0 {
 		t.Errorf("in-progress seconds = %v, want > 0 for a blocked listener", got)
 	}
 	if snap.Reflector.Lists == 0 {
 		t.Error("the snapshot saw no list")
 	}
 	// Scraped before snap was taken: behind by more than 0, by no more than at snap.
-	if got, max := value(t, mfs, "informtop_listener_oldest_pending_seconds", blocked), l.OldestPendingAge(snap.Taken).Seconds(); got <= 0 || got > max {
+	if got, max := servetest.Value(t, mfs, "informtop_listener_oldest_pending_seconds", blocked), l.OldestPendingAge(snap.Taken).Seconds(); got <= 0 || got > max {
 		t.Errorf("oldest pending = %vs, want in (0, %v] for a blocked listener", got, max)
 	}
-	if got := value(t, mfs, "informtop_informer_silent", pods); got != 0 {
+	if got := servetest.Value(t, mfs, "informtop_informer_silent", pods); got != 0 {
 		t.Errorf("informtop_informer_silent = %v for a live informer", got)
 	}
 
 	// client-go's informer metrics, through the provider, named by the identifier.
 	pods = map[string]string{"name": "agent-metrics-test", "group": "", "version": "v1", "resource": "pods"}
-	if got := value(t, mfs, "informer_queued_items", pods); got != 0 {
+	if got := servetest.Value(t, mfs, "informer_queued_items", pods); got != 0 {
 		t.Errorf("informer_queued_items = %v", got)
 	}
-	if got := value(t, mfs, "informer_processing_latency_seconds", pods); got == 0 {
+	if got := servetest.Value(t, mfs, "informer_processing_latency_seconds", pods); got == 0 {
 		t.Error("no processing latency observed")
 	}
-	if got := value(t, mfs, "informer_store_resource_version", pods); got <= 0 {
+	if got := servetest.Value(t, mfs, "informer_store_resource_version", pods); got <= 0 {
 		t.Errorf("informer_store_resource_version = %v", got)
 	}
 }

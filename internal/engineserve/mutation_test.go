@@ -1,6 +1,7 @@
 package engineserve
 
 import (
+	"github.com/informtop/informtop/agent/serve/servetest"
 	"net/http"
 	"slices"
 	"strings"
@@ -52,17 +53,17 @@ func TestAgentCarriesCacheMutations(t *testing.T) {
 	const name = "github.com/informtop/informtop/internal/engineserve.(*relabeler)"
 	const field = `metadata.labels.touched: "" → "yes"`
 
-	status, body := get(t, srv, http.MethodGet, api.PathMetrics, "")
+	status, body := servetest.Get(t, srv, http.MethodGet, api.PathMetrics, "")
 	if status != http.StatusOK {
 		t.Fatalf("GET /metrics: %d", status)
 	}
-	mfs := scrape(t, body)
-	if got := value(t, mfs, "informtop_listener_cache_mutations_total", map[string]string{"name": "pods", "listener": name}); got != 1 {
+	mfs := servetest.Scrape(t, body)
+	if got := servetest.Value(t, mfs, "informtop_listener_cache_mutations_total", map[string]string{"name": "pods", "listener": name}); got != 1 {
 		t.Errorf("informtop_listener_cache_mutations_total = %v, want 1", got)
 	}
 
 	var fr api.Frame
-	getJSON(t, srv, api.PathFrame, &fr)
+	servetest.GetJSON(t, srv, api.PathFrame, &fr)
 	l := fr.Snapshots[0].Listeners[0]
 	if l.Name != name || l.CacheMutations != 1 || l.LastCacheMutation == nil || l.LastCacheMutation.Key != "default/b" ||
 		!slices.Equal(l.LastCacheMutation.Fields, []string{field}) {

@@ -1,6 +1,7 @@
 package engineserve
 
 import (
+	"github.com/informtop/informtop/agent/serve/servetest"
 	"net/http"
 	"net/url"
 	"strings"
@@ -66,7 +67,7 @@ func TestMetadataOnlySecretLeavesNoEndpoint(t *testing.T) {
 				api.PathObject + "?informer=secrets&key=" + url.QueryEscape("default/db"),
 				api.PathEntries + "?informer=secrets"}
 			for _, p := range paths {
-				status, body := get(t, srv, http.MethodGet, p, "")
+				status, body := servetest.Get(t, srv, http.MethodGet, p, "")
 				if status != http.StatusOK {
 					t.Fatalf("GET %s: %d %s", p, status, body)
 				}
@@ -109,7 +110,7 @@ func TestConfigMapCopyingASecretLeavesNoEndpoint(t *testing.T) {
 	})
 	for _, p := range []string{api.PathFrame, api.PathReport, api.PathMetrics,
 		api.PathObject + "?informer=configmaps&key=" + url.QueryEscape("default/db"), api.PathEntries + "?informer=configmaps"} {
-		status, body := get(t, srv, http.MethodGet, p, "")
+		status, body := servetest.Get(t, srv, http.MethodGet, p, "")
 		if status != http.StatusOK {
 			t.Fatalf("GET %s: %d %s", p, status, body)
 		}

@@ -1,6 +1,7 @@
 package engineserve
 
 import (
+	"github.com/informtop/informtop/agent/serve/servetest"
 	"testing"
 
 	"github.com/informtop/informtop/agent/api"
@@ -16,7 +17,7 @@ func TestReportIsTheOnceReport(t *testing.T) {
 	f := newFixture(t, 1024, engine.Options{})
 	srv := server(t, serve.Options{}, f.pods, f.secrets)
 	var r report.Report
-	getJSON(t, srv, api.PathReport, &r)
+	servetest.GetJSON(t, srv, api.PathReport, &r)
 	if r.Source != "agent" || r.Synced || len(r.Informers) != 2 {
 		t.Fatalf("report: source %q, synced %t, %d informers; want agent, not synced (a handler is stuck), 2", r.Source, r.Synced, len(r.Informers))
 	}

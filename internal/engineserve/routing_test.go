@@ -1,6 +1,7 @@
 package engineserve
 
 import (
+	"github.com/informtop/informtop/agent/serve/servetest"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -57,7 +58,7 @@ func TestHandlerMountsUnderAnyPrefix(t *testing.T) {
 		srv := httptest.NewServer(mounted)
 		for _, p := range apiPaths {
 			for _, method := range []string{http.MethodGet, http.MethodHead} {
-				resp, body := do(t, srv, method, prefix+p, "")
+				resp, body := servetest.Do(t, srv, method, prefix+p, "")
 				what := method + " " + prefix + p
 				if resp.StatusCode != http.StatusOK || resp.Header.Get(api.VersionHeader) != api.Version {
 					t.Errorf("%s: %d with version %q: %s", what, resp.StatusCode, resp.Header.Get(api.VersionHeader), body)
@@ -83,9 +84,9 @@ func TestOtherMethodsAre405WithAllow(t *testing.T) {
 		srv := httptest.NewServer(mounted)
 		for _, p := range append([]string{"/nope", "/informtop/v1/nope"}, apiPaths...) {
 			for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions, "BREW"} {
-				resp, body := do(t, srv, method, prefix+p, "")
+				resp, body := servetest.Do(t, srv, method, prefix+p, "")
 				what := method + " " + prefix + p
-				if resp.StatusCode != http.StatusMethodNotAllowed || errorSentence(t, body) != serve.SentenceReadOnly {
+				if resp.StatusCode != http.StatusMethodNotAllowed || servetest.ErrorSentence(t, body) != serve.SentenceReadOnly {
 					t.Errorf("%s: %d %s, want 405 %q", what, resp.StatusCode, body, serve.SentenceReadOnly)
 				}
 				if allow := resp.Header.Get("Allow"); allow != "GET, HEAD" {
@@ -122,12 +123,12 @@ func TestUnknownPathsAre404(t *testing.T) {
 			"/xinformtop/v1/frame/x",
 		} {
 			what := "GET " + prefix + p
-			resp, body := do(t, srv, http.MethodGet, prefix+p, "")
+			resp, body := servetest.Do(t, srv, http.MethodGet, prefix+p, "")
 			if resp.StatusCode != http.StatusNotFound || resp.Header.Get(api.VersionHeader) != api.Version {
 				t.Errorf("%s: %d with version %q: %s", what, resp.StatusCode, resp.Header.Get(api.VersionHeader), body)
 				continue
 			}
-			msg := errorSentence(t, body)
+			msg := servetest.ErrorSentence(t, body)
 			asked := prefix + p
 			if prefix == "/ctrl/agent" {
 				asked = p // StripPrefix took it off before the handler saw it

@@ -1,6 +1,7 @@
 package engineserve
 
 import (
+	"github.com/informtop/informtop/agent/serve/servetest"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -55,7 +56,7 @@ func TestTokenScopes(t *testing.T) {
 						statuses = c.metrics
 					}
 					for token, status := range statuses {
-						resp, body := do(t, srv, http.MethodGet, prefix+p, token)
+						resp, body := servetest.Do(t, srv, http.MethodGet, prefix+p, token)
 						what := "GET " + prefix + p + " with token " + token
 						if resp.StatusCode != status {
 							t.Errorf("%s: %d %s, want %d", what, resp.StatusCode, body, status)
@@ -84,7 +85,7 @@ func checkRefusal(t *testing.T, what string, resp *http.Response, body []byte) {
 	default:
 		return
 	}
-	if got := errorSentence(t, body); got != sentence {
+	if got := servetest.ErrorSentence(t, body); got != sentence {
 		t.Errorf("%s: %q, want %q", what, got, sentence)
 	}
 	if got := resp.Header.Get("WWW-Authenticate"); got != challenge {
@@ -117,7 +118,7 @@ func TestMetricsTokenLearnsNoPaths(t *testing.T) {
 		{http.MethodHead, api.PathMetrics, http.StatusOK},
 		{http.MethodGet, "/debug/informtop/informtop/v1/../../metrics", http.StatusOK},
 	} {
-		resp, body := do(t, srv, c.method, c.path, "metrics-token")
+		resp, body := servetest.Do(t, srv, c.method, c.path, "metrics-token")
 		what := c.method + " " + c.path
 		if resp.StatusCode != c.status {
 			t.Errorf("%s with the metrics token: %d %s, want %d", what, resp.StatusCode, body, c.status)
@@ -135,10 +136,10 @@ func TestMetricsTokenOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := server(t, serve.Options{Token: "attach-token", MetricsTokenFile: path}, inf)
-	if status, body := get(t, srv, http.MethodGet, api.PathMetrics, "metrics-token"); status != http.StatusOK {
+	if status, body := servetest.Get(t, srv, http.MethodGet, api.PathMetrics, "metrics-token"); status != http.StatusOK {
 		t.Errorf("/metrics with the file's token: %d %s", status, body)
 	}
-	if status, _ := get(t, srv, http.MethodGet, api.PathFrame, "metrics-token"); status != http.StatusForbidden {
+	if status, _ := servetest.Get(t, srv, http.MethodGet, api.PathFrame, "metrics-token"); status != http.StatusForbidden {
 		t.Errorf("a frame with the file's metrics token: %d, want 403", status)
 	}
 	if addr, err := serve.CheckAddr("0.0.0.0:0", serve.Options{Token: "attach-token", MetricsWithoutToken: true}); err != nil || addr != "0.0.0.0:0" {

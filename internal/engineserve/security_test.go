@@ -3,6 +3,7 @@ package engineserve
 import (
 	"bytes"
 	"encoding/base64"
+	"github.com/informtop/informtop/agent/serve/servetest"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -28,18 +29,18 @@ func TestTokenIsRequiredWhenSet(t *testing.T) {
 	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
 	srv := server(t, serve.Options{Token: "s3cret-token"}, inf)
 	for _, path := range []string{api.PathFrame, api.PathMetrics, api.PathEntries + "?informer=pods", "/nope"} {
-		status, body := get(t, srv, http.MethodGet, path, "")
-		if status != http.StatusUnauthorized || !strings.Contains(errorSentence(t, body), "Bearer") {
+		status, body := servetest.Get(t, srv, http.MethodGet, path, "")
+		if status != http.StatusUnauthorized || !strings.Contains(servetest.ErrorSentence(t, body), "Bearer") {
 			t.Errorf("%s without a token: %d %s", path, status, body)
 		}
-		if status, body = get(t, srv, http.MethodGet, path, "wrong"); status != http.StatusUnauthorized {
+		if status, body = servetest.Get(t, srv, http.MethodGet, path, "wrong"); status != http.StatusUnauthorized {
 			t.Errorf("%s with a wrong token: %d %s", path, status, body)
 		}
 	}
-	if status, body := get(t, srv, http.MethodGet, api.PathFrame, "s3cret-token"); status != http.StatusOK {
+	if status, body := servetest.Get(t, srv, http.MethodGet, api.PathFrame, "s3cret-token"); status != http.StatusOK {
 		t.Errorf("with the token: %d %s", status, body)
 	}
-	if status, _ := get(t, srv, http.MethodGet, api.PathFrame, "s3cret-token-longer"); status != http.StatusUnauthorized {
+	if status, _ := servetest.Get(t, srv, http.MethodGet, api.PathFrame, "s3cret-token-longer"); status != http.StatusUnauthorized {
 		t.Errorf("a token with the right prefix was accepted: %d", status)
 	}
 }
@@ -48,28 +49,28 @@ func TestOnlyGetIsAllowedAndUnknownThingsAre404(t *testing.T) {
 	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
 	srv := server(t, serve.Options{Token: "t"}, inf)
 	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
-		if status, body := get(t, srv, m, api.PathFrame, "t"); status != http.StatusMethodNotAllowed {
+		if status, body := servetest.Get(t, srv, m, api.PathFrame, "t"); status != http.StatusMethodNotAllowed {
 			t.Errorf("%s: %d %s", m, status, body)
 		} else {
-			errorSentence(t, body)
+			servetest.ErrorSentence(t, body)
 		}
 	}
-	if status, body := get(t, srv, http.MethodHead, api.PathFrame, "t"); status != http.StatusOK || len(body) != 0 {
+	if status, body := servetest.Get(t, srv, http.MethodHead, api.PathFrame, "t"); status != http.StatusOK || len(body) != 0 {
 		t.Errorf("HEAD: %d, %d bytes", status, len(body))
 	}
-	if status, body := get(t, srv, http.MethodGet, "/informtop/v1/nope", "t"); status != http.StatusNotFound {
+	if status, body := servetest.Get(t, srv, http.MethodGet, "/informtop/v1/nope", "t"); status != http.StatusNotFound {
 		t.Errorf("unknown path: %d %s", status, body)
 	} else {
-		errorSentence(t, body)
+		servetest.ErrorSentence(t, body)
 	}
-	status, body := get(t, srv, http.MethodGet, api.PathEntries+"?informer=configmaps", "t")
-	if msg := errorSentence(t, body); status != http.StatusNotFound || !strings.Contains(msg, `"configmaps"`) || !strings.Contains(msg, "pods") {
+	status, body := servetest.Get(t, srv, http.MethodGet, api.PathEntries+"?informer=configmaps", "t")
+	if msg := servetest.ErrorSentence(t, body); status != http.StatusNotFound || !strings.Contains(msg, `"configmaps"`) || !strings.Contains(msg, "pods") {
 		t.Errorf("unknown informer: %d %s", status, msg)
 	}
-	if status, body := get(t, srv, http.MethodGet, api.PathObject+"?informer=pods&key=default/x", "t"); status != http.StatusNotFound {
+	if status, body := servetest.Get(t, srv, http.MethodGet, api.PathObject+"?informer=pods&key=default/x", "t"); status != http.StatusNotFound {
 		t.Errorf("uncached key: %d %s", status, body)
 	}
-	if status, body := get(t, srv, http.MethodGet, api.PathFrame+"?cursor=minus", "t"); status != http.StatusBadRequest {
+	if status, body := servetest.Get(t, srv, http.MethodGet, api.PathFrame+"?cursor=minus", "t"); status != http.StatusBadRequest {
 		t.Errorf("bad cursor: %d %s", status, body)
 	}
 }
@@ -78,7 +79,7 @@ func TestHandlerMountsUnderAPrefix(t *testing.T) {
 	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods"})
 	srv := server(t, serve.Options{}, inf)
 	var fr api.Frame
-	getJSON(t, srv, "/debug"+api.PathFrame, &fr)
+	servetest.GetJSON(t, srv, "/debug"+api.PathFrame, &fr)
 	if len(fr.Snapshots) != 1 {
 		t.Errorf("snapshots = %d", len(fr.Snapshots))
 	}
@@ -100,12 +101,12 @@ func TestSecretDataNeverLeaves(t *testing.T) {
 	srv := server(t, serve.Options{}, f.pods, f.secrets)
 
 	var obj source.Object
-	getJSON(t, srv, api.PathObject+"?informer=secrets&key="+url.QueryEscape("default/db"), &obj)
+	servetest.GetJSON(t, srv, api.PathObject+"?informer=secrets&key="+url.QueryEscape("default/db"), &obj)
 	if obj.Kind != "Secret" || !strings.Contains(obj.YAML, "redacted") {
 		t.Errorf("secret object = %+v", obj)
 	}
 	var entries api.StoreEntries
-	getJSON(t, srv, api.PathEntries+"?informer=secrets", &entries)
+	servetest.GetJSON(t, srv, api.PathEntries+"?informer=secrets", &entries)
 	if len(entries.Entries) != 1 || entries.Entries[0].Key != "default/db" || entries.Generation == 0 {
 		t.Errorf("entries = %+v", entries)
 	}
@@ -126,7 +127,7 @@ func noSecretIn(t *testing.T, srv *httptest.Server, paths []string, secrets ...s
 	t.Helper()
 	bodies := make(map[string][]byte, len(paths))
 	for _, path := range paths {
-		status, body := get(t, srv, http.MethodGet, path, "")
+		status, body := servetest.Get(t, srv, http.MethodGet, path, "")
 		if status != http.StatusOK {
 			t.Fatalf("%s: %d %s", path, status, body)
 		}
@@ -145,17 +146,17 @@ func TestStoreEndpoints(t *testing.T) {
 	srv := server(t, serve.Options{}, f.pods, f.secrets)
 
 	var gen api.StoreGeneration
-	getJSON(t, srv, api.PathGeneration+"?informer=pods", &gen)
+	servetest.GetJSON(t, srv, api.PathGeneration+"?informer=pods", &gen)
 	if want := local.InformerStore(f.pods).Generation(); gen.Generation != want {
 		t.Errorf("generation %d, want %d", gen.Generation, want)
 	}
 	var entries api.StoreEntries
-	getJSON(t, srv, api.PathEntries+"?informer=pods", &entries)
+	servetest.GetJSON(t, srv, api.PathEntries+"?informer=pods", &entries)
 	if len(entries.Entries) != 3 || entries.Entries[0].Key != "default/a" || entries.Entries[0].Labels["app"] != "web" {
 		t.Errorf("entries = %+v", entries.Entries)
 	}
 	var obj source.Object
-	getJSON(t, srv, api.PathObject+"?informer=pods&key=default/b", &obj)
+	servetest.GetJSON(t, srv, api.PathObject+"?informer=pods&key=default/b", &obj)
 	if obj.Key != "default/b" || obj.Kind != "Pod" || !obj.HasMetadata || obj.IndexEntries["namespace"][0] != "default" {
 		t.Errorf("object = %+v", obj)
 	}
@@ -167,7 +168,7 @@ func TestStoreEndpoints(t *testing.T) {
 		api.PathIndex + "?informer=pods&index=namespace&value=kube-system": "",
 	} {
 		var idx api.StoreIndex
-		body := getJSON(t, srv, path, &idx)
+		body := servetest.GetJSON(t, srv, path, &idx)
 		if got := strings.Join(idx.Items, ","); got != want || idx.Items == nil {
 			t.Errorf("%s = %s, want %q", path, body, want)
 		}
@@ -267,7 +268,7 @@ func TestRefusalsTellNothing(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		what := c.method + " " + c.path
-		if resp.StatusCode != c.status || errorSentence(t, body) != c.sentence {
+		if resp.StatusCode != c.status || servetest.ErrorSentence(t, body) != c.sentence {
 			t.Errorf("%s: %d %s, want %d %q", what, resp.StatusCode, body, c.status, c.sentence)
 		}
 		if v, ok := resp.Header[http.CanonicalHeaderKey(api.VersionHeader)]; ok {
@@ -294,10 +295,10 @@ func TestTokenFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := server(t, serve.Options{TokenFile: path}, inf)
-	if status, body := get(t, srv, http.MethodGet, api.PathFrame, "s3cret-token"); status != http.StatusOK {
+	if status, body := servetest.Get(t, srv, http.MethodGet, api.PathFrame, "s3cret-token"); status != http.StatusOK {
 		t.Errorf("with the file's token: %d %s", status, body)
 	}
-	if status, _ := get(t, srv, http.MethodGet, api.PathFrame, ""); status != http.StatusUnauthorized {
+	if status, _ := servetest.Get(t, srv, http.MethodGet, api.PathFrame, ""); status != http.StatusUnauthorized {
 		t.Errorf("without a token: %d", status)
 	}
 	if addr, err := serve.CheckAddr("0.0.0.0:0", serve.Options{TokenFile: path}); err != nil || addr != "0.0.0.0:0" {
