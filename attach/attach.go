@@ -18,6 +18,7 @@ import (
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/shared/say"
 	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/internal/polling"
 	"github.com/informtop/informtop/internal/safeurl"
 )
 
@@ -275,20 +276,13 @@ func (s *Source) Run(ctx context.Context) {
 		return
 	}
 	defer s.client.CloseIdleConnections()
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-		}
+	polling.Run(ctx, func(ctx context.Context) time.Duration {
 		wait := s.poll(ctx)
 		for i := 1; wait == 0 && i < catchUpPolls && ctx.Err() == nil; i++ {
 			wait = s.poll(ctx)
 		}
-		timer.Reset(max(wait, s.every))
-	}
+		return max(wait, s.every)
+	})
 }
 
 // poll fetches one frame and returns how long to wait before the next:

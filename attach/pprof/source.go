@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/internal/polling"
 	"github.com/informtop/informtop/internal/safeurl"
 )
 
@@ -269,16 +270,7 @@ func (s *Source) Run(ctx context.Context) {
 		return
 	}
 	defer s.client.CloseIdleConnections()
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-		}
-		timer.Reset(s.poll(ctx))
-	}
+	polling.Run(ctx, s.poll)
 }
 
 // poll reads one dump and the metrics, and returns the wait before the

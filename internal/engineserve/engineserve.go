@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -52,8 +51,7 @@ type view struct {
 	// single is the one ring every informer logs to, nil when they log to
 	// rings of their own, which merger merges on each pull.
 	single *instr.Ring
-	merger *instr.Merger
-	mu     sync.Mutex // serialises the merger's fill and read
+	merger *instr.Merger // safe for concurrent use
 }
 
 var (
@@ -106,10 +104,8 @@ func (v *view) Pull(cursor uint64, maxEvents int) source.Frame {
 		evs, f.Next, f.Missed = v.single.Since(cursor, maxEvents)
 		f.EventStats = source.RingStatsOf(v.single.Stats())
 	} else {
-		v.mu.Lock()
 		evs, f.Next, f.Missed = v.merger.Since(cursor, maxEvents)
 		f.EventStats = source.RingStatsOf(v.merger.Stats())
-		v.mu.Unlock()
 	}
 	out := evs[:0]
 	for _, e := range evs {

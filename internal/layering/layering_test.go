@@ -48,7 +48,7 @@ var layers = map[string]layer{
 
 	"recording":        tapLayer,
 	"internal/safeurl": modelLayer, "internal/wirekeep": modelLayer, "internal/hostile": modelLayer,
-	"internal/ownerfile": modelLayer,
+	"internal/ownerfile": modelLayer, "internal/polling": modelLayer,
 
 	"source/local": adapterLayer,
 	// engineserve serves engine informers through the agent's endpoint.

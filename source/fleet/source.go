@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/common/config"
 
 	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/internal/polling"
 	"github.com/informtop/informtop/internal/safeurl"
 )
 
@@ -219,16 +220,7 @@ func (s *Source) Run(ctx context.Context) {
 		return
 	}
 	defer s.http.CloseIdleConnections()
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-		}
-		timer.Reset(s.refresh(ctx))
-	}
+	polling.Run(ctx, s.refresh)
 }
 
 // refresh asks every query once and returns the wait before the next.
