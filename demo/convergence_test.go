@@ -91,7 +91,7 @@ func TestConvergenceUnderFaults(t *testing.T) {
 			t.Logf("faults: %v", log)
 			quiesce(t, d)
 			assertConsistent(t, d)
-			for _, s := range local.InformersOf(d.Snapshots()) {
+			for _, s := range d.States() {
 				t.Logf("%s: %d objects, lists %d, watches %d, events %d", s.Name, s.Store.Objects, s.Reflector.Lists, s.Reflector.Watches, s.Reflector.WatchEvents)
 			}
 		})

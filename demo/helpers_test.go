@@ -131,7 +131,7 @@ func quiesce(t *testing.T, d *Demo) {
 		for _, l := range d.Listeners(e.Name()) {
 			l.SetStalled(false)
 		}
-		e.Engine().SetPaused(false)
+		local.EngineOf(e).SetPaused(false)
 	}
 	eventually(t, "quiesce", func() (bool, string) {
 		for _, e := range d.Informers() {
@@ -146,7 +146,7 @@ func quiesce(t *testing.T, d *Demo) {
 			return false, "work queued or being processed"
 		}
 		for _, e := range d.Informers() {
-			s := e.Engine().Snapshot()
+			s := local.EngineOf(e).Snapshot()
 			for _, ls := range s.Listeners {
 				if ls.Pending != 0 || ls.InCallback != "" {
 					return false, fmt.Sprintf("listener %s of %s: %d pending, in %q", ls.Name, e.Name(), ls.Pending, ls.InCallback)
@@ -168,7 +168,7 @@ func assertConsistent(t *testing.T, d *Demo) {
 		}
 		want := storeVersions(e)
 		stats := map[string]source.Listener{}
-		for _, ls := range local.InformerOf(e.Engine().Snapshot()).Listeners {
+		for _, ls := range e.State().Listeners {
 			stats[ls.Name] = ls
 		}
 		for _, l := range d.Listeners(e.Name()) {
@@ -196,7 +196,7 @@ func assertConsistent(t *testing.T, d *Demo) {
 // storeVersions maps an informer's cached keys to their resourceVersions.
 func storeVersions(e *local.Informer) map[string]string {
 	out := map[string]string{}
-	for _, obj := range e.Engine().GetStore().List() {
+	for _, obj := range e.Objects() {
 		k, rv := local.KeyAndVersion(obj)
 		out[k] = rv
 	}
@@ -231,7 +231,7 @@ func snapshotOf(t *testing.T, d *Demo, informer string) source.Informer {
 	if e == nil {
 		t.Fatalf("no informer %q", informer)
 	}
-	return local.InformerOf(e.Engine().Snapshot())
+	return e.State()
 }
 
 // listenerStats returns one listener's stats from a snapshot.
@@ -259,7 +259,7 @@ func checkPausedBurst(t *testing.T, d *Demo, informer string, before, s source.I
 	case source.DeltaFIFO:
 		rows, held := 0, 0
 		for _, key := range hot {
-			ds := d.Informer(informer).Engine().QueueDeltas(key)
+			ds := local.EngineOf(d.Informer(informer)).QueueDeltas(key)
 			if len(ds) > 0 {
 				rows++
 			}

@@ -68,7 +68,7 @@ func TestMutatingHandler(t *testing.T) {
 					return false, fmt.Sprintf("%s saw the label on %d old objects", name, n)
 				}
 			}
-			obj, _, _ := d.Informer("pods").Engine().GetStore().GetByKey(key)
+			obj, _ := d.Informer("pods").Cached(key)
 			if _, rv := local.KeyAndVersion(obj); rv != next || labelOf(d.Informer("pods"), key) != "" {
 				return false, fmt.Sprintf("the store's %s is at %s with touched=%q, want %s without it", key, rv, labelOf(d.Informer("pods"), key), next)
 			}
@@ -91,7 +91,7 @@ func TestMutatingHandler(t *testing.T) {
 	// prints once the script has run (--duration): the count per listener
 	// and the last change.
 	var js bytes.Buffer
-	if err := report.WriteJSON(&js, report.Build("demo", local.InformersOf(d.Snapshots()), nil, source.RingStatsOf(d.Events().Stats()), nil, time.Now())); err != nil {
+	if err := report.WriteJSON(&js, report.Build("demo", d.States(), nil, source.RingStatsOf(d.Events().Stats()), nil, time.Now())); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -127,7 +127,7 @@ func TestMutatingHandler(t *testing.T) {
 // labelOf is the mutation label of the store's object at key. Claims run
 // on the script's goroutine, so a missing object is a value, not a Fatal.
 func labelOf(inf *local.Informer, key string) string {
-	obj, ok, err := inf.Engine().GetStore().GetByKey(key)
+	obj, ok, err := local.EngineOf(inf).GetStore().GetByKey(key)
 	if err != nil || !ok {
 		return "(no such object)"
 	}

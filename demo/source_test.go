@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/source"
-	"github.com/informtop/informtop/source/local"
 )
 
 func TestScenariosCatalogue(t *testing.T) {
@@ -66,7 +65,7 @@ func TestDefaults(t *testing.T) {
 		var names []string
 		for i, inf := range d.Informers() {
 			names = append(names, inf.Name())
-			if d.Store(inf.Name()) == nil || d.Snapshots()[i].Name != inf.Name() {
+			if d.Store(inf.Name()) == nil || d.States()[i].Name != inf.Name() {
 				t.Errorf("%+v: no store or snapshot for %s", tc.cfg, inf.Name())
 			}
 		}
@@ -171,7 +170,7 @@ func TestStopReleasesStalledListener(t *testing.T) {
 	case <-time.After(testTimeout):
 		t.Fatal("Run did not return while a listener was stalled")
 	}
-	for _, s := range local.InformersOf(d.Snapshots()) {
+	for _, s := range d.States() {
 		if !s.Stopped {
 			t.Errorf("%s not stopped", s.Name)
 		}

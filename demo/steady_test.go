@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/agent/shared/humanize"
-	"github.com/informtop/informtop/source/local"
 )
 
 func TestSteady(t *testing.T) {
@@ -33,7 +32,7 @@ func TestSteady(t *testing.T) {
 
 	names := []string{"pods", "configmaps", "deployments.apps", "secrets"}
 	var got []string
-	for _, s := range local.InformersOf(d.Snapshots()) {
+	for _, s := range d.States() {
 		got = append(got, s.Name)
 		if s.Reflector.Lists != 1 || s.Reflector.Relists != 0 {
 			t.Errorf("%s: %d lists, %d relists; steady churn needs exactly one list", s.Name, s.Reflector.Lists, s.Reflector.Relists)

@@ -15,7 +15,6 @@ import (
 	"github.com/informtop/informtop/agent/report"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo"
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/source/local"
 )
@@ -77,7 +76,7 @@ func callLine(c local.Call) string {
 
 func callsIn(s *local.Source) uint64 {
 	var n uint64
-	for _, snap := range s.Snapshots() {
+	for _, snap := range s.States() {
 		for _, l := range snap.Listeners {
 			n += l.Delivered.Total()
 		}
@@ -119,7 +118,7 @@ func replayOnce(t *testing.T, path string, o Options) outcome {
 	}
 	out := outcome{errors: logged, report: buf.String(), stores: map[string][]string{}, perKey: map[string]map[string][]string{}, calls: map[string][]string{}}
 	for _, inf := range s.Informers() {
-		out.stores[inf.Name()] = storeOf(inf.Engine())
+		out.stores[inf.Name()] = storeOf(inf)
 		for _, l := range s.Listeners(inf.Name()) {
 			id := inf.Name() + "/" + l.Name()
 			out.perKey[id] = map[string][]string{}
@@ -151,9 +150,9 @@ func initialAddsSorted(calls []string) []string {
 	return calls
 }
 
-func storeOf(inf *engine.Informer) []string {
+func storeOf(inf *local.Informer) []string {
 	var out []string
-	for _, obj := range inf.GetStore().List() {
+	for _, obj := range inf.Objects() {
 		k, rv := local.KeyAndVersion(obj)
 		out = append(out, k+"@"+rv)
 	}

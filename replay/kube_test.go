@@ -119,7 +119,7 @@ func TestRecordAClusterReplayIt(t *testing.T) {
 	c.StartAPIServer(t)
 	mustCreate(t, cs, ns, "cm-after")
 	want := settledOn(t, s, cs, ns)
-	if r := s.Informer("configmaps").Engine().Snapshot().Reflector; r.Relists == 0 {
+	if r := s.Informer("configmaps").State().Reflector; r.Relists == 0 {
 		t.Fatalf("the live run did not relist after the restart: %+v", r)
 	}
 	stop()
@@ -207,7 +207,7 @@ func settledOn(t *testing.T, s *kube.Source, cs kubernetes.Interface, ns string)
 			if !pipelineIdle(inf, false, "", false) {
 				ok = false
 			}
-			if diff(storeOf(inf.Engine()), want[inf.Name()]) != "" {
+			if diff(storeOf(inf), want[inf.Name()]) != "" {
 				ok = false
 			}
 			for _, l := range s.Listeners(inf.Name()) {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/informtop/informtop/agent/instr"
 	"github.com/informtop/informtop/agent/source"
-	"github.com/informtop/informtop/engine"
 )
 
 // DefaultEventRingSize is the shared event ring of a Source: enough for a
@@ -145,12 +144,12 @@ func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
 	return f
 }
 
-// Snapshots returns one snapshot per informer, in the order added.
-func (s *Source) Snapshots() []engine.Snapshot {
+// States is every informer's state in the model, in the order added.
+func (s *Source) States() []source.Informer {
 	infs := s.list()
-	out := make([]engine.Snapshot, len(infs))
+	out := make([]source.Informer, len(infs))
 	for i, e := range infs {
-		out[i] = e.inf.Snapshot()
+		out[i] = e.State()
 	}
 	return out
 }
