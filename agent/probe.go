@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -228,7 +229,7 @@ func (p *probe) end(returned *bool) {
 	}
 	p.mu.Unlock()
 	if recovered {
-		e := instr.Event{Type: instr.EventRecovered, Informer: p.inf.name, Listener: p.name, Detail: callbackName(call), Duration: d, Obj: obj, Time: now}
+		e := instr.Event{Type: pipeline.EventRecovered, Informer: p.inf.name, Listener: p.name, Detail: callbackName(call), Duration: d, Obj: obj, Time: now}
 		if frame != nil {
 			e.Frame = frame.String()
 		}

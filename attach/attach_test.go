@@ -14,6 +14,7 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	agentserve "github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/agent/shared/say"
 	"github.com/informtop/informtop/agent/source"
@@ -101,7 +102,7 @@ func TestFramesFromARealAgent(t *testing.T) {
 		t.Errorf("title %q", s.Title())
 	}
 	for i := range 30 {
-		fx.ring.Emit(instr.Event{Type: instr.EventControl, Detail: fmt.Sprint("mark ", i)})
+		fx.ring.Emit(instr.Event{Type: pipeline.EventControl, Detail: fmt.Sprint("mark ", i)})
 	}
 	want := func() []string { // the agent's ring, as the UI should see it
 		evs, _, _ := fx.ring.Since(0, 0)
@@ -168,7 +169,7 @@ func TestMissedAddsUp(t *testing.T) {
 	ctx := context.Background()
 	emit := func(n int) {
 		for range n {
-			fx.ring.Emit(instr.Event{Type: instr.EventWatchEvent, Detail: "x"}) // per-item: overwritten, unlike lifecycle events
+			fx.ring.Emit(instr.Event{Type: pipeline.EventWatchEvent, Detail: "x"}) // per-item: overwritten, unlike lifecycle events
 		}
 	}
 	emit(10)
@@ -233,7 +234,7 @@ func TestDisconnectAndReconnect(t *testing.T) {
 	s := newSource(t, srv.addr, Options{})
 	run(t, s)
 	waitSynced(t, s)
-	fx.ring.Emit(instr.Event{Type: instr.EventControl, Detail: "before"})
+	fx.ring.Emit(instr.Event{Type: pipeline.EventControl, Detail: "before"})
 	var cursor, lastSeq uint64
 	var details []string
 	drain := func() {
@@ -271,16 +272,16 @@ func TestDisconnectAndReconnect(t *testing.T) {
 	}
 	cancel()
 
-	fx.ring.Emit(instr.Event{Type: instr.EventControl, Detail: "while down"})
+	fx.ring.Emit(instr.Event{Type: pipeline.EventControl, Detail: "while down"})
 	srv.restart(fx.handler)
 	eventually(t, "live again", func() bool { return s.Status().State == source.Live }, seen)
-	fx.ring.Emit(instr.Event{Type: instr.EventControl, Detail: "after"})
+	fx.ring.Emit(instr.Event{Type: pipeline.EventControl, Detail: "after"})
 	eventually(t, "the events after", has("after"), seen)
 	contains(t, "events", strings.Join(details, "|"), "before|while down|after")
 
 	// Another process on the same address: its ring starts at 1 again.
 	fx2 := newAgent(t, 3, 1<<12, agentserve.Options{Name: "ctrl-2"}, true)
-	fx2.ring.Emit(instr.Event{Type: instr.EventControl, Detail: "new process"})
+	fx2.ring.Emit(instr.Event{Type: pipeline.EventControl, Detail: "new process"})
 	srv.restart(fx2.handler)
 	eventually(t, "the new process's events", has("new process"), seen)
 	eventually(t, "the new name", func() bool { return s.Title() == srv.addr+" · ctrl-2" }, seen)

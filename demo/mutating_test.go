@@ -11,7 +11,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 
-	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/agent/report"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
@@ -52,7 +52,7 @@ func TestMutatingHandler(t *testing.T) {
 			}
 			var named []string
 			for _, e := range d.Events().Recent(-1) {
-				if e.Type == instr.EventCacheMutation {
+				if e.Type == pipeline.EventCacheMutation {
 					named = append(named, e.Listener+" "+e.ObjectKey()+" "+e.Detail)
 				}
 			}

@@ -11,6 +11,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 // While paused the queue fills and nothing reaches the handlers; a step
@@ -53,17 +55,17 @@ func TestInformerPauseAndStep(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := StepResult{
+			want := pipeline.StepResult{
 				Informer:      "pods",
-				Kind:          StepSingle,
+				Kind:          pipeline.StepSingle,
 				QueueKind:     kind,
 				Batching:      kind == RealFIFO,
 				Key:           "default/a",
 				Keys:          []string{"default/a"},
 				Deltas:        []cache.DeltaType{cache.Added},
 				Store:         []string{"Add default/a"},
-				Notifications: []StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/a"}},
-				Summary:       []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
+				Notifications: []pipeline.StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/a"}},
+				Summary:       []pipeline.NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
 				Batch:         1,
 				// The popped object's own version, which the demo uses to
 				// tell its path through the server.
@@ -213,7 +215,7 @@ func TestStepNarratesOnlyItsOwnItem(t *testing.T) {
 			inf.SetPaused(true)
 
 			type stepped struct {
-				res StepResult
+				res pipeline.StepResult
 				err error
 			}
 			out := make(chan stepped, 1)
@@ -235,17 +237,17 @@ func TestStepNarratesOnlyItsOwnItem(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := <-out
-			want := StepResult{
+			want := pipeline.StepResult{
 				Informer:      "pods",
-				Kind:          StepSingle,
+				Kind:          pipeline.StepSingle,
 				QueueKind:     kind,
 				Batching:      kind == RealFIFO,
 				Key:           "default/b",
 				Keys:          []string{"default/b"},
 				Deltas:        []cache.DeltaType{cache.Added},
 				Store:         []string{"Add default/b"},
-				Notifications: []StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/b"}},
-				Summary:       []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
+				Notifications: []pipeline.StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/b"}},
+				Summary:       []pipeline.NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
 				Batch:         1,
 				// This test's pods were queued directly, without a version.
 				ResourceVersions: []string{""},
@@ -352,7 +354,7 @@ func TestStepNarratesSyncForDueListenersOnly(t *testing.T) {
 			// the queue may take the first one; the next is stepped.
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			var res StepResult
+			var res pipeline.StepResult
 			waitFor(t, "a stepped resync", func() bool {
 				var err error
 				res, err = inf.Step(ctx)
@@ -361,7 +363,7 @@ func TestStepNarratesSyncForDueListenersOnly(t *testing.T) {
 				}
 				return !res.Empty
 			})
-			want := StepResult{
+			want := pipeline.StepResult{
 				Key:    "default/a",
 				Deltas: []cache.DeltaType{cache.Sync},
 				Store:  []string{"Update default/a"},
@@ -370,11 +372,11 @@ func TestStepNarratesSyncForDueListenersOnly(t *testing.T) {
 			}
 			if kind == RealFIFO {
 				// One delta for the whole cache carries no version.
-				want = StepResult{Key: "(resync of every object)", Deltas: []cache.DeltaType{cache.SyncAll}, Batching: true, ResourceVersions: []string{""}}
+				want = pipeline.StepResult{Key: "(resync of every object)", Deltas: []cache.DeltaType{cache.SyncAll}, Batching: true, ResourceVersions: []string{""}}
 			}
-			want.Informer, want.Kind, want.QueueKind, want.Keys, want.Batch = "pods", StepSingle, kind, []string{want.Key}, 1
-			want.Notifications = []StepNotification{{Listener: "syncing", Callback: "OnUpdate (sync)", Key: "default/a", Detail: "only listeners due for resync"}}
-			want.Summary = []NotificationCount{{Listener: "syncing", Callback: "OnUpdate (sync)", Count: 1}}
+			want.Informer, want.Kind, want.QueueKind, want.Keys, want.Batch = "pods", pipeline.StepSingle, kind, []string{want.Key}, 1
+			want.Notifications = []pipeline.StepNotification{{Listener: "syncing", Callback: "OnUpdate (sync)", Key: "default/a", Detail: "only listeners due for resync"}}
+			want.Summary = []pipeline.NotificationCount{{Listener: "syncing", Callback: "OnUpdate (sync)", Count: 1}}
 			if !reflect.DeepEqual(res, want) {
 				t.Fatalf("step:\n got %+v\nwant %+v", res, want)
 			}

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 // expiringLW lists one pod; its first watch ends with a 410 Gone ERROR
@@ -186,13 +187,13 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 	o.Replaced(4) // the initial-events bookmark arrived
 	expect("streamed relist", listCounts{Lists: 8, Relists: 3, ListPages: 4, ListedItems: 13, LastListItems: 4, ListStreamed: true, Errors: 3})
 	var done []string
-	for _, ev := range eventsOfType(ring, instr.EventListDone) {
+	for _, ev := range eventsOfType(ring, pipeline.EventListDone) {
 		done = append(done, fmt.Sprintf("%d %s", ev.Count, ev.Detail))
 	}
 	if want := []string{"3 7", "3 7", "1 7", "4 streamed"}; !reflect.DeepEqual(done, want) {
 		t.Fatalf("ListDone events %q, want %q", done, want)
 	}
-	if n := len(eventsOfType(ring, instr.EventRelist)); n != 3 {
+	if n := len(eventsOfType(ring, pipeline.EventRelist)); n != 3 {
 		t.Fatalf("%d Relist events, want 3", n)
 	}
 
@@ -209,7 +210,7 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 		t.Fatalf("after the last stream stopped: open %t since %v", r.WatchOpen, r.WatchSince)
 	}
 	var closes []int
-	for _, ev := range eventsOfType(ring, instr.EventWatchClose) {
+	for _, ev := range eventsOfType(ring, pipeline.EventWatchClose) {
 		closes = append(closes, ev.Count)
 	}
 	if want := []int{0, 3}; !reflect.DeepEqual(closes, want) {

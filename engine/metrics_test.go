@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 // recordingMetrics is a cache.InformerMetricsProvider that keeps every
@@ -100,7 +100,7 @@ func popEvents(inf *Informer) int {
 	evs, _, _ := inf.Events().Since(0, 0)
 	n := 0
 	for _, e := range evs {
-		if e.Type == instr.EventPop {
+		if e.Type == pipeline.EventPop {
 			n++
 		}
 	}

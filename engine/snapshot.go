@@ -6,6 +6,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/engine/indexer"
 	"github.com/informtop/informtop/engine/processor"
@@ -124,7 +125,7 @@ func (inf *Informer) QueueRows(offset, max int) (rows []fifo.Item, total int) {
 
 // ListenerBacklog returns at most max of the notifications waiting for the
 // named listener, oldest first; nil when there is no such listener.
-func (inf *Informer) ListenerBacklog(listener string, max int) []processor.Pending {
+func (inf *Informer) ListenerBacklog(listener string, max int) []pipeline.Pending {
 	for _, l := range inf.processor.Listeners() {
 		if l.Name() == listener {
 			return l.Backlog(max)

@@ -9,6 +9,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 // pausedInformer runs an informer with one handler "fast", synced, paused,
@@ -65,10 +67,10 @@ func TestStepBatchPopsWhatClientGosBatchedPopWould(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Batch != refPopped || len(res.Keys) != refPopped || res.Kind != StepBatch || !res.Batching {
+	if res.Batch != refPopped || len(res.Keys) != refPopped || res.Kind != pipeline.StepBatch || !res.Batching {
 		t.Fatalf("batch step popped %d items (keys %q, kind %s, batching %v); client-go's pop took %d", res.Batch, res.Keys, res.Kind, res.Batching, refPopped)
 	}
-	if want := []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: refPopped}}; !slices.Equal(res.Summary, want) {
+	if want := []pipeline.NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: refPopped}}; !slices.Equal(res.Summary, want) {
 		t.Fatalf("summary %v, want %v", res.Summary, want)
 	}
 	waitFor(t, "the batch delivered", func() bool { return rec.len() == 1+refPopped })
@@ -77,7 +79,7 @@ func TestStepBatchPopsWhatClientGosBatchedPopWould(t *testing.T) {
 	}
 	// The repeated key is next, and a single step pops just it.
 	res, err = inf.Step(ctx)
-	if err != nil || res.Batch != 1 || res.Key != "default/a" || res.Kind != StepSingle {
+	if err != nil || res.Batch != 1 || res.Key != "default/a" || res.Kind != pipeline.StepSingle {
 		t.Fatalf("single step after the batch: %+v, %v", res, err)
 	}
 	inf.SetPaused(false)
@@ -107,8 +109,8 @@ func TestStepBatchOnADeltaFIFOPopsOneKey(t *testing.T) {
 	if res.Batch != 1 || res.Key != "default/hot" || len(res.Deltas) != updates+1 {
 		t.Fatalf("batch step on a DeltaFIFO popped %d items, key %s with %d deltas; want the one hot key with %d", res.Batch, res.Key, len(res.Deltas), updates+1)
 	}
-	want := []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}, {Listener: "fast", Callback: "OnUpdate", Count: updates}}
-	if !slices.Equal(res.Summary, want) || res.QueueKind != DeltaFIFO || res.Kind != StepBatch {
+	want := []pipeline.NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}, {Listener: "fast", Callback: "OnUpdate", Count: updates}}
+	if !slices.Equal(res.Summary, want) || res.QueueKind != DeltaFIFO || res.Kind != pipeline.StepBatch {
 		t.Fatalf("summary %v (queue %s, kind %s), want %v on a DeltaFIFO batch step", res.Summary, res.QueueKind, res.Kind, want)
 	}
 	inf.SetPaused(false)

@@ -4,16 +4,15 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
-// The handler methods a listener runs.
-const (
-	CallbackAdd    = "OnAdd"
-	CallbackUpdate = "OnUpdate"
-	CallbackDelete = "OnDelete"
-)
-
-// Listener is one handler registration of an informer.
+// Listener is one handler registration of an informer. It is the model's
+// own type, not the engine's processor.ListenerStats, because sources
+// other than the engine fill it with what only they know (an estimated
+// backlog, the frame a stalled call was caught in); the figures both
+// count are pipeline's types.
 type Listener struct {
 	Name string `json:"name"`
 	// Pending counts notifications waiting, not counting the one in progress.
@@ -70,37 +69,6 @@ func (l Listener) OldestPendingAge(now time.Time) time.Duration {
 	return max(now.Sub(l.OldestPendingSince), 0)
 }
 
-// Delivered counts the calls a handler returned from, by kind. Sync
-// counts OnUpdate calls from a resync; Tombstones the OnDelete calls (also
-// in Delete) whose object was a DeletedFinalStateUnknown.
-type Delivered struct {
-	Add        uint64 `json:"add"`
-	Update     uint64 `json:"update"`
-	Delete     uint64 `json:"delete"`
-	Sync       uint64 `json:"sync"`
-	Tombstones uint64 `json:"tombstones"`
-}
-
-// Total is the number of calls that returned.
-func (d Delivered) Total() uint64 { return d.Add + d.Update + d.Delete + d.Sync }
-
-// Pending is one notification waiting in a listener's backlog.
-type Pending struct {
-	Callback string `json:"callback"`
-	Key      string `json:"key"`
-	// Sync: an OnUpdate from a resync.
-	Sync bool `json:"sync,omitempty"`
-}
-
-// CacheMutation is one change a handler made to a cached object.
-type CacheMutation struct {
-	Time     time.Time `json:"time"`
-	Callback string    `json:"callback"`
-	Key      string    `json:"key"`
-	// Fields are the changes, e.g. `metadata.labels.touched: "" → "yes"`.
-	Fields []string `json:"fields"`
-}
-
 // StackFrame is one function of a goroutine's stack.
 type StackFrame struct {
 	Function string `json:"function"`
@@ -130,3 +98,19 @@ func (l Listener) StalledSince(now time.Time, after time.Duration) (time.Time, b
 	}
 	return l.InCallbackSince, true
 }
+
+// The handler methods a listener runs.
+const (
+	CallbackAdd    = pipeline.CallbackAdd
+	CallbackUpdate = pipeline.CallbackUpdate
+	CallbackDelete = pipeline.CallbackDelete
+)
+
+type (
+	// Delivered counts the calls a handler returned from, by kind.
+	Delivered = pipeline.Delivered
+	// Pending is one notification waiting in a listener's backlog.
+	Pending = pipeline.Pending
+	// CacheMutation is one change a handler made to a cached object.
+	CacheMutation = pipeline.CacheMutation
+)

@@ -7,6 +7,8 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 func TestBacklogShowsWhatAListenerStillOwes(t *testing.T) {
@@ -22,10 +24,10 @@ func TestBacklogShowsWhatAListenerStillOwes(t *testing.T) {
 	p.Distribute(UpdateNotification{Old: obj("b", "1"), New: obj("b", "1")}, true)
 	p.Distribute(DeleteNotification{Obj: cache.DeletedFinalStateUnknown{Key: "ns/c", Obj: obj("c", "1")}}, false)
 
-	want := []Pending{
-		{Callback: CallbackUpdate, Key: "ns/a"},
-		{Callback: CallbackUpdate, Key: "ns/b", Sync: true},
-		{Callback: CallbackDelete, Key: "ns/c"},
+	want := []pipeline.Pending{
+		{Callback: pipeline.CallbackUpdate, Key: "ns/a"},
+		{Callback: pipeline.CallbackUpdate, Key: "ns/b", Sync: true},
+		{Callback: pipeline.CallbackDelete, Key: "ns/c"},
 	}
 	if got := l.Backlog(10); !slices.Equal(got, want) {
 		t.Fatalf("Backlog(10) = %+v, want %+v", got, want)

@@ -4,10 +4,11 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
-// count adds one returned call of kind k.
-func (d *Delivered) count(k kind) {
+// countDelivered adds one returned call of kind k.
+func countDelivered(d *pipeline.Delivered, k kind) {
 	switch k {
 	case kindAdd:
 		d.Add++

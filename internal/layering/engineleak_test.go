@@ -144,7 +144,6 @@ func TestNoEngineValueCrossesALayer(t *testing.T) {
 		allowed := map[string]bool{}
 		if name == "source/local" {
 			allowed[testHatch] = true
-			allowed["EngineQueueKind"] = true // until the queue kind is one type
 		}
 		for _, f := range goFiles(t, fset, name, false) {
 			for _, leak := range engineLeaks(fset, f, allowed) {

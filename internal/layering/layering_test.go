@@ -40,7 +40,7 @@ var layers = map[string]layer{
 	// The agent's module: the model, the instrumentation vocabulary the
 	// engine and the agent share, and the helpers both sides use.
 	"agent/source": modelLayer, "agent/source/sourcetest": modelLayer, "agent/verify": modelLayer, "agent/report": modelLayer,
-	"agent/redact": modelLayer, "agent/api": modelLayer, "agent/instr": modelLayer,
+	"agent/redact": modelLayer, "agent/api": modelLayer, "agent/instr": modelLayer, "agent/pipeline": modelLayer,
 	"agent/shared/say": modelLayer, "agent/shared/humanize": modelLayer, "agent/shared/termsafe": modelLayer,
 	"agent/shared/jsondiff": modelLayer, "agent/shared/fill": modelLayer, "agent/shared/smallfile": modelLayer,
 	"agent/shared/tokenfile": modelLayer,
@@ -151,7 +151,7 @@ func TestImportsRunOneWay(t *testing.T) {
 				t.Errorf("%s imports internal/examplectl outside its tests: it runs the examples for tests, and users never link it", name)
 			case isEngine(d) && !(l == engineLayer || l == adapterLayer || l == agentLayer || l == toolLayer):
 				t.Errorf("%s (%s) imports %s: only the engine's adapter (source/local) and the agent speak the engine", name, l, d)
-			case l == engineLayer && !isEngine(d) && d != "agent/shared/jsondiff" && d != "agent/instr":
+			case l == engineLayer && !isEngine(d) && d != "agent/shared/jsondiff" && d != "agent/instr" && d != "agent/pipeline":
 				t.Errorf("the engine imports %s: it is a drop-in for client-go and knows nothing of informtop above it", d)
 			case l == modelLayer && layers[d] != modelLayer:
 				t.Errorf("%s (%s) imports %s (%s): the contract must not know its implementations", name, l, d, layers[d])

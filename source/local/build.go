@@ -65,7 +65,7 @@ func (s *Source) NewInformer(spec InformerSpec) (*Informer, error) {
 		return nil, errors.New("an informer needs a ListerWatcher")
 	}
 	inf := s.build(spec)
-	e, err := s.AddInformer(spec.Name, spec.Resource, EngineQueueKind(spec.Queue), inf)
+	e, err := s.AddInformer(spec.Name, spec.Resource, spec.Queue, inf)
 	if err == nil {
 		e.namespace, e.group, e.version = spec.Namespace, spec.Group, spec.Version
 	}
@@ -84,7 +84,7 @@ func (s *Source) build(spec InformerSpec) *engine.Informer {
 		Resource:     spec.Resource,
 		ResyncPeriod: spec.ResyncPeriod,
 		Indexers:     idx,
-		Queue:        EngineQueueKind(spec.Queue),
+		Queue:        spec.Queue,
 		Instrumentation: engine.Instrumentation{Events: s.events, ItemEvents: spec.ItemEvents, TapWatchStreams: spec.TapWatchStreams,
 			MutationAttribution: spec.MutationAttribution, DescribeMutation: spec.DescribeMutation, NoUpkeep: spec.NoUpkeep},
 	})

@@ -7,11 +7,10 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/agent/shared/fill"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/engine"
-	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/processor"
 )
 
 // The adapter carries every figure the engine has: the engine's JSON and
@@ -41,12 +40,6 @@ func TestAdapterCarriesEveryEngineField(t *testing.T) {
 	}
 	model.Implementation = "" // the one field only the model has
 	same("informer", snap, model)
-	step := fill.Value[engine.StepResult](texts...)
-	same("step", step, StepOf(step))
-	items := fill.Value[[]fifo.Item](texts...)
-	same("queue rows", items, QueueItemsOf(items))
-	pending := fill.Value[[]processor.Pending](texts...)
-	same("backlog", pending, PendingOf(pending))
 	ev := fill.Value[instr.Event](texts...)
 	ev.Obj = nil
 	same("event", ev, source.EventOf(ev))
@@ -56,11 +49,11 @@ func TestAdapterCarriesEveryEngineField(t *testing.T) {
 // distribution is a lifecycle event in the model as it is in the engine.
 func TestEventOfBuildsTheKeyAndKnowsTombstones(t *testing.T) {
 	tomb := cache.DeletedFinalStateUnknown{Key: "default/gone"}
-	e := source.EventOf(instr.Event{Type: instr.EventDistribute, Detail: processor.CallbackDelete, Obj: tomb})
+	e := source.EventOf(instr.Event{Type: pipeline.EventDistribute, Detail: pipeline.CallbackDelete, Obj: tomb})
 	if e.Key != "default/gone" || !e.Tombstone || !e.Lifecycle() {
 		t.Errorf("a tombstone's distribution became %+v (lifecycle %t)", e, e.Lifecycle())
 	}
-	if e := source.EventOf(instr.Event{Type: instr.EventDistribute, Key: "default/here"}); e.Tombstone || e.Lifecycle() || e.Key != "default/here" {
+	if e := source.EventOf(instr.Event{Type: pipeline.EventDistribute, Key: "default/here"}); e.Tombstone || e.Lifecycle() || e.Key != "default/here" {
 		t.Errorf("an ordinary distribution became %+v", e)
 	}
 	if got := source.EventsOf(nil); got != nil {

@@ -32,7 +32,7 @@ func (i *Informer) Name() string { return i.name }
 func (i *Informer) Resource() string { return i.resource }
 
 // Queue is the informer's queue kind.
-func (i *Informer) Queue() source.QueueKind { return QueueKindOf(i.queue) }
+func (i *Informer) Queue() source.QueueKind { return i.queue }
 
 // HasSynced says whether the informer has synced.
 func (i *Informer) HasSynced() bool { return i.inf.HasSynced() }
