@@ -67,6 +67,7 @@ var layers = map[string]layer{
 	"internal/benchwire": toolLayer, "internal/childproc": toolLayer, "internal/examplectl": toolLayer,
 	"internal/kubetest": toolLayer, "internal/kwoktest": toolLayer, "internal/layering": toolLayer,
 	"internal/promtest": toolLayer, "deploy/prometheus": toolLayer, "deploy/prometheus/gen": toolLayer,
+	"internal/fmtmeasure": toolLayer,
 }
 
 // pkg is one package's imports (direct) and dependencies (all).
