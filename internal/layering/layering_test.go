@@ -70,6 +70,22 @@ var layers = map[string]layer{
 	"internal/fmtmeasure": toolLayer,
 }
 
+// floors stack the layers into a house: a package imports only packages
+// on its own floor or below (TestNoArrowRunsBackUp), and
+// docs/architecture.md draws the house from this table and layers
+// (TestArchitectureDrawsTheHouse). The vocabulary, the model and its
+// helpers are the ground floor the engine also stands on; test and
+// benchmark tooling is the roof, above everything it exercises.
+var floors = map[layer]int{
+	modelLayer: 1, engineLayer: 1,
+	adapterLayer: 2, agentLayer: 2,
+	tapLayer:  3,
+	inProcess: 4, remoteLayer: 4, promLayer: 4, pprofLayer: 4,
+	uiLayer:   5,
+	cmdLayer:  6,
+	toolLayer: 7,
+}
+
 // pkg is one package's imports (direct) and dependencies (all).
 type pkg struct{ imports, deps []string }
 
@@ -161,6 +177,33 @@ func TestImportsRunOneWay(t *testing.T) {
 			case l == remoteLayer && (d == "agent" || strings.HasPrefix(d, "github.com/prometheus/")):
 				t.Errorf("%s imports %s: a client of the agent must not link the agent's server side", name, d)
 			}
+		}
+	}
+}
+
+// No arrow runs back up: every non-test import goes to the importer's own
+// floor or one below, so reading the house from the ground up, each
+// floor needs only what is under it.
+func TestNoArrowRunsBackUp(t *testing.T) {
+	for name, p := range packages(t) {
+		from, ok := floors[layers[name]]
+		if !ok {
+			t.Errorf("%s's layer %q has no floor: add it to floors", name, layers[name])
+			continue
+		}
+		for _, d := range p.imports {
+			l, ours := layers[d]
+			if !ours {
+				continue
+			}
+			if to := floors[l]; to > from {
+				t.Errorf("%s (floor %d, %s) imports %s (floor %d, %s): an arrow back up; move what it needs down", name, from, layers[name], d, to, l)
+			}
+		}
+	}
+	for _, l := range []layer{engineLayer, modelLayer, adapterLayer, agentLayer, inProcess, remoteLayer, uiLayer, cmdLayer, tapLayer, toolLayer, promLayer, pprofLayer} {
+		if _, ok := floors[l]; !ok {
+			t.Errorf("layer %q has no floor", l)
 		}
 	}
 }
