@@ -19,7 +19,7 @@ func TestUsageDocListsTheExitCodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := regexp.MustCompile("(?m)^\\| ([0-9]+) \\| (.+) \\|$")
+	row := regexp.MustCompile(`(?m)^\| ([0-9]+) \| (.+) \|$`)
 	rows := row.FindAllStringSubmatch(string(doc), -1)
 	if len(rows) != len(exitCodes) {
 		t.Fatalf("docs/usage.md has %d exit code rows, exitCodes %d: write the table from exitCodes", len(rows), len(exitCodes))
