@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
 )
@@ -55,7 +56,7 @@ func TestFIFOCompare(t *testing.T) {
 	if len(hot) == 0 || len(hot) > 3 {
 		t.Fatalf("the burst changed %d pods, want one to three hot ones", len(hot))
 	}
-	eventually(t, "the burst reaching both queues", func() (bool, string) {
+	waitfor.Seen(t, "the burst reaching both queues", func() (bool, string) {
 		for _, s := range d.States() {
 			if n := s.Queue.Added.Updated - before[s.Name].Queue.Added.Updated; n != compareBurst {
 				return false, s.Name + " has queued " + humanize.Count(n)

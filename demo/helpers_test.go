@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/source/local"
 )
@@ -49,21 +49,6 @@ func start(t *testing.T, d *Demo) {
 			t.Errorf("Run did not return within %v of its context ending", testTimeout)
 		}
 	})
-}
-
-// eventually polls cond until it reports true, failing the test with the
-// last explanation cond gave if that takes longer than testTimeout.
-func eventually(t *testing.T, what string, cond func() (bool, string)) {
-	t.Helper()
-	last := ""
-	err := wait.PollUntilContextTimeout(context.Background(), 10*time.Millisecond, testTimeout, true, func(context.Context) (bool, error) {
-		ok, why := cond()
-		last = why
-		return ok, nil
-	})
-	if err != nil {
-		t.Fatalf("%s: not reached within %v: %s", what, testTimeout, last)
-	}
 }
 
 // gate holds the script before chosen steps: a held step waits, after the
@@ -133,7 +118,7 @@ func quiesce(t *testing.T, d *Demo) {
 		}
 		local.EngineOf(e).SetPaused(false)
 	}
-	eventually(t, "quiesce", func() (bool, string) {
+	waitfor.Seen(t, "quiesce", func() (bool, string) {
 		for _, e := range d.Informers() {
 			if diff := d.storeDiff(e); diff != "" {
 				return false, diff

@@ -13,6 +13,7 @@ import (
 
 	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/source/local"
@@ -77,7 +78,7 @@ func TestMutatingHandler(t *testing.T) {
 		"lesson": func(d *Demo) (bool, string) { return !d.work.held(), "background changes are still held" },
 	})
 	start(t, d)
-	eventually(t, "the scenario's last step", func() (bool, string) {
+	waitfor.Seen(t, "the scenario's last step", func() (bool, string) {
 		notes.mu.Lock()
 		defer notes.mu.Unlock()
 		return slices.Contains(notes.order, "lesson"), fmt.Sprintf("steps so far %q", notes.order)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // claim checks, at the moment a step's note appears, the state the note
@@ -157,7 +159,7 @@ func claimAll(cs ...claim) claim {
 // await waits until the script has shown the named step's note.
 func (l *noteLog) await(t *testing.T, name string) {
 	t.Helper()
-	eventually(t, "the note of step "+name, func() (bool, string) {
+	waitfor.Seen(t, "the note of step "+name, func() (bool, string) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		return slices.Contains(l.order, name), fmt.Sprintf("steps so far %q", l.order)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -116,7 +117,7 @@ func TestSourceWhileRunning(t *testing.T) {
 	var types []source.EventType
 	var script []string
 	var cursor uint64
-	eventually(t, "events", func() (bool, string) {
+	waitfor.Seen(t, "events", func() (bool, string) {
 		f := d.Pull(cursor, 0)
 		cursor = f.Next
 		for _, ev := range f.Events {
@@ -161,7 +162,7 @@ func TestStopReleasesStalledListener(t *testing.T) {
 		d.Run(ctx)
 	}()
 	g.await(t, "resume slow")
-	eventually(t, "slow stuck", func() (bool, string) {
+	waitfor.Seen(t, "slow stuck", func() (bool, string) {
 		return listenerStats(t, snapshotOf(t, d, "pods"), "slow").InCallback != "", "not in a callback"
 	})
 	cancel()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 func TestSteady(t *testing.T) {
@@ -22,7 +23,7 @@ func TestSteady(t *testing.T) {
 	g.await(t, "loop")
 	notes.check(t, "tour: pipeline", "tour: listeners", "tour: store", "tour: faults")
 	// Let the churn run until a few hundred changes went through.
-	eventually(t, "churn", func() (bool, string) {
+	waitfor.Seen(t, "churn", func() (bool, string) {
 		w := d.work.w.Stats()
 		n := w.Creates + w.Updates + w.Deletes
 		return n >= 300, "changes so far: " + humanize.Count(n)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/informtop/informtop/agent/instr"
 	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // expiringLW lists one pod; its first watch ends with a 410 Gone ERROR
@@ -63,7 +64,7 @@ func TestObservedWatchCounts410(t *testing.T) {
 			lw := &expiringLW{}
 			inf := NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, Options{Name: "pods", Instrumentation: Instrumentation{TapWatchStreams: tap}})
 			stop := runInformer(t, inf)
-			waitFor(t, "the relist after 410", func() bool { return inf.Snapshot().Reflector.Relists == 1 })
+			waitfor.True(t, "the relist after 410", func() bool { return inf.Snapshot().Reflector.Relists == 1 })
 			r := inf.Snapshot().Reflector
 			stop()
 			lw.stopAll()

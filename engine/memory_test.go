@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // configMap builds an object of known size: data of dataLen bytes, a
@@ -113,7 +114,7 @@ func TestMemoryEstimate(t *testing.T) {
 		}
 	}
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	// The first snapshot after sync takes a first sample itself.
 	if m := inf.Snapshot().Memory; m.Sampled != memorySampleSize || m.EstimatedBytes == 0 || m.GoHeapBytes == 0 {
 		t.Fatalf("first snapshot: %+v, want a first estimate and the heap", m)
@@ -156,7 +157,7 @@ func TestMemoryRoundBoundedInBytes(t *testing.T) {
 	}
 	inf := NewSharedIndexInformerWithOptions(src, &corev1.ConfigMap{}, Options{Instrumentation: Instrumentation{NoUpkeep: true}})
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	inf.sampleMemory(time.Now()) // one round, as the upkeep starts it
 	if m := inf.Snapshot().Memory; m.Sampled != 3 {
 		t.Fatalf("%d objects of 400 kB sized in one round, want 3 (the round ends past 1 MB)", m.Sampled)
@@ -196,8 +197,8 @@ func TestMemoryEstimateAfterAnEmptyFirstRound(t *testing.T) {
 		src.Add(configMap(fmt.Sprintf("cm-%d", i), 500, 0, 0))
 	}
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
-	waitFor(t, "every object cached", func() bool { return len(inf.GetStore().ListKeys()) == 50 })
+	waitfor.True(t, "sync", inf.HasSynced)
+	waitfor.True(t, "every object cached", func() bool { return len(inf.GetStore().ListKeys()) == 50 })
 	if m := inf.Snapshot().Memory; m.Sampled == 0 || m.EstimatedBytes == 0 {
 		t.Fatalf("first snapshot after sync: %+v; want an estimate", m)
 	}

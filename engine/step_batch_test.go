@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // pausedInformer runs an informer with one handler "fast", synced, paused,
@@ -24,7 +25,7 @@ func pausedInformer(t *testing.T, kind QueueKind) (testSource, *Informer, *recor
 		t.Fatal(err)
 	}
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	inf.SetPaused(true)
 	warmUpPaused(t, t.Context(), src, inf, rec)
 	return src, inf, rec
@@ -43,7 +44,7 @@ func TestStepBatchPopsWhatClientGosBatchedPopWould(t *testing.T) {
 	again := pods[0].DeepCopy()
 	again.Labels = map[string]string{"v": "2"}
 	src.Modify(again)
-	waitFor(t, "six rows queued", func() bool { return inf.Snapshot().Queue.Depth == 6 })
+	waitfor.True(t, "six rows queued", func() bool { return inf.Snapshot().Queue.Depth == 6 })
 
 	// client-go's RealFIFO holding the same items, popped once.
 	ref := cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{KeyFunction: cache.MetaNamespaceKeyFunc, AtomicEvents: true})
@@ -73,7 +74,7 @@ func TestStepBatchPopsWhatClientGosBatchedPopWould(t *testing.T) {
 	if want := []pipeline.NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: refPopped}}; !slices.Equal(res.Summary, want) {
 		t.Fatalf("summary %v, want %v", res.Summary, want)
 	}
-	waitFor(t, "the batch delivered", func() bool { return rec.len() == 1+refPopped })
+	waitfor.True(t, "the batch delivered", func() bool { return rec.len() == 1+refPopped })
 	if d := inf.Snapshot().Queue.Depth; d != 6-refPopped {
 		t.Fatalf("queue depth %d after the batch, want %d", d, 6-refPopped)
 	}
@@ -98,7 +99,7 @@ func TestStepBatchOnADeltaFIFOPopsOneKey(t *testing.T) {
 		src.Modify(p)
 	}
 	src.Add(pod("other"))
-	waitFor(t, "the hot key's deltas", func() bool { return inf.Snapshot().Queue.Deltas == updates+2 })
+	waitfor.True(t, "the hot key's deltas", func() bool { return inf.Snapshot().Queue.Deltas == updates+2 })
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

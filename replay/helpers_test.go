@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo"
 	"github.com/informtop/informtop/recording"
@@ -43,13 +44,10 @@ func recordDemo(t *testing.T, calls uint64) (string, map[string][]string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { d.Run(ctx) })
-	deadline := time.Now().Add(testTimeout)
-	for callsIn(d.Source) < calls {
-		if time.Now().After(deadline) {
-			t.Fatalf("the demo made %d callbacks, want %d", callsIn(d.Source), calls)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitfor.Within(t, testTimeout, "the demo's callbacks", func() (bool, string) {
+		n := callsIn(d.Source)
+		return n >= calls, fmt.Sprintf("the demo made %d callbacks, want %d", n, calls)
+	})
 	cancel()
 	wg.Wait()
 	if err := w.Close(); err != nil {

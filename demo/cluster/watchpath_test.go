@@ -8,6 +8,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // Tests of the server's watch path: etcd → etcd3 watcher → watch cache →
@@ -37,7 +39,7 @@ func TestBackpressureReachesEtcdAndDrainsWithoutLoss(t *testing.T) {
 	var p PathStats
 	// Settled: the dispatch waits on the full watcher, and everything
 	// behind it is full up to etcd.
-	waitFor(t, "buffers to fill up to etcd", func() bool {
+	waitfor.True(t, "buffers to fill up to etcd", func() bool {
 		p, _ = c.WatchPath(Pods)
 		return p.CacherIncoming.Len == 100 && p.Outgoing.Len == 10 && p.Incoming.Len == 10 && p.EtcdPending > 0 &&
 			len(p.Watchers) == 1 && p.Watchers[0].Blocked
@@ -61,7 +63,7 @@ func TestBackpressureReachesEtcdAndDrainsWithoutLoss(t *testing.T) {
 	}
 	// The dispatch counts an event once every watcher has it, which can be
 	// just after the watcher passed it on.
-	waitFor(t, "every event counted as dispatched", func() bool {
+	waitfor.True(t, "every event counted as dispatched", func() bool {
 		p, _ = c.WatchPath(Pods)
 		return p.Dispatched == updates+5
 	})
@@ -94,7 +96,7 @@ func TestSlowWatcherIsTerminatedOthersGoOn(t *testing.T) {
 		got = append(got, changeOf(nextNonBookmark(t, fast)))
 	}
 	sameChanges(t, got, want)
-	waitFor(t, "the slow watcher to be terminated", func() bool { return c.Stats().WatchesSlow == 1 })
+	waitfor.True(t, "the slow watcher to be terminated", func() bool { return c.Stats().WatchesSlow == 1 })
 	var seen []change
 	for _, ev := range untilClosed(t, slow) {
 		seen = append(seen, changeOf(ev))
@@ -188,7 +190,7 @@ func TestDispatchedCountsEventsNotCopies(t *testing.T) {
 		nextNonBookmark(t, b)
 	}
 	var p PathStats
-	waitFor(t, "every copy counted as sent and every event as dispatched", func() bool {
+	waitfor.True(t, "every copy counted as sent and every event as dispatched", func() bool {
 		p, _ = c.WatchPath(Pods)
 		return p.Sent == 2*updates && p.Dispatched == 3+updates
 	})
@@ -289,7 +291,7 @@ func TestWatchPathStopsWhenIdle(t *testing.T) {
 	}
 	w.Stop()
 	untilClosed(t, w)
-	waitFor(t, "the path to stop", func() bool { return !running() })
+	waitfor.True(t, "the path to stop", func() bool { return !running() })
 }
 
 func kindPods() *kind {
@@ -361,7 +363,7 @@ func TestErrorOnlyStreamIsNotAWatcher(t *testing.T) {
 		t.Fatalf("first event %s, want ERROR", ev.Type)
 	}
 	untilClosed(t, w)
-	waitFor(t, "the error stream to be counted closed", func() bool {
+	waitfor.True(t, "the error stream to be counted closed", func() bool {
 		p, _ := c.WatchPath(Pods)
 		return p.ErrorStreams == 0
 	})

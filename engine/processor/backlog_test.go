@@ -9,6 +9,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 func TestBacklogShowsWhatAListenerStillOwes(t *testing.T) {
@@ -93,7 +94,7 @@ func TestSyncedAtIsWhenTheRegistrationSynced(t *testing.T) {
 	clk.Step(7 * time.Second)
 	up.markSynced()
 	synced(t, l)
-	eventually(t, "SyncedAt", func() bool { return !l.Stats().SyncedAt.IsZero() })
+	waitfor.True(t, "SyncedAt", func() bool { return !l.Stats().SyncedAt.IsZero() })
 	if got, want := l.Stats().SyncedAt, start.Add(7*time.Second); !got.Equal(want) {
 		t.Fatalf("SyncedAt = %v, want %v (when upstream synced)", got, want)
 	}

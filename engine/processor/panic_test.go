@@ -12,6 +12,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // noCrash makes handler panics recoverable for the rest of the test. Call it
@@ -43,7 +44,7 @@ func TestPanicIsRecoveredAndCounted(t *testing.T) {
 	p.Distribute(add(obj("bad", "1"), false), false)
 	p.Distribute(add(obj("good2", "1"), false), false)
 	delivered(t, l, 2)
-	eventually(t, "bad call to finish", func() bool { return l.Stats().InCallback == "" })
+	waitfor.True(t, "bad call to finish", func() bool { return l.Stats().InCallback == "" })
 
 	equalCalls(t, "panicky", h.seen(), []string{"add good1@1 initial=false", "add bad@1 initial=false", "add good2@1 initial=false"})
 	s := l.Stats()
@@ -54,7 +55,7 @@ func TestPanicIsRecoveredAndCounted(t *testing.T) {
 	if len(got) != 1 || got[0].Listener != "panicky" || got[0].Key != "ns/bad" || got[0].Detail != "OnAdd: boom" {
 		t.Fatalf("panic events %+v", got)
 	}
-	eventually(t, "finish of good2", func() bool { return len(events.ofType(pipeline.EventHandlerFinish)) >= 2 })
+	waitfor.True(t, "finish of good2", func() bool { return len(events.ofType(pipeline.EventHandlerFinish)) >= 2 })
 	var finished []string
 	for _, e := range events.ofType(pipeline.EventHandlerFinish) {
 		finished = append(finished, e.Key)

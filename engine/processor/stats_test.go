@@ -11,6 +11,7 @@ import (
 
 	"github.com/informtop/informtop/agent/instr"
 	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // steppingHandler advances the fake clock inside each call by the number of
@@ -68,7 +69,7 @@ func TestStatsWhileInCallback(t *testing.T) {
 	p.AddListener(l, nil)
 	run(t, p)
 	t.Cleanup(g.release)
-	eventually(t, "the registration synced", func() bool { return !l.Stats().SyncedAt.IsZero() })
+	waitfor.True(t, "the registration synced", func() bool { return !l.Stats().SyncedAt.IsZero() })
 
 	clk.Step(5 * time.Second)
 	p.Distribute(UpdateNotification{Old: obj("a", "1"), New: obj("b", "1")}, true)
@@ -107,7 +108,7 @@ func TestHandlerEvents(t *testing.T) {
 	p.Distribute(add(obj("ms-7", "1"), false), false)
 	p.Distribute(UpdateNotification{Old: obj("ms-3", "1"), New: obj("ms-3", "1")}, true)
 	delivered(t, l, 2)
-	eventually(t, "finish events", func() bool { return len(events.ofType(pipeline.EventHandlerFinish)) == 2 })
+	waitfor.True(t, "finish events", func() bool { return len(events.ofType(pipeline.EventHandlerFinish)) == 2 })
 
 	var got []instr.Event
 	for _, e := range events.Recent(-1) {

@@ -10,6 +10,7 @@ import (
 	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/agent/serve/servetest"
 	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/engine"
 )
 
@@ -50,7 +51,7 @@ func TestFrameCarriesSnapshotsEventsAndReasons(t *testing.T) {
 
 	// Resuming from Next returns only newer events.
 	f.podSource.Add(pod("d"))
-	waitFor(t, "the new pod to be cached", func() bool { return f.pods.Snapshot().Store.Objects == 4 })
+	waitfor.True(t, "the new pod to be cached", func() bool { return f.pods.Snapshot().Store.Objects == 4 })
 	var next api.Frame
 	servetest.GetJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, fr.Next), &next)
 	if len(next.Events) == 0 {

@@ -67,7 +67,8 @@ var layers = map[string]layer{
 	"internal/benchwire": toolLayer, "internal/childproc": toolLayer, "internal/examplectl": toolLayer,
 	"internal/kubetest": toolLayer, "internal/kwoktest": toolLayer, "internal/layering": toolLayer,
 	"internal/promtest": toolLayer, "deploy/prometheus": toolLayer, "deploy/prometheus/gen": toolLayer,
-	"internal/fmtmeasure": toolLayer,
+	"agent/shared/waitfor": toolLayer,
+	"internal/fmtmeasure":  toolLayer,
 }
 
 // floors stack the layers into a house: a package imports only packages
