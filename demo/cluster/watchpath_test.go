@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -312,33 +313,37 @@ func parseUint(t testing.TB, s string) uint64 {
 }
 
 // A client set to go without bookmarks gets none even though it asks, and
-// one that keeps them gets them.
+// one that keeps them gets them. Time is the point (ten bookmark intervals
+// pass with none), so it passes on synctest's clock.
 func TestClientWithoutBookmarks(t *testing.T) {
-	c := New(Options{BookmarkFrequency: 5 * time.Millisecond})
-	quiet, with := mustLW(t, c, Pods, Selector{}), mustLW(t, c, Pods, Selector{})
-	quiet.SetBookmarks(false)
-	opts := metav1.ListOptions{ResourceVersion: "1", AllowWatchBookmarks: true}
-	wq, ww := mustWatch(t, quiet, opts), mustWatch(t, with, opts)
-	// A write to another kind moves the revision past the watches' start,
-	// so bookmarks have somewhere to go.
-	if _, err := c.CreateRandom(Secrets, ""); err != nil {
-		t.Fatal(err)
-	}
-	if ev := next(t, ww); ev.Type != watch.Bookmark {
-		t.Fatalf("first event with bookmarks on = %s, want BOOKMARK", ev.Type)
-	}
-	time.Sleep(50 * time.Millisecond) // ten bookmark intervals
-	obj, err := c.CreateRandom(Pods, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ev := next(t, wq); ev.Type != watch.Added || keyOf(ev.Object) != keyOf(obj) {
-		t.Fatalf("first event without bookmarks = %s %s, want the ADDED pod", ev.Type, keyOf(ev.Object))
-	}
-	wq.Stop()
-	ww.Stop()
-	untilClosed(t, wq)
-	untilClosed(t, ww)
+	synctest.Test(t, func(t *testing.T) {
+		c := New(Options{BookmarkFrequency: 5 * time.Millisecond})
+		quiet, with := mustLW(t, c, Pods, Selector{}), mustLW(t, c, Pods, Selector{})
+		quiet.SetBookmarks(false)
+		opts := metav1.ListOptions{ResourceVersion: "1", AllowWatchBookmarks: true}
+		wq, ww := mustWatch(t, quiet, opts), mustWatch(t, with, opts)
+		// A write to another kind moves the revision past the watches' start,
+		// so bookmarks have somewhere to go.
+		if _, err := c.CreateRandom(Secrets, ""); err != nil {
+			t.Fatal(err)
+		}
+		if ev := next(t, ww); ev.Type != watch.Bookmark {
+			t.Fatalf("first event with bookmarks on = %s, want BOOKMARK", ev.Type)
+		}
+		time.Sleep(50 * time.Millisecond) // ten bookmark intervals, on the bubble's clock
+		synctest.Wait()
+		obj, err := c.CreateRandom(Pods, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev := next(t, wq); ev.Type != watch.Added || keyOf(ev.Object) != keyOf(obj) {
+			t.Fatalf("first event without bookmarks = %s %s, want the ADDED pod", ev.Type, keyOf(ev.Object))
+		}
+		wq.Stop()
+		ww.Stop()
+		untilClosed(t, wq)
+		untilClosed(t, ww)
+	})
 }
 
 // A watch from a resourceVersion the window no longer holds is answered,
