@@ -11,6 +11,7 @@
 // fills the same type from client-go's informer. The model keeps a type
 // of its own only where it must hold less than the engine: source.Event
 // carries no object (see its doc).
+//
 // A change here changes the model's JSON: agent/source's golden test
 // then asks for a new ModelVersion.
 package pipeline
