@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/informtop/informtop/agent"
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -77,20 +77,13 @@ func agentFrames(t *testing.T, set *agent.Set) func() api.Frame {
 	}
 }
 
-// eventually polls cond (a frame read each time) until it holds.
-func eventually(t *testing.T, what string, read func() api.Frame, cond func(api.Frame) bool) api.Frame {
+// frameWhen reads frames until one meets cond, and returns it.
+func frameWhen(t *testing.T, what string, read func() api.Frame, cond func(api.Frame) bool) api.Frame {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		f := read()
-		if cond(f) {
-			return f
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s; last frame's informers: %+v", what, f.Snapshots)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var f api.Frame
+	waitfor.Until(t, what, func() bool { f = read(); return cond(f) },
+		func() string { return fmt.Sprintf("the last frame's informers: %+v", f.Snapshots) })
+	return f
 }
 
 // holdUntil is the user's code a handler gets stuck in.
@@ -129,7 +122,7 @@ func TestClientGoInformerNamesTheStuckCode(t *testing.T) {
 	for i := range 3 {
 		src.Add(configMap(fmt.Sprintf("behind-%d", i), nil))
 	}
-	f := eventually(t, "the stalled call's frame", frames, func(f api.Frame) bool {
+	f := frameWhen(t, "the stalled call's frame", frames, func(f api.Frame) bool {
 		l, ok := listenerOf(f)
 		return ok && l.Frame != nil && l.Pending == 3
 	})
@@ -153,7 +146,7 @@ func TestClientGoInformerNamesTheStuckCode(t *testing.T) {
 	}
 
 	once.Do(func() { close(release) })
-	f = eventually(t, "the Recovered event", frames, func(f api.Frame) bool {
+	f = frameWhen(t, "the Recovered event", frames, func(f api.Frame) bool {
 		l, ok := listenerOf(f)
 		return ok && eventOf(f.Events, source.EventRecovered) != nil && l.InCallback == "" && l.Pending == 0
 	})
@@ -248,13 +241,10 @@ func TestClientGoInformerDeliversAsTheBareOne(t *testing.T) {
 	const wantCalls, wantLate = 8, 8 // 5 adds, an update, a delete and an add; the late one's 5 initial adds less cm-2, and the 3 changes
 	waitCalls := func(c *callLog, n int) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for c.count() < n {
-			if time.Now().After(deadline) {
-				t.Fatalf("%d calls; want %d", c.count(), n)
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		waitfor.Seen(t, fmt.Sprintf("%d calls", n), func() (bool, string) {
+			got := c.count()
+			return got >= n, fmt.Sprintf("%d calls", got)
+		})
 	}
 	waitCalls(&bareLog, wantCalls)
 	waitCalls(&ourLog, wantCalls)
@@ -263,13 +253,7 @@ func TestClientGoInformerDeliversAsTheBareOne(t *testing.T) {
 	// The late handlers got their initial adds at registration: wait for
 	// the changes after them too.
 	for _, c := range []*callLog{&bareLate, &ourLate} {
-		deadline := time.Now().Add(10 * time.Second)
-		for !hasCall(c, "shop/cm-9") {
-			if time.Now().After(deadline) {
-				t.Fatal("a late handler never saw cm-9 added")
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		waitfor.True(t, "a late handler to see cm-9 added", func() bool { return hasCall(c, "shop/cm-9") })
 	}
 	same := func(name string, a, b *callLog) {
 		a.mu.Lock()

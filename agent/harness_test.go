@@ -5,15 +5,15 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 	fcache "k8s.io/client-go/tools/cache/testing"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // testSource is client-go's fake controller source, unable to stream
@@ -53,17 +53,7 @@ func start(t *testing.T, inf cache.SharedIndexInformer) {
 		cancel()
 		wg.Wait()
 	})
-	waitFor(t, "the informer to sync", inf.HasSynced)
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	err := wait.PollUntilContextTimeout(context.Background(), 5*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
-		return cond(), nil
-	})
-	if err != nil {
-		t.Fatalf("timed out waiting for %s", what)
-	}
+	waitfor.True(t, "the informer to sync", inf.HasSynced)
 }
 
 // server serves set's endpoint for the test's lifetime.

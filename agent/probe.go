@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -228,7 +229,7 @@ func (p *probe) end(returned *bool) {
 	}
 	p.mu.Unlock()
 	if recovered {
-		e := instr.Event{Type: instr.EventRecovered, Informer: p.inf.name, Listener: p.name, Detail: callbackName(call), Duration: d, Obj: obj, Time: now}
+		e := instr.Event{Type: pipeline.EventRecovered, Informer: p.inf.name, Listener: p.name, Detail: callbackName(call), Duration: d, Obj: obj, Time: now}
 		if frame != nil {
 			e.Frame = frame.String()
 		}
@@ -261,7 +262,6 @@ func (p *probe) caught(f *source.StackFrame) {
 // client-go's informer's resync check period, which its effective resync
 // period is computed from.
 func (p *probe) model(checkPeriod time.Duration) source.Listener {
-	var window []time.Duration
 	p.mu.Lock()
 	l := source.Listener{
 		Name:            p.name,
@@ -270,15 +270,15 @@ func (p *probe) model(checkPeriod time.Duration) source.Listener {
 		RequestedResync: p.requested,
 		ResyncPeriod:    instr.EffectiveResync(p.requested, checkPeriod),
 	}
+	calls := instr.CallReading{Window: slices.Clone(p.latency[:min(p.latencyN, latencyWindow)])}
 	if p.busy {
-		l.InCallback, l.InCallbackSince = callbackName(p.call), p.since
+		calls.Callback, calls.Since, calls.Object = callbackName(p.call), p.since, p.obj
 		l.OldestPendingSince = p.since
 		if p.frame != nil {
 			f := *p.frame
 			l.Frame = &f
 		}
 	}
-	obj := p.obj
 	if p.counter != nil {
 		l.PendingEstimated = true
 		pending := p.counter.n.Load() - int64(p.taken)
@@ -286,14 +286,9 @@ func (p *probe) model(checkPeriod time.Duration) source.Listener {
 		p.highWater = max(p.highWater, l.Pending)
 	}
 	l.HighWater = p.highWater
-	n := min(p.latencyN, latencyWindow)
-	window = slices.Clone(p.latency[:n])
 	p.mu.Unlock()
 
-	if l.InCallback != "" {
-		l.InCallbackKey = instr.KeyOf(obj)
-	}
-	l.LatencyP50, l.LatencyP99 = instr.Percentiles(window)
+	calls.Fill(&l)
 	if reg := p.reg.Load(); reg != nil && (*reg).HasSynced() {
 		l.Synced = true
 		p.mu.Lock()

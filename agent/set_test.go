@@ -18,6 +18,7 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/serve/servetest"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // An informer built after the handler (controller-runtime builds its
@@ -38,7 +39,7 @@ func TestInformersBuiltAfterTheHandlerAreServed(t *testing.T) {
 
 	late := podInformer(set, newTestSource(t, pod("a"), pod("b")), "late")
 	start(t, late)
-	waitFor(t, "the late informer in a frame, synced, with its list in the events", func() bool {
+	waitfor.True(t, "the late informer in a frame, synced, with its list in the events", func() bool {
 		servetest.GetJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, cursor), &fr)
 		listed := false
 		for _, e := range fr.Events {
@@ -55,7 +56,7 @@ func TestInformersBuiltAfterTheHandlerAreServed(t *testing.T) {
 	if len(entries.Entries) != 2 {
 		t.Errorf("late's entries = %+v", entries.Entries)
 	}
-	waitFor(t, "late's two objects in /metrics", func() bool {
+	waitfor.True(t, "late's two objects in /metrics", func() bool {
 		status, body := servetest.Get(t, srv, http.MethodGet, api.PathMetrics, "")
 		if status != http.StatusOK {
 			t.Fatalf("/metrics: %d %s", status, body)
@@ -112,7 +113,7 @@ func TestSetGrowsWhileServed(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	waitFor(t, "every informer in a frame", func() bool {
+	waitfor.True(t, "every informer in a frame", func() bool {
 		var fr api.Frame
 		servetest.GetJSON(t, srv, api.PathFrame, &fr)
 		return len(fr.Snapshots) == n

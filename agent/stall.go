@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -33,7 +34,7 @@ func (s *Set) inspect(now time.Time) {
 		w.upkeep(now)
 		if w.observed != nil && !w.syncLogged.Load() && w.HasSynced() {
 			w.syncLogged.Store(true)
-			w.ring.Emit(instr.Event{Type: instr.EventSynced, Time: now, Informer: w.name})
+			w.ring.Emit(instr.Event{Type: pipeline.EventSynced, Time: now, Informer: w.name})
 		}
 		w.mu.Lock()
 		for _, p := range w.probes {
@@ -52,7 +53,7 @@ func (s *Set) inspect(now time.Time) {
 	}
 	frames := stuckFrames(ids)
 	for _, c := range found {
-		e := instr.Event{Type: instr.EventStalled, Time: now, Informer: c.p.inf.name, Listener: c.p.name, Detail: callbackName(c.call), Duration: now.Sub(c.since), Obj: c.obj}
+		e := instr.Event{Type: pipeline.EventStalled, Time: now, Informer: c.p.inf.name, Listener: c.p.name, Detail: callbackName(c.call), Duration: now.Sub(c.since), Obj: c.obj}
 		if f, ok := frames[c.p.id]; ok {
 			c.p.caught(&f)
 			e.Frame = f.String()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/serve/servetest"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -41,7 +42,7 @@ func TestWorkqueueMetricsFollowARealQueue(t *testing.T) {
 	t.Cleanup(q.ShutDown)
 	// The queue's tickers (the delaying loop's heartbeat, the sampling of
 	// work in progress) start in goroutines; step the clock once both wait.
-	waitFor(t, "the queue's tickers", func() bool { return clk.Waiters() >= 2 })
+	waitfor.True(t, "the queue's tickers", func() bool { return clk.Waiters() >= 2 })
 
 	for _, k := range []string{"ns/a", "ns/b", "ns/c"} {
 		q.Add(k)
@@ -55,7 +56,7 @@ func TestWorkqueueMetricsFollowARealQueue(t *testing.T) {
 	key, _ := q.Get()
 	clk.Step(3 * time.Second)
 	// The queue samples its work in progress on its own ticker.
-	waitFor(t, "the work in progress to read 3s", func() bool {
+	waitfor.True(t, "the work in progress to read 3s", func() bool {
 		w := queueNamed(t, m.snapshot(), "deployments")
 		return w.LongestRunning == 3*time.Second && w.UnfinishedWork == 3*time.Second
 	})
@@ -116,7 +117,7 @@ func TestWorkqueueMetricsFollowARealQueue(t *testing.T) {
 	// Read at scrape time: a new add shows once the scrape answer
 	// shared with others (a second at most) is past.
 	q.Add("ns/d")
-	waitFor(t, "a scrape to count the add", func() bool {
+	waitfor.True(t, "a scrape to count the add", func() bool {
 		_, metrics = servetest.Get(t, srv, http.MethodGet, api.PathMetrics, "")
 		return servetest.Value(t, servetest.Scrape(t, metrics), "informtop_workqueue_adds_total", labels) == 4
 	})

@@ -14,8 +14,10 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	agentserve "github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/source/local"
 )
@@ -101,7 +103,7 @@ func TestFramesFromARealAgent(t *testing.T) {
 		t.Errorf("title %q", s.Title())
 	}
 	for i := range 30 {
-		fx.ring.Emit(instr.Event{Type: instr.EventControl, Detail: fmt.Sprint("mark ", i)})
+		fx.ring.Emit(instr.Event{Type: pipeline.EventControl, Detail: fmt.Sprint("mark ", i)})
 	}
 	want := func() []string { // the agent's ring, as the UI should see it
 		evs, _, _ := fx.ring.Since(0, 0)
@@ -113,7 +115,7 @@ func TestFramesFromARealAgent(t *testing.T) {
 	}
 	var got []string
 	var cursor, lastSeq, missed uint64
-	eventually(t, "every event of the agent's ring", func() bool {
+	waitfor.Until(t, "every event of the agent's ring", func() bool {
 		f := s.Pull(cursor, 7)
 		for _, e := range f.Events {
 			if e.Seq <= lastSeq {
@@ -168,7 +170,7 @@ func TestMissedAddsUp(t *testing.T) {
 	ctx := context.Background()
 	emit := func(n int) {
 		for range n {
-			fx.ring.Emit(instr.Event{Type: instr.EventWatchEvent, Detail: "x"}) // per-item: overwritten, unlike lifecycle events
+			fx.ring.Emit(instr.Event{Type: pipeline.EventWatchEvent, Detail: "x"}) // per-item: overwritten, unlike lifecycle events
 		}
 	}
 	emit(10)
@@ -233,7 +235,7 @@ func TestDisconnectAndReconnect(t *testing.T) {
 	s := newSource(t, srv.addr, Options{})
 	run(t, s)
 	waitSynced(t, s)
-	fx.ring.Emit(instr.Event{Type: instr.EventControl, Detail: "before"})
+	fx.ring.Emit(instr.Event{Type: pipeline.EventControl, Detail: "before"})
 	var cursor, lastSeq uint64
 	var details []string
 	drain := func() {
@@ -251,11 +253,11 @@ func TestDisconnectAndReconnect(t *testing.T) {
 		return func() bool { drain(); return strings.Contains(strings.Join(details, "|"), d) }
 	}
 	seen := func() string { return fmt.Sprintf("status %+v, events %q", s.Status(), details) }
-	eventually(t, "the first mark", has("before"), seen)
+	waitfor.Until(t, "the first mark", has("before"), seen)
 
 	stopped := time.Now()
 	srv.stop()
-	eventually(t, "disconnected", func() bool { return s.Status().State == source.Disconnected }, seen)
+	waitfor.Until(t, "disconnected", func() bool { return s.Status().State == source.Disconnected }, seen)
 	f := s.Pull(cursor, 0)
 	st := f.Status
 	if st.LastError == "" || st.Message != "" || !st.NextRetry.After(stopped) {
@@ -271,19 +273,19 @@ func TestDisconnectAndReconnect(t *testing.T) {
 	}
 	cancel()
 
-	fx.ring.Emit(instr.Event{Type: instr.EventControl, Detail: "while down"})
+	fx.ring.Emit(instr.Event{Type: pipeline.EventControl, Detail: "while down"})
 	srv.restart(fx.handler)
-	eventually(t, "live again", func() bool { return s.Status().State == source.Live }, seen)
-	fx.ring.Emit(instr.Event{Type: instr.EventControl, Detail: "after"})
-	eventually(t, "the events after", has("after"), seen)
+	waitfor.Until(t, "live again", func() bool { return s.Status().State == source.Live }, seen)
+	fx.ring.Emit(instr.Event{Type: pipeline.EventControl, Detail: "after"})
+	waitfor.Until(t, "the events after", has("after"), seen)
 	contains(t, "events", strings.Join(details, "|"), "before|while down|after")
 
 	// Another process on the same address: its ring starts at 1 again.
 	fx2 := newAgent(t, 3, 1<<12, agentserve.Options{Name: "ctrl-2"}, true)
-	fx2.ring.Emit(instr.Event{Type: instr.EventControl, Detail: "new process"})
+	fx2.ring.Emit(instr.Event{Type: pipeline.EventControl, Detail: "new process"})
 	srv.restart(fx2.handler)
-	eventually(t, "the new process's events", has("new process"), seen)
-	eventually(t, "the new name", func() bool { return s.Title() == srv.addr+" · ctrl-2" }, seen)
+	waitfor.Until(t, "the new process's events", has("new process"), seen)
+	waitfor.Until(t, "the new name", func() bool { return s.Title() == srv.addr+" · ctrl-2" }, seen)
 }
 
 // fakeAgent answers every request with status and the version header
@@ -313,7 +315,7 @@ func TestIncompatibleVersion(t *testing.T) {
 	srv := serve(t, fa)
 	s := newSource(t, srv.addr, Options{})
 	run(t, s)
-	eventually(t, "incompatible", func() bool { return s.Status().State == source.Incompatible }, func() string { return fmt.Sprint(s.Status()) })
+	waitfor.Until(t, "incompatible", func() bool { return s.Status().State == source.Incompatible }, func() string { return fmt.Sprint(s.Status()) })
 	st := s.Pull(0, 0).Status
 	want := "the agent at " + srv.addr + " speaks protocol version 9; this informtop speaks " + api.Version + ": upgrade the older side"
 	if st.Message != want || say.Status(st, time.Now()) != want {
@@ -323,7 +325,7 @@ func TestIncompatibleVersion(t *testing.T) {
 	fa.mu.Lock()
 	fa.version = "" // not an agent at all
 	fa.mu.Unlock()
-	eventually(t, "no header", func() bool { return strings.Contains(s.Status().Message, api.VersionHeader) },
+	waitfor.Until(t, "no header", func() bool { return strings.Contains(s.Status().Message, api.VersionHeader) },
 		func() string { return fmt.Sprint(s.Status()) })
 	st = s.Status()
 	if st.State != source.Incompatible {
@@ -366,7 +368,7 @@ func TestToken(t *testing.T) {
 	} {
 		s := newSource(t, srv.addr, Options{Token: token})
 		run(t, s)
-		eventually(t, "401", func() bool { return s.Status().Message != "connecting to "+srv.addr },
+		waitfor.Until(t, "401", func() bool { return s.Status().Message != "connecting to "+srv.addr },
 			func() string { return fmt.Sprint(s.Status()) })
 		st := s.Pull(0, 0).Status
 		if st.State != source.Connecting || st.Message != want || st.NextRetry.IsZero() {
@@ -455,7 +457,7 @@ func TestWaitSyncedSaysWhatHasNot(t *testing.T) {
 	run(t, s)
 	// The sentences name what the last frame and status say: wait for
 	// them, so that the short wait below is not a race with the poller.
-	eventually(t, "the first frame", func() bool { return len(s.Pull(0, 0).Snapshots) == 2 }, func() string { return fmt.Sprint(s.Status()) })
+	waitfor.Until(t, "the first frame", func() bool { return len(s.Pull(0, 0).Snapshots) == 2 }, func() string { return fmt.Sprint(s.Status()) })
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	err := s.WaitSynced(ctx)
@@ -474,7 +476,7 @@ func TestWaitSyncedSaysWhatHasNot(t *testing.T) {
 	down := newSource(t, srv.addr, Options{})
 	srv.stop()
 	run(t, down)
-	eventually(t, "the first failed poll", func() bool { return down.Status().LastError != "" }, func() string { return fmt.Sprint(down.Status()) })
+	waitfor.Until(t, "the first failed poll", func() bool { return down.Status().LastError != "" }, func() string { return fmt.Sprint(down.Status()) })
 	ctx, cancel = context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	err = down.WaitSynced(ctx)
@@ -560,7 +562,7 @@ func TestPullNeverWaitsForTheNetwork(t *testing.T) {
 
 	timing := newSource(t, srv.addr, Options{Timeout: 200 * time.Millisecond})
 	run(t, timing)
-	eventually(t, "a timeout", func() bool { return timing.Status().LastError != "" }, func() string { return fmt.Sprint(timing.Status()) })
+	waitfor.Until(t, "a timeout", func() bool { return timing.Status().LastError != "" }, func() string { return fmt.Sprint(timing.Status()) })
 	if got, want := timing.Status().LastError, "no answer from "+srv.addr+" within 200ms"; got != want {
 		t.Errorf("last error %q, want %q", got, want)
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -15,6 +14,7 @@ import (
 	"github.com/informtop/informtop/agent"
 	"github.com/informtop/informtop/agent/instr"
 	agentserve "github.com/informtop/informtop/agent/serve"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/agent/source/sourcetest"
 	"github.com/informtop/informtop/demo/cluster"
@@ -31,7 +31,7 @@ func TestAttachConforms(t *testing.T) {
 	s := newSource(t, srv.addr, Options{})
 	s.events = newEventBuffer(held) // a small buffer, so losing events takes few writes
 	run(t, s)
-	eventually(t, "the first frame", func() bool { return len(s.Pull(0, 0).Snapshots) == 1 }, func() string { return "" })
+	waitfor.Until(t, "the first frame", func() bool { return len(s.Pull(0, 0).Snapshots) == 1 }, func() string { return "" })
 	keys := fx.cluster.Keys(cluster.Pods)
 	churn := func(t testing.TB, n int) {
 		t.Helper()
@@ -42,10 +42,11 @@ func TestAttachConforms(t *testing.T) {
 			}
 			// Each update is a watch event in the agent's ring; wait until
 			// the poller has brought it over.
-			deadline := time.Now().Add(10 * time.Second)
-			for s.Pull(0, 0).Next <= start+uint64(i) && time.Now().Before(deadline) {
-				time.Sleep(time.Millisecond)
-			}
+			waitfor.Until(t, "the poller to bring the update over",
+				func() bool { return s.Pull(0, 0).Next > start+uint64(i) },
+				func() string {
+					return fmt.Sprintf("the next event is %d, want past %d", s.Pull(0, 0).Next, start+uint64(i))
+				})
 			if s.Pull(0, 0).Next >= start+uint64(n) {
 				return
 			}
@@ -173,7 +174,7 @@ func TestAttachToClientGoInformerConforms(t *testing.T) {
 	srv := serve(t, h)
 	s := newSource(t, srv.addr, Options{})
 	run(t, s)
-	eventually(t, "the informer synced through attach", func() bool {
+	waitfor.Until(t, "the informer synced through attach", func() bool {
 		f := s.Pull(0, 0)
 		return len(f.Snapshots) == 1 && f.Snapshots[0].Synced && f.Snapshots[0].Store.Objects == 8
 	}, func() string { return fmt.Sprintf("%+v", s.Pull(0, 0).Snapshots) })

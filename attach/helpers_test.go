@@ -14,6 +14,7 @@ import (
 
 	"github.com/informtop/informtop/agent/instr"
 	agentserve "github.com/informtop/informtop/agent/serve"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/engineserve"
@@ -94,15 +95,10 @@ func (s *server) restart(h http.Handler) {
 	s.stop()
 	var l net.Listener
 	var err error
-	for range 50 { // the port may linger for a moment
-		if l, err = net.Listen("tcp", s.addr); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
-		s.t.Fatal(err)
-	}
+	waitfor.Until(s.t, "the port to be free again", func() bool { // it may linger for a moment
+		l, err = net.Listen("tcp", s.addr)
+		return err == nil
+	}, func() string { return err.Error() })
 	s.ts = httptest.NewUnstartedServer(h)
 	s.ts.Listener.Close()
 	s.ts.Listener = l
@@ -131,18 +127,6 @@ func run(t *testing.T, s *Source) {
 	var wg sync.WaitGroup
 	wg.Go(func() { s.Run(ctx) })
 	t.Cleanup(func() { cancel(); wg.Wait() })
-}
-
-// eventually waits up to 15s for cond; the failure says what was seen.
-func eventually(t *testing.T, what string, cond func() bool, seen func() string) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 15s; %s", what, seen())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 func waitSynced(t *testing.T, s *Source) {

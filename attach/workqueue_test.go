@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/informtop/informtop/agent"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/demo/cluster"
 )
 
@@ -51,7 +52,7 @@ func TestPullCarriesTheAgentsWorkqueues(t *testing.T) {
 		t.Fatalf("workqueues before any frame: %+v", got)
 	}
 	run(t, s)
-	eventually(t, "the queue in a frame", func() bool {
+	waitfor.Until(t, "the queue in a frame", func() bool {
 		w := s.Pull(0, 0).Workqueues
 		return len(w) == 1 && w[0].Name == "deployments" && w[0].Depth == 2 && w[0].Adds == 2
 	}, func() string { return fmt.Sprintf("%+v", s.Pull(0, 0).Workqueues) })
@@ -61,7 +62,7 @@ func TestPullCarriesTheAgentsWorkqueues(t *testing.T) {
 	q.Done(key)
 	q.AddRateLimited(key)
 	// The retry comes back after the rate limiter's first delay (5ms).
-	eventually(t, "the worked key and its retry in a frame", func() bool {
+	waitfor.Until(t, "the worked key and its retry in a frame", func() bool {
 		w := s.Pull(0, 0).Workqueues
 		return len(w) == 1 && w[0].Depth == 2 && w[0].Adds == 3 && w[0].Retries == 1 && w[0].WorkDurationMax > 0 && w[0].QueueLatencyMax > 0
 	}, func() string { return fmt.Sprintf("%+v", s.Pull(0, 0).Workqueues) })

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
 )
@@ -29,7 +30,7 @@ func TestBurst(t *testing.T) {
 			start(t, d)
 
 			g.await(t, "burst")
-			eventually(t, "the initial adds being handled", func() (bool, string) {
+			waitfor.Seen(t, "the initial adds being handled", func() (bool, string) {
 				return listenersIdle(d), "listeners busy"
 			})
 			if !d.Paused() {
@@ -48,14 +49,14 @@ func TestBurst(t *testing.T) {
 			if len(hot) == 0 || len(hot) > 3 {
 				t.Fatalf("the burst changed %d pods, want one to three hot ones", len(hot))
 			}
-			eventually(t, "the burst reaching the queue", func() (bool, string) {
+			waitfor.Seen(t, "the burst reaching the queue", func() (bool, string) {
 				n := snapshotOf(t, d, "pods").Queue.Added.Updated - before.Queue.Added.Updated
 				return n == burstSize, "updates queued: " + humanize.Count(n)
 			})
 			checkPausedBurst(t, d, "pods", before, snapshotOf(t, d, "pods"), hot, burstSize)
 
 			g.let("resume processing")
-			eventually(t, "the queue and the listeners draining", func() (bool, string) {
+			waitfor.Seen(t, "the queue and the listeners draining", func() (bool, string) {
 				s := snapshotOf(t, d, "pods")
 				return drained(d), "depth " + humanize.Count(s.Queue.Depth)
 			})
@@ -103,7 +104,7 @@ func TestBurstUserPauseWins(t *testing.T) {
 		t.Fatalf("after the user paused, PausedBy = %q", by)
 	}
 	g.let("resume processing")
-	eventually(t, "the script deferring to the user", func() (bool, string) {
+	waitfor.Seen(t, "the script deferring to the user", func() (bool, string) {
 		for _, e := range d.Events().Recent(-1) {
 			if strings.Contains(e.Detail, "you paused processing, so the script leaves it paused") {
 				return true, ""

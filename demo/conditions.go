@@ -15,7 +15,7 @@ import (
 // informersSynced: every informer's HasSynced is true.
 func informersSynced(d *Demo) bool {
 	for _, e := range d.Informers() {
-		if !e.Engine().HasSynced() {
+		if !e.HasSynced() {
 			return false
 		}
 	}
@@ -114,7 +114,7 @@ func queuesDrained(d *Demo) bool {
 		return false
 	}
 	for _, e := range d.Informers() {
-		if !e.Engine().Drained() {
+		if !e.Drained() {
 			return false
 		}
 	}
@@ -151,7 +151,7 @@ func burstQueued(d *Demo) bool {
 	want := d.facts.burstRV
 	d.mu.Unlock()
 	for _, e := range d.Informers() {
-		rv, err := strconv.ParseUint(e.Engine().LastSyncResourceVersion(), 10, 64)
+		rv, err := strconv.ParseUint(e.LastSyncResourceVersion(), 10, 64)
 		if err != nil || rv < want {
 			return false
 		}
@@ -223,7 +223,7 @@ func listStarted(d *Demo) bool {
 // short description of the first differences.
 func (d *Demo) storeDiff(e *local.Informer) string {
 	server := d.serverTruth(e)
-	cached := e.Engine().GetStore().List()
+	cached := e.Objects()
 	var diffs []string
 	seen := make(map[string]bool, len(cached))
 	for _, obj := range cached {

@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
@@ -33,7 +34,7 @@ func quietDemo(t *testing.T, q source.QueueKind) *Demo {
 // it is not mistaken for a failed watch.
 func settle(t *testing.T, d *Demo) {
 	t.Helper()
-	eventually(t, "a settled watch", func() (bool, string) { return watchesSettled(d), "watch young or down" })
+	waitfor.Seen(t, "a settled watch", func() (bool, string) { return watchesSettled(d), "watch young or down" })
 }
 
 func TestControlsPauseAndStep(t *testing.T) {
@@ -51,7 +52,7 @@ func TestControlsPauseAndStep(t *testing.T) {
 	key := d.cluster.Keys(cluster.Pods)[0]
 	_, err := d.cluster.Update(cluster.Pods, key)
 	mustOK(t, err)
-	eventually(t, "a queued update", func() (bool, string) {
+	waitfor.Seen(t, "a queued update", func() (bool, string) {
 		s := snapshotOf(t, d, "pods")
 		return s.Queue.Depth == 1, fmt.Sprintf("depth %d", s.Queue.Depth)
 	})
@@ -112,7 +113,7 @@ func TestControlsToggleStall(t *testing.T) {
 	key := d.cluster.Keys(cluster.Pods)[0]
 	_, err = d.cluster.Update(cluster.Pods, key)
 	mustOK(t, err)
-	eventually(t, "medium stuck in OnUpdate", func() (bool, string) {
+	waitfor.Seen(t, "medium stuck in OnUpdate", func() (bool, string) {
 		ls := listenerStats(t, snapshotOf(t, d, "pods"), "medium")
 		return ls.InCallback == source.CallbackUpdate && ls.InCallbackKey == key, fmt.Sprintf("in %q %q", ls.InCallback, ls.InCallbackKey)
 	})
@@ -121,7 +122,7 @@ func TestControlsToggleStall(t *testing.T) {
 	if stalled {
 		t.Fatal("the second ToggleStall did not release medium")
 	}
-	eventually(t, "medium released", func() (bool, string) {
+	waitfor.Seen(t, "medium released", func() (bool, string) {
 		ls := listenerStats(t, snapshotOf(t, d, "pods"), "medium")
 		return ls.InCallback == "" && ls.Delivered.Update == 1, fmt.Sprintf("in %q, %d updates", ls.InCallback, ls.Delivered.Update)
 	})
@@ -139,7 +140,7 @@ func TestControlsDropWatch(t *testing.T) {
 	settle(t, d)
 	before := snapshotOf(t, d, "pods").Reflector
 	mustOK(t, d.DropWatch())
-	eventually(t, "a re-watch", func() (bool, string) {
+	waitfor.Seen(t, "a re-watch", func() (bool, string) {
 		r := snapshotOf(t, d, "pods").Reflector
 		return r.Watches == before.Watches+1 && r.WatchOpen, fmt.Sprintf("%d watches, open %v", r.Watches, r.WatchOpen)
 	})
@@ -153,7 +154,7 @@ func TestControlsExpireHistory(t *testing.T) {
 	d := quietDemo(t, source.RealFIFO)
 	settle(t, d)
 	mustOK(t, d.ExpireHistory())
-	eventually(t, "a relist", func() (bool, string) {
+	waitfor.Seen(t, "a relist", func() (bool, string) {
 		r := snapshotOf(t, d, "pods").Reflector
 		return r.Relists == 1 && !r.ListInProgress && r.WatchOpen, fmt.Sprintf("%d relists, watch open %v", r.Relists, r.WatchOpen)
 	})
@@ -186,12 +187,12 @@ func TestControlsResync(t *testing.T) {
 		t.Parallel()
 		d := newDemo(t, Config{Scenario: "resync", Seed: 10, Queue: source.DeltaFIFO, Objects: objects, Rate: -1, TimeScale: 0.01})
 		start(t, d)
-		eventually(t, "the informers synced", func() (bool, string) { return informersSynced(d), "not synced" })
+		waitfor.Seen(t, "the informers synced", func() (bool, string) { return informersSynced(d), "not synced" })
 		mustOK(t, d.SetPaused(true))
 		before := snapshotOf(t, d, "pods")
 		mustOK(t, d.Resync("pods"))
 		// DeltaFIFO queues a Sync delta for every cached key.
-		eventually(t, "sync deltas queued", func() (bool, string) {
+		waitfor.Seen(t, "sync deltas queued", func() (bool, string) {
 			s := snapshotOf(t, d, "pods")
 			return s.Queue.Added.Sync-before.Queue.Added.Sync >= objects, fmt.Sprintf("%d sync deltas", s.Queue.Added.Sync)
 		})
@@ -239,7 +240,7 @@ func TestControlsAdjustRate(t *testing.T) {
 	if got != 200 {
 		t.Errorf("one rung above 100 is %v, want 200", got)
 	}
-	eventually(t, "changes at the new rate", func() (bool, string) {
+	waitfor.Seen(t, "changes at the new rate", func() (bool, string) {
 		return changes(d) > before, "no change yet"
 	})
 }
@@ -249,12 +250,12 @@ func TestControlsServerAvailability(t *testing.T) {
 	d := quietDemo(t, source.RealFIFO)
 	settle(t, d)
 	d.SetServerAvailable(false)
-	eventually(t, "refused calls", func() (bool, string) {
+	waitfor.Seen(t, "refused calls", func() (bool, string) {
 		r := snapshotOf(t, d, "pods").Reflector
 		return !r.WatchOpen && d.cluster.Stats().Refused > 0, fmt.Sprintf("watch open %v, %d refused", r.WatchOpen, d.cluster.Stats().Refused)
 	})
 	d.SetServerAvailable(true)
-	eventually(t, "the watch back", func() (bool, string) {
+	waitfor.Seen(t, "the watch back", func() (bool, string) {
 		r := snapshotOf(t, d, "pods").Reflector
 		return r.WatchOpen, "watch down"
 	})
@@ -273,7 +274,7 @@ func TestControlsAddRemoveListener(t *testing.T) {
 	if l == nil {
 		t.Fatal("the new listener is not listed")
 	}
-	eventually(t, "the late listener syncing", func() (bool, string) {
+	waitfor.Seen(t, "the late listener syncing", func() (bool, string) {
 		rec := l.Record()
 		return rec.Synced, fmt.Sprintf("%d initial adds", rec.InitialAdds)
 	})
@@ -295,7 +296,7 @@ func TestControlsAddRemoveListener(t *testing.T) {
 	key := d.cluster.Keys(cluster.Pods)[0]
 	_, err = d.cluster.Update(cluster.Pods, key)
 	mustOK(t, err)
-	eventually(t, "late stuck", func() (bool, string) {
+	waitfor.Seen(t, "late stuck", func() (bool, string) {
 		return listenerStats(t, snapshotOf(t, d, "pods"), "late").InCallback != "", "not in a callback"
 	})
 	_, err = d.cluster.Update(cluster.Pods, key)
@@ -324,7 +325,7 @@ func listenerNames(s source.Informer) []string {
 
 func ctxWait(t *testing.T, d *Demo) {
 	t.Helper()
-	eventually(t, "sync", func() (bool, string) { return informersSynced(d), "not synced" })
+	waitfor.Seen(t, "sync", func() (bool, string) { return informersSynced(d), "not synced" })
 }
 
 // The case: a relist (x) delivers every unchanged object to slow
@@ -336,7 +337,7 @@ func TestControlsResyncLeavesRelistSyncs(t *testing.T) {
 		t.Helper()
 		settle(t, d)
 		mustOK(t, d.ExpireHistory())
-		eventually(t, fmt.Sprintf("relist %d", n), func() (bool, string) {
+		waitfor.Seen(t, fmt.Sprintf("relist %d", n), func() (bool, string) {
 			r := snapshotOf(t, d, "pods").Reflector
 			return r.Relists == n && !r.ListInProgress && r.WatchOpen, fmt.Sprintf("%d relists, watch open %v", r.Relists, r.WatchOpen)
 		})

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/source/local"
 )
@@ -36,7 +37,7 @@ func TestConvergenceUnderFaults(t *testing.T) {
 			afterChanges := func(n uint64) {
 				t.Helper()
 				from := changes(d)
-				eventually(t, "workload progress", func() (bool, string) {
+				waitfor.Seen(t, "workload progress", func() (bool, string) {
 					return changes(d) >= from+n, fmt.Sprintf("%d of %d changes", changes(d)-from, n)
 				})
 			}
@@ -91,7 +92,7 @@ func TestConvergenceUnderFaults(t *testing.T) {
 			t.Logf("faults: %v", log)
 			quiesce(t, d)
 			assertConsistent(t, d)
-			for _, s := range local.InformersOf(d.Snapshots()) {
+			for _, s := range d.States() {
 				t.Logf("%s: %d objects, lists %d, watches %d, events %d", s.Name, s.Store.Objects, s.Reflector.Lists, s.Reflector.Watches, s.Reflector.WatchEvents)
 			}
 		})

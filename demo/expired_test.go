@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/source/local"
 )
@@ -74,7 +75,7 @@ func TestExpired(t *testing.T) {
 			// sync per listed pod for every listener (the workload was held
 			// from before the fault until the relist).
 			relisted := snapshotOf(t, d, "pods")
-			eventually(t, "the relist's syncs delivered", func() (bool, string) {
+			waitfor.Seen(t, "the relist's syncs delivered", func() (bool, string) {
 				for _, ls := range snapshotOf(t, d, "pods").Listeners {
 					if got := ls.Delivered.Sync - d.mark("pods").syncs[ls.Name]; got != uint64(relisted.Reflector.LastListItems) {
 						return false, fmt.Sprintf("%s: %d sync OnUpdates since the fault, the relist listed %d", ls.Name, got, relisted.Reflector.LastListItems)

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
-	"github.com/informtop/informtop/source/local"
 )
 
 func TestFIFOCompare(t *testing.T) {
@@ -46,7 +46,7 @@ func TestFIFOCompare(t *testing.T) {
 	g.await(t, "pause")
 	quiesce(t, d)
 	before := map[string]source.Informer{}
-	for _, s := range local.InformersOf(d.Snapshots()) {
+	for _, s := range d.States() {
 		before[s.Name] = s
 	}
 	server := d.cluster.Snapshot(cluster.Pods)
@@ -56,8 +56,8 @@ func TestFIFOCompare(t *testing.T) {
 	if len(hot) == 0 || len(hot) > 3 {
 		t.Fatalf("the burst changed %d pods, want one to three hot ones", len(hot))
 	}
-	eventually(t, "the burst reaching both queues", func() (bool, string) {
-		for _, s := range local.InformersOf(d.Snapshots()) {
+	waitfor.Seen(t, "the burst reaching both queues", func() (bool, string) {
+		for _, s := range d.States() {
 			if n := s.Queue.Added.Updated - before[s.Name].Queue.Added.Updated; n != compareBurst {
 				return false, s.Name + " has queued " + humanize.Count(n)
 			}

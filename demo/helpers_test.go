@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/source/local"
 )
@@ -49,21 +49,6 @@ func start(t *testing.T, d *Demo) {
 			t.Errorf("Run did not return within %v of its context ending", testTimeout)
 		}
 	})
-}
-
-// eventually polls cond until it reports true, failing the test with the
-// last explanation cond gave if that takes longer than testTimeout.
-func eventually(t *testing.T, what string, cond func() (bool, string)) {
-	t.Helper()
-	last := ""
-	err := wait.PollUntilContextTimeout(context.Background(), 10*time.Millisecond, testTimeout, true, func(context.Context) (bool, error) {
-		ok, why := cond()
-		last = why
-		return ok, nil
-	})
-	if err != nil {
-		t.Fatalf("%s: not reached within %v: %s", what, testTimeout, last)
-	}
 }
 
 // gate holds the script before chosen steps: a held step waits, after the
@@ -131,9 +116,9 @@ func quiesce(t *testing.T, d *Demo) {
 		for _, l := range d.Listeners(e.Name()) {
 			l.SetStalled(false)
 		}
-		e.Engine().SetPaused(false)
+		local.EngineOf(e).SetPaused(false)
 	}
-	eventually(t, "quiesce", func() (bool, string) {
+	waitfor.Seen(t, "quiesce", func() (bool, string) {
 		for _, e := range d.Informers() {
 			if diff := d.storeDiff(e); diff != "" {
 				return false, diff
@@ -146,7 +131,7 @@ func quiesce(t *testing.T, d *Demo) {
 			return false, "work queued or being processed"
 		}
 		for _, e := range d.Informers() {
-			s := e.Engine().Snapshot()
+			s := local.EngineOf(e).Snapshot()
 			for _, ls := range s.Listeners {
 				if ls.Pending != 0 || ls.InCallback != "" {
 					return false, fmt.Sprintf("listener %s of %s: %d pending, in %q", ls.Name, e.Name(), ls.Pending, ls.InCallback)
@@ -168,7 +153,7 @@ func assertConsistent(t *testing.T, d *Demo) {
 		}
 		want := storeVersions(e)
 		stats := map[string]source.Listener{}
-		for _, ls := range local.InformerOf(e.Engine().Snapshot()).Listeners {
+		for _, ls := range e.State().Listeners {
 			stats[ls.Name] = ls
 		}
 		for _, l := range d.Listeners(e.Name()) {
@@ -196,7 +181,7 @@ func assertConsistent(t *testing.T, d *Demo) {
 // storeVersions maps an informer's cached keys to their resourceVersions.
 func storeVersions(e *local.Informer) map[string]string {
 	out := map[string]string{}
-	for _, obj := range e.Engine().GetStore().List() {
+	for _, obj := range e.Objects() {
 		k, rv := local.KeyAndVersion(obj)
 		out[k] = rv
 	}
@@ -231,7 +216,7 @@ func snapshotOf(t *testing.T, d *Demo, informer string) source.Informer {
 	if e == nil {
 		t.Fatalf("no informer %q", informer)
 	}
-	return local.InformerOf(e.Engine().Snapshot())
+	return e.State()
 }
 
 // listenerStats returns one listener's stats from a snapshot.
@@ -259,7 +244,7 @@ func checkPausedBurst(t *testing.T, d *Demo, informer string, before, s source.I
 	case source.DeltaFIFO:
 		rows, held := 0, 0
 		for _, key := range hot {
-			ds := d.Informer(informer).Engine().QueueDeltas(key)
+			ds := local.EngineOf(d.Informer(informer)).QueueDeltas(key)
 			if len(ds) > 0 {
 				rows++
 			}

@@ -3,6 +3,8 @@ package demo
 import (
 	"strings"
 	"testing"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 func TestInitialSync(t *testing.T) {
@@ -35,7 +37,7 @@ func TestInitialSync(t *testing.T) {
 	})
 	start(t, d)
 	g.await(t, "late listener synced")
-	eventually(t, "the late listener syncing", func() (bool, string) {
+	waitfor.Seen(t, "the late listener syncing", func() (bool, string) {
 		return registrationsSynced(d), "registrations not synced"
 	})
 	g.let("late listener synced")

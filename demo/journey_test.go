@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
 )
@@ -43,7 +44,7 @@ func stepFirstListedItem(t *testing.T, watchList bool) []string {
 	d := newDemo(t, Config{Scenario: "stalled-listener", Seed: 11, Queue: source.DeltaFIFO, Objects: 5, Rate: -1, TimeScale: 0.01, List: listMode(watchList)})
 	mustOK(t, d.SetPaused(true))
 	start(t, d)
-	eventually(t, "the listed pods queued", func() (bool, string) {
+	waitfor.Seen(t, "the listed pods queued", func() (bool, string) {
 		s := snapshotOf(t, d, "pods")
 		return s.Queue.Depth >= 4, fmt.Sprintf("depth %d", s.Queue.Depth)
 	})
@@ -66,12 +67,12 @@ func TestStepOfAReplayedEventSaysItWaitedInTheWindow(t *testing.T) {
 	key := d.cluster.Keys(cluster.Pods)[0]
 	settle(t, d)
 	d.cluster.SetAvailable(false)
-	eventually(t, "the watch down", func() (bool, string) { return watchesDown(d), "a watch is open" })
+	waitfor.Seen(t, "the watch down", func() (bool, string) { return watchesDown(d), "a watch is open" })
 	obj, err := d.cluster.Update(cluster.Pods, key)
 	mustOK(t, err)
 	rv := resourceVersion(obj)
 	d.cluster.SetAvailable(true)
-	eventually(t, "the update replayed to the new watch", func() (bool, string) {
+	waitfor.Seen(t, "the update replayed to the new watch", func() (bool, string) {
 		s := snapshotOf(t, d, "pods")
 		return s.Queue.Depth == 1, fmt.Sprintf("depth %d", s.Queue.Depth)
 	})

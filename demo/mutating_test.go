@@ -11,8 +11,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 
-	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/source/local"
@@ -52,7 +53,7 @@ func TestMutatingHandler(t *testing.T) {
 			}
 			var named []string
 			for _, e := range d.Events().Recent(-1) {
-				if e.Type == instr.EventCacheMutation {
+				if e.Type == pipeline.EventCacheMutation {
 					named = append(named, e.Listener+" "+e.ObjectKey()+" "+e.Detail)
 				}
 			}
@@ -68,7 +69,7 @@ func TestMutatingHandler(t *testing.T) {
 					return false, fmt.Sprintf("%s saw the label on %d old objects", name, n)
 				}
 			}
-			obj, _, _ := d.Informer("pods").Engine().GetStore().GetByKey(key)
+			obj, _ := d.Informer("pods").Cached(key)
 			if _, rv := local.KeyAndVersion(obj); rv != next || labelOf(d.Informer("pods"), key) != "" {
 				return false, fmt.Sprintf("the store's %s is at %s with touched=%q, want %s without it", key, rv, labelOf(d.Informer("pods"), key), next)
 			}
@@ -77,7 +78,7 @@ func TestMutatingHandler(t *testing.T) {
 		"lesson": func(d *Demo) (bool, string) { return !d.work.held(), "background changes are still held" },
 	})
 	start(t, d)
-	eventually(t, "the scenario's last step", func() (bool, string) {
+	waitfor.Seen(t, "the scenario's last step", func() (bool, string) {
 		notes.mu.Lock()
 		defer notes.mu.Unlock()
 		return slices.Contains(notes.order, "lesson"), fmt.Sprintf("steps so far %q", notes.order)
@@ -91,7 +92,7 @@ func TestMutatingHandler(t *testing.T) {
 	// prints once the script has run (--duration): the count per listener
 	// and the last change.
 	var js bytes.Buffer
-	if err := report.WriteJSON(&js, report.Build("demo", local.InformersOf(d.Snapshots()), nil, source.RingStatsOf(d.Events().Stats()), nil, time.Now())); err != nil {
+	if err := report.WriteJSON(&js, report.Build("demo", d.States(), nil, source.RingStatsOf(d.Events().Stats()), nil, time.Now())); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -127,7 +128,7 @@ func TestMutatingHandler(t *testing.T) {
 // labelOf is the mutation label of the store's object at key. Claims run
 // on the script's goroutine, so a missing object is a value, not a Fatal.
 func labelOf(inf *local.Informer, key string) string {
-	obj, ok, err := inf.Engine().GetStore().GetByKey(key)
+	obj, ok, err := local.EngineOf(inf).GetStore().GetByKey(key)
 	if err != nil || !ok {
 		return "(no such object)"
 	}

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/informtop/informtop/source/local"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // claim checks, at the moment a step's note appears, the state the note
@@ -71,7 +71,7 @@ func (l *noteLog) check(t *testing.T, want ...string) {
 // Claims shared by several scenarios.
 
 func claimSynced(d *Demo) (bool, string) {
-	for _, s := range local.InformersOf(d.Snapshots()) {
+	for _, s := range d.States() {
 		if !s.Synced {
 			return false, s.Name + " has not synced"
 		}
@@ -80,7 +80,7 @@ func claimSynced(d *Demo) (bool, string) {
 }
 
 func claimPaused(d *Demo) (bool, string) {
-	for _, s := range local.InformersOf(d.Snapshots()) {
+	for _, s := range d.States() {
 		if !s.Paused {
 			return false, s.Name + " is not paused"
 		}
@@ -90,7 +90,7 @@ func claimPaused(d *Demo) (bool, string) {
 
 // claimQueuesEmpty: processing runs and every queue is empty.
 func claimQueuesEmpty(d *Demo) (bool, string) {
-	for _, s := range local.InformersOf(d.Snapshots()) {
+	for _, s := range d.States() {
 		if s.Paused || s.Queue.Depth != 0 {
 			return false, fmt.Sprintf("%s is paused %v with %d rows queued", s.Name, s.Paused, s.Queue.Depth)
 		}
@@ -104,7 +104,7 @@ func claimCaughtUp(d *Demo) (bool, string) {
 	if ok, why := claimQueuesEmpty(d); !ok {
 		return false, why
 	}
-	for _, s := range local.InformersOf(d.Snapshots()) {
+	for _, s := range d.States() {
 		for _, ls := range s.Listeners {
 			if ls.Pending != 0 || ls.InCallback != "" {
 				return false, fmt.Sprintf("%s/%s still owes %d and is in %q", s.Name, ls.Name, ls.Pending, ls.InCallback)
@@ -126,7 +126,7 @@ func claimBurstQueued(n uint64) (atPause, atBurst claim) {
 	atPause = func(d *Demo) (bool, string) {
 		mu.Lock()
 		defer mu.Unlock()
-		for _, s := range local.InformersOf(d.Snapshots()) {
+		for _, s := range d.States() {
 			base[s.Name] = s.Queue.Added.Updated
 		}
 		return claimPaused(d)
@@ -134,7 +134,7 @@ func claimBurstQueued(n uint64) (atPause, atBurst claim) {
 	atBurst = func(d *Demo) (bool, string) {
 		mu.Lock()
 		defer mu.Unlock()
-		for _, s := range local.InformersOf(d.Snapshots()) {
+		for _, s := range d.States() {
 			if got := s.Queue.Added.Updated - base[s.Name]; got < n {
 				return false, fmt.Sprintf("%s has queued %d of the burst's %d updates", s.Name, got, n)
 			}
@@ -159,7 +159,7 @@ func claimAll(cs ...claim) claim {
 // await waits until the script has shown the named step's note.
 func (l *noteLog) await(t *testing.T, name string) {
 	t.Helper()
-	eventually(t, "the note of step "+name, func() (bool, string) {
+	waitfor.Seen(t, "the note of step "+name, func() (bool, string) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		return slices.Contains(l.order, name), fmt.Sprintf("steps so far %q", l.order)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/demo/cluster"
 )
 
@@ -51,7 +52,7 @@ func TestDriverApplyYieldsToCancellation(t *testing.T) {
 		defer close(done)
 		dr.apply(ctx, math.MaxInt) // owed forever, were it not for ctx
 	}()
-	eventually(t, "changes applied", func() (bool, string) {
+	waitfor.Seen(t, "changes applied", func() (bool, string) {
 		s := w.Stats()
 		return s.Creates+s.Updates+s.Deletes >= 2*applyBatch, "fewer than two batches"
 	})
@@ -77,7 +78,7 @@ func TestDriverApplyStopsAtHold(t *testing.T) {
 		defer close(done)
 		dr.apply(context.Background(), math.MaxInt)
 	}()
-	eventually(t, "changes applied", func() (bool, string) {
+	waitfor.Seen(t, "changes applied", func() (bool, string) {
 		s := w.Stats()
 		return s.Creates+s.Updates+s.Deletes > 0, "no change yet"
 	})
@@ -100,7 +101,7 @@ func TestDemoAtMaxRateStopsOnCancel(t *testing.T) {
 		d.Run(ctx)
 	}()
 	before := changes(d)
-	eventually(t, "the workload running", func() (bool, string) { return changes(d) > before+applyBatch, "no changes yet" })
+	waitfor.Seen(t, "the workload running", func() (bool, string) { return changes(d) > before+applyBatch, "no changes yet" })
 	cancel()
 	select {
 	case <-done:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -37,7 +38,7 @@ func TestResync(t *testing.T) {
 				return s, quiet
 			}
 			var s sample
-			eventually(t, "resync-3s receiving a resync", func() (bool, string) {
+			waitfor.Seen(t, "resync-3s receiving a resync", func() (bool, string) {
 				var quiet bool
 				s, quiet = take()
 				return quiet && s.syncs["resync-3s"] > 0 && s.resyncs >= 4, fmt.Sprintf("%d resyncs, syncs %v", s.resyncs, s.syncs)

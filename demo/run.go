@@ -4,8 +4,6 @@ import (
 	"context"
 	"sync"
 	"time"
-
-	"github.com/informtop/informtop/source/local"
 )
 
 // Run starts the informers and their listeners, the workload and the
@@ -25,7 +23,7 @@ func (d *Demo) Run(ctx context.Context) {
 		// Churn starts once every informer has synced, so informers of the
 		// same resource all start from the same list.
 		for _, e := range d.Informers() {
-			if local.WaitDone(ctx, e.Engine().HasSyncedChecker(), e.Name()) != nil {
+			if e.WaitSynced(ctx) != nil {
 				return
 			}
 		}

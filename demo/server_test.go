@@ -3,6 +3,8 @@ package demo
 import (
 	"strconv"
 	"testing"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // The simulated API server's side of each informer's watch reaches every
@@ -28,7 +30,7 @@ func TestFramesCarryTheServersSide(t *testing.T) {
 		}
 	}
 	start(t, d)
-	eventually(t, "every informer's watch at the server", func() (bool, string) {
+	waitfor.Seen(t, "every informer's watch at the server", func() (bool, string) {
 		f := d.Pull(0, 0)
 		for _, snap := range f.Snapshots {
 			p := f.Server[snap.Name].Path

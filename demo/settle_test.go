@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // A note saying every listener has caught up stays true while it stands:
@@ -30,7 +32,7 @@ func TestCaughtUpNoteHoldsTheChurnWhileItStands(t *testing.T) {
 				t.Error("the listeners are not caught up while the note says they are")
 			}
 			g.let("loop")
-			eventually(t, "the churn resuming with the next note", func() (bool, string) {
+			waitfor.Seen(t, "the churn resuming with the next note", func() (bool, string) {
 				notes := d.Notes()
 				if slices.Contains(notes, settledNote) {
 					return false, "the caught-up note still stands"

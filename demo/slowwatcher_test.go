@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
 )
@@ -120,7 +120,7 @@ func TestSlowWatcher(t *testing.T) {
 func watchOpenedFrom(d *Demo, informer, rv string) bool {
 	events, _, _ := d.Events().Since(0, 0)
 	for _, ev := range events {
-		if ev.Type == instr.EventWatchOpen && ev.Informer == informer && ev.Detail == rv {
+		if ev.Type == pipeline.EventWatchOpen && ev.Informer == informer && ev.Detail == rv {
 			return true
 		}
 	}

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
-	"github.com/informtop/informtop/source/local"
 )
 
 func TestScenariosCatalogue(t *testing.T) {
@@ -66,7 +66,7 @@ func TestDefaults(t *testing.T) {
 		var names []string
 		for i, inf := range d.Informers() {
 			names = append(names, inf.Name())
-			if d.Store(inf.Name()) == nil || d.Snapshots()[i].Name != inf.Name() {
+			if d.Store(inf.Name()) == nil || d.States()[i].Name != inf.Name() {
 				t.Errorf("%+v: no store or snapshot for %s", tc.cfg, inf.Name())
 			}
 		}
@@ -117,7 +117,7 @@ func TestSourceWhileRunning(t *testing.T) {
 	var types []source.EventType
 	var script []string
 	var cursor uint64
-	eventually(t, "events", func() (bool, string) {
+	waitfor.Seen(t, "events", func() (bool, string) {
 		f := d.Pull(cursor, 0)
 		cursor = f.Next
 		for _, ev := range f.Events {
@@ -162,7 +162,7 @@ func TestStopReleasesStalledListener(t *testing.T) {
 		d.Run(ctx)
 	}()
 	g.await(t, "resume slow")
-	eventually(t, "slow stuck", func() (bool, string) {
+	waitfor.Seen(t, "slow stuck", func() (bool, string) {
 		return listenerStats(t, snapshotOf(t, d, "pods"), "slow").InCallback != "", "not in a callback"
 	})
 	cancel()
@@ -171,7 +171,7 @@ func TestStopReleasesStalledListener(t *testing.T) {
 	case <-time.After(testTimeout):
 		t.Fatal("Run did not return while a listener was stalled")
 	}
-	for _, s := range local.InformersOf(d.Snapshots()) {
+	for _, s := range d.States() {
 		if !s.Stopped {
 			t.Errorf("%s not stopped", s.Name)
 		}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 func TestStalledListener(t *testing.T) {
@@ -39,18 +41,18 @@ func TestStalledListener(t *testing.T) {
 
 	// Its backlog grows while it is stalled…
 	first := 0
-	eventually(t, "slow's backlog building up", func() (bool, string) {
+	waitfor.Seen(t, "slow's backlog building up", func() (bool, string) {
 		first = listenerStats(t, snapshotOf(t, d, "pods"), "slow").Pending
 		return first >= 20, fmt.Sprintf("pending %d", first)
 	})
-	eventually(t, "slow's backlog growing", func() (bool, string) {
+	waitfor.Seen(t, "slow's backlog growing", func() (bool, string) {
 		p := listenerStats(t, snapshotOf(t, d, "pods"), "slow").Pending
 		return p > first, fmt.Sprintf("pending %d, was %d", p, first)
 	})
 	// …while the others stay current: with the churn stopped they reach
 	// zero and the cache matches the server, but slow stays stuck.
 	d.work.hold()
-	eventually(t, "fast and medium current", func() (bool, string) {
+	waitfor.Seen(t, "fast and medium current", func() (bool, string) {
 		// In this order: what the server changed is in the cache, so
 		// once drained it was handed to the listeners, whose state is
 		// read last.
@@ -86,7 +88,7 @@ func TestStalledListener(t *testing.T) {
 
 	// Resumed, it drains to zero with nothing lost.
 	g.let("resume slow")
-	eventually(t, "slow draining", func() (bool, string) {
+	waitfor.Seen(t, "slow draining", func() (bool, string) {
 		ls := listenerStats(t, snapshotOf(t, d, "pods"), "slow")
 		return ls.Pending == 0 && ls.InCallback == "", fmt.Sprintf("pending %d, in %q", ls.Pending, ls.InCallback)
 	})

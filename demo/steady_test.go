@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/informtop/informtop/agent/shared/humanize"
-	"github.com/informtop/informtop/source/local"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 func TestSteady(t *testing.T) {
@@ -23,7 +23,7 @@ func TestSteady(t *testing.T) {
 	g.await(t, "loop")
 	notes.check(t, "tour: pipeline", "tour: listeners", "tour: store", "tour: faults")
 	// Let the churn run until a few hundred changes went through.
-	eventually(t, "churn", func() (bool, string) {
+	waitfor.Seen(t, "churn", func() (bool, string) {
 		w := d.work.w.Stats()
 		n := w.Creates + w.Updates + w.Deletes
 		return n >= 300, "changes so far: " + humanize.Count(n)
@@ -33,7 +33,7 @@ func TestSteady(t *testing.T) {
 
 	names := []string{"pods", "configmaps", "deployments.apps", "secrets"}
 	var got []string
-	for _, s := range local.InformersOf(d.Snapshots()) {
+	for _, s := range d.States() {
 		got = append(got, s.Name)
 		if s.Reflector.Lists != 1 || s.Reflector.Relists != 0 {
 			t.Errorf("%s: %d lists, %d relists; steady churn needs exactly one list", s.Name, s.Reflector.Lists, s.Reflector.Relists)

@@ -45,7 +45,7 @@ func quietInformers(cfg resolved) []informerPlan {
 // clientRV is the resourceVersion an informer's reflector would resume a
 // watch from; 0 when it has none yet.
 func clientRV(e *local.Informer) uint64 {
-	rv, _ := strconv.ParseUint(e.Engine().LastSyncResourceVersion(), 10, 64)
+	rv, _ := strconv.ParseUint(e.LastSyncResourceVersion(), 10, 64)
 	return rv
 }
 

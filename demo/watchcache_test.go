@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/source"
-	"github.com/informtop/informtop/source/local"
 )
 
 // faultedScenarioTimeout bounds the wait for the end of a scenario that
@@ -29,7 +28,7 @@ func awaitStep(t *testing.T, d *Demo, g *gate, notes *noteLog, name string) {
 	ran := append([]string(nil), notes.order...)
 	notes.mu.Unlock()
 	var states []string
-	for _, s := range local.InformersOf(d.Snapshots()) {
+	for _, s := range d.States() {
 		r := s.Reflector
 		states = append(states, fmt.Sprintf("%s at RV %s: %d lists, %d relists, %d watches, open %v, last error %q",
 			s.Name, s.LastSyncResourceVersion, r.Lists, r.Relists, r.Watches, r.WatchOpen, r.LastError))

@@ -10,7 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/agent/redact"
 )
 
@@ -64,7 +64,7 @@ func TestAttributionReachesSnapshotAndEvents(t *testing.T) {
 	}
 	var keys []string
 	for _, e := range inf.Events().Recent(-1) {
-		if e.Type == instr.EventCacheMutation {
+		if e.Type == pipeline.EventCacheMutation {
 			if e.Listener != name {
 				t.Fatalf("event %+v names %q, want %q", e, e.Listener, name)
 			}

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 // SetPaused stops or resumes popping from the queue. While paused the
@@ -18,7 +19,7 @@ func (inf *Informer) SetPaused(paused bool) {
 	if paused {
 		detail = "pause"
 	}
-	inf.sink.Emit(instr.Event{Type: instr.EventControl, Informer: inf.name, Detail: detail})
+	inf.sink.Emit(instr.Event{Type: pipeline.EventControl, Informer: inf.name, Detail: detail})
 }
 
 // Paused reports whether popping is paused.

@@ -11,6 +11,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // While paused the queue fills and nothing reaches the handlers; a step
@@ -25,7 +28,7 @@ func TestInformerPauseAndStep(t *testing.T) {
 				t.Fatal(err)
 			}
 			runInformer(t, inf)
-			waitFor(t, "sync", inf.HasSynced)
+			waitfor.True(t, "sync", inf.HasSynced)
 
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -41,7 +44,7 @@ func TestInformerPauseAndStep(t *testing.T) {
 
 			src.Add(pod("a"))
 			src.Add(pod("b"))
-			waitFor(t, "queue to fill", func() bool { return inf.Snapshot().Queue.Depth == 2 })
+			waitfor.True(t, "queue to fill", func() bool { return inf.Snapshot().Queue.Depth == 2 })
 			if rec.len() != 1 {
 				t.Fatalf("handler ran while paused: %v", rec.snapshot())
 			}
@@ -53,17 +56,17 @@ func TestInformerPauseAndStep(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := StepResult{
+			want := pipeline.StepResult{
 				Informer:      "pods",
-				Kind:          StepSingle,
+				Kind:          pipeline.StepSingle,
 				QueueKind:     kind,
 				Batching:      kind == RealFIFO,
 				Key:           "default/a",
 				Keys:          []string{"default/a"},
 				Deltas:        []cache.DeltaType{cache.Added},
 				Store:         []string{"Add default/a"},
-				Notifications: []StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/a"}},
-				Summary:       []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
+				Notifications: []pipeline.StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/a"}},
+				Summary:       []pipeline.NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
 				Batch:         1,
 				// The popped object's own version, which the demo uses to
 				// tell its path through the server.
@@ -72,12 +75,12 @@ func TestInformerPauseAndStep(t *testing.T) {
 			if !reflect.DeepEqual(res, want) {
 				t.Fatalf("step:\n got %+v\nwant %+v", res, want)
 			}
-			waitFor(t, "stepped callback", func() bool { return rec.len() == 2 })
+			waitfor.True(t, "stepped callback", func() bool { return rec.len() == 2 })
 			if d := inf.Snapshot().Queue.Depth; d != 1 {
 				t.Fatalf("queue depth after one step = %d, want 1", d)
 			}
 			inf.SetPaused(false)
-			waitFor(t, "drain", func() bool { return rec.len() == 3 })
+			waitfor.True(t, "drain", func() bool { return rec.len() == 3 })
 		})
 	}
 }
@@ -87,7 +90,7 @@ func TestInformerStepEmptyQueue(t *testing.T) {
 	src := newTestSource(t)
 	inf := newTestInformer(src, RealFIFO, 0)
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	inf.SetPaused(true)
 	res, err := inf.Step(context.Background())
 	if err != nil || !res.Empty {
@@ -104,12 +107,12 @@ func TestInformerQueueDeltas(t *testing.T) {
 		t.Fatal(err)
 	}
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	inf.SetPaused(true)
 	p := pod("a")
 	src.Add(p)
 	src.Modify(p.DeepCopy())
-	waitFor(t, "coalesced deltas", func() bool { return len(inf.QueueDeltas("default/a")) == 2 })
+	waitfor.True(t, "coalesced deltas", func() bool { return len(inf.QueueDeltas("default/a")) == 2 })
 	got := inf.QueueDeltas("default/a")
 	if got[0].Type != cache.Added || got[1].Type != cache.Updated {
 		t.Fatalf("queued deltas = %v", got)
@@ -131,10 +134,10 @@ func TestInformerItemEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	src.Add(pod("a"))
-	waitFor(t, "callback", func() bool { return rec.len() == 1 })
-	waitFor(t, "handler finish event", func() bool {
+	waitfor.True(t, "callback", func() bool { return rec.len() == 1 })
+	waitfor.True(t, "handler finish event", func() bool {
 		evs := inf.Events().Recent(-1)
 		return len(evs) > 0 && evs[len(evs)-1].Type.String() == "HandlerFinish"
 	})
@@ -159,9 +162,9 @@ func TestInformerDefaultEventsAreLean(t *testing.T) {
 		t.Fatal(err)
 	}
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	src.Add(pod("a"))
-	waitFor(t, "callback", func() bool { return rec.len() == 1 })
+	waitfor.True(t, "callback", func() bool { return rec.len() == 1 })
 	seen := map[string]bool{}
 	for _, ev := range inf.Events().Recent(-1) {
 		seen[ev.Type.String()] = true
@@ -213,7 +216,7 @@ func TestStepNarratesOnlyItsOwnItem(t *testing.T) {
 			inf.SetPaused(true)
 
 			type stepped struct {
-				res StepResult
+				res pipeline.StepResult
 				err error
 			}
 			out := make(chan stepped, 1)
@@ -221,7 +224,7 @@ func TestStepNarratesOnlyItsOwnItem(t *testing.T) {
 				res, err := inf.Step(context.Background())
 				out <- stepped{res, err}
 			}()
-			waitFor(t, "the step to be granted", func() bool {
+			waitfor.True(t, "the step to be granted", func() bool {
 				inf.gate.mu.Lock()
 				defer inf.gate.mu.Unlock()
 				return inf.gate.steps == 1
@@ -235,17 +238,17 @@ func TestStepNarratesOnlyItsOwnItem(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := <-out
-			want := StepResult{
+			want := pipeline.StepResult{
 				Informer:      "pods",
-				Kind:          StepSingle,
+				Kind:          pipeline.StepSingle,
 				QueueKind:     kind,
 				Batching:      kind == RealFIFO,
 				Key:           "default/b",
 				Keys:          []string{"default/b"},
 				Deltas:        []cache.DeltaType{cache.Added},
 				Store:         []string{"Add default/b"},
-				Notifications: []StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/b"}},
-				Summary:       []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
+				Notifications: []pipeline.StepNotification{{Listener: "fast", Callback: "OnAdd", Key: "default/b"}},
+				Summary:       []pipeline.NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}},
 				Batch:         1,
 				// This test's pods were queued directly, without a version.
 				ResourceVersions: []string{""},
@@ -267,12 +270,12 @@ func TestConcurrentStepsTakeOneItemEach(t *testing.T) {
 		t.Fatal(err)
 	}
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	inf.SetPaused(true)
 	for _, n := range []string{"a", "b", "c"} {
 		src.Add(pod(n))
 	}
-	waitFor(t, "queue to fill", func() bool { return inf.Snapshot().Queue.Depth == 3 })
+	waitfor.True(t, "queue to fill", func() bool { return inf.Snapshot().Queue.Depth == 3 })
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -292,12 +295,12 @@ func TestConcurrentStepsTakeOneItemEach(t *testing.T) {
 	if want := []string{"default/a [Added]", "default/b [Added]"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("two steps narrated %q, want %q", got, want)
 	}
-	waitFor(t, "the stepped callbacks", func() bool { return rec.len() == 2 })
+	waitfor.True(t, "the stepped callbacks", func() bool { return rec.len() == 2 })
 	if s := inf.Snapshot(); s.Queue.Depth != 1 || s.Queue.Head[0].Key != "default/c" {
 		t.Fatalf("queue after two steps: %+v, want only default/c left", s.Queue)
 	}
 	inf.SetPaused(false)
-	waitFor(t, "drain", func() bool { return rec.len() == 3 })
+	waitfor.True(t, "drain", func() bool { return rec.len() == 3 })
 }
 
 // Pausing an idle informer holds the very next item: the pop loop waits
@@ -313,11 +316,11 @@ func TestPauseWhileIdleHoldsTheNextItem(t *testing.T) {
 				t.Fatal(err)
 			}
 			runInformer(t, inf)
-			waitFor(t, "sync", inf.HasSynced)
-			waitFor(t, "the pop loop waiting in the empty queue", inf.queue.inner.PopWaiting)
+			waitfor.True(t, "sync", inf.HasSynced)
+			waitfor.True(t, "the pop loop waiting in the empty queue", inf.queue.inner.PopWaiting)
 			inf.SetPaused(true)
 			src.Add(pod("a"))
-			waitFor(t, "a queued and the pop loop held at the gate", func() bool {
+			waitfor.True(t, "a queued and the pop loop held at the gate", func() bool {
 				return inf.gate.holding() && inf.Snapshot().Queue.Depth == 1
 			})
 			if n := rec.len(); n != 0 {
@@ -326,7 +329,7 @@ func TestPauseWhileIdleHoldsTheNextItem(t *testing.T) {
 			if res, err := inf.Step(context.Background()); err != nil || res.Key != "default/a" {
 				t.Fatalf("step = %+v, %v; want default/a", res, err)
 			}
-			waitFor(t, "the stepped callback", func() bool { return rec.len() == 1 })
+			waitfor.True(t, "the stepped callback", func() bool { return rec.len() == 1 })
 		})
 	}
 }
@@ -346,14 +349,14 @@ func TestStepNarratesSyncForDueListenersOnly(t *testing.T) {
 				}
 			}
 			runInformer(t, inf)
-			waitFor(t, "sync", inf.HasSynced)
+			waitfor.True(t, "sync", inf.HasSynced)
 			inf.SetPaused(true)
 			// Only resyncs reach the queue now. The pop already waiting in
 			// the queue may take the first one; the next is stepped.
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			var res StepResult
-			waitFor(t, "a stepped resync", func() bool {
+			var res pipeline.StepResult
+			waitfor.True(t, "a stepped resync", func() bool {
 				var err error
 				res, err = inf.Step(ctx)
 				if err != nil {
@@ -361,7 +364,7 @@ func TestStepNarratesSyncForDueListenersOnly(t *testing.T) {
 				}
 				return !res.Empty
 			})
-			want := StepResult{
+			want := pipeline.StepResult{
 				Key:    "default/a",
 				Deltas: []cache.DeltaType{cache.Sync},
 				Store:  []string{"Update default/a"},
@@ -370,11 +373,11 @@ func TestStepNarratesSyncForDueListenersOnly(t *testing.T) {
 			}
 			if kind == RealFIFO {
 				// One delta for the whole cache carries no version.
-				want = StepResult{Key: "(resync of every object)", Deltas: []cache.DeltaType{cache.SyncAll}, Batching: true, ResourceVersions: []string{""}}
+				want = pipeline.StepResult{Key: "(resync of every object)", Deltas: []cache.DeltaType{cache.SyncAll}, Batching: true, ResourceVersions: []string{""}}
 			}
-			want.Informer, want.Kind, want.QueueKind, want.Keys, want.Batch = "pods", StepSingle, kind, []string{want.Key}, 1
-			want.Notifications = []StepNotification{{Listener: "syncing", Callback: "OnUpdate (sync)", Key: "default/a", Detail: "only listeners due for resync"}}
-			want.Summary = []NotificationCount{{Listener: "syncing", Callback: "OnUpdate (sync)", Count: 1}}
+			want.Informer, want.Kind, want.QueueKind, want.Keys, want.Batch = "pods", pipeline.StepSingle, kind, []string{want.Key}, 1
+			want.Notifications = []pipeline.StepNotification{{Listener: "syncing", Callback: "OnUpdate (sync)", Key: "default/a", Detail: "only listeners due for resync"}}
+			want.Summary = []pipeline.NotificationCount{{Listener: "syncing", Callback: "OnUpdate (sync)", Count: 1}}
 			if !reflect.DeepEqual(res, want) {
 				t.Fatalf("step:\n got %+v\nwant %+v", res, want)
 			}
@@ -397,12 +400,12 @@ func TestDrainedWaitsForThePoppedItemsProcessing(t *testing.T) {
 				t.Fatal(err)
 			}
 			runInformer(t, inf)
-			waitFor(t, "sync", inf.HasSynced)
-			waitFor(t, "drained after the initial list", inf.Drained)
+			waitfor.True(t, "sync", inf.HasSynced)
+			waitfor.True(t, "drained after the initial list", inf.Drained)
 
 			inf.blockDeltas.Lock() // processing of the next pop waits here
 			src.Add(pod("b"))
-			waitFor(t, "the pop to take b out of the queue", func() bool {
+			waitfor.True(t, "the pop to take b out of the queue", func() bool {
 				s := inf.Snapshot().Queue
 				return s.Depth == 0 && s.Popped.Added == 1
 			})
@@ -411,7 +414,7 @@ func TestDrainedWaitsForThePoppedItemsProcessing(t *testing.T) {
 			if drainedWhileProcessing {
 				t.Fatal("Drained while the popped item was still being processed")
 			}
-			waitFor(t, "drained once b is processed", inf.Drained)
+			waitfor.True(t, "drained once b is processed", inf.Drained)
 			if _, ok, _ := inf.GetStore().GetByKey("default/b"); !ok {
 				t.Fatal("drained, yet b is not in the store")
 			}
@@ -424,7 +427,7 @@ func TestDrainedWaitsForThePoppedItemsProcessing(t *testing.T) {
 func storedRV(t *testing.T, inf *Informer, key string) string {
 	t.Helper()
 	var rv string
-	waitFor(t, key+" in the store", func() bool {
+	waitfor.True(t, key+" in the store", func() bool {
 		obj, ok, _ := inf.GetIndexer().GetByKey(key)
 		if ok {
 			rv = obj.(metav1.Object).GetResourceVersion()
@@ -442,7 +445,7 @@ func storedRV(t *testing.T, inf *Informer, key string) string {
 func warmUpPaused(t *testing.T, ctx context.Context, src testSource, inf *Informer, rec *recorder) {
 	t.Helper()
 	src.Add(pod("warmup"))
-	waitFor(t, "warmup delivered, or held at the gate", func() bool {
+	waitfor.True(t, "warmup delivered, or held at the gate", func() bool {
 		return rec.len() == 1 || inf.queue.parked() && inf.Snapshot().Queue.Depth == 1
 	})
 	if rec.len() == 0 {
@@ -450,6 +453,6 @@ func warmUpPaused(t *testing.T, ctx context.Context, src testSource, inf *Inform
 			t.Fatal(err)
 		}
 	}
-	waitFor(t, "warmup", func() bool { return rec.len() == 1 })
-	waitFor(t, "the pop loop parked", inf.queue.parked)
+	waitfor.True(t, "warmup", func() bool { return rec.len() == 1 })
+	waitfor.True(t, "the pop loop parked", inf.queue.parked)
 }

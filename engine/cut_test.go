@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -11,6 +12,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // serverHistory records the fake server's whole state after every change,
@@ -41,16 +45,15 @@ func (h *serverHistory) record(t *testing.T, src testSource) {
 // at waits a little for the writer, which records a change only after
 // the informer may already have seen it.
 func (h *serverHistory) at(rv string) (map[string]string, bool) {
-	for range 100 {
+	var s map[string]string
+	err := wait.PollUntilContextTimeout(context.Background(), 10*time.Millisecond, time.Second, true, func(context.Context) (bool, error) {
 		h.mu.Lock()
-		s, ok := h.states[rv]
-		h.mu.Unlock()
-		if ok {
-			return s, true
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return nil, false
+		defer h.mu.Unlock()
+		var ok bool
+		s, ok = h.states[rv]
+		return ok, nil
+	})
+	return s, err == nil
 }
 
 // TestCutEqualsServerUnderChurn: with either queue, paused and running,
@@ -74,7 +77,7 @@ func TestCutEqualsServerUnderChurn(t *testing.T) {
 				t.Fatal("a cut before Run succeeded")
 			}
 			runInformer(t, inf)
-			waitFor(t, "sync", inf.HasSynced)
+			waitfor.True(t, "sync", inf.HasSynced)
 
 			done := make(chan struct{})
 			// Every 50 changes the writer waits for a cut, so the number

@@ -8,6 +8,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/engine/processor"
 )
 
@@ -39,7 +40,7 @@ func (inf *Informer) handleBatch(deltas []cache.Delta, isInInitialList bool) err
 	defer inf.blockDeltas.Unlock()
 	defer inf.processed.Add(uint64(len(deltas))) // a RealFIFO item each
 	if inf.verbose != nil {
-		inf.verbose.Emit(instr.Event{Type: instr.EventPop, Informer: inf.name, Detail: "batch", Count: len(deltas)})
+		inf.verbose.Emit(instr.Event{Type: pipeline.EventPop, Informer: inf.name, Detail: "batch", Count: len(deltas)})
 	}
 	inf.recordDeltas(deltas, len(deltas))
 	txns := make([]cache.Transaction, 0, len(deltas))
@@ -71,7 +72,7 @@ func (inf *Informer) handleBatch(deltas []cache.Delta, isInInitialList bool) err
 	}
 	for i, n := range notes {
 		if inf.verbose != nil {
-			inf.verbose.Emit(instr.Event{Type: instr.EventStoreUpdate, Informer: inf.name, Detail: transactionOp(txns[i].Type), Obj: txns[i].Object})
+			inf.verbose.Emit(instr.Event{Type: pipeline.EventStoreUpdate, Informer: inf.name, Detail: transactionOp(txns[i].Type), Obj: txns[i].Object})
 		}
 		if inf.step != nil {
 			inf.step.result.Store = append(inf.step.result.Store, transactionOp(txns[i].Type)+" "+instr.KeyOf(txns[i].Object))
@@ -182,17 +183,17 @@ func (inf *Informer) notify(n any) {
 }
 
 func (inf *Informer) emitDistribute(n any, sync bool) {
-	ev := instr.Event{Type: instr.EventDistribute, Informer: inf.name}
+	ev := instr.Event{Type: pipeline.EventDistribute, Informer: inf.name}
 	switch n := n.(type) {
 	case processor.AddNotification:
-		ev.Detail, ev.Obj = processor.CallbackAdd, n.Obj
+		ev.Detail, ev.Obj = pipeline.CallbackAdd, n.Obj
 	case processor.UpdateNotification:
-		ev.Detail, ev.Obj = processor.CallbackUpdate, n.New
+		ev.Detail, ev.Obj = pipeline.CallbackUpdate, n.New
 		if sync {
 			ev.Detail += " (sync)"
 		}
 	case processor.DeleteNotification:
-		ev.Detail, ev.Obj = processor.CallbackDelete, n.Obj
+		ev.Detail, ev.Obj = pipeline.CallbackDelete, n.Obj
 	}
 	inf.verbose.Emit(ev)
 }
@@ -214,7 +215,7 @@ func (inf *Informer) emitPop(deltas cache.Deltas) {
 		return
 	}
 	last := deltas[len(deltas)-1]
-	ev := instr.Event{Type: instr.EventPop, Informer: inf.name, Count: len(deltas), Obj: last.Object, Detail: string(last.Type)}
+	ev := instr.Event{Type: pipeline.EventPop, Informer: inf.name, Count: len(deltas), Obj: last.Object, Detail: string(last.Type)}
 	switch info := last.Object.(type) {
 	case cache.ReplacedAllInfo, cache.SyncAllInfo, cache.BookmarkInfo:
 		ev.Obj, ev.Key = nil, deltaKey(cache.Delta{Object: info})

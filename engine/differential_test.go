@@ -16,6 +16,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // The same random sequence of watch events, drops and forced relists, fed
@@ -67,7 +69,7 @@ func runDifferential(t *testing.T, kind QueueKind, seed int64) {
 	// Both must have listed before anything changes; otherwise one lists a
 	// state the other learns of through watch events, and their (equally
 	// correct) callbacks differ.
-	waitFor(t, "both informers to sync", func() bool { return ours.HasSynced() && ref.HasSynced() })
+	waitfor.True(t, "both informers to sync", func() bool { return ours.HasSynced() && ref.HasSynced() })
 
 	pick := func() *corev1.Pod {
 		names := make([]string, 0, len(live))
@@ -107,7 +109,7 @@ func runDifferential(t *testing.T, kind QueueKind, seed int64) {
 			relists++
 		}
 		want := sourceState(t, src)
-		waitFor(t, fmt.Sprintf("round %d to converge", round), func() bool {
+		waitfor.True(t, fmt.Sprintf("round %d to converge", round), func() bool {
 			return reflect.DeepEqual(storeState(ours.GetStore()), want) && reflect.DeepEqual(storeState(refStore), want)
 		})
 	}

@@ -14,6 +14,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // A controller that builds informers through client-go's factory gets the
@@ -72,12 +74,12 @@ func TestFactoryInformerForUsesEngine(t *testing.T) {
 	if _, err := client.CoreV1().Pods("default").Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web-2"}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the new pod in the lister", func() bool {
+	waitfor.True(t, "the new pod in the lister", func() bool {
 		_, err := lister.Pods("default").Get("web-2")
 		return err == nil
 	})
 	if n := ours.Snapshot().Store.Objects; n != 3 {
 		t.Fatalf("engine store holds %d objects, want 3", n)
 	}
-	waitFor(t, "handler", func() bool { return rec.len() == 3 })
+	waitfor.True(t, "handler", func() bool { return rec.len() == 3 })
 }

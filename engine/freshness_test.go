@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -106,11 +107,11 @@ func TestSnapshotFreshness(t *testing.T) {
 			src := newTestSource(t)
 			inf := newTestInformer(src, kind, 0)
 			runInformer(t, inf)
-			waitFor(t, "sync", inf.HasSynced)
-			waitFor(t, "the watch", func() bool { return inf.Snapshot().Reflector.WatchOpen })
+			waitfor.True(t, "sync", inf.HasSynced)
+			waitfor.True(t, "the watch", func() bool { return inf.Snapshot().Reflector.WatchOpen })
 			before := time.Now()
 			src.Add(pod("a"))
-			waitFor(t, "the event", func() bool { return inf.Snapshot().Reflector.WatchAdded == 1 })
+			waitfor.True(t, "the event", func() bool { return inf.Snapshot().Reflector.WatchAdded == 1 })
 			s := inf.Snapshot()
 			if s.Reflector.LastEventTime.Before(before) || s.Reflector.LastHeard.Before(s.Reflector.LastEventTime) {
 				t.Fatalf("event at or after %v: last event %v, last heard %v", before, s.Reflector.LastEventTime, s.Reflector.LastHeard)
@@ -145,12 +146,12 @@ func TestListenerFallsBehindAndCatchesUp(t *testing.T) {
 	})
 	src.Add(pod("b"))
 	var since time.Time
-	waitFor(t, "the upkeep dating the blocked handler's backlog", func() bool {
+	waitfor.True(t, "the upkeep dating the blocked handler's backlog", func() bool {
 		since = inf.Snapshot().Listeners[0].OldestPendingSince
 		return !since.IsZero()
 	})
 	first := inf.Snapshot()
-	waitFor(t, "another upkeep tick", func() bool { return time.Since(since) > 2*upkeepEvery })
+	waitfor.True(t, "another upkeep tick", func() bool { return time.Since(since) > 2*upkeepEvery })
 	later := inf.Snapshot()
 	l1, l2 := first.Listeners[0], later.Listeners[0]
 	if !l2.OldestPendingSince.Equal(since) || l2.OldestPendingAge(later.Taken) <= l1.OldestPendingAge(first.Taken) {

@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/engine/fifo"
 )
 
@@ -182,7 +183,7 @@ func (q *gatedQueue) observe(t watch.EventType, obj any) {
 }
 
 func (q *gatedQueue) Replace(list []any, rv string) error {
-	q.sink.Emit(instr.Event{Type: instr.EventReplace, Informer: q.informer, Count: len(list), Detail: rv})
+	q.sink.Emit(instr.Event{Type: pipeline.EventReplace, Informer: q.informer, Count: len(list), Detail: rv})
 	if q.observer != nil {
 		q.observer.Replaced(len(list))
 	}
@@ -194,7 +195,7 @@ func (q *gatedQueue) Replace(list []any, rv string) error {
 
 func (q *gatedQueue) Resync() error {
 	q.resyncs.Add(1)
-	q.sink.Emit(instr.Event{Type: instr.EventResync, Informer: q.informer})
+	q.sink.Emit(instr.Event{Type: pipeline.EventResync, Informer: q.informer})
 	return q.inner.Resync()
 }
 
@@ -205,7 +206,7 @@ func (q *gatedQueue) Bookmark(rv string) error {
 	if q.observer != nil {
 		q.observer.Bookmarked()
 	}
-	q.sink.Emit(instr.Event{Type: instr.EventBookmark, Informer: q.informer, Detail: rv})
+	q.sink.Emit(instr.Event{Type: pipeline.EventBookmark, Informer: q.informer, Detail: rv})
 	q.cutMu.Lock()
 	defer q.cutMu.Unlock()
 	q.lastRV = rv

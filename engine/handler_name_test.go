@@ -7,6 +7,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // podController is the classic controller shape: its handler funcs are
@@ -124,7 +126,7 @@ func TestExplicitAndDuplicateHandlerNames(t *testing.T) {
 	// A derived name is unique among the registered listeners, also for a
 	// handler joining a running informer; a removed listener's name is free.
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	if _, err := inf.AddEventHandler(funcs); err != nil {
 		t.Fatal(err)
 	}

@@ -6,14 +6,14 @@ import (
 	"sort"
 	"sync"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 	fcache "k8s.io/client-go/tools/cache/testing"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // testSource is client-go's fake controller source, declared unable to
@@ -120,24 +120,13 @@ func (r *recorder) len() int {
 	return len(r.calls)
 }
 
-// waitFor polls cond until it holds or the test times out.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	err := wait.PollUntilContextTimeout(context.Background(), 5*time.Millisecond, 20*time.Second, true, func(context.Context) (bool, error) {
-		return cond(), nil
-	})
-	if err != nil {
-		t.Fatalf("timed out waiting for %s", what)
-	}
-}
-
 // waitDelivered waits until the handler of inf's listener i has returned
 // from n calls. A recorder sees a call as it starts; the listener counts it
 // once the handler returns, so a test that reads the counters or anything
 // a handler writes must wait for this first.
 func waitDelivered(t *testing.T, inf *Informer, i int, n uint64) {
 	t.Helper()
-	waitFor(t, fmt.Sprintf("listener %d to return from %d calls", i, n), func() bool {
+	waitfor.True(t, fmt.Sprintf("listener %d to return from %d calls", i, n), func() bool {
 		return inf.Snapshot().Listeners[i].Delivered.Total() == n
 	})
 }

@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/engine/fifo"
 	"github.com/informtop/informtop/engine/indexer"
 	"github.com/informtop/informtop/engine/processor"
@@ -182,7 +183,7 @@ func (inf *Informer) RunWithContext(ctx context.Context) {
 		case <-ctx.Done():
 		case <-inf.controller.HasSyncedChecker().Done():
 			close(inf.synced)
-			inf.sink.Emit(instr.Event{Type: instr.EventSynced, Informer: inf.name, Detail: "informer"})
+			inf.sink.Emit(instr.Event{Type: pipeline.EventSynced, Informer: inf.name, Detail: "informer"})
 		}
 	})
 	defer func() {

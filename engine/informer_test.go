@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 func newTestInformer(src testSource, kind QueueKind, resync time.Duration) *Informer {
@@ -29,7 +31,7 @@ func TestInformerInitialListAndWatch(t *testing.T) {
 				t.Fatal(err)
 			}
 			runInformer(t, inf)
-			waitFor(t, "sync", func() bool { return inf.HasSynced() && reg.HasSynced() })
+			waitfor.True(t, "sync", func() bool { return inf.HasSynced() && reg.HasSynced() })
 
 			initial := rec.snapshot()
 			slices.SortFunc(initial, func(x, y call) int { return compareStrings(x.Key, y.Key) })
@@ -47,7 +49,7 @@ func TestInformerInitialListAndWatch(t *testing.T) {
 			c2.Labels = map[string]string{"v": "2"}
 			src.Modify(c2)
 			src.Delete(c2.DeepCopy())
-			waitFor(t, "watch events", func() bool { return rec.len() == 5 })
+			waitfor.True(t, "watch events", func() bool { return rec.len() == 5 })
 			waitDelivered(t, inf, 0, 5)
 			got := rec.snapshot()[2:]
 			want = []call{
@@ -114,14 +116,14 @@ func TestInformerIndexerUpdatedBeforeNotify(t *testing.T) {
 				t.Fatal(err)
 			}
 			runInformer(t, inf)
-			waitFor(t, "sync", inf.HasSynced)
+			waitfor.True(t, "sync", inf.HasSynced)
 			// One change at a time, so nothing newer can reach the store
 			// while the handler looks at it.
 			b := pod("b")
 			src.Add(b)
-			waitFor(t, "add", func() bool { return rec.len() == 2 })
+			waitfor.True(t, "add", func() bool { return rec.len() == 2 })
 			src.Modify(b.DeepCopy())
-			waitFor(t, "update", func() bool { return rec.len() == 3 })
+			waitfor.True(t, "update", func() bool { return rec.len() == 3 })
 			src.Delete(b.DeepCopy())
 			waitDelivered(t, inf, 0, 4)
 			if len(bad) > 0 {
@@ -147,7 +149,7 @@ func TestInformerRelistAfterMissedDeletes(t *testing.T) {
 				t.Fatal(err)
 			}
 			runInformer(t, inf)
-			waitFor(t, "sync", inf.HasSynced)
+			waitfor.True(t, "sync", inf.HasSynced)
 
 			b, _, _ := inf.GetStore().GetByKey("default/b")
 			src.DeleteDropWatch(b.(*corev1.Pod).DeepCopy())
@@ -155,7 +157,7 @@ func TestInformerRelistAfterMissedDeletes(t *testing.T) {
 			// The relist: a tombstone for b and (no resync period, so every
 			// listener takes syncs) an unchanged-RV update for a and for c.
 			// The order across keys differs between the queues.
-			waitFor(t, "relist callbacks", func() bool { return rec.len() == 6 })
+			waitfor.True(t, "relist callbacks", func() bool { return rec.len() == 6 })
 			got := rec.snapshot()[3:]
 			slices.SortStableFunc(got, func(x, y call) int { return compareStrings(x.Key, y.Key) })
 			want := []call{
@@ -194,13 +196,13 @@ func TestInformerSlowHandlerBesideFastOne(t *testing.T) {
 				t.Fatal(err)
 			}
 			runInformer(t, inf)
-			waitFor(t, "sync", inf.HasSynced)
+			waitfor.True(t, "sync", inf.HasSynced)
 			const n = 50
 			for i := range n {
 				src.Add(pod(string(rune('a'+i%26)) + string(rune('a'+i/26))))
 			}
-			waitFor(t, "fast handler", func() bool { return fast.len() == n })
-			waitFor(t, "slow backlog", func() bool {
+			waitfor.True(t, "fast handler", func() bool { return fast.len() == n })
+			waitfor.True(t, "slow backlog", func() bool {
 				for _, l := range inf.Snapshot().Listeners {
 					if l.Name == "slow" {
 						return l.Pending == n-1 && l.InCallback == "OnAdd"
@@ -209,7 +211,7 @@ func TestInformerSlowHandlerBesideFastOne(t *testing.T) {
 				return false
 			})
 			close(release)
-			waitFor(t, "slow handler", func() bool { return slow.len() == n })
+			waitfor.True(t, "slow handler", func() bool { return slow.len() == n })
 			waitDelivered(t, inf, 0, n)
 			waitDelivered(t, inf, 1, n)
 			if !reflect.DeepEqual(fast.snapshot(), slow.snapshot()) {
@@ -237,7 +239,7 @@ func TestInformerLateHandler(t *testing.T) {
 			src.Add(pod("b"))
 			inf := newTestInformer(src, kind, 0)
 			runInformer(t, inf)
-			waitFor(t, "sync", inf.HasSynced)
+			waitfor.True(t, "sync", inf.HasSynced)
 
 			release := make(chan struct{})
 			late := &recorder{block: release}
@@ -245,14 +247,14 @@ func TestInformerLateHandler(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "first synthetic add", func() bool { return late.len() == 1 })
+			waitfor.True(t, "first synthetic add", func() bool { return late.len() == 1 })
 			if reg.HasSynced() {
 				t.Fatal("registration synced while its initial OnAdd calls were still running")
 			}
 			close(release)
-			waitFor(t, "late handler sync", reg.HasSynced)
+			waitfor.True(t, "late handler sync", reg.HasSynced)
 			src.Add(pod("c"))
-			waitFor(t, "later event", func() bool { return late.len() == 3 })
+			waitfor.True(t, "later event", func() bool { return late.len() == 3 })
 			got := late.snapshot()
 			slices.SortFunc(got[:2], func(x, y call) int { return compareStrings(x.Key, y.Key) })
 			want := []call{
@@ -282,12 +284,12 @@ func TestInformerRemoveBusyHandler(t *testing.T) {
 		t.Fatal(err)
 	}
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	for _, n := range []string{"a", "b", "c"} {
 		src.Add(pod(n))
 	}
-	waitFor(t, "busy in first callback", func() bool { return busy.len() == 1 })
-	waitFor(t, "other handler", func() bool { return other.len() == 3 })
+	waitfor.True(t, "busy in first callback", func() bool { return busy.len() == 1 })
+	waitfor.True(t, "other handler", func() bool { return other.len() == 3 })
 	if err := inf.RemoveEventHandler(reg); err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +298,7 @@ func TestInformerRemoveBusyHandler(t *testing.T) {
 	}
 	close(release)
 	src.Add(pod("d"))
-	waitFor(t, "other handler", func() bool { return other.len() == 4 })
+	waitfor.True(t, "other handler", func() bool { return other.len() == 4 })
 	if n := busy.len(); n != 1 {
 		t.Fatalf("removed handler got %d callbacks, want only the one in progress", n)
 	}
@@ -317,7 +319,7 @@ func TestInformerStopWhileHandlerStuck(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop := runInformer(t, inf)
-	waitFor(t, "stuck in OnAdd", func() bool { return stuck.len() == 1 })
+	waitfor.True(t, "stuck in OnAdd", func() bool { return stuck.len() == 1 })
 	stopped := make(chan struct{})
 	go func() {
 		stop()
@@ -357,10 +359,10 @@ func TestInformerHandlerPanicRecovered(t *testing.T) {
 		t.Fatal(err)
 	}
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	src.Add(pod("boom"))
 	src.Add(pod("after"))
-	waitFor(t, "next notification", func() bool { return rec.len() == 2 })
+	waitfor.True(t, "next notification", func() bool { return rec.len() == 2 })
 	l := inf.Snapshot().Listeners[0]
 	if l.Panics != 1 || l.LastPanic == "" {
 		t.Fatalf("listener stats after panic: %+v", l)

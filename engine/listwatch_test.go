@@ -17,6 +17,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // expiringLW lists one pod; its first watch ends with a 410 Gone ERROR
@@ -62,7 +64,7 @@ func TestObservedWatchCounts410(t *testing.T) {
 			lw := &expiringLW{}
 			inf := NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, Options{Name: "pods", Instrumentation: Instrumentation{TapWatchStreams: tap}})
 			stop := runInformer(t, inf)
-			waitFor(t, "the relist after 410", func() bool { return inf.Snapshot().Reflector.Relists == 1 })
+			waitfor.True(t, "the relist after 410", func() bool { return inf.Snapshot().Reflector.Relists == 1 })
 			r := inf.Snapshot().Reflector
 			stop()
 			lw.stopAll()
@@ -186,13 +188,13 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 	o.Replaced(4) // the initial-events bookmark arrived
 	expect("streamed relist", listCounts{Lists: 8, Relists: 3, ListPages: 4, ListedItems: 13, LastListItems: 4, ListStreamed: true, Errors: 3})
 	var done []string
-	for _, ev := range eventsOfType(ring, instr.EventListDone) {
+	for _, ev := range eventsOfType(ring, pipeline.EventListDone) {
 		done = append(done, fmt.Sprintf("%d %s", ev.Count, ev.Detail))
 	}
 	if want := []string{"3 7", "3 7", "1 7", "4 streamed"}; !reflect.DeepEqual(done, want) {
 		t.Fatalf("ListDone events %q, want %q", done, want)
 	}
-	if n := len(eventsOfType(ring, instr.EventRelist)); n != 3 {
+	if n := len(eventsOfType(ring, pipeline.EventRelist)); n != 3 {
 		t.Fatalf("%d Relist events, want 3", n)
 	}
 
@@ -209,7 +211,7 @@ func TestObserverCountsListsAndRelists(t *testing.T) {
 		t.Fatalf("after the last stream stopped: open %t since %v", r.WatchOpen, r.WatchSince)
 	}
 	var closes []int
-	for _, ev := range eventsOfType(ring, instr.EventWatchClose) {
+	for _, ev := range eventsOfType(ring, pipeline.EventWatchClose) {
 		closes = append(closes, ev.Count)
 	}
 	if want := []int{0, 3}; !reflect.DeepEqual(closes, want) {

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 const (
@@ -23,38 +25,10 @@ const (
 	meterEvery = 64
 )
 
-// MemoryStats estimates what an informer's cache holds. Bytes are those of
-// the objects' JSON encoding, estimated from a bounded sample of cached
-// objects; Go's in-memory form differs, which is why the process's heap is
-// reported beside it.
-type MemoryStats struct {
-	Objects int `json:"objects"`
-	// Sampled counts the objects sized so far; 0 means no estimate yet.
-	Sampled        uint64  `json:"sampled"`
-	BytesPerObject float64 `json:"bytesPerObject"`
-	EstimatedBytes float64 `json:"estimatedBytes"`
-	// ByField is EstimatedBytes split by field (FieldManagedFields, …).
-	ByField map[string]float64 `json:"byField"`
-	// SavedByTransforms is what each applied transform saves over the
-	// cached objects (TransformStripManagedFields, …); WouldSaveByTransforms
-	// what each one that is off would save, from the fields it would remove.
-	SavedByTransforms     map[string]float64 `json:"savedByTransforms"`
-	WouldSaveByTransforms map[string]float64 `json:"wouldSaveByTransforms"`
-	// GoHeapBytes is the whole process's Go heap in use by objects
-	// (runtime/metrics /memory/classes/heap/objects:bytes).
-	GoHeapBytes uint64 `json:"goHeapBytes"`
-}
-
-// Transforms whose savings are accounted, by name.
-const (
-	TransformStripManagedFields = "stripManagedFields"
-	TransformStripLastApplied   = "stripLastApplied"
-)
-
 // transformFields is the field each accounted transform removes.
 var transformFields = map[string]string{
-	TransformStripManagedFields: FieldManagedFields,
-	TransformStripLastApplied:   FieldLastApplied,
+	pipeline.TransformStripManagedFields: pipeline.FieldManagedFields,
+	pipeline.TransformStripLastApplied:   pipeline.FieldLastApplied,
 }
 
 // TransformMeter measures, on one object in 64, how many bytes a
@@ -242,3 +216,6 @@ func goHeapBytes() uint64 {
 	}
 	return heapSample[0].Value.Uint64()
 }
+
+// MemoryStats estimates what an informer's cache holds (pipeline.Memory).
+type MemoryStats = pipeline.Memory

@@ -3,18 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"strings"
-)
 
-// Fields an object's bytes are split into, as in the report's byField.
-const (
-	FieldManagedFields = "metadata.managedFields"
-	FieldLastApplied   = "metadata.annotations.lastApplied" // the kubectl.kubernetes.io/last-applied-configuration annotation
-	FieldAnnotations   = "metadata.annotations"             // the other annotations
-	FieldMetadata      = "metadata"                         // the rest of metadata
-	FieldSpec          = "spec"
-	FieldStatus        = "status"
-	FieldData          = "data" // data and binaryData (ConfigMaps, Secrets)
-	FieldOther         = "other"
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 // LastAppliedAnnotation is the annotation kubectl apply keeps the whole
@@ -36,25 +26,25 @@ func sizeOf(obj any) (fieldSizes, bool) {
 	if json.Unmarshal(b, &top) != nil {
 		return nil, false
 	}
-	sizes := fieldSizes{FieldOther: float64(len(b))}
+	sizes := fieldSizes{pipeline.FieldOther: float64(len(b))}
 	charge := func(field string, key string, value []byte) {
 		n := float64(memberSize(key, value))
 		sizes[field] += n
-		sizes[FieldOther] -= n
+		sizes[pipeline.FieldOther] -= n
 	}
 	for key, value := range top {
 		switch key {
 		case "metadata":
 			for field, n := range metadataSizes(value) {
 				sizes[field] += n
-				sizes[FieldOther] -= n
+				sizes[pipeline.FieldOther] -= n
 			}
 		case "spec":
-			charge(FieldSpec, key, value)
+			charge(pipeline.FieldSpec, key, value)
 		case "status":
-			charge(FieldStatus, key, value)
+			charge(pipeline.FieldStatus, key, value)
 		case "data", "binaryData":
-			charge(FieldData, key, value)
+			charge(pipeline.FieldData, key, value)
 		}
 	}
 	return sizes, true
@@ -63,17 +53,17 @@ func sizeOf(obj any) (fieldSizes, bool) {
 // metadataSizes splits the metadata member ("metadata":{…},) into
 // managedFields, last-applied, other annotations and the rest.
 func metadataSizes(value json.RawMessage) fieldSizes {
-	sizes := fieldSizes{FieldMetadata: float64(memberSize("metadata", value))}
+	sizes := fieldSizes{pipeline.FieldMetadata: float64(memberSize("metadata", value))}
 	var meta map[string]json.RawMessage
 	if json.Unmarshal(value, &meta) != nil {
 		return sizes
 	}
 	move := func(field string, n int) {
 		sizes[field] += float64(n)
-		sizes[FieldMetadata] -= float64(n)
+		sizes[pipeline.FieldMetadata] -= float64(n)
 	}
 	if mf, ok := meta["managedFields"]; ok {
-		move(FieldManagedFields, memberSize("managedFields", mf))
+		move(pipeline.FieldManagedFields, memberSize("managedFields", mf))
 	}
 	ann, ok := meta["annotations"]
 	if !ok {
@@ -81,15 +71,15 @@ func metadataSizes(value json.RawMessage) fieldSizes {
 	}
 	var annotations map[string]json.RawMessage
 	if json.Unmarshal(ann, &annotations) != nil {
-		move(FieldAnnotations, memberSize("annotations", ann))
+		move(pipeline.FieldAnnotations, memberSize("annotations", ann))
 		return sizes
 	}
 	lastApplied := 0
 	if v, ok := annotations[LastAppliedAnnotation]; ok {
 		lastApplied = memberSize(LastAppliedAnnotation, v)
-		move(FieldLastApplied, lastApplied)
+		move(pipeline.FieldLastApplied, lastApplied)
 	}
-	move(FieldAnnotations, memberSize("annotations", ann)-lastApplied)
+	move(pipeline.FieldAnnotations, memberSize("annotations", ann)-lastApplied)
 	return sizes
 }
 

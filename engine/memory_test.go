@@ -11,6 +11,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // configMap builds an object of known size: data of dataLen bytes, a
@@ -47,11 +50,11 @@ func trueSizes(t *testing.T, cm *corev1.ConfigMap) map[string]float64 {
 		return total - size(c)
 	}
 	return map[string]float64{
-		"total":            total,
-		FieldData:          without(func(c *corev1.ConfigMap) { c.Data = nil }),
-		FieldManagedFields: without(func(c *corev1.ConfigMap) { c.ManagedFields = nil }),
-		FieldLastApplied:   without(func(c *corev1.ConfigMap) { delete(c.Annotations, LastAppliedAnnotation) }),
-		FieldAnnotations: without(func(c *corev1.ConfigMap) {
+		"total":                     total,
+		pipeline.FieldData:          without(func(c *corev1.ConfigMap) { c.Data = nil }),
+		pipeline.FieldManagedFields: without(func(c *corev1.ConfigMap) { c.ManagedFields = nil }),
+		pipeline.FieldLastApplied:   without(func(c *corev1.ConfigMap) { delete(c.Annotations, LastAppliedAnnotation) }),
+		pipeline.FieldAnnotations: without(func(c *corev1.ConfigMap) {
 			c.Annotations = map[string]string{LastAppliedAnnotation: c.Annotations[LastAppliedAnnotation]}
 		}),
 	}
@@ -77,7 +80,7 @@ func TestSizeOfByField(t *testing.T) {
 	if sum != want["total"] {
 		t.Fatalf("parts add up to %v bytes, the object serializes to %v", sum, want["total"])
 	}
-	for _, f := range []string{FieldData, FieldManagedFields, FieldLastApplied, FieldAnnotations} {
+	for _, f := range []string{pipeline.FieldData, pipeline.FieldManagedFields, pipeline.FieldLastApplied, pipeline.FieldAnnotations} {
 		if !within(got[f], want[f], 0.15) {
 			t.Errorf("%s: estimated %v bytes, serialized %v", f, got[f], want[f])
 		}
@@ -104,14 +107,14 @@ func TestMemoryEstimate(t *testing.T) {
 		src.Add(cm)
 	}
 	inf := NewSharedIndexInformerWithOptions(src, &corev1.ConfigMap{}, Options{Name: "configmaps", Instrumentation: Instrumentation{NoUpkeep: true}})
-	meter := inf.MeterTransform(TransformStripManagedFields)
+	meter := inf.MeterTransform(pipeline.TransformStripManagedFields)
 	for i := range 1000 {
 		if meter.Sample(strconv.Itoa(i)) {
 			meter.Removed(1000)
 		}
 	}
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	// The first snapshot after sync takes a first sample itself.
 	if m := inf.Snapshot().Memory; m.Sampled != memorySampleSize || m.EstimatedBytes == 0 || m.GoHeapBytes == 0 {
 		t.Fatalf("first snapshot: %+v, want a first estimate and the heap", m)
@@ -132,15 +135,15 @@ func TestMemoryEstimate(t *testing.T) {
 	if !within(m.EstimatedBytes, want["total"], tolerance) || !within(m.BytesPerObject, want["total"]/n, tolerance) {
 		t.Errorf("estimated %v bytes (%v per object), serialized %v", m.EstimatedBytes, m.BytesPerObject, want["total"])
 	}
-	for _, f := range []string{FieldData, FieldLastApplied, FieldAnnotations} {
+	for _, f := range []string{pipeline.FieldData, pipeline.FieldLastApplied, pipeline.FieldAnnotations} {
 		if !within(m.ByField[f], want[f], tolerance) {
 			t.Errorf("%s: estimated %v bytes, serialized %v", f, m.ByField[f], want[f])
 		}
 	}
-	if s, ok := m.WouldSaveByTransforms[TransformStripLastApplied]; !ok || !within(s, want[FieldLastApplied], tolerance) {
-		t.Errorf("stripping last-applied would save %v bytes (listed: %t), want about %v", s, ok, want[FieldLastApplied])
+	if s, ok := m.WouldSaveByTransforms[pipeline.TransformStripLastApplied]; !ok || !within(s, want[pipeline.FieldLastApplied], tolerance) {
+		t.Errorf("stripping last-applied would save %v bytes (listed: %t), want about %v", s, ok, want[pipeline.FieldLastApplied])
 	}
-	if s, ok := m.SavedByTransforms[TransformStripManagedFields]; !ok || s != 1000*n {
+	if s, ok := m.SavedByTransforms[pipeline.TransformStripManagedFields]; !ok || s != 1000*n {
 		t.Errorf("stripping managedFields saved %v bytes (listed: %t), want %d", s, ok, 1000*n)
 	}
 }
@@ -154,7 +157,7 @@ func TestMemoryRoundBoundedInBytes(t *testing.T) {
 	}
 	inf := NewSharedIndexInformerWithOptions(src, &corev1.ConfigMap{}, Options{Instrumentation: Instrumentation{NoUpkeep: true}})
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	inf.sampleMemory(time.Now()) // one round, as the upkeep starts it
 	if m := inf.Snapshot().Memory; m.Sampled != 3 {
 		t.Fatalf("%d objects of 400 kB sized in one round, want 3 (the round ends past 1 MB)", m.Sampled)
@@ -194,8 +197,8 @@ func TestMemoryEstimateAfterAnEmptyFirstRound(t *testing.T) {
 		src.Add(configMap(fmt.Sprintf("cm-%d", i), 500, 0, 0))
 	}
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
-	waitFor(t, "every object cached", func() bool { return len(inf.GetStore().ListKeys()) == 50 })
+	waitfor.True(t, "sync", inf.HasSynced)
+	waitfor.True(t, "every object cached", func() bool { return len(inf.GetStore().ListKeys()) == 50 })
 	if m := inf.Snapshot().Memory; m.Sampled == 0 || m.EstimatedBytes == 0 {
 		t.Fatalf("first snapshot after sync: %+v; want an estimate", m)
 	}

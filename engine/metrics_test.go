@@ -10,7 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // recordingMetrics is a cache.InformerMetricsProvider that keeps every
@@ -100,7 +101,7 @@ func popEvents(inf *Informer) int {
 	evs, _, _ := inf.Events().Since(0, 0)
 	n := 0
 	for _, e := range evs {
-		if e.Type == instr.EventPop {
+		if e.Type == pipeline.EventPop {
 			n++
 		}
 	}
@@ -129,14 +130,14 @@ func TestInformerFeedsClientGoMetrics(t *testing.T) {
 			// so nothing leaves the queue until we resume.
 			inf.SetPaused(true)
 			runInformer(t, inf)
-			waitFor(t, "the watch to open", func() bool { return inf.Snapshot().Reflector.WatchOpen })
+			waitfor.True(t, "the watch to open", func() bool { return inf.Snapshot().Reflector.WatchOpen })
 			src.Add(pod("d")) // 4
 			src.Add(pod("e")) // 5
 
 			// DeltaFIFO: a row per key (three listed, two watched);
 			// RealFIFO: one ReplacedAll item and two Added items.
 			want := map[QueueKind]int{DeltaFIFO: 5, RealFIFO: 3}[kind]
-			waitFor(t, "the queue to fill", func() bool { return inf.Snapshot().Queue.Depth == want })
+			waitfor.True(t, "the queue to fill", func() bool { return inf.Snapshot().Queue.Depth == want })
 			depth := m.values(&m.depth)
 			if len(depth) != want || depth[len(depth)-1] != float64(want) {
 				t.Fatalf("queue depth gauge while paused = %v, want 1 to %d, one per new row", depth, want)
@@ -151,7 +152,7 @@ func TestInformerFeedsClientGoMetrics(t *testing.T) {
 			}
 
 			inf.SetPaused(false)
-			waitFor(t, "sync and the watched pods", func() bool {
+			waitfor.True(t, "sync and the watched pods", func() bool {
 				s := inf.Snapshot()
 				return s.Synced && s.Queue.Depth == 0 && s.Store.Objects == 5
 			})
@@ -160,7 +161,7 @@ func TestInformerFeedsClientGoMetrics(t *testing.T) {
 			}
 			// Latency is observed once each process call returns; with
 			// ItemEvents each call also emitted one Pop event.
-			waitFor(t, "one latency observation per process call", func() bool {
+			waitfor.True(t, "one latency observation per process call", func() bool {
 				return len(m.values(&m.latencies)) == popEvents(inf)
 			})
 			calls := len(m.values(&m.latencies))
@@ -226,7 +227,7 @@ func TestInformerMetricsNeedAReservedIdentity(t *testing.T) {
 					Name: "pods", Queue: kind, Identifier: tc.id, MetricsProvider: m,
 				})
 				runInformer(t, inf)
-				waitFor(t, "sync", func() bool { return inf.HasSynced() && len(inf.GetStore().ListKeys()) == 1 })
+				waitfor.True(t, "sync", func() bool { return inf.HasSynced() && len(inf.GetStore().ListKeys()) == 1 })
 				if n := m.total(); n != 0 {
 					t.Fatalf("provider got %d calls: %v", n, m.ids)
 				}
@@ -238,7 +239,7 @@ func TestInformerMetricsNeedAReservedIdentity(t *testing.T) {
 			src.Add(pod("a"))
 			inf := NewSharedIndexInformerWithOptions(src, &corev1.Pod{}, Options{Name: "pods", Queue: kind, Identifier: id})
 			runInformer(t, inf)
-			waitFor(t, "sync", func() bool { return inf.HasSynced() && len(inf.GetStore().ListKeys()) == 1 })
+			waitfor.True(t, "sync", func() bool { return inf.HasSynced() && len(inf.GetStore().ListKeys()) == 1 })
 		})
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // Sync notifications (resync, unchanged resourceVersion) reach only the
@@ -30,7 +32,7 @@ func TestInformerResyncOnlyToDueListeners(t *testing.T) {
 				t.Fatal(err)
 			}
 			runInformer(t, inf)
-			waitFor(t, "a resync", func() bool { return syncing.len() >= 2 })
+			waitfor.True(t, "a resync", func() bool { return syncing.len() >= 2 })
 			got := syncing.snapshot()[1]
 			if want := (call{Kind: "update", Key: "default/a", OldRV: "1", RV: "1"}); got != want {
 				t.Fatalf("resync delivered %v, want %v", got, want)
@@ -40,7 +42,7 @@ func TestInformerResyncOnlyToDueListeners(t *testing.T) {
 			}
 			// The recorder saw the resync as it started; the listener counts
 			// it once the handler returned.
-			waitFor(t, "the resync delivery counted", func() bool { return inf.Snapshot().Listeners[0].Delivered.Sync > 0 })
+			waitfor.True(t, "the resync delivery counted", func() bool { return inf.Snapshot().Listeners[0].Delivered.Sync > 0 })
 			snap := inf.Snapshot()
 			if snap.Reflector.Resyncs == 0 {
 				t.Fatal("no resync was counted")
@@ -108,7 +110,7 @@ func TestForcedResyncKeepsRelistSyncsLikeClientGo(t *testing.T) {
 	ref, _ := referenceInformer(t, src, RealFIFO, refRec)
 	runInformer(t, ours)
 	runInformer(t, ref)
-	waitFor(t, "both informers to sync", func() bool { return ours.HasSynced() && ref.HasSynced() })
+	waitfor.True(t, "both informers to sync", func() bool { return ours.HasSynced() && ref.HasSynced() })
 
 	syncs := func(r *recorder) int {
 		n := 0
@@ -125,12 +127,12 @@ func TestForcedResyncKeepsRelistSyncsLikeClientGo(t *testing.T) {
 		t.Helper()
 		src.DeleteDropWatch(pod(gone))
 		src.ResetWatch()
-		waitFor(t, fmt.Sprintf("%d relist syncs each", want), func() bool { return syncs(ourRec) >= want && syncs(refRec) >= want })
+		waitfor.True(t, fmt.Sprintf("%d relist syncs each", want), func() bool { return syncs(ourRec) >= want && syncs(refRec) >= want })
 	}
 	relist("gone1", 3) // a, b, gone2
 	forced := ours.Resync()
 	relist("gone2", 5) // a, b
-	waitFor(t, "both to see the second tombstone", func() bool {
+	waitfor.True(t, "both to see the second tombstone", func() bool {
 		return reflect.DeepEqual(perKey(ourRec.snapshot()), perKey(refRec.snapshot()))
 	})
 	if got, want := syncs(ourRec), syncs(refRec); got != want {
@@ -155,7 +157,7 @@ func TestForcedResyncReachesListenersWithAPeriod(t *testing.T) {
 		t.Fatal(err)
 	}
 	runInformer(t, inf)
-	waitFor(t, "the initial adds", func() bool { return periodic.len() == 1 && quiet.len() == 1 })
+	waitfor.True(t, "the initial adds", func() bool { return periodic.len() == 1 && quiet.len() == 1 })
 	if err := inf.Resync(); err != nil {
 		t.Fatal(err)
 	}

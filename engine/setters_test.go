@@ -13,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // SetTransform's function is applied before objects are cached and handed
@@ -36,7 +38,7 @@ func TestInformerSetTransform(t *testing.T) {
 				t.Fatal(err)
 			}
 			runInformer(t, inf)
-			waitFor(t, "sync", inf.HasSynced)
+			waitfor.True(t, "sync", inf.HasSynced)
 			obj, ok, _ := inf.GetStore().GetByKey("default/a")
 			if !ok || obj.(*corev1.Pod).Annotations != nil {
 				t.Fatalf("cached object was not transformed: %+v", obj)
@@ -81,7 +83,7 @@ func TestInformerWatchErrorHandler(t *testing.T) {
 		t.Fatal(err)
 	}
 	runInformer(t, inf)
-	waitFor(t, "the handler to hear of the failure", func() bool { return seen.Load() > 0 })
+	waitfor.True(t, "the handler to hear of the failure", func() bool { return seen.Load() > 0 })
 	r := inf.Snapshot().Reflector
 	if r.Errors == 0 || !strings.Contains(r.LastError, "connection refused") {
 		t.Fatalf("reflector stats: %+v", r)
@@ -90,7 +92,7 @@ func TestInformerWatchErrorHandler(t *testing.T) {
 		t.Fatal("SetWatchErrorHandler after Run succeeded")
 	}
 	lw.fail.Store(false)
-	waitFor(t, "sync after the API server came back", inf.HasSynced)
+	waitfor.True(t, "sync after the API server came back", inf.HasSynced)
 	if rv := inf.LastSyncResourceVersion(); rv != "7" {
 		t.Fatalf("LastSyncResourceVersion = %q, want 7", rv)
 	}
@@ -109,7 +111,7 @@ func TestInformerAddIndexersAfterStart(t *testing.T) {
 	}
 	inf := newTestInformer(src, RealFIFO, 0)
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	byApp := func(obj any) ([]string, error) { return []string{obj.(*corev1.Pod).Labels["app"]}, nil }
 	if err := inf.AddIndexers(cache.Indexers{"app": byApp}); err != nil {
 		t.Fatal(err)

@@ -6,33 +6,12 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/engine/fifo"
-	"github.com/informtop/informtop/engine/indexer"
-	"github.com/informtop/informtop/engine/processor"
 )
 
 // Event is one instrumentation event; see package instr for the types.
 type Event = instr.Event
-
-// Snapshot is a consistent, cheap copy of one informer's instrumentation:
-// counters and bounded views only, so the UI can take one every tick.
-type Snapshot struct {
-	Name                    string                    `json:"name"`
-	Resource                string                    `json:"resource"`
-	QueueKind               QueueKind                 `json:"queueKind"`
-	Taken                   time.Time                 `json:"taken"`
-	Started                 bool                      `json:"started"`
-	Stopped                 bool                      `json:"stopped"`
-	Paused                  bool                      `json:"paused"`
-	Synced                  bool                      `json:"synced"`
-	LastSyncResourceVersion string                    `json:"lastSyncResourceVersion"`
-	Queue                   fifo.Stats                `json:"queue"`
-	Store                   indexer.Stats             `json:"store"`
-	Reflector               ReflectorStats            `json:"reflector"`
-	Listeners               []processor.ListenerStats `json:"listeners"`
-	Events                  instr.RingStats           `json:"events"`
-	Memory                  MemoryStats               `json:"memory"`
-}
 
 // ReflectorStats is what the instrumented ListerWatcher saw of the reflector.
 type ReflectorStats = instr.ReflectorStats
@@ -124,7 +103,7 @@ func (inf *Informer) QueueRows(offset, max int) (rows []fifo.Item, total int) {
 
 // ListenerBacklog returns at most max of the notifications waiting for the
 // named listener, oldest first; nil when there is no such listener.
-func (inf *Informer) ListenerBacklog(listener string, max int) []processor.Pending {
+func (inf *Informer) ListenerBacklog(listener string, max int) []pipeline.Pending {
 	for _, l := range inf.processor.Listeners() {
 		if l.Name() == listener {
 			return l.Backlog(max)
@@ -132,3 +111,10 @@ func (inf *Informer) ListenerBacklog(listener string, max int) []processor.Pendi
 	}
 	return nil
 }
+
+// Snapshot is a consistent, cheap copy of one informer's instrumentation:
+// counters and bounded views only, so the UI can take one every tick. It
+// is the model's informer (pipeline.Informer); the engine leaves what it
+// does not know (namespace, group, version, implementation) to its
+// adapter.
+type Snapshot = pipeline.Informer

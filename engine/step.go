@@ -9,74 +9,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/engine/processor"
 )
-
-// StepResult narrates what happened to the queue items popped by Step (one)
-// or StepBatch (one batch).
-type StepResult struct {
-	Informer string `json:"informer"`
-	// Kind is the step asked for: StepSingle or StepBatch.
-	Kind StepKind `json:"kind"`
-	// QueueKind and Batching say how this informer's pop loop pops: a
-	// DeltaFIFO one key at a time; a RealFIFO in batches when Batching
-	// (client-go's InOrderInformersBatchProcess gate, on by default).
-	QueueKind QueueKind `json:"queueKind"`
-	Batching  bool      `json:"batching"`
-	// Key is the first key popped; Keys every key popped, in order (one
-	// for a single step).
-	Key    string            `json:"key"`
-	Keys   []string          `json:"keys"`
-	Deltas []cache.DeltaType `json:"deltas"`
-	// Store lists the indexer operations in order, e.g. "Add default/web-1".
-	Store []string `json:"store"`
-	// Notifications lists, in order, what each listener was handed,
-	// e.g. {Listener: "fast", Callback: "OnUpdate", Key: "default/web-1"}.
-	Notifications []StepNotification `json:"notifications"`
-	// Summary counts Notifications per listener and callback, in order of
-	// first appearance: "fast ← OnUpdate ×334" for a hot DeltaFIFO key.
-	Summary []NotificationCount `json:"summary"`
-	// Empty is true when the queue had nothing to pop.
-	Empty bool `json:"empty"`
-	// Batch is how many queue items this step popped: 1 for a single
-	// step, up to 1,000 for a batch step.
-	Batch int `json:"batch"`
-	// ResourceVersions are the popped deltas' objects' resourceVersions,
-	// parallel to Deltas ("" where an object has none).
-	ResourceVersions []string `json:"resourceVersions"`
-	// Journey tells, one line per stage, how the popped item travelled
-	// through the API server before the reflector received it: "etcd
-	// revision 812", "storage watcher decoded it (incoming 3/100)", …
-	// Only a source that runs the server (the demo) fills it in.
-	Journey []string `json:"journey,omitempty"`
-}
-
-// StepNotification is one notification handed to one listener during a step.
-type StepNotification struct {
-	Listener string `json:"listener"`
-	Callback string `json:"callback"` // OnAdd, OnUpdate, OnDelete; "OnUpdate (sync)" for resyncs
-	Key      string `json:"key"`
-	Detail   string `json:"detail,omitempty"` // e.g. "isInInitialList", "DeletedFinalStateUnknown"
-}
-
-// StepKind is the kind of step asked for.
-type StepKind string
-
-const (
-	// StepSingle pops one queue item.
-	StepSingle StepKind = "single"
-	// StepBatch pops what the pop loop would pop at once: a batch of up to
-	// 1,000 distinct keys for a batching RealFIFO, one key otherwise.
-	StepBatch StepKind = "batch"
-)
-
-// NotificationCount is how many notifications of one callback a listener
-// was handed during a step.
-type NotificationCount struct {
-	Listener string `json:"listener"`
-	Callback string `json:"callback"` // as in StepNotification
-	Count    int    `json:"count"`
-}
 
 // ErrNotPaused is returned by Step when the informer is processing freely.
 var ErrNotPaused = errors.New("step works only while processing is paused (SetPaused)")
@@ -86,19 +21,19 @@ var ErrNotPaused = errors.New("step works only while processing is paused (SetPa
 // step, so only that pop is recorded, not one that was already under way
 // when Step was called. Its fields are written under blockDeltas.
 type stepRecorder struct {
-	result  StepResult
-	items   int               // queue items handed to processing
-	counts  map[[2]string]int // Summary index by listener and callback
-	done    chan StepResult   // buffered: the process loop never waits for Step
-	dropped chan struct{}     // closed when the step is withdrawn before its pop
+	result  pipeline.StepResult
+	items   int                      // queue items handed to processing
+	counts  map[[2]string]int        // Summary index by listener and callback
+	done    chan pipeline.StepResult // buffered: the process loop never waits for Step
+	dropped chan struct{}            // closed when the step is withdrawn before its pop
 }
 
 // Step pops exactly one queue item while paused and reports what happened
 // to it: its deltas, the indexer operations, and the notifications handed
 // to listeners. Concurrent calls take turns, one item each. It waits at
 // most until ctx is done.
-func (inf *Informer) Step(ctx context.Context) (StepResult, error) {
-	return inf.stepOnce(ctx, StepSingle)
+func (inf *Informer) Step(ctx context.Context) (pipeline.StepResult, error) {
+	return inf.stepOnce(ctx, pipeline.StepSingle)
 }
 
 // StepBatch pops while paused what the pop loop would pop at once, as
@@ -106,21 +41,21 @@ func (inf *Informer) Step(ctx context.Context) (StepResult, error) {
 // ending before a repeated key and at a bookmark, relist or resync item
 // (which goes alone). A DeltaFIFO, or a RealFIFO with batched processing
 // off, pops one item, like Step; the result says which happened.
-func (inf *Informer) StepBatch(ctx context.Context) (StepResult, error) {
-	return inf.stepOnce(ctx, StepBatch)
+func (inf *Informer) StepBatch(ctx context.Context) (pipeline.StepResult, error) {
+	return inf.stepOnce(ctx, pipeline.StepBatch)
 }
 
-func (inf *Informer) stepOnce(ctx context.Context, kind StepKind) (StepResult, error) {
+func (inf *Informer) stepOnce(ctx context.Context, kind pipeline.StepKind) (pipeline.StepResult, error) {
 	inf.startedMu.Lock()
 	q, stopped, batching := inf.queue, inf.stopped, inf.batching
 	inf.startedMu.Unlock()
 	switch {
 	case q == nil:
-		return StepResult{}, errors.New("informer " + inf.name + " is not running yet: start it before stepping")
+		return pipeline.StepResult{}, errors.New("informer " + inf.name + " is not running yet: start it before stepping")
 	case stopped:
-		return StepResult{}, errors.New("informer " + inf.name + " has stopped: there is nothing left to step")
+		return pipeline.StepResult{}, errors.New("informer " + inf.name + " has stopped: there is nothing left to step")
 	case !inf.gate.isPaused():
-		return StepResult{}, ErrNotPaused
+		return pipeline.StepResult{}, ErrNotPaused
 	}
 	// One step at a time, so that at most one grant is outstanding and each
 	// step's narration is of its own item.
@@ -128,34 +63,34 @@ func (inf *Informer) stepOnce(ctx context.Context, kind StepKind) (StepResult, e
 	case inf.stepTurn <- struct{}{}:
 		defer func() { <-inf.stepTurn }()
 	case <-ctx.Done():
-		return StepResult{}, fmt.Errorf("step on %s did not start: %w", inf.name, ctx.Err())
+		return pipeline.StepResult{}, fmt.Errorf("step on %s did not start: %w", inf.name, ctx.Err())
 	}
-	base := StepResult{Informer: inf.name, Kind: kind, QueueKind: inf.queueKind, Batching: batching}
+	base := pipeline.StepResult{Informer: inf.name, Kind: kind, QueueKind: inf.queueKind, Batching: batching}
 	if q.inner.Stats(0).Depth == 0 {
 		base.Empty = true
 		return base, nil
 	}
-	rec := &stepRecorder{result: base, done: make(chan StepResult, 1), dropped: make(chan struct{})}
+	rec := &stepRecorder{result: base, done: make(chan pipeline.StepResult, 1), dropped: make(chan struct{})}
 	inf.blockDeltas.Lock()
 	inf.pendingStep = rec
 	inf.blockDeltas.Unlock()
-	if !inf.gate.grantStep(kind == StepBatch) {
+	if !inf.gate.grantStep(kind == pipeline.StepBatch) {
 		inf.dropStep(rec)
-		return StepResult{}, ErrNotPaused
+		return pipeline.StepResult{}, ErrNotPaused
 	}
 	select {
 	case res := <-rec.done:
 		detail := "step"
-		if kind == StepBatch {
+		if kind == pipeline.StepBatch {
 			detail = fmt.Sprintf("batch step (%d popped)", res.Batch)
 		}
-		inf.sink.Emit(instr.Event{Type: instr.EventControl, Informer: inf.name, Key: res.Key, Detail: detail})
+		inf.sink.Emit(instr.Event{Type: pipeline.EventControl, Informer: inf.name, Key: res.Key, Detail: detail})
 		return res, nil
 	case <-rec.dropped:
-		return StepResult{}, fmt.Errorf("step on %s was withdrawn: processing was resumed before an item was popped", inf.name)
+		return pipeline.StepResult{}, fmt.Errorf("step on %s was withdrawn: processing was resumed before an item was popped", inf.name)
 	case <-ctx.Done():
 		inf.dropStep(rec)
-		return StepResult{}, fmt.Errorf("step on %s did not finish: %w", inf.name, ctx.Err())
+		return pipeline.StepResult{}, fmt.Errorf("step on %s did not finish: %w", inf.name, ctx.Err())
 	}
 }
 
@@ -252,7 +187,7 @@ func deltaKey(d cache.Delta) string {
 // recordStore notes an indexer change for the event log and for a step.
 func (inf *Informer) recordStore(op string, obj any) {
 	if inf.verbose != nil {
-		inf.verbose.Emit(instr.Event{Type: instr.EventStoreUpdate, Informer: inf.name, Detail: op, Obj: obj})
+		inf.verbose.Emit(instr.Event{Type: pipeline.EventStoreUpdate, Informer: inf.name, Detail: op, Obj: obj})
 	}
 	if inf.step != nil {
 		inf.step.result.Store = append(inf.step.result.Store, op+" "+instr.KeyOf(obj))
@@ -269,21 +204,21 @@ func (inf *Informer) recordNotification(n any, sync bool) {
 	if inf.step == nil {
 		return
 	}
-	note := StepNotification{}
+	note := pipeline.StepNotification{}
 	switch n := n.(type) {
 	case processor.AddNotification:
-		note.Callback, note.Key = processor.CallbackAdd, instr.KeyOf(n.Obj)
+		note.Callback, note.Key = pipeline.CallbackAdd, instr.KeyOf(n.Obj)
 		if n.IsInInitialList {
 			note.Detail = "isInInitialList"
 		}
 	case processor.UpdateNotification:
-		note.Callback, note.Key = processor.CallbackUpdate, instr.KeyOf(n.New)
+		note.Callback, note.Key = pipeline.CallbackUpdate, instr.KeyOf(n.New)
 		if sync {
 			note.Callback += " (sync)"
 			note.Detail = "only listeners due for resync"
 		}
 	case processor.DeleteNotification:
-		note.Callback, note.Key = processor.CallbackDelete, instr.KeyOf(n.Obj)
+		note.Callback, note.Key = pipeline.CallbackDelete, instr.KeyOf(n.Obj)
 		if _, ok := n.Obj.(cache.DeletedFinalStateUnknown); ok {
 			note.Detail = "DeletedFinalStateUnknown"
 		}
@@ -300,7 +235,7 @@ func (inf *Informer) recordNotification(n any, sync bool) {
 		if !ok {
 			i = len(rec.result.Summary)
 			rec.counts[id] = i
-			rec.result.Summary = append(rec.result.Summary, NotificationCount{Listener: note.Listener, Callback: note.Callback})
+			rec.result.Summary = append(rec.result.Summary, pipeline.NotificationCount{Listener: note.Listener, Callback: note.Callback})
 		}
 		rec.result.Summary[i].Count++
 	}

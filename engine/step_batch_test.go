@@ -9,6 +9,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // pausedInformer runs an informer with one handler "fast", synced, paused,
@@ -22,7 +25,7 @@ func pausedInformer(t *testing.T, kind QueueKind) (testSource, *Informer, *recor
 		t.Fatal(err)
 	}
 	runInformer(t, inf)
-	waitFor(t, "sync", inf.HasSynced)
+	waitfor.True(t, "sync", inf.HasSynced)
 	inf.SetPaused(true)
 	warmUpPaused(t, t.Context(), src, inf, rec)
 	return src, inf, rec
@@ -41,7 +44,7 @@ func TestStepBatchPopsWhatClientGosBatchedPopWould(t *testing.T) {
 	again := pods[0].DeepCopy()
 	again.Labels = map[string]string{"v": "2"}
 	src.Modify(again)
-	waitFor(t, "six rows queued", func() bool { return inf.Snapshot().Queue.Depth == 6 })
+	waitfor.True(t, "six rows queued", func() bool { return inf.Snapshot().Queue.Depth == 6 })
 
 	// client-go's RealFIFO holding the same items, popped once.
 	ref := cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{KeyFunction: cache.MetaNamespaceKeyFunc, AtomicEvents: true})
@@ -65,19 +68,19 @@ func TestStepBatchPopsWhatClientGosBatchedPopWould(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Batch != refPopped || len(res.Keys) != refPopped || res.Kind != StepBatch || !res.Batching {
+	if res.Batch != refPopped || len(res.Keys) != refPopped || res.Kind != pipeline.StepBatch || !res.Batching {
 		t.Fatalf("batch step popped %d items (keys %q, kind %s, batching %v); client-go's pop took %d", res.Batch, res.Keys, res.Kind, res.Batching, refPopped)
 	}
-	if want := []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: refPopped}}; !slices.Equal(res.Summary, want) {
+	if want := []pipeline.NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: refPopped}}; !slices.Equal(res.Summary, want) {
 		t.Fatalf("summary %v, want %v", res.Summary, want)
 	}
-	waitFor(t, "the batch delivered", func() bool { return rec.len() == 1+refPopped })
+	waitfor.True(t, "the batch delivered", func() bool { return rec.len() == 1+refPopped })
 	if d := inf.Snapshot().Queue.Depth; d != 6-refPopped {
 		t.Fatalf("queue depth %d after the batch, want %d", d, 6-refPopped)
 	}
 	// The repeated key is next, and a single step pops just it.
 	res, err = inf.Step(ctx)
-	if err != nil || res.Batch != 1 || res.Key != "default/a" || res.Kind != StepSingle {
+	if err != nil || res.Batch != 1 || res.Key != "default/a" || res.Kind != pipeline.StepSingle {
 		t.Fatalf("single step after the batch: %+v, %v", res, err)
 	}
 	inf.SetPaused(false)
@@ -96,7 +99,7 @@ func TestStepBatchOnADeltaFIFOPopsOneKey(t *testing.T) {
 		src.Modify(p)
 	}
 	src.Add(pod("other"))
-	waitFor(t, "the hot key's deltas", func() bool { return inf.Snapshot().Queue.Deltas == updates+2 })
+	waitfor.True(t, "the hot key's deltas", func() bool { return inf.Snapshot().Queue.Deltas == updates+2 })
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -107,8 +110,8 @@ func TestStepBatchOnADeltaFIFOPopsOneKey(t *testing.T) {
 	if res.Batch != 1 || res.Key != "default/hot" || len(res.Deltas) != updates+1 {
 		t.Fatalf("batch step on a DeltaFIFO popped %d items, key %s with %d deltas; want the one hot key with %d", res.Batch, res.Key, len(res.Deltas), updates+1)
 	}
-	want := []NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}, {Listener: "fast", Callback: "OnUpdate", Count: updates}}
-	if !slices.Equal(res.Summary, want) || res.QueueKind != DeltaFIFO || res.Kind != StepBatch {
+	want := []pipeline.NotificationCount{{Listener: "fast", Callback: "OnAdd", Count: 1}, {Listener: "fast", Callback: "OnUpdate", Count: updates}}
+	if !slices.Equal(res.Summary, want) || res.QueueKind != DeltaFIFO || res.Kind != pipeline.StepBatch {
 		t.Fatalf("summary %v (queue %s, kind %s), want %v on a DeltaFIFO batch step", res.Summary, res.QueueKind, res.Kind, want)
 	}
 	inf.SetPaused(false)

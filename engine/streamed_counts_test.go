@@ -9,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // streamedListLW serves its pods the way kube-apiserver v1.37 serves an
@@ -70,7 +72,7 @@ func TestStreamedListCountsEveryObject(t *testing.T) {
 			inf := NewSharedIndexInformerWithOptions(newStreamedListLW(n), &corev1.Pod{}, Options{Name: "pods", Queue: kind})
 			stop := runInformer(t, inf)
 			defer stop()
-			waitFor(t, "sync", inf.HasSynced)
+			waitfor.True(t, "sync", inf.HasSynced)
 			s := inf.Snapshot()
 			if !s.Reflector.ListStreamed || s.Reflector.ListPages != 0 {
 				t.Fatalf("the list did not stream: %+v", s.Reflector)

@@ -9,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // streamingLW serves the initial list as a stream (sendInitialEvents): n
@@ -58,7 +60,7 @@ func TestStreamedListCountsItsEvents(t *testing.T) {
 	lw := &streamingLW{n: 3}
 	inf := NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, Options{Name: "pods", Instrumentation: Instrumentation{TapWatchStreams: true}})
 	stop := runInformer(t, inf)
-	waitFor(t, "the streamed list", func() bool { return inf.HasSynced() })
+	waitfor.True(t, "the streamed list", func() bool { return inf.HasSynced() })
 	r := inf.Snapshot().Reflector
 	stop()
 	lw.stopAll()

@@ -502,7 +502,7 @@ func startSource(s *Source, check func() (int, error)) *syncRun {
 // each with ok.
 func storeObjects(s *Source, ok func(obj any) error) func() (int, error) {
 	return func() (int, error) {
-		objs := s.Informers()[0].Engine().GetStore().List()
+		objs := s.Informers()[0].Objects()
 		for _, obj := range objs {
 			if err := ok(obj); err != nil {
 				return len(objs), err

@@ -33,7 +33,7 @@ func TestBookmarkInterval(t *testing.T) {
 	cs := testClients(t, c)
 	ns := namespace(t, cs)
 	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps", "podtemplates"}}, true)
-	active, quiet := s.Informer("configmaps").Engine(), s.Informer("podtemplates").Engine()
+	active, quiet := local.EngineOf(s.Informer("configmaps")), local.EngineOf(s.Informer("podtemplates"))
 	eventually(t, "both watches opening", func() (bool, string) {
 		a, q := active.Snapshot().Reflector, quiet.Snapshot().Reflector
 		return a.WatchOpen && q.WatchOpen, fmt.Sprintf("configmaps %t, podtemplates %t", a.WatchOpen, q.WatchOpen)
@@ -90,7 +90,7 @@ func TestFrozenAPIServerIsSilent(t *testing.T) {
 	ns := namespace(t, testClients(t, c))
 	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}}, true)
 	eventually(t, "the watch opening", func() (bool, string) {
-		r := s.Informer("configmaps").Engine().Snapshot().Reflector
+		r := s.Informer("configmaps").State().Reflector
 		return r.WatchOpen, fmt.Sprintf("%+v", r)
 	})
 	// A write the watch delivers: it has shown progress, so SilentAfter applies.
@@ -98,7 +98,7 @@ func TestFrozenAPIServerIsSilent(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "the watch delivering the write", func() (bool, string) {
-		r := s.Informer("configmaps").Engine().Snapshot().Reflector
+		r := s.Informer("configmaps").State().Reflector
 		return r.WatchAdded > 0, fmt.Sprintf("%+v", r)
 	})
 	if silent(t, s) {
@@ -118,7 +118,7 @@ func TestFrozenAPIServerIsSilent(t *testing.T) {
 
 	c.ThawAPIServer()
 	eventually(t, "the silent warning clearing after SIGCONT", func() (bool, string) {
-		return !silent(t, s), fmt.Sprintf("%+v", s.Informer("configmaps").Engine().Snapshot().Reflector)
+		return !silent(t, s), fmt.Sprintf("%+v", s.Informer("configmaps").State().Reflector)
 	})
 }
 

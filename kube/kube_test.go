@@ -102,7 +102,7 @@ func eventually(t *testing.T, what string, cond func() (bool, string)) {
 // cached is the informer's store as key → resourceVersion.
 func cached(s *Source, informer string) map[string]string {
 	out := map[string]string{}
-	for _, obj := range s.Informer(informer).Engine().GetStore().List() {
+	for _, obj := range s.Informer(informer).Objects() {
 		k, rv := local.KeyAndVersion(obj)
 		out[k] = rv
 	}
@@ -189,7 +189,7 @@ func TestConfigMapsAndPodsFollowTheServer(t *testing.T) {
 	if !ok || !strings.Contains(obj.YAML, "changed") || strings.Contains(obj.YAML, "managedFields") {
 		t.Errorf("object as shown: %+v", obj)
 	}
-	if mf := s.Informer("configmaps").Engine().GetStore().List()[0].(*corev1.ConfigMap).ManagedFields; mf != nil {
+	if mf := s.Informer("configmaps").Objects()[0].(*corev1.ConfigMap).ManagedFields; mf != nil {
 		t.Errorf("managedFields are cached: %v", mf)
 	}
 }
@@ -263,7 +263,7 @@ func TestMetadataOnlyAndCRD(t *testing.T) {
 	for _, arg := range []string{"wdg", "widgets.example.com"} {
 		s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{arg}}, true)
 		e := s.Informers()[0]
-		objs := e.Engine().GetStore().List()
+		objs := e.Objects()
 		if e.Name() != "widgets.example.com" || s.Decoding(e.Name()) != Unstructured || len(objs) != 1 {
 			t.Fatalf("%s: informer %s, decoding %q, %d objects", arg, e.Name(), s.Decoding(e.Name()), len(objs))
 		}
@@ -276,7 +276,7 @@ func TestMetadataOnlyAndCRD(t *testing.T) {
 		if s.Decoding(e.Name()) != Metadata {
 			t.Errorf("%s decoded as %q", e.Name(), s.Decoding(e.Name()))
 		}
-		for _, obj := range e.Engine().GetStore().List() {
+		for _, obj := range e.Objects() {
 			m, ok := obj.(*compactMeta)
 			if !ok || m.GetManagedFields() != nil || m.GetName() == "" || m.GetUID() == "" || m.GetResourceVersion() == "" {
 				t.Fatalf("%s caches %T %+v", e.Name(), obj, obj)
@@ -294,7 +294,7 @@ func TestRestrictedUserSeesWhy(t *testing.T) {
 	kc := c.RestrictedUser(t, ns, []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "watch"}}})
 	s := start(t, Options{Flags: flags(t, kc, ns), Resources: []string{"configmaps", "pods"}}, false)
 	eventually(t, "configmaps syncing", func() (bool, string) {
-		snap := s.Informer("configmaps").Engine().Snapshot()
+		snap := local.EngineOf(s.Informer("configmaps")).Snapshot()
 		return snap.Synced, fmt.Sprint(s.Pull(0, 0).Reasons)
 	})
 	f := s.Pull(0, 0)

@@ -79,7 +79,7 @@ func TestMemoryEstimateOnTheServersObjects(t *testing.T) {
 	}
 
 	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}, StripLastApplied: true}, true)
-	m := s.Informer("configmaps").Engine().Snapshot().Memory
+	m := s.Informer("configmaps").State().Memory
 	t.Logf("data: estimated %.0f bytes, server's JSON %.0f; last-applied: saved %.0f, annotations %.0f; managedFields saved %.0f",
 		m.ByField[source.FieldData], data, m.SavedByTransforms[source.TransformStripLastApplied], applied, m.SavedByTransforms[source.TransformStripManagedFields])
 	near := func(got, want float64) bool { return math.Abs(got-want) <= 0.15*want }

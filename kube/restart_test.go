@@ -33,7 +33,7 @@ func TestAPIServerRestart(t *testing.T) {
 	}
 	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}}, true)
 	eventually(t, "the watch opening", func() (bool, string) {
-		r := s.Informer("configmaps").Engine().Snapshot().Reflector
+		r := s.Informer("configmaps").State().Reflector
 		return r.WatchOpen, fmt.Sprintf("%+v", r)
 	})
 
@@ -75,7 +75,7 @@ func TestAPIServerRestart(t *testing.T) {
 			t.Errorf("%s's view differs from the server", name)
 		}
 	}
-	if snap := s.Informer("configmaps").Engine().Snapshot(); snap.Reflector.Relists == 0 {
+	if snap := s.Informer("configmaps").State(); snap.Reflector.Relists == 0 {
 		t.Errorf("no relist counted: %+v", snap.Reflector)
 	}
 	if st := s.Pull(0, 0).Status; st.State != source.Live {

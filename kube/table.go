@@ -119,7 +119,7 @@ func (s *Source) cachedVersion(informer, key string) (rv string, ok bool) {
 	if e == nil {
 		return "", false
 	}
-	obj, ok := e.Engine().StoreView().Get(key)
+	obj, ok := e.Cached(key)
 	if !ok {
 		return "", false
 	}

@@ -36,7 +36,7 @@ func TestTransformStrips(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := meteredInformer(t)
-			inf := e.Engine()
+			inf := local.EngineOf(e)
 			tf := transform(e, c.opts)
 			shared := appliedConfigMap()
 			before := shared.Annotations
@@ -68,7 +68,7 @@ func TestTransformStrips(t *testing.T) {
 // measured once.
 func TestTransformMetersSavings(t *testing.T) {
 	e := meteredInformer(t)
-	inf := e.Engine()
+	inf := local.EngineOf(e)
 	tf := transform(e, Options{StripLastApplied: true})
 	var objs []*corev1.ConfigMap
 	for i := range 1000 {

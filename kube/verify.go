@@ -11,7 +11,6 @@ import (
 	"k8s.io/client-go/discovery"
 
 	"github.com/informtop/informtop/agent/verify"
-	"github.com/informtop/informtop/source/local"
 )
 
 // verifyLister lists r as the informer sees it (namespace and selectors),
@@ -36,7 +35,7 @@ func (s *Source) Verify(ctx context.Context, informer string) (verify.Result, er
 	if e == nil || !ok {
 		return verify.Result{}, fmt.Errorf("there is no informer %q", informer)
 	}
-	cut := func(context.Context) (verify.Cut, error) { c, err := e.Engine().Cut(); return local.CutOf(c), err }
+	cut := func(context.Context) (verify.Cut, error) { return e.Cut() }
 	return verify.Run(ctx, cut, f.verify, s.pageSize)
 }
 

@@ -117,7 +117,7 @@ func TestVerifyFindsLostEvents(t *testing.T) {
 	// The informer can only tell once a later event moves it past the loss.
 	createConfigMap(t, cs, ns, "later")
 	eventually(t, "the later configmap cached", func() (bool, string) {
-		_, ok, _ := s.Informer("configmaps").Engine().GetStore().GetByKey(ns + "/later")
+		_, ok := s.Informer("configmaps").Cached(ns + "/later")
 		return ok, fmt.Sprint(proxy.Dropped())
 	})
 	if got := proxy.Dropped(); len(got) != 2 {

@@ -26,7 +26,7 @@ func Start(path string, src *local.Source, h Header, opts ...Option) (*Writer, e
 	for i, inf := range infs {
 		// Learn what the informer's ListerWatcher tells the reflector
 		// before anything records: the header is written first.
-		err := inf.Engine().WrapListerWatcher(func(lw cache.ListerWatcher) cache.ListerWatcher {
+		err := inf.WrapListerWatcher(func(lw cache.ListerWatcher) cache.ListerWatcher {
 			lws[i] = lw
 			return lw
 		})
@@ -48,7 +48,7 @@ func Start(path string, src *local.Source, h Header, opts ...Option) (*Writer, e
 	}
 	for _, inf := range infs {
 		name := inf.Name()
-		if err := inf.Engine().WrapListerWatcher(func(lw cache.ListerWatcher) cache.ListerWatcher { return Tee(lw, name, w) }); err != nil {
+		if err := inf.WrapListerWatcher(func(lw cache.ListerWatcher) cache.ListerWatcher { return Tee(lw, name, w) }); err != nil {
 			_ = w.Close()
 			return nil, fmt.Errorf("cannot record %s: %w", name, err)
 		}

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo"
-	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/recording"
 	"github.com/informtop/informtop/source/local"
 )
@@ -44,13 +44,10 @@ func recordDemo(t *testing.T, calls uint64) (string, map[string][]string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { d.Run(ctx) })
-	deadline := time.Now().Add(testTimeout)
-	for callsIn(d.Source) < calls {
-		if time.Now().After(deadline) {
-			t.Fatalf("the demo made %d callbacks, want %d", callsIn(d.Source), calls)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitfor.Within(t, testTimeout, "the demo's callbacks", func() (bool, string) {
+		n := callsIn(d.Source)
+		return n >= calls, fmt.Sprintf("the demo made %d callbacks, want %d", n, calls)
+	})
 	cancel()
 	wg.Wait()
 	if err := w.Close(); err != nil {
@@ -77,7 +74,7 @@ func callLine(c local.Call) string {
 
 func callsIn(s *local.Source) uint64 {
 	var n uint64
-	for _, snap := range s.Snapshots() {
+	for _, snap := range s.States() {
 		for _, l := range snap.Listeners {
 			n += l.Delivered.Total()
 		}
@@ -119,7 +116,7 @@ func replayOnce(t *testing.T, path string, o Options) outcome {
 	}
 	out := outcome{errors: logged, report: buf.String(), stores: map[string][]string{}, perKey: map[string]map[string][]string{}, calls: map[string][]string{}}
 	for _, inf := range s.Informers() {
-		out.stores[inf.Name()] = storeOf(inf.Engine())
+		out.stores[inf.Name()] = storeOf(inf)
 		for _, l := range s.Listeners(inf.Name()) {
 			id := inf.Name() + "/" + l.Name()
 			out.perKey[id] = map[string][]string{}
@@ -151,9 +148,9 @@ func initialAddsSorted(calls []string) []string {
 	return calls
 }
 
-func storeOf(inf *engine.Informer) []string {
+func storeOf(inf *local.Informer) []string {
 	var out []string
-	for _, obj := range inf.GetStore().List() {
+	for _, obj := range inf.Objects() {
 		k, rv := local.KeyAndVersion(obj)
 		out = append(out, k+"@"+rv)
 	}

@@ -15,6 +15,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/kube"
 	"github.com/informtop/informtop/recording"
@@ -119,7 +120,7 @@ func TestRecordAClusterReplayIt(t *testing.T) {
 	c.StartAPIServer(t)
 	mustCreate(t, cs, ns, "cm-after")
 	want := settledOn(t, s, cs, ns)
-	if r := s.Informer("configmaps").Engine().Snapshot().Reflector; r.Relists == 0 {
+	if r := s.Informer("configmaps").State().Reflector; r.Relists == 0 {
 		t.Fatalf("the live run did not relist after the restart: %+v", r)
 	}
 	stop()
@@ -199,15 +200,14 @@ func TestRecordAClusterReplayIt(t *testing.T) {
 func settledOn(t *testing.T, s *kube.Source, cs kubernetes.Interface, ns string) map[string][]string {
 	t.Helper()
 	want := map[string][]string{}
-	deadline := time.Now().Add(testTimeout)
-	for {
+	waitfor.Within(t, testTimeout, "the live caches to converge on the server's state", func() (bool, string) {
 		want["configmaps"], want["pods"] = serverState(t, cs, ns)
 		ok := true
 		for _, inf := range s.Informers() {
 			if !pipelineIdle(inf, false, "", false) {
 				ok = false
 			}
-			if diff(storeOf(inf.Engine()), want[inf.Name()]) != "" {
+			if diff(storeOf(inf), want[inf.Name()]) != "" {
 				ok = false
 			}
 			for _, l := range s.Listeners(inf.Name()) {
@@ -221,14 +221,9 @@ func settledOn(t *testing.T, s *kube.Source, cs kubernetes.Interface, ns string)
 				}
 			}
 		}
-		if ok {
-			return want
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the live caches did not converge on the server's state %v", want)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return ok, fmt.Sprintf("the server holds %v", want)
+	})
+	return want
 }
 
 func serverState(t *testing.T, cs kubernetes.Interface, ns string) (cms, pods []string) {

@@ -48,7 +48,7 @@ func replayQuiet(t *testing.T, speed float64, watchList bool, records []recordin
 			logged = append(logged, ev.Detail)
 		}
 	}
-	return storeOf(s.Informers()[0].Engine()), logged
+	return storeOf(s.Informers()[0]), logged
 }
 
 func checkQuiet(t *testing.T, store, logged []string, want string) {

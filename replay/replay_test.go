@@ -102,7 +102,7 @@ func TestReplaySaysWhatTheRecordingLacks(t *testing.T) {
 	if err := s.Settled(wctx); err != nil {
 		t.Fatal(err)
 	}
-	if snap := s.Snapshots()[0]; !snap.Synced || snap.LastSyncResourceVersion != "5" || !snap.Reflector.WatchOpen {
+	if snap := s.States()[0]; !snap.Synced || snap.LastSyncResourceVersion != "5" || !snap.Reflector.WatchOpen {
 		t.Errorf("the replay of an empty list then a watch: %+v", snap.Reflector)
 	}
 	if notes := strings.Join(s.notes(), "\n"); !strings.Contains(notes, "has been served, as fast as possible: the last watch stays open and silent") {

@@ -190,7 +190,7 @@ func TestReplaySaysWhatItLeftOut(t *testing.T) {
 	if err := s.SettledWithin(wctx, testTimeout); err != nil {
 		t.Fatal(err)
 	}
-	if st := storeOf(s.Informers()[0].Engine()); strings.Join(st, " ") != "ns/a@4" {
+	if st := storeOf(s.Informers()[0]); strings.Join(st, " ") != "ns/a@4" {
 		t.Errorf("store %v", st)
 	}
 	want := `w.rec.zst holds 2 objects the recorder could not store (the first in record 1: "the API server sent a Gadget, which this informtop does not know"): the replay leaves them out`

@@ -94,11 +94,11 @@ type headlessUI struct {
 func newLocalInformer(tb testing.TB, lw *uiBenchLW, queue source.QueueKind) (*local.Source, *engine.Informer) {
 	src := local.New(local.Config{Kind: "bench", Title: "bench", EventRingSize: instr.DefaultRingSize})
 	inf := engine.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, engine.Options{
-		Name: "pods", Resource: "pods", Queue: local.EngineQueueKind(queue),
+		Name: "pods", Resource: "pods", Queue: queue,
 		Indexers:        cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		Instrumentation: engine.Instrumentation{Events: src.Events()},
 	})
-	if _, err := src.AddInformer("pods", "pods", local.EngineQueueKind(queue), inf); err != nil {
+	if _, err := src.AddInformer("pods", "pods", queue, inf); err != nil {
 		tb.Fatal(err)
 	}
 	return src, inf

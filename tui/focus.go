@@ -91,8 +91,7 @@ func (c *common) pickCompared(ps []*source.Informer, n int) []*source.Informer {
 		want = want[:n]
 	}
 	cur := slices.IndexFunc(ps, func(s *source.Informer) bool { return s.Name == c.data.current })
-	// The rest by distance from the current informer, as before notes
-	// could choose.
+	// The rest by distance from the current informer, nearest first.
 	for d := 1; len(want) < n && d < len(ps); d++ {
 		for _, i := range []int{cur - d, cur + d} {
 			if i >= 0 && i < len(ps) && len(want) < n && !slices.Contains(want, ps[i].Name) {

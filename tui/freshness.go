@@ -32,7 +32,7 @@ func silenceSentence(s *source.Informer, canVerify bool) string {
 		return ""
 	}
 	// The limit is what a healthy watch owes: a bookmark about every
-	// minute once anything changed (README: "Is it fresh?").
+	// minute once anything changed (docs/clusters.md, "Is it fresh?").
 	msg := fmt.Sprintf("⚠ silent: nothing from the server for %s (limit %s); the cache may be stale",
 		humanize.Duration(seconds(f.QuietSeconds)), humanize.Duration(seconds(f.SilentAfterSeconds)))
 	if canVerify {

@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 // ObservedListerWatcher sits between client-go's reflector and the real
@@ -113,13 +115,13 @@ func (o *ObservedListerWatcher) ListWithContext(ctx context.Context, options met
 	if acc, aerr := meta.ListAccessor(list); aerr == nil {
 		cont, rv = acc.GetContinue(), acc.GetResourceVersion()
 	}
-	o.sink.Emit(Event{Type: EventListPage, Informer: o.informer, Count: items, Detail: cont, Duration: o.now().Sub(start)})
+	o.sink.Emit(Event{Type: pipeline.EventListPage, Informer: o.informer, Count: items, Detail: cont, Duration: o.now().Sub(start)})
 	if cont == "" {
 		o.listInProgress.Store(false)
 		o.listCompleted.Store(true)
 		elapsed := o.now().Sub(time.Unix(0, o.listStartNanos.Load()))
 		o.lastListNanos.Store(int64(elapsed))
-		o.sink.Emit(Event{Type: EventListDone, Informer: o.informer, Count: int(total), Detail: rv, Duration: elapsed})
+		o.sink.Emit(Event{Type: pipeline.EventListDone, Informer: o.informer, Count: int(total), Detail: rv, Duration: elapsed})
 	}
 	return list, nil
 }
@@ -136,7 +138,7 @@ func (o *ObservedListerWatcher) beginList(start time.Time, streamed bool) {
 	o.lists.Add(1)
 	if o.listCompleted.Swap(false) {
 		o.relists.Add(1)
-		o.sink.Emit(Event{Type: EventRelist, Informer: o.informer})
+		o.sink.Emit(Event{Type: pipeline.EventRelist, Informer: o.informer})
 	}
 	o.streaming.Store(false)
 	o.listInProgress.Store(true)
@@ -166,7 +168,7 @@ func (o *ObservedListerWatcher) WatchWithContext(ctx context.Context, options me
 	o.Upkeep(opened)
 	o.watchSinceNanos.Store(opened.UnixNano())
 	o.heard.note(opened)
-	o.sink.Emit(Event{Type: EventWatchOpen, Informer: o.informer, Detail: options.ResourceVersion})
+	o.sink.Emit(Event{Type: pipeline.EventWatchOpen, Informer: o.informer, Detail: options.ResourceVersion})
 	return newObservedWatch(w, o, streaming), nil
 }
 
@@ -182,7 +184,7 @@ func (o *ObservedListerWatcher) recordError(verb string, err error) {
 		o.lastCallErr = err
 	}
 	o.mu.Unlock()
-	o.sink.Emit(Event{Type: EventWatchError, Informer: o.informer, Detail: msg})
+	o.sink.Emit(Event{Type: pipeline.EventWatchError, Informer: o.informer, Detail: msg})
 }
 
 // StoreCall counts one change (Added, Modified or Deleted) the reflector
@@ -200,7 +202,7 @@ func (o *ObservedListerWatcher) StoreCall(t watch.EventType, obj any) {
 		o.watchDeleted.Add(1)
 	}
 	if o.items != nil {
-		o.items.Emit(Event{Type: EventWatchEvent, Informer: o.informer, Detail: string(t), Obj: obj})
+		o.items.Emit(Event{Type: pipeline.EventWatchEvent, Informer: o.informer, Detail: string(t), Obj: obj})
 	}
 }
 
@@ -231,7 +233,7 @@ func (o *ObservedListerWatcher) WatchFailed(err error) {
 // reflector took from it (the reflector runs one stream at a time).
 func (o *ObservedListerWatcher) closed(events uint64) {
 	o.openWatches.Add(-1)
-	o.sink.Emit(Event{Type: EventWatchClose, Informer: o.informer, Count: int(events)})
+	o.sink.Emit(Event{Type: pipeline.EventWatchClose, Informer: o.informer, Count: int(events)})
 }
 
 // Replaced ends a streamed initial list: the reflector hands the whole
@@ -246,7 +248,7 @@ func (o *ObservedListerWatcher) Replaced(items int) {
 	o.listedItems.Add(uint64(items))
 	elapsed := o.now().Sub(time.Unix(0, o.listStartNanos.Load()))
 	o.lastListNanos.Store(int64(elapsed))
-	o.sink.Emit(Event{Type: EventListDone, Informer: o.informer, Count: items, Detail: "streamed", Duration: elapsed})
+	o.sink.Emit(Event{Type: pipeline.EventListDone, Informer: o.informer, Count: items, Detail: "streamed", Duration: elapsed})
 }
 
 func (o *ObservedListerWatcher) Stats(now time.Time) ReflectorStats {

@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 // Merger merges the events of several rings into one ring of its own, for
@@ -115,7 +117,7 @@ func (m *Merger) Drain() {
 // withoutObject is e with its key built and its object let go; a
 // tombstone stays one.
 func withoutObject(e Event) Event {
-	tomb := e.Type == EventDistribute && e.Lifecycle()
+	tomb := e.Type == pipeline.EventDistribute && e.Lifecycle()
 	e.Key, e.Obj = e.ObjectKey(), nil
 	if tomb {
 		e.Obj = cache.DeletedFinalStateUnknown{Key: e.Key}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 // Rings merge by time into numbers of the merger's own, which go on as
@@ -14,8 +16,8 @@ import (
 func TestMergerNumbersMergedEventsItself(t *testing.T) {
 	a, b := NewRing(16), NewRing(16)
 	t0 := time.Unix(100, 0)
-	a.Emit(Event{Type: EventControl, Key: "ns/a1", Time: t0.Add(2 * time.Second)})
-	b.Emit(Event{Type: EventControl, Key: "ns/b1", Time: t0.Add(time.Second)})
+	a.Emit(Event{Type: pipeline.EventControl, Key: "ns/a1", Time: t0.Add(2 * time.Second)})
+	b.Emit(Event{Type: pipeline.EventControl, Key: "ns/b1", Time: t0.Add(time.Second)})
 	m := NewMerger(16)
 	if !m.Add(a) || !m.Add(b) || m.Add(a) || m.Add(nil) || m.Rings() != 2 {
 		t.Fatalf("adding a, b, a again and nil: %d rings", m.Rings())
@@ -24,7 +26,7 @@ func TestMergerNumbersMergedEventsItself(t *testing.T) {
 	if len(evs) != 2 || evs[0].Key != "ns/b1" || evs[1].Key != "ns/a1" || evs[0].Seq != 1 || next != 3 || missed != 0 {
 		t.Fatalf("merged %+v, next %d, missed %d; want b1 then a1 as 1 and 2", evs, next, missed)
 	}
-	a.Emit(Event{Type: EventControl, Key: "ns/a2"})
+	a.Emit(Event{Type: pipeline.EventControl, Key: "ns/a2"})
 	evs, next, _ = m.Since(next, 0)
 	if len(evs) != 1 || evs[0].Key != "ns/a2" || evs[0].Seq != 3 || next != 4 {
 		t.Fatalf("resumed: %+v, next %d", evs, next)
@@ -38,11 +40,11 @@ func TestMergerNumbersMergedEventsItself(t *testing.T) {
 // was merged before.
 func TestMergerReadsARingThatJoinsFromItsOldest(t *testing.T) {
 	a, late := NewRing(16), NewRing(16)
-	a.Emit(Event{Type: EventControl, Key: "ns/a"})
+	a.Emit(Event{Type: pipeline.EventControl, Key: "ns/a"})
 	m := NewMerger(0)
 	m.Add(a)
 	_, next, _ := m.Since(0, 0)
-	late.Emit(Event{Type: EventControl, Key: "ns/early"})
+	late.Emit(Event{Type: pipeline.EventControl, Key: "ns/early"})
 	m.Add(late)
 	evs, _, missed := m.Since(next, 0)
 	if len(evs) != 1 || evs[0].Key != "ns/early" || missed != 0 {
@@ -59,14 +61,14 @@ func TestMergerTellsReadersWhatASourceRingLost(t *testing.T) {
 	m.Add(b)
 	_, first, _ := m.Since(0, 0)
 	for i := range 100 {
-		a.Emit(Event{Type: EventPop, Detail: fmt.Sprint(i)})
+		a.Emit(Event{Type: pipeline.EventPop, Detail: fmt.Sprint(i)})
 	}
-	b.Emit(Event{Type: EventPop, Detail: "kept"})
+	b.Emit(Event{Type: pipeline.EventPop, Detail: "kept"})
 	evs, next, missed := m.Since(first, 0)
 	if len(evs) != 9 || missed != 92 {
 		t.Fatalf("after 100 events into a ring of 8: %d events, missed %d; want 9 and 92", len(evs), missed)
 	}
-	a.Emit(Event{Type: EventPop, Detail: "later"})
+	a.Emit(Event{Type: pipeline.EventPop, Detail: "later"})
 	if evs, _, missed := m.Since(next, 0); len(evs) != 1 || missed != 0 {
 		t.Fatalf("resumed: %d events, missed %d; want 1 and 0", len(evs), missed)
 	}
@@ -87,7 +89,7 @@ func TestMergerCountsWhatItsOwnRingOverwrote(t *testing.T) {
 	m := NewMerger(4)
 	m.Add(a)
 	for range 10 {
-		a.Emit(Event{Type: EventPop})
+		a.Emit(Event{Type: pipeline.EventPop})
 	}
 	evs, next, missed := m.Since(1, 0)
 	if len(evs) != 4 || next != 11 || missed != 6 {
@@ -99,8 +101,8 @@ func TestMergerCountsWhatItsOwnRingOverwrote(t *testing.T) {
 func TestMergerKeepsKeysNotObjects(t *testing.T) {
 	a := NewRing(8)
 	obj := cache.ExplicitKey("ns/obj")
-	a.Emit(Event{Type: EventPop, Obj: obj})
-	a.Emit(Event{Type: EventDistribute, Obj: cache.DeletedFinalStateUnknown{Key: "ns/gone", Obj: obj}})
+	a.Emit(Event{Type: pipeline.EventPop, Obj: obj})
+	a.Emit(Event{Type: pipeline.EventDistribute, Obj: cache.DeletedFinalStateUnknown{Key: "ns/gone", Obj: obj}})
 	m := NewMerger(8)
 	m.Add(a)
 	evs, _, _ := m.Since(0, 0)
@@ -121,7 +123,7 @@ func TestMergerIsSafeConcurrently(t *testing.T) {
 	for _, r := range []*Ring{a, b} {
 		wg.Go(func() {
 			for range 200 {
-				r.Emit(Event{Type: EventPop})
+				r.Emit(Event{Type: pipeline.EventPop})
 			}
 		})
 	}

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 // Ring is a bounded, lossy history of events. Writers never wait for
@@ -202,23 +204,11 @@ func (r *Ring) Recent(n int) []Event {
 	return out
 }
 
-// RingStats are the ring's counters. They count log entries (events), not
-// notifications, and describe the ring, not any reader: what a particular
-// reader lost is the missed count Since returns to it.
-type RingStats struct {
-	// Emitted is the number of events ever emitted.
-	Emitted uint64 `json:"emitted"`
-	// Dropped is the number of events the ring no longer holds anywhere,
-	// each counted once however many readers there are or were: per-item
-	// events overwritten in the main ring, and lifecycle events pushed out
-	// of both rings. An event counts as dropped even if every reader had
-	// read it before.
-	Dropped uint64 `json:"dropped"`
-	// DroppedLifecycle is how many of Dropped were lifecycle events.
-	DroppedLifecycle uint64 `json:"droppedLifecycle,omitempty"`
-}
-
 // Stats returns the counters without taking the lock.
 func (r *Ring) Stats() RingStats {
 	return RingStats{Emitted: r.emitted.Load(), Dropped: r.dropped.Load(), DroppedLifecycle: r.droppedLife.Load()}
 }
+
+// RingStats are the ring's counters (pipeline.RingStats): what one reader
+// lost is the missed count Since returns to it.
+type RingStats = pipeline.RingStats

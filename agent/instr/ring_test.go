@@ -7,12 +7,14 @@ import (
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 func TestRingKeepsNewestAndCountsMissed(t *testing.T) {
 	r := NewRing(4)
 	for i := range 6 {
-		r.Emit(Event{Type: EventPop, Count: i})
+		r.Emit(Event{Type: pipeline.EventPop, Count: i})
 	}
 	evs, next, missed := r.Since(0, 0)
 	if len(evs) != 4 || evs[0].Count != 2 || evs[3].Count != 5 || next != 7 || missed != 0 {
@@ -59,7 +61,7 @@ func TestRingReadersCountTheirOwnMisses(t *testing.T) {
 	r := NewRing(4)
 	emit := func(n int) {
 		for range n {
-			r.Emit(Event{Type: EventPop})
+			r.Emit(Event{Type: pipeline.EventPop})
 		}
 	}
 	emit(3)
@@ -149,31 +151,9 @@ func TestRingConcurrentWritersAndReader(t *testing.T) {
 	}
 }
 
-func TestEventTypeNames(t *testing.T) {
-	for et := EventType(1); et < eventTypeEnd; et++ {
-		if et.String() == "Unknown" {
-			t.Fatalf("event type %d has no name", et)
-		}
-	}
-	if EventType(0).String() != "Unknown" {
-		t.Fatal("zero event type has a name")
-	}
+func TestObjectKeyPrefersKey(t *testing.T) {
 	if got := (Event{Key: "a/b"}).ObjectKey(); got != "a/b" {
 		t.Fatalf("ObjectKey = %q", got)
-	}
-}
-
-func TestEventTypeText(t *testing.T) {
-	for typ := EventListPage; typ < eventTypeEnd; typ++ {
-		b, _ := typ.MarshalText()
-		var back EventType
-		if err := back.UnmarshalText(b); err != nil || back != typ {
-			t.Errorf("%s read back as %v, %v", b, back, err)
-		}
-	}
-	var e EventType
-	if err := e.UnmarshalText([]byte("Nope")); err == nil {
-		t.Error("an unknown event type was read")
 	}
 }
 
@@ -182,16 +162,16 @@ func TestEventTypeText(t *testing.T) {
 // order, and is told exactly how many events it lost. The counters count
 // log entries the ring no longer holds, lifecycle ones apart.
 func TestRingKeepsLifecycleEventsThroughAFlood(t *testing.T) {
-	r := NewRing(8)                     // 8 events, and 256 lifecycle events besides
-	r.Emit(Event{Type: EventListDone})  // seq 1
-	r.Emit(Event{Type: EventWatchOpen}) // seq 2
-	for range 20 {                      // seq 3-22: the flood
-		r.Emit(Event{Type: EventStoreUpdate})
+	r := NewRing(8)                              // 8 events, and 256 lifecycle events besides
+	r.Emit(Event{Type: pipeline.EventListDone})  // seq 1
+	r.Emit(Event{Type: pipeline.EventWatchOpen}) // seq 2
+	for range 20 {                               // seq 3-22: the flood
+		r.Emit(Event{Type: pipeline.EventStoreUpdate})
 	}
-	r.Emit(Event{Type: EventWatchClose})                                                      // seq 23
-	r.Emit(Event{Type: EventDistribute, Obj: cache.DeletedFinalStateUnknown{Key: "ns/gone"}}) // seq 24: a tombstone
-	for range 8 {                                                                             // seq 25-32
-		r.Emit(Event{Type: EventPop})
+	r.Emit(Event{Type: pipeline.EventWatchClose})                                                      // seq 23
+	r.Emit(Event{Type: pipeline.EventDistribute, Obj: cache.DeletedFinalStateUnknown{Key: "ns/gone"}}) // seq 24: a tombstone
+	for range 8 {                                                                                      // seq 25-32
+		r.Emit(Event{Type: pipeline.EventPop})
 	}
 
 	evs, next, missed := r.Since(1, 0)
@@ -222,7 +202,7 @@ func TestRingKeepsLifecycleEventsThroughAFlood(t *testing.T) {
 	// Once lifecycle events overflow their own ring too, they count.
 	small := NewRing(1) // 1 event, 256 lifecycle events
 	for range 300 {
-		small.Emit(Event{Type: EventControl})
+		small.Emit(Event{Type: pipeline.EventControl})
 	}
 	if st := small.Stats(); st.Dropped != 300-256 || st.DroppedLifecycle != 300-256 {
 		t.Fatalf("lifecycle overflow: %+v, want %d dropped, all lifecycle", st, 300-256)
@@ -236,12 +216,12 @@ func TestRingKeepsLifecycleEventsThroughAFlood(t *testing.T) {
 // told of no miss: it asked for what is held.
 func TestRingFromZeroStartsWithTheHeldLifecycleEvents(t *testing.T) {
 	r := NewRing(2)
-	r.Emit(Event{Type: EventRelist})
+	r.Emit(Event{Type: pipeline.EventRelist})
 	for range 5 {
-		r.Emit(Event{Type: EventPop})
+		r.Emit(Event{Type: pipeline.EventPop})
 	}
 	evs, next, missed := r.Since(0, 0)
-	if len(evs) != 3 || evs[0].Type != EventRelist || evs[1].Seq != 5 || next != 7 || missed != 0 {
+	if len(evs) != 3 || evs[0].Type != pipeline.EventRelist || evs[1].Seq != 5 || next != 7 || missed != 0 {
 		t.Fatalf("Since(0): %+v, next %d, missed %d", evs, next, missed)
 	}
 }

@@ -1,8 +1,10 @@
 // Package source is the data contract between whatever produces informer
 // data (the embedded demo, a real cluster, an attached process, a replay)
 // and whatever shows it (the dashboard, reports, the agent's wire). It
-// owns the data model (model.go, listener.go, event.go, step.go), imports
-// no engine and no UI, and speaks no sentences: those are internal/say's.
+// owns the data model (model.go, listener.go, event.go, step.go: the
+// figures it shares with the engine are package pipeline's, named here),
+// imports no engine and no UI, and speaks no sentences: those are
+// agent/shared/say's.
 //
 // A source answers one Pull per dashboard tick with a Frame: every
 // informer's state (Informer), the events after the reader's cursor, the
@@ -24,7 +26,7 @@
 //
 //  1. Informers running in this process are engine informers: embed
 //     *local.Source (package source/local, the one adapter from the engine
-//     to this model), add them with AddInformer before Run, and add to its
+//     to this model), build them with NewInformer before Run, and add to its
 //     Controls what else the source can do.
 //  2. Anything else (a remote process, a metrics server, a file)
 //     implements Source itself: fill Informer with what it knows and leave

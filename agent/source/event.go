@@ -1,89 +1,17 @@
 package source
 
 import (
-	"fmt"
 	"time"
+
+	"github.com/informtop/informtop/agent/pipeline"
 )
-
-// EventType says which stage of the pipeline an Event comes from. It
-// reads and writes as its name.
-type EventType uint8
-
-const (
-	EventListPage      EventType = iota + 1 // a LIST page returned (Count items, Detail continue token)
-	EventListDone                           // a full list finished (Count items, Detail resourceVersion)
-	EventWatchOpen                          // a WATCH stream opened (Detail resourceVersion)
-	EventWatchClose                         // a WATCH stream ended (Count events taken from it)
-	EventWatchEvent                         // one watch event (Detail its type)
-	EventWatchError                         // a LIST or WATCH call or a stream failed (Detail the error)
-	EventRelist                             // a list started after a complete one
-	EventReplace                            // the queue received Replace (Count items)
-	EventResync                             // the queue received Resync
-	EventBookmark                           // a bookmark reached the queue (Detail resourceVersion)
-	EventPop                                // an item left the queue (Key, Detail delta types)
-	EventStoreUpdate                        // the cache changed (Key, Detail add/update/delete)
-	EventDistribute                         // a notification went to the listeners (Key, Detail callback)
-	EventHandlerStart                       // a handler call started (Listener, Detail callback)
-	EventHandlerFinish                      // a handler call returned (Listener, Duration)
-	EventHandlerPanic                       // a handler call panicked (Listener, Detail the value)
-	EventSynced                             // the informer or a registration synced
-	EventError                              // any other error (Detail)
-	EventControl                            // an operator's action: pause, step, a fault (Detail)
-	EventCacheMutation                      // a handler changed a cached object (Listener, Key, Detail fields)
-	EventStalled                            // a call ran longer than StallAfter (Listener, Key, Detail callback, Duration so far, Frame)
-	EventRecovered                          // a stalled call returned (Listener, Key, Detail callback, Duration of the call, Frame)
-	eventTypeEnd
-)
-
-var eventTypeNames = [...]string{
-	EventListPage:      "ListPage",
-	EventListDone:      "ListDone",
-	EventWatchOpen:     "WatchOpen",
-	EventWatchClose:    "WatchClose",
-	EventWatchEvent:    "WatchEvent",
-	EventWatchError:    "WatchError",
-	EventRelist:        "Relist",
-	EventReplace:       "Replace",
-	EventResync:        "Resync",
-	EventBookmark:      "Bookmark",
-	EventPop:           "Pop",
-	EventStoreUpdate:   "StoreUpdate",
-	EventDistribute:    "Distribute",
-	EventHandlerStart:  "HandlerStart",
-	EventHandlerFinish: "HandlerFinish",
-	EventHandlerPanic:  "HandlerPanic",
-	EventSynced:        "Synced",
-	EventError:         "Error",
-	EventControl:       "Control",
-	EventCacheMutation: "CacheMutation",
-	EventStalled:       "Stalled",
-	EventRecovered:     "Recovered",
-}
-
-// String is the type's name.
-func (t EventType) String() string {
-	if t > 0 && t < eventTypeEnd {
-		return eventTypeNames[t]
-	}
-	return "Unknown"
-}
-
-// MarshalText writes the type's name.
-func (t EventType) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
-
-// UnmarshalText reads a name MarshalText wrote; an unknown name is an error.
-func (t *EventType) UnmarshalText(text []byte) error {
-	for i, name := range eventTypeNames {
-		if name != "" && name == string(text) {
-			*t = EventType(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown event type %q", text)
-}
 
 // Event is one thing that happened in an informer's pipeline. Fields that
-// do not apply to its type are zero.
+// do not apply to its type are zero. It is the model's own type, not the
+// engine's instr.Event, because the model never holds an object: what a
+// dashboard, a report or a recording keeps cannot carry a Secret's data.
+// Where instr.Event holds the object a tombstone is known by, this one
+// says Tombstone (EventOf builds one from the other).
 type Event struct {
 	Seq      uint64        `json:"seq"`
 	Time     time.Time     `json:"time"`
@@ -98,7 +26,7 @@ type Event struct {
 	// relist (a DeletedFinalStateUnknown).
 	Tombstone bool `json:"tombstone,omitempty"`
 	// Frame is where a stalled call was found (Stalled, Recovered), as
-	// StackStackFrame.String writes it.
+	// StackFrame.String writes it.
 	Frame string `json:"frame,omitempty"`
 }
 
@@ -108,22 +36,41 @@ type Event struct {
 // pipeline. They are rare and what a learner looks for later, so event
 // logs keep them longer.
 func (e Event) Lifecycle() bool {
-	switch e.Type {
-	case 0, EventWatchEvent, EventBookmark, EventPop, EventStoreUpdate, EventHandlerStart, EventHandlerFinish:
-		return false
-	case EventDistribute:
+	if e.Type == EventDistribute {
 		return e.Tombstone
 	}
-	return true
+	return !e.Type.ItemEvent()
 }
 
+// EventType says which stage of the pipeline an Event comes from; it reads
+// and writes as its name. The model's event types are the pipeline's.
+type EventType = pipeline.EventType
+
+// The event types, named as the model's readers know them.
+const (
+	EventListPage      = pipeline.EventListPage
+	EventListDone      = pipeline.EventListDone
+	EventWatchOpen     = pipeline.EventWatchOpen
+	EventWatchClose    = pipeline.EventWatchClose
+	EventWatchEvent    = pipeline.EventWatchEvent
+	EventWatchError    = pipeline.EventWatchError
+	EventRelist        = pipeline.EventRelist
+	EventReplace       = pipeline.EventReplace
+	EventResync        = pipeline.EventResync
+	EventBookmark      = pipeline.EventBookmark
+	EventPop           = pipeline.EventPop
+	EventStoreUpdate   = pipeline.EventStoreUpdate
+	EventDistribute    = pipeline.EventDistribute
+	EventHandlerStart  = pipeline.EventHandlerStart
+	EventHandlerFinish = pipeline.EventHandlerFinish
+	EventHandlerPanic  = pipeline.EventHandlerPanic
+	EventSynced        = pipeline.EventSynced
+	EventError         = pipeline.EventError
+	EventControl       = pipeline.EventControl
+	EventCacheMutation = pipeline.EventCacheMutation
+	EventStalled       = pipeline.EventStalled
+	EventRecovered     = pipeline.EventRecovered
+)
+
 // RingStats are an event log's counters: events, not notifications.
-type RingStats struct {
-	// Emitted counts the events ever logged.
-	Emitted uint64 `json:"emitted"`
-	// Dropped counts the events the log no longer holds, each once
-	// however many readers there are.
-	Dropped uint64 `json:"dropped"`
-	// DroppedLifecycle is how many of Dropped were lifecycle events.
-	DroppedLifecycle uint64 `json:"droppedLifecycle,omitempty"`
-}
+type RingStats = pipeline.RingStats

@@ -1,6 +1,9 @@
 package source
 
-import "github.com/informtop/informtop/agent/instr"
+import (
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
+)
 
 // EventOf is the model of one instrumentation event (the engine's or the agent's). The key is built here, once,
 // and the object the event held is let go.
@@ -16,7 +19,7 @@ func EventOf(e instr.Event) Event {
 		Count:     e.Count,
 		Duration:  e.Duration,
 		Frame:     e.Frame,
-		Tombstone: e.Type == instr.EventDistribute && e.Lifecycle(),
+		Tombstone: e.Type == pipeline.EventDistribute && e.Lifecycle(),
 	}
 }
 

@@ -3,7 +3,10 @@ package source
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -39,19 +42,51 @@ func TestModelJSONIsPinnedByVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = append(got, '\n')
-	path := filepath.Join("testdata", "model.v"+ModelVersion+".json")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := pinned(filepath.Join("testdata", "model.v"+ModelVersion+".json"), got, *update); err != nil {
+		t.Fatalf("%v\ngot:\n%s", err, got)
 	}
+}
+
+// pinned compares got with the golden file at path. update writes the
+// golden file of a version that has none yet, and nothing else: the file
+// of a version already published is what its readers rely on, so -update
+// cannot rewrite it and quiet the guard; only a new ModelVersion can.
+func pinned(path string, got []byte, update bool) error {
 	want, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && update {
+		return os.WriteFile(path, got, 0o644)
+	}
 	if err != nil {
-		t.Fatalf("%v: a new ModelVersion needs its golden file: run go test ./source -run %s -update", err, t.Name())
+		return fmt.Errorf("%v: a new ModelVersion needs its golden file: run go test ./source -run TestModelJSONIsPinnedByVersion -update", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("the data model's JSON changed but ModelVersion is still %s: readers of version %s would misread it. "+
-			"Bump ModelVersion (and agent/api's Version), then run go test ./source -run %s -update.\ngot:\n%s", ModelVersion, ModelVersion, t.Name(), got)
+		return fmt.Errorf("the data model's JSON changed but ModelVersion is still %s: readers of version %s would misread it. "+
+			"Bump ModelVersion (and agent/api's Version), then run go test ./source -run TestModelJSONIsPinnedByVersion -update "+
+			"to write the new version's golden file (-update never rewrites a published one)", ModelVersion, ModelVersion)
+	}
+	return nil
+}
+
+// -update writes a new version's golden file but cannot rewrite a
+// published one.
+func TestUpdateCannotRewriteAPublishedVersion(t *testing.T) {
+	dir := t.TempDir()
+	published := filepath.Join(dir, "model.v3.json")
+	if err := os.WriteFile(published, []byte("{\"old\": true}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := pinned(published, []byte("{\"new\": true}\n"), true); err == nil {
+		t.Error("-update rewrote the golden file of a published version")
+	}
+	if b, _ := os.ReadFile(published); string(b) != "{\"old\": true}\n" {
+		t.Errorf("the published golden file now reads %q", b)
+	}
+	next := filepath.Join(dir, "model.v4.json")
+	if err := pinned(next, []byte("{\"new\": true}\n"), true); err != nil {
+		t.Fatalf("-update did not write a new version's golden file: %v", err)
+	}
+	if err := pinned(next, []byte("{\"new\": true}\n"), false); err != nil {
+		t.Errorf("the new golden file does not pin what was written: %v", err)
 	}
 }
 

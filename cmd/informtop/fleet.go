@@ -205,10 +205,10 @@ func runFleetOnce(ctx context.Context, src *fleet.Source, o *options, ff fleetFl
 	switch {
 	case errors.Is(err, source.ErrUnreachable):
 		fmt.Fprintf(stderr, "informtop: %s\n", termsafe.String(err.Error()))
-		return 2
+		return exitBadInput
 	case err != nil:
 		fmt.Fprintf(stderr, "informtop: %s. Raise --timeout to wait longer.\n", termsafe.String(err.Error()))
-		return 1
+		return exitNotSynced
 	}
 	f := src.Pull(0, 0)
 	now := time.Now()
@@ -220,13 +220,13 @@ func runFleetOnce(ctx context.Context, src *fleet.Source, o *options, ff fleetFl
 	}
 	if err := write(stdout, r); err != nil {
 		fmt.Fprintf(stderr, "informtop: could not write the report: %v\n", err)
-		return 1
+		return exitNotSynced
 	}
 	if stalls := stalledLonger(f, o.failOnStall, now); len(stalls) > 0 {
 		for _, line := range stalls {
 			fmt.Fprintf(stderr, "informtop: %s\n", line)
 		}
-		return 5
+		return exitStalled
 	}
 	if !r.Synced {
 		for _, p := range r.Processes {
@@ -238,7 +238,7 @@ func runFleetOnce(ctx context.Context, src *fleet.Source, o *options, ff fleetFl
 				fmt.Fprintf(stderr, "informtop: %s: %s\n", termsafe.String(p.Name), termsafe.String(why))
 			}
 		}
-		return 1
+		return exitNotSynced
 	}
-	return 0
+	return exitOK
 }

@@ -21,23 +21,14 @@ func main() {
 	os.Exit(runAs(commandName(os.Args[0]), os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// exitError carries an exit code other than 2 out of a command.
+// exitError carries an exit code other than exitBadInput out of a command.
 type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-// run is main without the process: it returns the exit code
-//
-//	0 fine
-//	1 not synced (nothing is verified then), or the dashboard failed
-//	2 bad input
-//	3 --verify: a cache differs from the server
-//	4 --verify: a check could not be made (a cache could not be compared)
-//
-// When several apply the first in this order wins: 2, 1, 3, 4 — a
-// difference found is the finding, and the informers that could not be
-// checked are named beside it on stderr. The dashboard reads the keyboard
-// from the terminal itself.
+// run is main without the process: it returns the exit code (exitCodes,
+// in the order they win when several apply). The dashboard reads the
+// keyboard from the terminal itself.
 func run(args []string, stdout, stderr io.Writer) int {
 	return runAs("informtop", args, stdout, stderr)
 }
@@ -51,13 +42,13 @@ func runAs(name string, args []string, stdout, stderr io.Writer) int {
 	var exit exitError
 	switch {
 	case err == nil:
-		return 0
+		return exitOK
 	case errors.As(err, &exit):
 		return exit.code
 	}
 	// An error may quote the API server, a kubeconfig or an agent.
 	fmt.Fprintf(stderr, "informtop: %s\n", termsafe.String(err.Error()))
-	return 2
+	return exitBadInput
 }
 
 func newRootCommand(name string, stdout, stderr io.Writer) *cobra.Command {
@@ -146,7 +137,7 @@ func present(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	}
 	if err := runDashboard(ctx, src, o); err != nil {
 		fmt.Fprintf(stderr, "informtop: %s\n", termsafe.String(err.Error()))
-		return exitError{1}
+		return exitError{exitNotSynced}
 	}
 	return nil
 }

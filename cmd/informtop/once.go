@@ -39,7 +39,7 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 	if errors.Is(syncErr, source.ErrUnreachable) {
 		// Waiting would not help: say why now, not after --timeout.
 		fmt.Fprintf(stderr, "informtop: %s\n", termsafe.String(syncErr.Error()))
-		return 2
+		return exitBadInput
 	}
 	if r := src.Controls().Server; r != nil {
 		// The read started with Run, beside the sync: usually done already.
@@ -82,7 +82,7 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 		unverified = verifyAll(ctx, src, &r, o.timeout)
 	}
 	if !writeReport(r, o, stdout, stderr) {
-		return 1
+		return exitNotSynced
 	}
 	stalls := stalledLonger(f, o.failOnStall, taken)
 	if len(stalls) == 0 {
@@ -93,7 +93,7 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 		for _, line := range stalls {
 			fmt.Fprintf(stderr, "informtop: %s\n", line)
 		}
-		return 5
+		return exitStalled
 	}
 	switch {
 	case r.Synced && (r.Differs() || len(unverified) > 0):
@@ -106,13 +106,13 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 			fmt.Fprintf(stderr, "informtop: %s\n", u.sentence(ctx, o.timeout))
 		}
 		if r.Differs() {
-			return 3
+			return exitDiffers
 		}
-		return 4
+		return exitUnverified
 	case r.Synced:
 	case ctx.Err() != nil:
 		fmt.Fprintln(stderr, "informtop: interrupted before every informer and handler had synced; the report shows where it stopped.")
-		return 1
+		return exitNotSynced
 	case syncErr == nil:
 		// Every informer that can sync did; the others have a final reason.
 		fmt.Fprintln(stderr, "informtop: not every informer can sync; the report says why.")
@@ -121,7 +121,7 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 				fmt.Fprintf(stderr, "informtop: %s: %s\n", termsafe.String(inf.Name), termsafe.String(inf.NotSyncedReason))
 			}
 		}
-		return 1
+		return exitNotSynced
 	default:
 		fmt.Fprintf(stderr, "informtop: not every informer and handler synced within %s; the report shows where it stopped. Raise --timeout to wait longer.\n", o.timeout)
 		for _, inf := range r.Informers {
@@ -129,9 +129,9 @@ func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr 
 				fmt.Fprintf(stderr, "informtop: %s: %s\n", termsafe.String(inf.Name), termsafe.String(inf.NotSyncedReason))
 			}
 		}
-		return 1
+		return exitNotSynced
 	}
-	return 0
+	return exitOK
 }
 
 // scriptWaitLimit bounds --once's wait for a scenario's script: the

@@ -116,7 +116,7 @@ func runRecord(fs *pflag.FlagSet, o *options, out string, force, headless bool, 
 	}
 	if cerr != nil {
 		fmt.Fprintf(stderr, "informtop: %v\n", cerr)
-		return exitError{1}
+		return exitError{exitNotSynced}
 	}
 	return nil
 }

@@ -157,19 +157,19 @@ func replayOnce(ctx context.Context, src *replay.Source, o *options, stdout, std
 	// was served, at most --timeout more.
 	err := src.SettledWithin(runCtx, o.timeout)
 	if ferr := src.Err(); ferr != nil {
-		return 0, ferr
+		return exitOK, ferr
 	}
 	r := src.Report()
 	r.Scope, r.InformtopVersion = o.scope, currentVersions().informtop
 	if !writeReport(r, o, stdout, stderr) {
-		return 1, nil
+		return exitNotSynced, nil
 	}
 	tellWhatWasRead(src, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "informtop: %v; the report shows where it stopped\n", err)
-		return 1, nil
+		return exitNotSynced, nil
 	}
-	return 0, nil
+	return exitOK, nil
 }
 
 // tellWhatWasRead says where the file was cut short and what the replay

@@ -7,6 +7,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // The schedule is kube-apiserver v1.37's cacheWatcher rule: a minute on,
@@ -47,7 +49,7 @@ func TestBookmarkCadenceDefault(t *testing.T) {
 	}
 	lw := mustLW(t, c, Pods, Selector{})
 	w := mustWatch(t, lw, metav1.ListOptions{ResourceVersion: rvString(c.ResourceVersion()), AllowWatchBookmarks: true})
-	waitFor(t, "the stream's bookmark timer", clk.HasWaiters)
+	waitfor.True(t, "the stream's bookmark timer", clk.HasWaiters)
 	// Other kinds' writes move the revision: a bookmark would have news.
 	if _, err := c.CreateRandom(Secrets, ""); err != nil {
 		t.Fatal(err)
@@ -73,7 +75,7 @@ func TestBookmarkCadenceDefault(t *testing.T) {
 		if ev := next(t, w); ev.Type != watch.Bookmark {
 			t.Fatalf("%s: got %s, want a BOOKMARK", when, ev.Type)
 		}
-		waitFor(t, "the next bookmark scheduled", clk.HasWaiters)
+		waitfor.True(t, "the next bookmark scheduled", clk.HasWaiters)
 	}
 	step(59 * time.Second)
 	noEvent("at 59s")
@@ -90,5 +92,5 @@ func TestBookmarkCadenceDefault(t *testing.T) {
 	if ev := next(t, w); ev.Type != watch.Bookmark {
 		t.Fatalf("at 2m58s: got %s, want the last BOOKMARK before the timeout", ev.Type)
 	}
-	waitFor(t, "no timer left after the last bookmark", func() bool { return !clk.HasWaiters() })
+	waitfor.True(t, "no timer left after the last bookmark", func() bool { return !clk.HasWaiters() })
 }

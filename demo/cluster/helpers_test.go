@@ -16,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // eventually bounds every wait in these tests: far above what any step
@@ -212,16 +214,6 @@ func waitConverged(t testing.TB, c *Cluster, resource string, s cache.Store, f *
 	}
 }
 
-// waitFor polls cond until it holds.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	err := wait.PollUntilContextTimeout(context.Background(), 2*time.Millisecond, eventually, true,
-		func(context.Context) (bool, error) { return cond(), nil })
-	if err != nil {
-		t.Fatalf("timed out waiting for %s", what)
-	}
-}
-
 // fastBackoff keeps reflector retries in tests to milliseconds; the
 // default backoff (0.8s doubling to 30s) would make fault tests slow.
 func fastBackoff() *wait.Backoff {
@@ -250,7 +242,7 @@ func runReflector(t testing.TB, lw cache.ListerWatcher, example runtime.Object) 
 // waitSynced waits for the reflector's first successful list (or stream).
 func waitSynced(t testing.TB, r *cache.Reflector) {
 	t.Helper()
-	waitFor(t, "the reflector to sync", func() bool { return r.LastSyncResourceVersion() != "" })
+	waitfor.True(t, "the reflector to sync", func() bool { return r.LastSyncResourceVersion() != "" })
 }
 
 func example(t testing.TB, c *Cluster, resource string) runtime.Object {

@@ -6,6 +6,8 @@ import (
 	clientfeatures "k8s.io/client-go/features"
 	clientfeaturestesting "k8s.io/client-go/features/testing"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // These tests drive the server with client-go's real Reflector, the way the
@@ -67,7 +69,7 @@ func TestReflectorRelistsWhenHistoryExpiresDuringADroppedWatch(t *testing.T) {
 	stepAndConverge(t, c, wl, 3, Pods, s)
 
 	c.SetAvailable(false)
-	waitFor(t, "the reflector to retry its watch", func() bool { return c.Stats().Refused >= 2 })
+	waitfor.True(t, "the reflector to retry its watch", func() bool { return c.Stats().Refused >= 2 })
 	for _, key := range c.Keys(Pods)[:10] {
 		if _, err := c.Delete(Pods, key); err != nil {
 			t.Fatal(err)
@@ -112,7 +114,7 @@ func TestReflectorRecoversAfterServerUnavailable(t *testing.T) {
 	stepAndConverge(t, c, wl, 3, ConfigMaps, s)
 
 	c.SetAvailable(false)
-	waitFor(t, "the reflector to retry", func() bool { return c.Stats().Refused >= 3 })
+	waitfor.True(t, "the reflector to retry", func() bool { return c.Stats().Refused >= 3 })
 	wl.Step(20)
 	c.SetAvailable(true)
 	waitConverged(t, c, ConfigMaps, s, nil)

@@ -9,6 +9,8 @@ import (
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/utils/ptr"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // Tests of how streams end: timeouts, slow clients, outages, cancellation.
@@ -52,7 +54,7 @@ func TestSlowWatcherIsClosedAndMissesNothingItWasSent(t *testing.T) {
 		want = append(want, change{watch.Modified, keyOf(obj), rvOf(obj)})
 	}
 	// The watch cache waits its dispatch budget for room, then gives up.
-	waitFor(t, "the slow watcher to be terminated", func() bool { return c.Stats().WatchesSlow == 1 })
+	waitfor.True(t, "the slow watcher to be terminated", func() bool { return c.Stats().WatchesSlow == 1 })
 	var got []change
 	for _, ev := range untilClosed(t, w) {
 		got = append(got, changeOf(ev))
@@ -109,7 +111,7 @@ func TestWatchEndsWithItsContextAndStop(t *testing.T) {
 	w2.Stop()
 	w2.Stop() // idempotent
 	untilClosed(t, w2)
-	waitFor(t, "streams to deregister", func() bool { return c.Stats().WatchesOpen == 0 })
+	waitfor.True(t, "streams to deregister", func() bool { return c.Stats().WatchesOpen == 0 })
 	if _, err := lw.WatchWithContext(ctx, metav1.ListOptions{}); err == nil {
 		t.Fatal("watch with a cancelled context opened")
 	}

@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/utils/ptr"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 func rvString(v uint64) string { return strconv.FormatUint(v, 10) }
@@ -175,7 +177,7 @@ func TestWatchBookmarks(t *testing.T) {
 	if _, err := c.CreateRandom(Secrets, ""); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "a bookmark at the secret's version", func() bool {
+	waitfor.True(t, "a bookmark at the secret's version", func() bool {
 		ev := next(t, with)
 		return ev.Type == watch.Bookmark && rvOf(ev.Object) == rvString(c.ResourceVersion())
 	})

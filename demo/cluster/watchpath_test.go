@@ -4,10 +4,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // Tests of the server's watch path: etcd → etcd3 watcher → watch cache →
@@ -37,7 +40,7 @@ func TestBackpressureReachesEtcdAndDrainsWithoutLoss(t *testing.T) {
 	var p PathStats
 	// Settled: the dispatch waits on the full watcher, and everything
 	// behind it is full up to etcd.
-	waitFor(t, "buffers to fill up to etcd", func() bool {
+	waitfor.True(t, "buffers to fill up to etcd", func() bool {
 		p, _ = c.WatchPath(Pods)
 		return p.CacherIncoming.Len == 100 && p.Outgoing.Len == 10 && p.Incoming.Len == 10 && p.EtcdPending > 0 &&
 			len(p.Watchers) == 1 && p.Watchers[0].Blocked
@@ -61,7 +64,7 @@ func TestBackpressureReachesEtcdAndDrainsWithoutLoss(t *testing.T) {
 	}
 	// The dispatch counts an event once every watcher has it, which can be
 	// just after the watcher passed it on.
-	waitFor(t, "every event counted as dispatched", func() bool {
+	waitfor.True(t, "every event counted as dispatched", func() bool {
 		p, _ = c.WatchPath(Pods)
 		return p.Dispatched == updates+5
 	})
@@ -94,7 +97,7 @@ func TestSlowWatcherIsTerminatedOthersGoOn(t *testing.T) {
 		got = append(got, changeOf(nextNonBookmark(t, fast)))
 	}
 	sameChanges(t, got, want)
-	waitFor(t, "the slow watcher to be terminated", func() bool { return c.Stats().WatchesSlow == 1 })
+	waitfor.True(t, "the slow watcher to be terminated", func() bool { return c.Stats().WatchesSlow == 1 })
 	var seen []change
 	for _, ev := range untilClosed(t, slow) {
 		seen = append(seen, changeOf(ev))
@@ -188,7 +191,7 @@ func TestDispatchedCountsEventsNotCopies(t *testing.T) {
 		nextNonBookmark(t, b)
 	}
 	var p PathStats
-	waitFor(t, "every copy counted as sent and every event as dispatched", func() bool {
+	waitfor.True(t, "every copy counted as sent and every event as dispatched", func() bool {
 		p, _ = c.WatchPath(Pods)
 		return p.Sent == 2*updates && p.Dispatched == 3+updates
 	})
@@ -289,7 +292,7 @@ func TestWatchPathStopsWhenIdle(t *testing.T) {
 	}
 	w.Stop()
 	untilClosed(t, w)
-	waitFor(t, "the path to stop", func() bool { return !running() })
+	waitfor.True(t, "the path to stop", func() bool { return !running() })
 }
 
 func kindPods() *kind {
@@ -310,33 +313,37 @@ func parseUint(t testing.TB, s string) uint64 {
 }
 
 // A client set to go without bookmarks gets none even though it asks, and
-// one that keeps them gets them.
+// one that keeps them gets them. Time is the point (ten bookmark intervals
+// pass with none), so it passes on synctest's clock.
 func TestClientWithoutBookmarks(t *testing.T) {
-	c := New(Options{BookmarkFrequency: 5 * time.Millisecond})
-	quiet, with := mustLW(t, c, Pods, Selector{}), mustLW(t, c, Pods, Selector{})
-	quiet.SetBookmarks(false)
-	opts := metav1.ListOptions{ResourceVersion: "1", AllowWatchBookmarks: true}
-	wq, ww := mustWatch(t, quiet, opts), mustWatch(t, with, opts)
-	// A write to another kind moves the revision past the watches' start,
-	// so bookmarks have somewhere to go.
-	if _, err := c.CreateRandom(Secrets, ""); err != nil {
-		t.Fatal(err)
-	}
-	if ev := next(t, ww); ev.Type != watch.Bookmark {
-		t.Fatalf("first event with bookmarks on = %s, want BOOKMARK", ev.Type)
-	}
-	time.Sleep(50 * time.Millisecond) // ten bookmark intervals
-	obj, err := c.CreateRandom(Pods, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ev := next(t, wq); ev.Type != watch.Added || keyOf(ev.Object) != keyOf(obj) {
-		t.Fatalf("first event without bookmarks = %s %s, want the ADDED pod", ev.Type, keyOf(ev.Object))
-	}
-	wq.Stop()
-	ww.Stop()
-	untilClosed(t, wq)
-	untilClosed(t, ww)
+	synctest.Test(t, func(t *testing.T) {
+		c := New(Options{BookmarkFrequency: 5 * time.Millisecond})
+		quiet, with := mustLW(t, c, Pods, Selector{}), mustLW(t, c, Pods, Selector{})
+		quiet.SetBookmarks(false)
+		opts := metav1.ListOptions{ResourceVersion: "1", AllowWatchBookmarks: true}
+		wq, ww := mustWatch(t, quiet, opts), mustWatch(t, with, opts)
+		// A write to another kind moves the revision past the watches' start,
+		// so bookmarks have somewhere to go.
+		if _, err := c.CreateRandom(Secrets, ""); err != nil {
+			t.Fatal(err)
+		}
+		if ev := next(t, ww); ev.Type != watch.Bookmark {
+			t.Fatalf("first event with bookmarks on = %s, want BOOKMARK", ev.Type)
+		}
+		time.Sleep(50 * time.Millisecond) // ten bookmark intervals, on the bubble's clock
+		synctest.Wait()
+		obj, err := c.CreateRandom(Pods, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev := next(t, wq); ev.Type != watch.Added || keyOf(ev.Object) != keyOf(obj) {
+			t.Fatalf("first event without bookmarks = %s %s, want the ADDED pod", ev.Type, keyOf(ev.Object))
+		}
+		wq.Stop()
+		ww.Stop()
+		untilClosed(t, wq)
+		untilClosed(t, ww)
+	})
 }
 
 // A watch from a resourceVersion the window no longer holds is answered,
@@ -361,7 +368,7 @@ func TestErrorOnlyStreamIsNotAWatcher(t *testing.T) {
 		t.Fatalf("first event %s, want ERROR", ev.Type)
 	}
 	untilClosed(t, w)
-	waitFor(t, "the error stream to be counted closed", func() bool {
+	waitfor.True(t, "the error stream to be counted closed", func() bool {
 		p, _ := c.WatchPath(Pods)
 		return p.ErrorStreams == 0
 	})

@@ -1,8 +1,6 @@
 package fifo
 
-import (
-	"k8s.io/client-go/tools/cache"
-)
+import "k8s.io/client-go/tools/cache"
 
 // Pop waits until a row is queued, removes the oldest row and hands its
 // deltas (a cache.Deltas, oldest first) to process, then returns them with
@@ -36,7 +34,7 @@ func (f *DeltaFIFO) Pop(process cache.PopProcessFunc) (interface{}, error) {
 	f.queued -= len(deltas)
 	f.stats.pops++
 	for _, d := range deltas {
-		f.stats.popped.count(d)
+		countDelta(&f.stats.popped, d)
 	}
 
 	// The row is unreachable from the queue now, so the caller owns deltas.

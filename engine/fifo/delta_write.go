@@ -1,8 +1,6 @@
 package fifo
 
-import (
-	"k8s.io/client-go/tools/cache"
-)
+import "k8s.io/client-go/tools/cache"
 
 // Add queues an Added delta for obj (after the transformer, if any).
 func (f *DeltaFIFO) Add(obj interface{}) error {
@@ -89,7 +87,7 @@ func (f *DeltaFIFO) appendLocked(key string, t cache.DeltaType, obj interface{})
 		// A delta that replaced a duplicate delete is not counted: the
 		// counters describe what the queue holds and what left it.
 		f.queued++
-		f.stats.added.count(cache.Delta{Type: t, Object: obj})
+		countDelta(&f.stats.added, cache.Delta{Type: t, Object: obj})
 		if queued {
 			f.stats.coalesced++
 		}

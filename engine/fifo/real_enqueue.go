@@ -1,8 +1,6 @@
 package fifo
 
-import (
-	"k8s.io/client-go/tools/cache"
-)
+import "k8s.io/client-go/tools/cache"
 
 // Add queues an Added delta for obj. Like Update and Delete it counts as
 // the queue's first population when it comes before any Replace.
@@ -64,7 +62,7 @@ func (f *RealFIFO) appendObjectLocked(t cache.DeltaType, obj interface{}, transf
 func (f *RealFIFO) appendLocked(it realItem) {
 	it.at = f.now().UnixNano()
 	f.items.push(it)
-	f.added.count(it.delta)
+	countDelta(&f.added, it.delta)
 	f.cond.Broadcast()
 	f.metrics.depth.Set(float64(f.items.len()))
 }

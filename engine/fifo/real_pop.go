@@ -1,8 +1,6 @@
 package fifo
 
-import (
-	"k8s.io/client-go/tools/cache"
-)
+import "k8s.io/client-go/tools/cache"
 
 // realBatchable are the delta types PopBatch may group. ReplacedAll,
 // SyncAll and Bookmark act on the whole store, so each goes alone.
@@ -124,7 +122,7 @@ func (f *RealFIFO) closedLocked() bool { return f.closed }
 // takeLocked removes the first n items, counting them as popped.
 func (f *RealFIFO) takeLocked(n int) {
 	for i := 0; i < n; i++ {
-		f.popped.count(f.items.at(i).delta)
+		countDelta(&f.popped, f.items.at(i).delta)
 	}
 	f.pops += uint64(n)
 	f.items.drop(n)

@@ -1,40 +1,17 @@
 package fifo
 
 import (
-	"time"
-
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
-// Item is one row of a queue's bounded head view. For DeltaFIFO a row is a
-// key with all its coalesced deltas; for RealFIFO a row is one event.
-type Item struct {
-	Key      string            `json:"key"`
-	Types    []cache.DeltaType `json:"types"`
-	Enqueued time.Time         `json:"enqueued"` // when the row entered the queue
-}
-
-// TypeCounts counts deltas by type.
-type TypeCounts struct {
-	Added    uint64 `json:"added"`
-	Updated  uint64 `json:"updated"`
-	Deleted  uint64 `json:"deleted"`
-	Replaced uint64 `json:"replaced"`
-	Sync     uint64 `json:"sync"`
-	Bookmark uint64 `json:"bookmark"`
-}
-
-// Total is the sum over all types.
-func (c TypeCounts) Total() uint64 {
-	return c.Added + c.Updated + c.Deleted + c.Replaced + c.Sync + c.Bookmark
-}
-
-// count adds delta d. RealFIFO's whole-store items count under the type
+// countDelta adds delta d. RealFIFO's whole-store items count under the type
 // they stand for: a ReplacedAll as one Replaced per listed object, as the
 // same list queued without AtomicEvents (or into a DeltaFIFO) counts, so a
 // streamed list of 300 objects reads 300 and not 1; a SyncAll, whose
 // objects are only known when it is processed, as one Sync.
-func (c *TypeCounts) count(d cache.Delta) {
+func countDelta(c *TypeCounts, d cache.Delta) {
 	switch d.Type {
 	case cache.Added:
 		c.Added++
@@ -53,24 +30,6 @@ func (c *TypeCounts) count(d cache.Delta) {
 	case cache.Bookmark:
 		c.Bookmark++
 	}
-}
-
-// Stats is a cheap, consistent copy of a queue's instrumentation, taken
-// under the queue's lock. Head holds at most the number of rows asked for,
-// so its cost depends on those rows (and, for DeltaFIFO, on the deltas they
-// hold), never on how many rows are queued behind them.
-type Stats struct {
-	Kind           Kind       `json:"kind"`
-	Depth          int        `json:"depth"`  // rows: keys (DeltaFIFO) or events (RealFIFO)
-	Deltas         int        `json:"deltas"` // deltas held over all rows
-	OldestEnqueued time.Time  `json:"oldestEnqueued"`
-	Added          TypeCounts `json:"added"`  // deltas ever queued, by type
-	Popped         TypeCounts `json:"popped"` // deltas ever popped, by type
-	Pops           uint64     `json:"pops"`   // Pop/PopBatch items handed to the process function
-	Coalesced      uint64     `json:"coalesced"`
-	Synced         bool       `json:"synced"`
-	Closed         bool       `json:"closed"`
-	Head           []Item     `json:"head,omitempty"`
 }
 
 // Instrumented is what the engine reads from either queue.
@@ -97,3 +56,16 @@ type Instrumented interface {
 	// PopWaiting reports whether a pop is blocked waiting for an item.
 	PopWaiting() bool
 }
+
+type (
+	// Item is one row of a queue's bounded head view. For DeltaFIFO a row
+	// is a key with all its coalesced deltas; for RealFIFO one event.
+	Item = pipeline.QueueItem
+	// TypeCounts counts deltas by type.
+	TypeCounts = pipeline.DeltaCounts
+	// Stats is a cheap, consistent copy of a queue's instrumentation,
+	// taken under the queue's lock. Head holds at most the number of rows
+	// asked for, so its cost depends on those rows (and, for DeltaFIFO, on
+	// the deltas they hold), never on how many rows are queued behind them.
+	Stats = pipeline.Queue
+)

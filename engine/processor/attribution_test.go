@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/agent/redact"
 )
 
@@ -64,7 +64,7 @@ func TestAttributionNamesOnlyTheMutatingListener(t *testing.T) {
 	delivered(t, copier, n)
 
 	var keys []string
-	for _, e := range events.ofType(instr.EventCacheMutation) {
+	for _, e := range events.ofType(pipeline.EventCacheMutation) {
 		if e.Listener != "mutator" || !strings.HasSuffix(e.Detail, touched) || !e.Lifecycle() {
 			t.Fatalf("event %+v: want a lifecycle event (kept longer) naming mutator, its detail ending in %q", e, touched)
 		}
@@ -75,7 +75,7 @@ func TestAttributionNamesOnlyTheMutatingListener(t *testing.T) {
 	}
 	s := mutator.Stats()
 	if s.CacheMutations != 3 || s.LastCacheMutation == nil || s.LastCacheMutation.Key != "ns/o7" ||
-		s.LastCacheMutation.Callback != CallbackAdd || !slices.Equal(s.LastCacheMutation.Fields, []string{touched}) {
+		s.LastCacheMutation.Callback != pipeline.CallbackAdd || !slices.Equal(s.LastCacheMutation.Fields, []string{touched}) {
 		t.Fatalf("mutator: %d mutations, last %+v; want 3, last ns/o7 OnAdd [%s]", s.CacheMutations, s.LastCacheMutation, touched)
 	}
 	if c := copier.Stats(); c.CacheMutations != 0 || c.LastCacheMutation != nil {
@@ -108,7 +108,7 @@ func TestAttributionRefusesToGuessWhenCallbacksOverlap(t *testing.T) {
 	delivered(t, mutator, 1)
 	delivered(t, bystander, 1)
 
-	got := events.ofType(instr.EventCacheMutation)
+	got := events.ofType(pipeline.EventCacheMutation)
 	if len(got) != 1 || got[0].Listener != "" || got[0].Key != "ns/shared" ||
 		!strings.Contains(got[0].Detail, "no handler is named") || !strings.HasSuffix(got[0].Detail, touched) {
 		t.Fatalf("events %+v: want one unattributed report for ns/shared ending in %q", got, touched)
@@ -133,7 +133,7 @@ func TestAttributionIsOffByDefault(t *testing.T) {
 	run(t, p)
 	p.Distribute(add(obj("a", "1"), false), false)
 	delivered(t, l, 1)
-	if p.attrib != nil || l.Stats().CacheMutations != 0 || len(events.ofType(instr.EventCacheMutation)) != 0 {
+	if p.attrib != nil || l.Stats().CacheMutations != 0 || len(events.ofType(pipeline.EventCacheMutation)) != 0 {
 		t.Fatalf("attribution ran although it was not asked for")
 	}
 }
@@ -158,7 +158,7 @@ func TestAttributionWithoutADescriberNamesPathsOnly(t *testing.T) {
 	if m := l.Stats().LastCacheMutation; m == nil || !slices.Equal(m.Fields, []string{want}) || m.Key != "ns/p" {
 		t.Fatalf("last mutation %+v, want ns/p with %q", m, want)
 	}
-	evs := events.ofType(instr.EventCacheMutation)
+	evs := events.ofType(pipeline.EventCacheMutation)
 	if len(evs) != 1 || !strings.HasSuffix(evs[0].Detail, want) || strings.Contains(evs[0].Detail, "yes") {
 		t.Fatalf("mutation events %+v, want one naming the path and not the value", evs)
 	}

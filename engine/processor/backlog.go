@@ -1,6 +1,9 @@
 package processor
 
-import "github.com/informtop/informtop/agent/instr"
+import (
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
+)
 
 // backlog is a listener's queue of notifications: a ring that doubles when
 // full and never shrinks, as client-go v0.37's processorListener holds its
@@ -54,8 +57,8 @@ func (b *backlog) Len() int { return b.n }
 func (b *backlog) Cap() int { return len(b.data) }
 
 // peek copies at most max of the oldest entries as Pending rows.
-func (b *backlog) peek(max int) []Pending {
-	out := make([]Pending, 0, min(max, b.n))
+func (b *backlog) peek(max int) []pipeline.Pending {
+	out := make([]pipeline.Pending, 0, min(max, b.n))
 	for i := range min(max, b.n) {
 		out = append(out, b.at(i).pending())
 	}
@@ -63,6 +66,6 @@ func (b *backlog) peek(max int) []Pending {
 }
 
 // pending describes the entry for the UI.
-func (e entry) pending() Pending {
-	return Pending{Callback: e.callback(), Key: instr.KeyOf(e.object()), Sync: e.isSync()}
+func (e entry) pending() pipeline.Pending {
+	return pipeline.Pending{Callback: e.callback(), Key: instr.KeyOf(e.object()), Sync: e.isSync()}
 }

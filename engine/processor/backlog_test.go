@@ -7,6 +7,9 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 func TestBacklogShowsWhatAListenerStillOwes(t *testing.T) {
@@ -22,10 +25,10 @@ func TestBacklogShowsWhatAListenerStillOwes(t *testing.T) {
 	p.Distribute(UpdateNotification{Old: obj("b", "1"), New: obj("b", "1")}, true)
 	p.Distribute(DeleteNotification{Obj: cache.DeletedFinalStateUnknown{Key: "ns/c", Obj: obj("c", "1")}}, false)
 
-	want := []Pending{
-		{Callback: CallbackUpdate, Key: "ns/a"},
-		{Callback: CallbackUpdate, Key: "ns/b", Sync: true},
-		{Callback: CallbackDelete, Key: "ns/c"},
+	want := []pipeline.Pending{
+		{Callback: pipeline.CallbackUpdate, Key: "ns/a"},
+		{Callback: pipeline.CallbackUpdate, Key: "ns/b", Sync: true},
+		{Callback: pipeline.CallbackDelete, Key: "ns/c"},
 	}
 	if got := l.Backlog(10); !slices.Equal(got, want) {
 		t.Fatalf("Backlog(10) = %+v, want %+v", got, want)
@@ -91,7 +94,7 @@ func TestSyncedAtIsWhenTheRegistrationSynced(t *testing.T) {
 	clk.Step(7 * time.Second)
 	up.markSynced()
 	synced(t, l)
-	eventually(t, "SyncedAt", func() bool { return !l.Stats().SyncedAt.IsZero() })
+	waitfor.True(t, "SyncedAt", func() bool { return !l.Stats().SyncedAt.IsZero() })
 	if got, want := l.Stats().SyncedAt, start.Add(7*time.Second); !got.Equal(want) {
 		t.Fatalf("SyncedAt = %v, want %v (when upstream synced)", got, want)
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 func TestDeliversEveryKindInOrder(t *testing.T) {
@@ -33,7 +35,7 @@ func TestDeliversEveryKindInOrder(t *testing.T) {
 		"add c@3 initial=false",
 		"delete tombstone(ns/x)",
 	})
-	if got, want := l.Stats().Delivered, (Delivered{Add: 3, Update: 1, Delete: 2, Tombstones: 1}); got != want {
+	if got, want := l.Stats().Delivered, (pipeline.Delivered{Add: 3, Update: 1, Delete: 2, Tombstones: 1}); got != want {
 		t.Fatalf("Delivered = %+v, want %+v", got, want)
 	}
 }
@@ -74,7 +76,7 @@ func TestSlowHandlerDoesNotHoldBackOthers(t *testing.T) {
 		t.Fatalf("stalled slow listener: Pending=%d HighWater=%d Capacity=%d Delivered=%d, want %d, %d, 4096, 0",
 			s.Pending, s.HighWater, s.Capacity, s.Delivered.Total(), n-1, n-1)
 	}
-	if s.InCallback != CallbackAdd || s.InCallbackKey != "ns/obj-0000" {
+	if s.InCallback != pipeline.CallbackAdd || s.InCallbackKey != "ns/obj-0000" {
 		t.Fatalf("slow listener in %q on %q, want OnAdd on ns/obj-0000", s.InCallback, s.InCallbackKey)
 	}
 	if fs := fast.Stats(); fs.Pending != 0 || fs.InCallback != "" {

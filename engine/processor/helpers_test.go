@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // obj builds a namespaced object with a resourceVersion; its key is "ns/name".
@@ -123,7 +122,7 @@ func run(t *testing.T, p *Processor) (stop func()) {
 		<-done
 	}
 	t.Cleanup(stop)
-	eventually(t, "processor running", func() bool {
+	waitfor.True(t, "processor running", func() bool {
 		p.mu.RLock()
 		defer p.mu.RUnlock()
 		return p.state == running
@@ -131,20 +130,10 @@ func run(t *testing.T, p *Processor) (stop func()) {
 	return stop
 }
 
-// eventually polls cond until it holds, failing the test after 10 s.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true,
-		func(context.Context) (bool, error) { return cond(), nil })
-	if err != nil {
-		t.Fatalf("waiting for %s: %v", what, err)
-	}
-}
-
 // delivered waits until l's handler has returned from n calls.
 func delivered(t *testing.T, l *Listener, n uint64) {
 	t.Helper()
-	eventually(t, fmt.Sprintf("%s to deliver %d", l.Name(), n), func() bool {
+	waitfor.True(t, fmt.Sprintf("%s to deliver %d", l.Name(), n), func() bool {
 		return l.Stats().Delivered.Total() >= n
 	})
 }

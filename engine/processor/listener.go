@@ -1,8 +1,6 @@
 package processor
 
 import (
-	"github.com/informtop/informtop/agent/instr"
-
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -11,6 +9,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/cache/synctrack"
 	"k8s.io/klog/v2"
+
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 // initialBacklog is the starting capacity of a listener's backlog, as
@@ -74,7 +75,7 @@ type Listener struct {
 	busy      bool      // a callback is running
 	current   entry     // the notification being handled while busy
 	since     time.Time // when the current callback started
-	delivered Delivered
+	delivered pipeline.Delivered
 	latency   latencyWindow
 	panics    uint64
 	lastPanic string
@@ -172,7 +173,7 @@ func newBacklog() *backlog { return newBacklogOf(initialBacklog) }
 // Backlog copies at most max of the notifications waiting for the handler,
 // oldest first, not counting the one in progress. It holds the listener's
 // lock for the copy only, so max bounds its cost.
-func (l *Listener) Backlog(max int) []Pending {
+func (l *Listener) Backlog(max int) []pipeline.Pending {
 	if max <= 0 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/agent/shared/jsondiff"
 )
 
@@ -12,7 +13,7 @@ import (
 // changed. last is replaced, never modified, so Stats can hand it out.
 type cacheMutations struct {
 	count uint64
-	last  *CacheMutation
+	last  *pipeline.CacheMutation
 }
 
 // attributed is the cached object a callback is handed and could corrupt:
@@ -46,17 +47,17 @@ func (l *Listener) checkMutation(e entry, pr *probe) {
 		fields = changedPaths(pr.before, obj)
 	}
 	if verdict == changedAmbiguous {
-		l.p.sink.Emit(instr.Event{Time: now, Type: instr.EventCacheMutation, Informer: l.p.informer, Key: key,
+		l.p.sink.Emit(instr.Event{Time: now, Type: pipeline.EventCacheMutation, Informer: l.p.informer, Key: key,
 			Detail: fmt.Sprintf("a cached object changed while %s were all handling it, so no handler is named: %s",
 				joinNames(suspects), fieldList(fields))})
 		return
 	}
-	m := &CacheMutation{Time: now, Callback: e.callback(), Key: key, Fields: fields}
+	m := &pipeline.CacheMutation{Time: now, Callback: e.callback(), Key: key, Fields: fields}
 	l.mu.Lock()
 	l.mutations.count++
 	l.mutations.last = m
 	l.mu.Unlock()
-	l.p.sink.Emit(instr.Event{Time: now, Type: instr.EventCacheMutation, Informer: l.p.informer, Listener: l.name, Key: key,
+	l.p.sink.Emit(instr.Event{Time: now, Type: pipeline.EventCacheMutation, Informer: l.p.informer, Listener: l.name, Key: key,
 		Detail: e.callback() + " changed the cached object (it changed during this callback, with no other handler on it): " + fieldList(fields)})
 }
 

@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 // enqueue appends e to the backlog without waiting for the handler.
@@ -75,7 +76,7 @@ func (l *Listener) deliver(e entry, start time.Time) {
 	sink, key := l.p.perCall, ""
 	if sink != nil {
 		key = instr.KeyOf(e.object())
-		sink.Emit(instr.Event{Time: start, Type: instr.EventHandlerStart, Informer: l.p.informer,
+		sink.Emit(instr.Event{Time: start, Type: pipeline.EventHandlerStart, Informer: l.p.informer,
 			Listener: l.name, Key: key, Detail: e.detail()})
 	}
 	var pr *probe
@@ -92,13 +93,13 @@ func (l *Listener) deliver(e entry, start time.Time) {
 	l.mu.Lock()
 	l.busy, l.current = false, entry{}
 	if k != kindNone {
-		l.delivered.count(k)
+		countDelivered(&l.delivered, k)
 		l.latency.record(took)
 	}
 	l.mu.Unlock()
 
 	if k != kindNone && sink != nil {
-		sink.Emit(instr.Event{Time: end, Type: instr.EventHandlerFinish, Informer: l.p.informer,
+		sink.Emit(instr.Event{Time: end, Type: pipeline.EventHandlerFinish, Informer: l.p.informer,
 			Listener: l.name, Key: key, Detail: e.detail(), Duration: took})
 	}
 }
@@ -137,7 +138,7 @@ func (l *Listener) invoke(e entry, key string) (done kind) {
 	}
 	detail := fmt.Sprintf("unrecognized notification %T", e.n)
 	utilruntime.HandleErrorWithLogger(l.logger, nil, "Unrecognized notification", "notificationType", fmt.Sprintf("%T", e.n))
-	l.p.sink.Emit(instr.Event{Time: l.p.clock.Now(), Type: instr.EventError, Informer: l.p.informer,
+	l.p.sink.Emit(instr.Event{Time: l.p.clock.Now(), Type: pipeline.EventError, Informer: l.p.informer,
 		Listener: l.name, Detail: detail})
 	return kindNone
 }
@@ -156,7 +157,7 @@ func (l *Listener) recordPanic(e entry, key string, r any) {
 	if key == "" {
 		key = instr.KeyOf(e.object())
 	}
-	l.p.sink.Emit(instr.Event{Time: l.p.clock.Now(), Type: instr.EventHandlerPanic, Informer: l.p.informer,
+	l.p.sink.Emit(instr.Event{Time: l.p.clock.Now(), Type: pipeline.EventHandlerPanic, Informer: l.p.informer,
 		Listener: l.name, Key: key, Detail: e.callback() + ": " + msg})
 }
 
@@ -182,6 +183,6 @@ func (l *Listener) noteSynced() {
 	l.mu.Lock()
 	l.syncedAt = l.p.clock.Now()
 	l.mu.Unlock()
-	l.p.sink.Emit(instr.Event{Time: l.p.clock.Now(), Type: instr.EventSynced, Informer: l.p.informer,
+	l.p.sink.Emit(instr.Event{Time: l.p.clock.Now(), Type: pipeline.EventSynced, Informer: l.p.informer,
 		Listener: l.name, Detail: "handler registration synced"})
 }

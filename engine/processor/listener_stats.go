@@ -4,10 +4,11 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
-// count adds one returned call of kind k.
-func (d *Delivered) count(k kind) {
+// countDelivered adds one returned call of kind k.
+func countDelivered(d *pipeline.Delivered, k kind) {
 	switch k {
 	case kindAdd:
 		d.Add++
@@ -41,19 +42,13 @@ func (l *Listener) Stats() ListenerStats {
 		SyncedAt:           l.syncedAt,
 		OldestPendingSince: l.oldestPendingSinceLocked(),
 	}
-	var inFlight any
-	busy := l.busy
-	if busy {
-		s.InCallback, s.InCallbackSince = l.current.callback(), l.since
-		inFlight = l.current.object()
+	calls := instr.CallReading{Window: l.latency.recorded()}
+	if l.busy {
+		calls.Callback, calls.Since, calls.Object = l.current.callback(), l.since, l.current.object()
 	}
-	window := l.latency.recorded()
 	l.mu.Unlock()
 
-	if busy {
-		s.InCallbackKey = instr.KeyOf(inFlight)
-	}
-	s.LatencyP50, s.LatencyP99 = instr.Percentiles(window)
+	calls.Fill(&s)
 	s.Synced = l.tracker.HasSynced()
 	s.RequestedResync = l.requestedResync
 	s.ResyncPeriod = time.Duration(l.resyncPeriod.Load())

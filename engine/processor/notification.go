@@ -1,5 +1,7 @@
 package processor
 
+import "github.com/informtop/informtop/agent/pipeline"
+
 // AddNotification asks a listener to call OnAdd(Obj, IsInInitialList).
 type AddNotification struct {
 	Obj             any
@@ -61,11 +63,11 @@ func (e entry) notification() any {
 func (e entry) callback() string {
 	switch e.notification().(type) {
 	case AddNotification:
-		return CallbackAdd
+		return pipeline.CallbackAdd
 	case UpdateNotification:
-		return CallbackUpdate
+		return pipeline.CallbackUpdate
 	case DeleteNotification:
-		return CallbackDelete
+		return pipeline.CallbackDelete
 	}
 	return ""
 }
@@ -73,10 +75,10 @@ func (e entry) callback() string {
 // detail is the callback as shown in events: resyncs are marked so the
 // event log tells them apart from real updates.
 func (e entry) detail() string {
-	if cb := e.callback(); cb != CallbackUpdate || !e.isSync() {
+	if cb := e.callback(); cb != pipeline.CallbackUpdate || !e.isSync() {
 		return cb
 	}
-	return CallbackUpdate + " (sync)"
+	return pipeline.CallbackUpdate + " (sync)"
 }
 
 // object is the object whose key describes the call: the new one for updates.

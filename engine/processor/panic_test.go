@@ -11,7 +11,8 @@ import (
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
-	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // noCrash makes handler panics recoverable for the rest of the test. Call it
@@ -43,20 +44,20 @@ func TestPanicIsRecoveredAndCounted(t *testing.T) {
 	p.Distribute(add(obj("bad", "1"), false), false)
 	p.Distribute(add(obj("good2", "1"), false), false)
 	delivered(t, l, 2)
-	eventually(t, "bad call to finish", func() bool { return l.Stats().InCallback == "" })
+	waitfor.True(t, "bad call to finish", func() bool { return l.Stats().InCallback == "" })
 
 	equalCalls(t, "panicky", h.seen(), []string{"add good1@1 initial=false", "add bad@1 initial=false", "add good2@1 initial=false"})
 	s := l.Stats()
-	if s.Panics != 1 || s.LastPanic != "boom" || s.Delivered != (Delivered{Add: 2}) {
+	if s.Panics != 1 || s.LastPanic != "boom" || s.Delivered != (pipeline.Delivered{Add: 2}) {
 		t.Fatalf("Panics=%d LastPanic=%q Delivered=%+v, want 1, boom, 2 adds", s.Panics, s.LastPanic, s.Delivered)
 	}
-	got := events.ofType(instr.EventHandlerPanic)
+	got := events.ofType(pipeline.EventHandlerPanic)
 	if len(got) != 1 || got[0].Listener != "panicky" || got[0].Key != "ns/bad" || got[0].Detail != "OnAdd: boom" {
 		t.Fatalf("panic events %+v", got)
 	}
-	eventually(t, "finish of good2", func() bool { return len(events.ofType(instr.EventHandlerFinish)) >= 2 })
+	waitfor.True(t, "finish of good2", func() bool { return len(events.ofType(pipeline.EventHandlerFinish)) >= 2 })
 	var finished []string
-	for _, e := range events.ofType(instr.EventHandlerFinish) {
+	for _, e := range events.ofType(pipeline.EventHandlerFinish) {
 		finished = append(finished, e.Key)
 	}
 	equalCalls(t, "finish events", finished, []string{"ns/good1", "ns/good2"})

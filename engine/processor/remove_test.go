@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 func TestRemoveListenerDropsBacklogAndIsIdempotent(t *testing.T) {
@@ -22,7 +24,7 @@ func TestRemoveListenerDropsBacklogAndIsIdempotent(t *testing.T) {
 		p.Distribute(add(obj(name, "1"), false), false)
 	}
 	<-g.entered
-	eventually(t, "backlog of 4", func() bool { return l.Stats().Pending == 4 })
+	waitfor.True(t, "backlog of 4", func() bool { return l.Stats().Pending == 4 })
 
 	if err := p.RemoveListener(l); err != nil {
 		t.Fatalf("RemoveListener: %v", err)

@@ -1,12 +1,13 @@
 package processor
 
 import (
-	"github.com/informtop/informtop/agent/instr"
-
 	"testing"
 	"time"
 
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 )
 
 func TestSyncReachesOnlyDueListeners(t *testing.T) {
@@ -62,7 +63,7 @@ func TestSyncReachesOnlyDueListeners(t *testing.T) {
 	for _, w := range wants {
 		delivered(t, w.l, uint64(len(w.want)))
 		equalCalls(t, w.l.Name(), w.r.seen(), w.want)
-		if got, want := w.l.Stats().Delivered, (Delivered{Add: 1, Update: 1, Sync: w.sync}); got != want {
+		if got, want := w.l.Stats().Delivered, (pipeline.Delivered{Add: 1, Update: 1, Sync: w.sync}); got != want {
 			t.Fatalf("%s: Delivered = %+v, want %+v", w.l.Name(), got, want)
 		}
 	}

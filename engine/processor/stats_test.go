@@ -10,6 +10,8 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // steppingHandler advances the fake clock inside each call by the number of
@@ -67,7 +69,7 @@ func TestStatsWhileInCallback(t *testing.T) {
 	p.AddListener(l, nil)
 	run(t, p)
 	t.Cleanup(g.release)
-	eventually(t, "the registration synced", func() bool { return !l.Stats().SyncedAt.IsZero() })
+	waitfor.True(t, "the registration synced", func() bool { return !l.Stats().SyncedAt.IsZero() })
 
 	clk.Step(5 * time.Second)
 	p.Distribute(UpdateNotification{Old: obj("a", "1"), New: obj("b", "1")}, true)
@@ -78,7 +80,7 @@ func TestStatsWhileInCallback(t *testing.T) {
 	s := l.Stats()
 	want := ListenerStats{
 		Name: "l", Pending: 1, Capacity: initialBacklog, HighWater: 1,
-		InCallback: CallbackUpdate, InCallbackKey: "ns/b", InCallbackSince: start.Add(5 * time.Second),
+		InCallback: pipeline.CallbackUpdate, InCallbackKey: "ns/b", InCallbackSince: start.Add(5 * time.Second),
 		Synced: true, SyncedAt: start, RequestedResync: time.Minute, ResyncPeriod: 2 * time.Minute,
 	}
 	if s != want {
@@ -88,7 +90,7 @@ func TestStatsWhileInCallback(t *testing.T) {
 	g.release()
 	delivered(t, l, 2)
 	s = l.Stats()
-	if s.Delivered != (Delivered{Sync: 1, Delete: 1}) || s.InCallback != "" || s.InCallbackKey != "" || !s.InCallbackSince.IsZero() {
+	if s.Delivered != (pipeline.Delivered{Sync: 1, Delete: 1}) || s.InCallback != "" || s.InCallbackKey != "" || !s.InCallbackSince.IsZero() {
 		t.Fatalf("after draining: %+v", s)
 	}
 	if s.LatencyP99 != time.Second {
@@ -106,21 +108,21 @@ func TestHandlerEvents(t *testing.T) {
 	p.Distribute(add(obj("ms-7", "1"), false), false)
 	p.Distribute(UpdateNotification{Old: obj("ms-3", "1"), New: obj("ms-3", "1")}, true)
 	delivered(t, l, 2)
-	eventually(t, "finish events", func() bool { return len(events.ofType(instr.EventHandlerFinish)) == 2 })
+	waitfor.True(t, "finish events", func() bool { return len(events.ofType(pipeline.EventHandlerFinish)) == 2 })
 
 	var got []instr.Event
 	for _, e := range events.Recent(-1) {
-		if e.Type == instr.EventHandlerStart || e.Type == instr.EventHandlerFinish {
+		if e.Type == pipeline.EventHandlerStart || e.Type == pipeline.EventHandlerFinish {
 			e.Seq = 0 // the ring numbers events; the test checks their content
 			got = append(got, e)
 		}
 	}
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	want := []instr.Event{
-		{Time: at, Type: instr.EventHandlerStart, Informer: "pods", Listener: "l", Key: "ns/ms-7", Detail: CallbackAdd},
-		{Time: at.Add(7 * time.Millisecond), Type: instr.EventHandlerFinish, Informer: "pods", Listener: "l", Key: "ns/ms-7", Detail: CallbackAdd, Duration: 7 * time.Millisecond},
-		{Time: at.Add(7 * time.Millisecond), Type: instr.EventHandlerStart, Informer: "pods", Listener: "l", Key: "ns/ms-3", Detail: "OnUpdate (sync)"},
-		{Time: at.Add(10 * time.Millisecond), Type: instr.EventHandlerFinish, Informer: "pods", Listener: "l", Key: "ns/ms-3", Detail: "OnUpdate (sync)", Duration: 3 * time.Millisecond},
+		{Time: at, Type: pipeline.EventHandlerStart, Informer: "pods", Listener: "l", Key: "ns/ms-7", Detail: pipeline.CallbackAdd},
+		{Time: at.Add(7 * time.Millisecond), Type: pipeline.EventHandlerFinish, Informer: "pods", Listener: "l", Key: "ns/ms-7", Detail: pipeline.CallbackAdd, Duration: 7 * time.Millisecond},
+		{Time: at.Add(7 * time.Millisecond), Type: pipeline.EventHandlerStart, Informer: "pods", Listener: "l", Key: "ns/ms-3", Detail: "OnUpdate (sync)"},
+		{Time: at.Add(10 * time.Millisecond), Type: pipeline.EventHandlerFinish, Informer: "pods", Listener: "l", Key: "ns/ms-3", Detail: "OnUpdate (sync)", Duration: 3 * time.Millisecond},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("events %+v, want %+v", got, want)

@@ -7,7 +7,8 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // synced waits for the registration's checker to be done.
@@ -50,8 +51,8 @@ func TestRegistrationSyncWaitsForInitialOnAdds(t *testing.T) {
 	}
 	equalCalls(t, "blocked", h.seen(), []string{"add a@1 initial=true", "add b@1 initial=true"})
 	// The event follows the tracker's transition, so it may trail HasSynced.
-	eventually(t, "EventSynced", func() bool { return len(events.ofType(instr.EventSynced)) > 0 })
-	got := events.ofType(instr.EventSynced)
+	waitfor.True(t, "EventSynced", func() bool { return len(events.ofType(pipeline.EventSynced)) > 0 })
+	got := events.ofType(pipeline.EventSynced)
 	if len(got) != 1 || got[0].Listener != "blocked" || got[0].Informer != "pods" {
 		t.Fatalf("EventSynced events = %+v, want exactly one for blocked", got)
 	}

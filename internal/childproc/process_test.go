@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // A server that never stops on SIGTERM is killed after the grace period,
@@ -17,12 +19,8 @@ func TestStopKillsWhatIgnoresTerm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); !p.LogContains("listening"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("the child wrote nothing to its log; state %s", p.State())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitfor.Until(t, "the child to log that it listens", func() bool { return p.LogContains("listening") },
+		func() string { return "its state is " + p.State() })
 	if p.Exited() || p.State() != "running" {
 		t.Fatalf("state %q before Stop", p.State())
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/agent/shared/benchlw"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/benchrun"
 )
@@ -377,14 +378,8 @@ func BenchmarkMetricsScrape(b *testing.B) {
 		wg.Go(func() { inf.RunWithContext(ctx) })
 		infs[i] = inf
 	}
-	deadline := time.Now().Add(10 * time.Second)
 	for _, inf := range infs {
-		for !inf.HasSynced() {
-			if time.Now().After(deadline) {
-				b.Fatalf("informer %s did not sync", inf.Name())
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		waitfor.True(b, "informer "+inf.Name()+" to sync", inf.HasSynced)
 	}
 	// No rate bound, so that the scrape is what is measured.
 	h, err := NewHandler(serve.Options{Name: "bench", Registry: prometheus.NewRegistry(), RequestsPerSecond: -1}, infs...)

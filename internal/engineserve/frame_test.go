@@ -2,13 +2,15 @@ package engineserve
 
 import (
 	"fmt"
-	"github.com/informtop/informtop/agent/serve/servetest"
 	"testing"
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/agent/serve"
+	"github.com/informtop/informtop/agent/serve/servetest"
 	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/engine"
 )
 
@@ -49,7 +51,7 @@ func TestFrameCarriesSnapshotsEventsAndReasons(t *testing.T) {
 
 	// Resuming from Next returns only newer events.
 	f.podSource.Add(pod("d"))
-	waitFor(t, "the new pod to be cached", func() bool { return f.pods.Snapshot().Store.Objects == 4 })
+	waitfor.True(t, "the new pod to be cached", func() bool { return f.pods.Snapshot().Store.Objects == 4 })
 	var next api.Frame
 	servetest.GetJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, fr.Next), &next)
 	if len(next.Events) == 0 {
@@ -96,7 +98,7 @@ func TestSlowClientMissesEventsWithoutSlowingTheInformer(t *testing.T) {
 	var first api.Frame
 	servetest.GetJSON(t, srv, api.PathFrame, &first)
 	for i := range 100 {
-		ring.Emit(instr.Event{Type: instr.EventPop, Informer: "pods", Detail: fmt.Sprint(i)}) // per-item events: the ring keeps lifecycle ones longer
+		ring.Emit(instr.Event{Type: pipeline.EventPop, Informer: "pods", Detail: fmt.Sprint(i)}) // per-item events: the ring keeps lifecycle ones longer
 	}
 	var fr api.Frame
 	servetest.GetJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, first.Next), &fr)
@@ -111,8 +113,8 @@ func TestSlowClientMissesEventsWithoutSlowingTheInformer(t *testing.T) {
 func TestFrameHidesInformersNotGiven(t *testing.T) {
 	ring := instr.NewRing(64)
 	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "pods", Instrumentation: engine.Instrumentation{Events: ring}})
-	ring.Emit(instr.Event{Type: instr.EventControl, Informer: "other", Key: "default/hidden"})
-	ring.Emit(instr.Event{Type: instr.EventControl, Informer: "pods", Key: "default/shown"})
+	ring.Emit(instr.Event{Type: pipeline.EventControl, Informer: "other", Key: "default/hidden"})
+	ring.Emit(instr.Event{Type: pipeline.EventControl, Informer: "pods", Key: "default/shown"})
 	srv := server(t, serve.Options{}, inf)
 	var fr api.Frame
 	servetest.GetJSON(t, srv, api.PathFrame, &fr)
@@ -124,15 +126,15 @@ func TestFrameHidesInformersNotGiven(t *testing.T) {
 func TestFrameMergesInformersWithTheirOwnRings(t *testing.T) {
 	a := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "a"})
 	b := engine.NewSharedIndexInformerWithOptions(newTestSource(t), nil, engine.Options{Name: "b"})
-	a.Events().Emit(instr.Event{Type: instr.EventControl, Informer: "a", Key: "ns/1"})
-	b.Events().Emit(instr.Event{Type: instr.EventControl, Informer: "b", Key: "ns/2"})
+	a.Events().Emit(instr.Event{Type: pipeline.EventControl, Informer: "a", Key: "ns/1"})
+	b.Events().Emit(instr.Event{Type: pipeline.EventControl, Informer: "b", Key: "ns/2"})
 	srv := server(t, serve.Options{}, a, b)
 	var fr api.Frame
 	servetest.GetJSON(t, srv, api.PathFrame, &fr)
 	if len(fr.Events) != 2 || fr.Events[0].Key != "ns/1" || fr.Events[1].Key != "ns/2" || fr.Next != 3 {
 		t.Fatalf("merged events = %+v, next %d", fr.Events, fr.Next)
 	}
-	b.Events().Emit(instr.Event{Type: instr.EventControl, Informer: "b", Key: "ns/3"})
+	b.Events().Emit(instr.Event{Type: pipeline.EventControl, Informer: "b", Key: "ns/3"})
 	servetest.GetJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, fr.Next), &fr)
 	if len(fr.Events) != 1 || fr.Events[0].Key != "ns/3" || fr.Events[0].Seq != 3 {
 		t.Fatalf("resumed merged events = %+v", fr.Events)
@@ -153,16 +155,16 @@ func TestMergedFeedTellsTheClientWhatASourceRingLost(t *testing.T) {
 	var first api.Frame
 	servetest.GetJSON(t, srv, api.PathFrame, &first)
 	for i := range 100 {
-		ringA.Emit(instr.Event{Type: instr.EventPop, Informer: "a", Detail: fmt.Sprint(i)})
+		ringA.Emit(instr.Event{Type: pipeline.EventPop, Informer: "a", Detail: fmt.Sprint(i)})
 	}
-	ringB.Emit(instr.Event{Type: instr.EventPop, Informer: "b", Detail: "kept"})
+	ringB.Emit(instr.Event{Type: pipeline.EventPop, Informer: "b", Detail: "kept"})
 	var fr api.Frame
 	servetest.GetJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, first.Next), &fr)
 	if len(fr.Events) != 9 || fr.Missed != 92 {
 		t.Fatalf("after 100 events into a ring of 8: %d events, missed %d; want 9 events (8 of a, 1 of b) and 92 missed", len(fr.Events), fr.Missed)
 	}
 	// Read on from there: nothing more was lost.
-	ringA.Emit(instr.Event{Type: instr.EventPop, Informer: "a", Detail: "later"})
+	ringA.Emit(instr.Event{Type: pipeline.EventPop, Informer: "a", Detail: "later"})
 	servetest.GetJSON(t, srv, fmt.Sprintf("%s?cursor=%d", api.PathFrame, fr.Next), &fr)
 	if len(fr.Events) != 1 || fr.Missed != 0 {
 		t.Fatalf("resumed: %d events, missed %d; want 1 and 0", len(fr.Events), fr.Missed)

@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/informtop/informtop/agent/instr"
 	"github.com/informtop/informtop/agent/serve"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/engine"
 )
 
@@ -96,23 +96,12 @@ func newFixture(t *testing.T, ringSize int, podOpts engine.Options) *fixture {
 	startInformer(t, f.pods)
 	startInformer(t, f.secrets)
 	t.Cleanup(func() { close(release) }) // runs first: lets the listener finish before the informers stop
-	waitFor(t, "the blocked listener to hold 2 pending notifications and the secrets informer to sync", func() bool {
+	waitfor.True(t, "the blocked listener to hold 2 pending notifications and the secrets informer to sync", func() bool {
 		s := f.pods.Snapshot()
 		return f.secrets.HasSynced() && f.pods.HasSynced() && len(s.Listeners) == 1 &&
 			s.Listeners[0].InCallback != "" && s.Listeners[0].Pending == 2
 	})
 	return f
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // server serves a handler for the test's lifetime.

@@ -1,7 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve/servetest"
 	"net/http"
 	"testing"
 
@@ -11,6 +10,8 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/serve"
+	"github.com/informtop/informtop/agent/serve/servetest"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/engine"
 )
 
@@ -30,7 +31,7 @@ func TestMetricsMatchTheSnapshot(t *testing.T) {
 	// No Options.Resources: the labels' group and version come from the identifier.
 	srv := server(t, serve.Options{Registry: reg}, f.pods, f.secrets)
 	// The informer dates pending notifications on its once-a-second upkeep.
-	waitFor(t, "the blocked listener's notifications to be dated", func() bool {
+	waitfor.True(t, "the blocked listener's notifications to be dated", func() bool {
 		return !f.pods.Snapshot().Listeners[0].OldestPendingSince.IsZero()
 	})
 

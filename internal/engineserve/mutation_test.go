@@ -1,7 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve/servetest"
 	"net/http"
 	"slices"
 	"strings"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/serve"
+	"github.com/informtop/informtop/agent/serve/servetest"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/engine"
 )
@@ -43,10 +44,10 @@ func TestAgentCarriesCacheMutations(t *testing.T) {
 	// The agent, built before the informer runs, lists changed fields with secret values hidden.
 	srv := server(t, serve.Options{Name: "my-controller"}, inf)
 	startInformer(t, inf)
-	waitFor(t, "the handler to sync", reg.HasSynced)
+	waitfor.True(t, "the handler to sync", reg.HasSynced)
 	// The change is compared after the callback returns, which may be just
 	// after the registration counts as synced.
-	waitFor(t, "the change to be found", func() bool {
+	waitfor.True(t, "the change to be found", func() bool {
 		ls := inf.Snapshot().Listeners
 		return len(ls) == 1 && ls[0].CacheMutations > 0
 	})

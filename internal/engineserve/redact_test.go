@@ -1,7 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve/servetest"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,6 +16,8 @@ import (
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/redact"
 	"github.com/informtop/informtop/agent/serve"
+	"github.com/informtop/informtop/agent/serve/servetest"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/engine"
 )
 
@@ -58,8 +59,8 @@ func TestMetadataOnlySecretLeavesNoEndpoint(t *testing.T) {
 			// The agent, built before the informer runs, lists changed fields with secret values hidden.
 			srv := server(t, c.opts, inf)
 			startInformer(t, inf)
-			waitFor(t, "the handler to sync", reg.HasSynced)
-			waitFor(t, "the change to be found", func() bool {
+			waitfor.True(t, "the handler to sync", reg.HasSynced)
+			waitfor.True(t, "the change to be found", func() bool {
 				ls := inf.Snapshot().Listeners
 				return len(ls) == 1 && ls[0].CacheMutations > 0
 			})
@@ -103,8 +104,8 @@ func TestConfigMapCopyingASecretLeavesNoEndpoint(t *testing.T) {
 	}
 	srv := server(t, serve.Options{Resources: map[string]schema.GroupVersionResource{"configmaps": {Version: "v1", Resource: "configmaps"}}}, inf)
 	startInformer(t, inf)
-	waitFor(t, "the handler to sync", reg.HasSynced)
-	waitFor(t, "the change to be found", func() bool {
+	waitfor.True(t, "the handler to sync", reg.HasSynced)
+	waitfor.True(t, "the change to be found", func() bool {
 		ls := inf.Snapshot().Listeners
 		return len(ls) == 1 && ls[0].CacheMutations > 0
 	})

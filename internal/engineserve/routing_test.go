@@ -1,7 +1,6 @@
 package engineserve
 
 import (
-	"github.com/informtop/informtop/agent/serve/servetest"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/serve"
+	"github.com/informtop/informtop/agent/serve/servetest"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/engine"
 )
 
@@ -43,7 +44,7 @@ func mounts(h http.Handler) map[string]http.Handler {
 func syncedPods(t *testing.T) *engine.Informer {
 	inf := engine.NewSharedIndexInformerWithOptions(newTestSource(t, pod("a")), &corev1.Pod{}, engine.Options{Name: "pods"})
 	startInformer(t, inf)
-	waitFor(t, "the pods informer to sync", inf.HasSynced)
+	waitfor.True(t, "the pods informer to sync", inf.HasSynced)
 	return inf
 }
 

@@ -3,7 +3,6 @@ package engineserve
 import (
 	"bytes"
 	"encoding/base64"
-	"github.com/informtop/informtop/agent/serve/servetest"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +19,8 @@ import (
 	"github.com/informtop/informtop/agent/api"
 	"github.com/informtop/informtop/agent/instr"
 	"github.com/informtop/informtop/agent/serve"
+	"github.com/informtop/informtop/agent/serve/servetest"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/source/local"
@@ -203,7 +204,7 @@ func TestSecretDataNeverLeavesThroughCacheMutationReports(t *testing.T) {
 	// The agent, built before the informer runs, lists changed fields with secret values hidden.
 	srv := server(t, serve.Options{}, inf)
 	startInformer(t, inf)
-	waitFor(t, "the handler to write into the cached Secret", func() bool {
+	waitfor.True(t, "the handler to write into the cached Secret", func() bool {
 		select {
 		case <-wrote:
 			return true
@@ -211,7 +212,7 @@ func TestSecretDataNeverLeavesThroughCacheMutationReports(t *testing.T) {
 			return false
 		}
 	})
-	waitFor(t, "the handler's write into the cached Secret to be found", func() bool {
+	waitfor.True(t, "the handler's write into the cached Secret to be found", func() bool {
 		s := inf.Snapshot()
 		return len(s.Listeners) == 1 && s.Listeners[0].CacheMutations == 1
 	})

@@ -1,7 +1,5 @@
-//go:build fmtmeasure
-
-// Command fmtmeasure compares encodings of a recording (README, "Why
-// protobuf frames in zstd"): go run -tags fmtmeasure ./internal/fmtmeasure FILE.
+// Command fmtmeasure compares encodings of a recording (docs/recording.md,
+// "Why protobuf frames in one zstd stream"): go run ./internal/fmtmeasure FILE.
 package main
 
 import (

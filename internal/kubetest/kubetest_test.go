@@ -21,6 +21,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
@@ -249,14 +250,8 @@ func TestKilledTestBinaryLeavesNoProcess(t *testing.T) {
 	if len(pids) < 2 {
 		t.Fatalf("the helper printed PIDs %v, want etcd and the API server; its stderr:\n%s", pids, stderr.String())
 	}
-	deadline := time.Now().Add(10 * time.Second)
 	for _, pid := range pids {
-		for !gone(pid) && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond)
-		}
-		if !gone(pid) {
-			t.Errorf("process %d outlived the killed test binary", pid)
-		}
+		waitfor.True(t, fmt.Sprintf("process %d to end with the killed test binary", pid), func() bool { return gone(pid) })
 	}
 }
 

@@ -40,7 +40,7 @@ var layers = map[string]layer{
 	// The agent's module: the model, the instrumentation vocabulary the
 	// engine and the agent share, and the helpers both sides use.
 	"agent/source": modelLayer, "agent/source/sourcetest": modelLayer, "agent/verify": modelLayer, "agent/report": modelLayer,
-	"agent/redact": modelLayer, "agent/api": modelLayer, "agent/instr": modelLayer,
+	"agent/redact": modelLayer, "agent/api": modelLayer, "agent/instr": modelLayer, "agent/pipeline": modelLayer,
 	"agent/shared/say": modelLayer, "agent/shared/humanize": modelLayer, "agent/shared/termsafe": modelLayer,
 	"agent/shared/jsondiff": modelLayer, "agent/shared/fill": modelLayer, "agent/shared/smallfile": modelLayer,
 	"agent/shared/tokenfile": modelLayer,
@@ -67,6 +67,24 @@ var layers = map[string]layer{
 	"internal/benchwire": toolLayer, "internal/childproc": toolLayer, "internal/examplectl": toolLayer,
 	"internal/kubetest": toolLayer, "internal/kwoktest": toolLayer, "internal/layering": toolLayer,
 	"internal/promtest": toolLayer, "deploy/prometheus": toolLayer, "deploy/prometheus/gen": toolLayer,
+	"agent/shared/waitfor": toolLayer,
+	"internal/fmtmeasure":  toolLayer,
+}
+
+// floors stack the layers into a house: a package imports only packages
+// on its own floor or below (TestNoArrowRunsBackUp), and
+// docs/architecture.md draws the house from this table and layers
+// (TestArchitectureDrawsTheHouse). The vocabulary, the model and its
+// helpers are the ground floor the engine also stands on; test and
+// benchmark tooling is the roof, above everything it exercises.
+var floors = map[layer]int{
+	modelLayer: 1, engineLayer: 1,
+	adapterLayer: 2, agentLayer: 2,
+	tapLayer:  3,
+	inProcess: 4, remoteLayer: 4, promLayer: 4, pprofLayer: 4,
+	uiLayer:   5,
+	cmdLayer:  6,
+	toolLayer: 7,
 }
 
 // pkg is one package's imports (direct) and dependencies (all).
@@ -151,7 +169,7 @@ func TestImportsRunOneWay(t *testing.T) {
 				t.Errorf("%s imports internal/examplectl outside its tests: it runs the examples for tests, and users never link it", name)
 			case isEngine(d) && !(l == engineLayer || l == adapterLayer || l == agentLayer || l == toolLayer):
 				t.Errorf("%s (%s) imports %s: only the engine's adapter (source/local) and the agent speak the engine", name, l, d)
-			case l == engineLayer && !isEngine(d) && d != "agent/shared/jsondiff" && d != "agent/instr":
+			case l == engineLayer && !isEngine(d) && d != "agent/shared/jsondiff" && d != "agent/instr" && d != "agent/pipeline":
 				t.Errorf("the engine imports %s: it is a drop-in for client-go and knows nothing of informtop above it", d)
 			case l == modelLayer && layers[d] != modelLayer:
 				t.Errorf("%s (%s) imports %s (%s): the contract must not know its implementations", name, l, d, layers[d])
@@ -160,6 +178,33 @@ func TestImportsRunOneWay(t *testing.T) {
 			case l == remoteLayer && (d == "agent" || strings.HasPrefix(d, "github.com/prometheus/")):
 				t.Errorf("%s imports %s: a client of the agent must not link the agent's server side", name, d)
 			}
+		}
+	}
+}
+
+// No arrow runs back up: every non-test import goes to the importer's own
+// floor or one below, so reading the house from the ground up, each
+// floor needs only what is under it.
+func TestNoArrowRunsBackUp(t *testing.T) {
+	for name, p := range packages(t) {
+		from, ok := floors[layers[name]]
+		if !ok {
+			t.Errorf("%s's layer %q has no floor: add it to floors", name, layers[name])
+			continue
+		}
+		for _, d := range p.imports {
+			l, ours := layers[d]
+			if !ours {
+				continue
+			}
+			if to := floors[l]; to > from {
+				t.Errorf("%s (floor %d, %s) imports %s (floor %d, %s): an arrow back up; move what it needs down", name, from, layers[name], d, to, l)
+			}
+		}
+	}
+	for _, l := range []layer{engineLayer, modelLayer, adapterLayer, agentLayer, inProcess, remoteLayer, uiLayer, cmdLayer, tapLayer, toolLayer, promLayer, pprofLayer} {
+		if _, ok := floors[l]; !ok {
+			t.Errorf("layer %q has no floor", l)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/internal/promtest"
 )
 
@@ -54,17 +55,12 @@ func TestStartScrapesAndCloseStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := promv1.NewAPI(client)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	// Prometheus scrapes on its own interval: a minute's bound.
+	waitfor.Within(t, time.Minute, "Prometheus to have the target's sample", func() (bool, string) {
 		v, _, err := q.Query(context.Background(), `promtest_answer{job="answer",namespace="team-a"}`, time.Now())
-		if vec, ok := v.(model.Vector); err == nil && ok && len(vec) == 1 && vec[0].Value == 42 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("Prometheus did not have the target's sample after 60 s: %v %v", v, err)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		vec, ok := v.(model.Vector)
+		return err == nil && ok && len(vec) == 1 && vec[0].Value == 42, fmt.Sprintf("the query answered %v, %v", v, err)
+	})
 	tr.CloseIdleConnections()
 
 	pid := promtest.PID(s)

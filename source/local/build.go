@@ -47,8 +47,16 @@ type InformerSpec struct {
 const DefaultEngineRingSize = instr.DefaultRingSize
 
 // TransformMeter measures what a transform removes from a sample of
-// objects, for the memory view (Informer.MeterTransform).
-type TransformMeter = engine.TransformMeter
+// objects, for the memory view (Informer.MeterTransform). It wraps the
+// engine's meter so that the engine's type stays inside this package.
+type TransformMeter struct{ m *engine.TransformMeter }
+
+// Sample reports whether the object at resourceVersion rv is one to
+// measure; a transform then calls Removed.
+func (t *TransformMeter) Sample(rv string) bool { return t.m.Sample(rv) }
+
+// Removed records the bytes a sampled object lost (0 when nothing).
+func (t *TransformMeter) Removed(bytes int) { t.m.Removed(bytes) }
 
 // NewInformer builds the informer spec describes, its events going to the
 // source's log, and adds it (see AddInformer).
@@ -57,7 +65,7 @@ func (s *Source) NewInformer(spec InformerSpec) (*Informer, error) {
 		return nil, errors.New("an informer needs a ListerWatcher")
 	}
 	inf := s.build(spec)
-	e, err := s.AddInformer(spec.Name, spec.Resource, EngineQueueKind(spec.Queue), inf)
+	e, err := s.AddInformer(spec.Name, spec.Resource, spec.Queue, inf)
 	if err == nil {
 		e.namespace, e.group, e.version = spec.Namespace, spec.Group, spec.Version
 	}
@@ -76,7 +84,7 @@ func (s *Source) build(spec InformerSpec) *engine.Informer {
 		Resource:     spec.Resource,
 		ResyncPeriod: spec.ResyncPeriod,
 		Indexers:     idx,
-		Queue:        EngineQueueKind(spec.Queue),
+		Queue:        spec.Queue,
 		Instrumentation: engine.Instrumentation{Events: s.events, ItemEvents: spec.ItemEvents, TapWatchStreams: spec.TapWatchStreams,
 			MutationAttribution: spec.MutationAttribution, DescribeMutation: spec.DescribeMutation, NoUpkeep: spec.NoUpkeep},
 	})
@@ -85,7 +93,9 @@ func (s *Source) build(spec InformerSpec) *engine.Informer {
 // MeterTransform returns a meter for the named transform
 // (source.TransformStripManagedFields, …): what it measures shows in the
 // informer's memory figures.
-func (e *Informer) MeterTransform(name string) *TransformMeter { return e.inf.MeterTransform(name) }
+func (e *Informer) MeterTransform(name string) *TransformMeter {
+	return &TransformMeter{m: e.inf.MeterTransform(name)}
+}
 
 // SetTransform sets the informer's transform; only before it runs.
 func (e *Informer) SetTransform(t cache.TransformFunc) error { return e.inf.SetTransform(t) }

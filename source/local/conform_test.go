@@ -1,11 +1,12 @@
 package local
 
 import (
+	"fmt"
 	"testing"
-	"time"
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source/sourcetest"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
@@ -53,12 +54,11 @@ func TestLocalConforms(t *testing.T) {
 	sourcetest.Conform(t, s, ring, churn)
 }
 
-// waitForEvents waits, a bounded while, for the update just made to reach
+// waitForEvents waits for the update just made to reach
 // the event log, so churn counts what the pipeline did, not what it will.
 func waitForEvents(t testing.TB, s *Source, before uint64, updates int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for s.Events().Stats().Emitted <= before+uint64(updates) && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	waitfor.Until(t, fmt.Sprintf("%d updates to reach the event log", updates),
+		func() bool { return s.Events().Stats().Emitted > before+uint64(updates) },
+		func() string { return fmt.Sprintf("%d events emitted, %d before", s.Events().Stats().Emitted, before) })
 }

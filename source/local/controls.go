@@ -70,7 +70,7 @@ func (s *Source) Step(informer string) (source.StepResult, error) {
 	ctx, cancel := context.WithTimeout(s.stopCtx, stepTimeout)
 	defer cancel()
 	r, err := e.inf.Step(ctx)
-	return StepOf(r), err
+	return r, err
 }
 
 // StepBatch pops a batch from the named informer's queue while paused, as
@@ -83,7 +83,7 @@ func (s *Source) StepBatch(informer string) (source.StepResult, error) {
 	ctx, cancel := context.WithTimeout(s.stopCtx, stepTimeout)
 	defer cancel()
 	r, err := e.inf.StepBatch(ctx)
-	return StepOf(r), err
+	return r, err
 }
 
 // Resync forces a resync of the named informer's queue.

@@ -5,6 +5,10 @@ import (
 	"errors"
 	"fmt"
 
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/informtop/informtop/agent/source"
+	"github.com/informtop/informtop/agent/verify"
 	"github.com/informtop/informtop/engine"
 )
 
@@ -28,7 +32,7 @@ func (i *Informer) Name() string { return i.name }
 func (i *Informer) Resource() string { return i.resource }
 
 // Queue is the informer's queue kind.
-func (i *Informer) Queue() engine.QueueKind { return i.queue }
+func (i *Informer) Queue() source.QueueKind { return i.queue }
 
 // HasSynced says whether the informer has synced.
 func (i *Informer) HasSynced() bool { return i.inf.HasSynced() }
@@ -40,8 +44,30 @@ func (i *Informer) LastSyncResourceVersion() string { return i.inf.LastSyncResou
 // to the listeners (engine.Informer.Drained).
 func (i *Informer) Drained() bool { return i.inf.Drained() }
 
-// Engine is the engine informer itself.
-func (i *Informer) Engine() *engine.Informer { return i.inf }
+// engine is the engine informer itself: it stays inside this package, and
+// what other layers need of it is a method below (the layering test fails
+// on an exported result that hands an engine value out).
+func (i *Informer) engine() *engine.Informer { return i.inf }
+
+// WaitSynced blocks until the informer has synced or ctx ends.
+func (i *Informer) WaitSynced(ctx context.Context) error {
+	return WaitDone(ctx, i.inf.HasSyncedChecker(), i.name)
+}
+
+// Objects is what the informer's cache holds now, in no order.
+func (i *Informer) Objects() []any { return i.inf.GetStore().List() }
+
+// Cached is the object the cache holds under key; ok is false when none.
+func (i *Informer) Cached(key string) (obj any, ok bool) { return i.inf.StoreView().Get(key) }
+
+// Cut is the informer's cache as one state, in the model (see CutInformer).
+func (i *Informer) Cut() (verify.Cut, error) { return CutInformer(i.inf) }
+
+// WrapListerWatcher wraps what the informer lists and watches through;
+// only before it runs. A recording uses it to tee the stream.
+func (i *Informer) WrapListerWatcher(wrap func(cache.ListerWatcher) cache.ListerWatcher) error {
+	return i.inf.WrapListerWatcher(wrap)
+}
 
 // AddInformer adds an informer built with this source's event ring. Names
 // must be unique; informers can only be added before Run.

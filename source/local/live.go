@@ -28,7 +28,7 @@ func (s *Source) Replace(c Change) (*Informer, error) {
 	if spec.ListerWatcher == nil || spec.Name == "" {
 		return nil, errors.New("an informer needs a name and a ListerWatcher")
 	}
-	e := &Informer{name: spec.Name, resource: spec.Resource, queue: EngineQueueKind(spec.Queue), inf: s.build(spec),
+	e := &Informer{name: spec.Name, resource: spec.Resource, queue: spec.Queue, inf: s.build(spec),
 		namespace: spec.Namespace, group: spec.Group, version: spec.Version}
 	if c.Prepare != nil {
 		if err := c.Prepare(e); err != nil {

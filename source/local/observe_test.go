@@ -1,10 +1,12 @@
 package local
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/demo/cluster"
 )
 
@@ -35,19 +37,12 @@ func TestObserveCallsAndCost(t *testing.T) {
 	if _, err := c.Update(cluster.Pods, c.Keys(cluster.Pods)[0]); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	waitfor.Seen(t, "both listeners' OnUpdate", func() (bool, string) {
 		mu.Lock()
+		defer mu.Unlock()
 		n := len(took["pods/replayed OnUpdate"]) + len(took["pods/slow OnUpdate"])
-		mu.Unlock()
-		if n == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("callbacks heard: %v", took)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return n == 2, fmt.Sprintf("callbacks heard: %v", took)
+	})
 	mu.Lock()
 	defer mu.Unlock()
 	adds := took["pods/replayed OnAdd"]

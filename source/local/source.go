@@ -9,8 +9,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informtop/informtop/agent/instr"
+	"github.com/informtop/informtop/agent/pipeline"
 	"github.com/informtop/informtop/agent/source"
-	"github.com/informtop/informtop/engine"
 )
 
 // DefaultEventRingSize is the shared event ring of a Source: enough for a
@@ -145,12 +145,12 @@ func (s *Source) Pull(cursor uint64, maxEvents int) source.Frame {
 	return f
 }
 
-// Snapshots returns one snapshot per informer, in the order added.
-func (s *Source) Snapshots() []engine.Snapshot {
+// States is every informer's state in the model, in the order added.
+func (s *Source) States() []source.Informer {
 	infs := s.list()
-	out := make([]engine.Snapshot, len(infs))
+	out := make([]source.Informer, len(infs))
 	for i, e := range infs {
-		out[i] = e.inf.Snapshot()
+		out[i] = e.State()
 	}
 	return out
 }
@@ -180,7 +180,7 @@ func (s *Source) QueueRows(informer string, offset, max int) ([]source.QueueItem
 		return nil, 0
 	}
 	rows, total := e.inf.QueueRows(offset, max)
-	return QueueItemsOf(rows), total
+	return rows, total
 }
 
 // ListenerBacklog implements source.ListenerReader.
@@ -189,18 +189,18 @@ func (s *Source) ListenerBacklog(informer, listener string, max int) []source.Pe
 	if e == nil {
 		return nil
 	}
-	return PendingOf(e.inf.ListenerBacklog(listener, max))
+	return e.inf.ListenerBacklog(listener, max)
 }
 
 // Log records a control action (an operator's or a script's) in the
 // event log.
 func (s *Source) Log(detail string) {
-	s.events.Emit(instr.Event{Type: instr.EventControl, Detail: detail})
+	s.events.Emit(instr.Event{Type: pipeline.EventControl, Detail: detail})
 }
 
 // LogError records a problem that stops nothing in the event log.
 func (s *Source) LogError(detail string) {
-	s.events.Emit(instr.Event{Type: instr.EventError, Detail: detail})
+	s.events.Emit(instr.Event{Type: pipeline.EventError, Detail: detail})
 }
 
 func (s *Source) lookup(informer string) (*Informer, error) {

@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/demo/cluster"
 	"github.com/informtop/informtop/engine"
@@ -134,34 +136,29 @@ func TestControls(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, firstRV := KeyAndVersion(first)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
-		if o, _ := s.Store("pods").Object(keys[0]); o.ResourceVersion == firstRV {
-			break
+	waitfor.Seen(t, "the first update stepped into the store", func() (bool, string) {
+		o, _ := s.Store("pods").Object(keys[0])
+		if o.ResourceVersion == firstRV {
+			return true, ""
 		}
 		if _, err := s.Step("pods"); err != nil {
-			t.Fatal(err)
+			return false, err.Error()
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return false, "the store has " + keys[0] + " at " + o.ResourceVersion + ", want " + firstRV
+	})
 	want := keys[1]
 	if _, err := c.Update(cluster.Pods, want); err != nil {
 		t.Fatal(err)
 	}
 	// Bookmarks may come first; the update arrives within a few steps.
 	var res source.StepResult
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	waitfor.Seen(t, "a step to pop "+want, func() (bool, string) {
 		var err error
 		if res, err = s.Step("pods"); err != nil {
-			t.Fatal(err)
+			return false, err.Error()
 		}
-		if res.Key == want {
-			break
-		}
-		if res.Empty {
-			time.Sleep(10 * time.Millisecond) // the watch event is on its way
-		}
-	}
+		return res.Key == want, fmt.Sprintf("the last step popped %+v", res)
+	})
 	if res.Key != want || len(res.Notifications) == 0 {
 		t.Errorf("stepped %+v, want the update of %s", res, want)
 	}
@@ -199,18 +196,14 @@ func TestReadsWhatIsOwedAndQueued(t *testing.T) {
 		}
 	}
 	// slow is stuck in the first update; the other three wait, in order.
-	deadline := time.Now().Add(10 * time.Second)
 	var owed []string
-	for time.Now().Before(deadline) {
+	waitfor.Seen(t, "slow to owe three updates", func() (bool, string) {
 		owed = owed[:0]
 		for _, p := range s.ListenerBacklog("pods", "slow", 10) {
 			owed = append(owed, p.Callback+" "+p.Key)
 		}
-		if len(owed) == len(keys)-1 {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return len(owed) == len(keys)-1, fmt.Sprintf("slow owes %q", owed)
+	})
 	want := []string{"OnUpdate " + keys[1], "OnUpdate " + keys[2], "OnUpdate " + keys[3]}
 	if strings.Join(owed, ",") != strings.Join(want, ",") {
 		t.Errorf("slow owes %q, want %q", owed, want)

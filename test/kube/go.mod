@@ -4,7 +4,7 @@
 // Keeping them here means the root module never depends on k8s.io/kubernetes.
 module github.com/informtop/informtop/test/kube
 
-go 1.26.0
+go 1.26.8
 
 require (
 	go.etcd.io/etcd/server/v3 v3.7.0

@@ -3,7 +3,7 @@
 // (see build.sh), so that the root module never depends on sigs.k8s.io/kwok.
 module github.com/informtop/informtop/test/kwok
 
-go 1.26.0
+go 1.26.8
 
 require sigs.k8s.io/kwok v0.8.0
 

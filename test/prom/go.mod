@@ -3,7 +3,7 @@
 // never depends on github.com/prometheus/prometheus.
 module github.com/informtop/informtop/test/prom
 
-go 1.26.7
+go 1.26.8
 
 require github.com/prometheus/prometheus v0.316.0
 

@@ -67,3 +67,39 @@ func set(v reflect.Value, n int, texts []string) {
 		v.SetFloat(float64(n) + 0.5)
 	}
 }
+
+// Zero lists the exported fields of v (a struct, or a pointer to one) that
+// hold their zero value, by path ("Delivered.Sync"), looking into nested
+// structs, pointers and the first element of slices: what an adapter left
+// unfilled. A time.Time is a value, not a struct to look into.
+func Zero(v any) []string {
+	var out []string
+	zero(reflect.ValueOf(v), "", &out)
+	return out
+}
+
+func zero(v reflect.Value, path string, out *[]string) {
+	if v.IsZero() || (v.Kind() == reflect.Slice || v.Kind() == reflect.Map) && v.Len() == 0 {
+		*out = append(*out, path)
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		zero(v.Elem(), path, out)
+	case reflect.Slice:
+		zero(v.Index(0), path+"[0]", out)
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			return
+		}
+		for i := range v.NumField() {
+			if f := v.Type().Field(i); f.IsExported() {
+				p := f.Name
+				if path != "" {
+					p = path + "." + f.Name
+				}
+				zero(v.Field(i), p, out)
+			}
+		}
+	}
+}

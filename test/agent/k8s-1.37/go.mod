@@ -1,6 +1,6 @@
 module github.com/informtop/informtop/test/agent/k8s-1.37
 
-go 1.26.0
+go 1.26.8
 
 require (
 	github.com/informtop/informtop/agent v0.0.0-00010101000000-000000000000
