@@ -518,10 +518,7 @@ func (v *storeView) renderList() string {
 		if table {
 			cells = v.tableCells(cells, i, now)
 		} else {
-			cells[scKey], cells[scLabels], cells[scAge] = k, v.labels[i], ""
-			if ts := v.created[i]; !ts.IsZero() {
-				cells[scAge] = humanize.Duration(since(now, ts))
-			}
+			cells[scKey], cells[scLabels], cells[scAge] = k, labelCell(v.labels[i]), ageCell(now, v.created[i])
 		}
 		if r != v.scroll.cursor {
 			cells[scKey] = highlightSpec(k, spec, st.accent.Render)

@@ -8,7 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/informtop/informtop/agent/shared/humanize"
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -204,10 +203,7 @@ func (v *storeView) tableCells(cells []string, i int, now time.Time) []string {
 	cells = cells[:n]
 	clear(cells)
 	k := v.keys[i]
-	cells[scKey], cells[scLabels] = k, v.labels[i]
-	if ts := v.created[i]; !ts.IsZero() {
-		cells[scAge] = humanize.Duration(since(now, ts))
-	}
+	cells[scKey], cells[scLabels], cells[scAge] = k, labelCell(v.labels[i]), ageCell(now, v.created[i])
 	copy(cells[scServer:], v.table.rows[k])
 	return cells
 }

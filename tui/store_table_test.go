@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -141,7 +142,7 @@ func TestStoreTableShowsKubectlsColumns(t *testing.T) {
 	if strings.Contains(header, "LABELS") || strings.Contains(header, "NODE") {
 		t.Errorf("header %q: labels and wide columns belong to wide terminals", header)
 	}
-	if line := regexpLine(t, screen, "default/web-1 "); !slices.Equal(strings.Fields(line), []string{"default/web-1", "14m9s"}) {
+	if line := regexpLine(t, screen, "default/web-1 "); !slices.Equal(strings.Fields(line), []string{"default/web-1", "14m"}) {
 		t.Errorf("a row not read yet shows cells: %q", line)
 	}
 
@@ -250,5 +251,26 @@ func TestStoreTableHelp(t *testing.T) {
 	}
 	if got := helpText(fixture(t, 160, 48)); strings.Contains(got, "kubectl get prints") {
 		t.Errorf("a source without tables explains them:\n%s", got)
+	}
+}
+
+// AGE and LABELS read as kubectl get prints them: apimachinery's
+// HumanDuration ("70s", "6m", "12m", never "1m10s" or "6m0s"), and
+// "<none>" for an object without labels.
+func TestStoreCellsAreKubectls(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	for ago, want := range map[time.Duration]string{
+		70 * time.Second: "70s", 6 * time.Minute: "6m", 12*time.Minute + 38*time.Second: "12m",
+		7*time.Minute + 9*time.Second: "7m9s", 3*time.Hour + 5*time.Minute: "3h5m", 50 * time.Hour: "2d2h",
+	} {
+		if got := ageCell(now, now.Add(-ago)); got != want {
+			t.Errorf("age %v reads %q, kubectl prints %q", ago, got, want)
+		}
+	}
+	if got := labelCell(""); got != "<none>" {
+		t.Errorf("no labels read %q, kubectl prints <none>", got)
+	}
+	if got := labelCell("app=web"); got != "app=web" {
+		t.Errorf("labels read %q", got)
 	}
 }
