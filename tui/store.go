@@ -506,7 +506,9 @@ func (v *storeView) renderList() string {
 	case v.scroll.n == 0 && v.filter.query() != "":
 		lines = append(lines, st.dim.Render("no cached object matches the filter"))
 	case v.scroll.n == 0:
-		lines = append(lines, st.dim.Render("the cache is empty"))
+		for _, l := range wrapText(v.emptyText(s), v.c.width) {
+			lines = append(lines, st.dim.Render(l))
+		}
 	}
 	spec := v.filter.spec()
 	now := v.c.now()
@@ -552,4 +554,13 @@ func (v *storeView) summary() string {
 	// Narrow: the memory estimate before the indexes, and whole figures
 	// left out from the end, never one cut.
 	return fitParts(sep, v.c.width, append(append([]string{objects}, mem...), indexes)...)
+}
+
+// emptyText says where the empty cache looks, and how to look elsewhere.
+func (v *storeView) emptyText(s *source.Informer) string {
+	text := "no " + safe(s.Name) + " " + scopeWhere(v.c, s) + ": the cache is empty"
+	if v.c.caps.retarget != nil {
+		text += "; :ns NAME or :" + safe(s.Name) + " -A looks elsewhere"
+	}
+	return text
 }

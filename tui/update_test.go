@@ -330,7 +330,7 @@ func TestSwitcherFiltersAndSwitches(t *testing.T) {
 	if h.m.c.data.current != "secrets" {
 		t.Fatalf("current informer %q, want secrets", h.m.c.data.current)
 	}
-	if !strings.Contains(h.screen(), "secrets DeltaFIFO") {
+	if !strings.Contains(h.screen(), "informtop · secrets(all)[5]") {
 		t.Fatalf("header does not show the new informer:\n%s", h.screen())
 	}
 	// Arrows move in the list while letters type; esc cancels.
