@@ -288,14 +288,7 @@ func (v *storeView) applyKeys(msg storeKeysMsg) {
 	v.sets = msg.sets
 	v.loaded, v.loading, v.loadedAt = true, false, v.c.data.ticks
 	v.match.setCorpus(msg.keys)
-	texts := make([]string, len(msg.keys))
-	for i, k := range msg.keys {
-		texts[i] = k
-		if msg.labels[i] != "" {
-			texts[i] += "\n" + msg.labels[i] // its own line: ^ and $ anchor to the key
-		}
-	}
-	v.tmatch.setCorpus(texts)
+	v.setTextCorpus()
 	v.applyFilter()
 	// Keep the cursor on the same object when the list shifts under it.
 	if selected != "" {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/duration"
@@ -26,4 +27,43 @@ func labelCell(text string) string {
 		return "<none>"
 	}
 	return text
+}
+
+// storeFilterRows is the most objects whose rows a text filter asks the
+// source for, so that it searches their every cell (/Pending finds the
+// Pending pods); past it, the rows read for the pages shown are searched.
+const storeFilterRows = 500
+
+// filterReadsAll says a text filter is in force and the cache small
+// enough for every row to be asked for.
+func (v *storeView) filterReadsAll() bool {
+	return v.c.caps.table != nil && v.filter.spec().mode == filterText && len(v.keys) <= storeFilterRows
+}
+
+// setTextCorpus makes what a text filter searches: each object's visible
+// cells, one a line so that ^ and $ anchor to a cell: the key, LABELS,
+// AGE and the server's cells read so far.
+func (v *storeView) setTextCorpus() {
+	now := v.c.now()
+	texts := make([]string, len(v.keys))
+	var b strings.Builder
+	for i, k := range v.keys {
+		b.Reset()
+		b.WriteString(k)
+		if i < len(v.labels) && v.labels[i] != "" {
+			b.WriteString("\n" + v.labels[i])
+		}
+		if i < len(v.created) {
+			if age := ageCell(now, v.created[i]); age != "" {
+				b.WriteString("\n" + age)
+			}
+		}
+		for _, c := range v.table.rows[k] {
+			if c != "" {
+				b.WriteString("\n" + c)
+			}
+		}
+		texts[i] = b.String()
+	}
+	v.tmatch.setCorpus(texts)
 }

@@ -90,12 +90,17 @@ func (v *storeView) askRows() tea.Cmd {
 		return nil
 	}
 	lo, hi := v.scroll.window()
-	if hi <= lo {
+	if hi <= lo && !v.filterReadsAll() {
 		return nil
 	}
 	ask := rowsAsk{keys: make([]string, 0, hi-lo), gen: v.gen, wide: v.wide()}
-	for r := lo; r < hi; r++ {
-		ask.keys = append(ask.keys, v.keys[v.row(r)])
+	if v.filterReadsAll() {
+		// A text filter searches every cell, so every row is needed.
+		ask.keys = append(ask.keys, v.keys...)
+	} else {
+		for r := lo; r < hi; r++ {
+			ask.keys = append(ask.keys, v.keys[v.row(r)])
+		}
 	}
 	if ask.same(v.table.asked) {
 		return nil
@@ -128,6 +133,16 @@ func (v *storeView) applyRows(msg storeRowsMsg) tea.Cmd {
 	}
 	if hadWhy != (t.why != "") {
 		v.scroll.setHeight(v.tableHeight())
+	}
+	if v.filter.spec().mode == filterText {
+		// The cells just read may match, or stop matching.
+		sel := v.selectedKey()
+		v.setTextCorpus()
+		v.applyFilter()
+		if i := v.indexOfKey(sel); i >= 0 {
+			v.scroll.cursor = i
+			v.scroll.clamp()
+		}
 	}
 	return v.askRows()
 }
