@@ -33,8 +33,11 @@ require (
 )
 
 require (
+	github.com/fatih/camelcase v1.0.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
+	k8s.io/component-helpers v0.37.2 // indirect
+	k8s.io/kubectl v0.37.2 // indirect
 )
 
 require (

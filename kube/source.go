@@ -427,6 +427,6 @@ func teachRedactedKinds(res []resource) {
 func (s *Source) Controls() source.Controls {
 	c := s.Source.Controls()
 	c.Verifier, c.Server, c.Retarget = s, s, s
-	c.Table = s.tables
+	c.Table, c.Describe, c.Logs = s.tables, s.tables, s.tables
 	return c
 }

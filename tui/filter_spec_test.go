@@ -208,7 +208,7 @@ func TestFilterInputScrollsAt80Columns(t *testing.T) {
 	h := fixture(t, 80, 24)
 	h.keys("4", "/")
 	q := "kube-system/coredns-(0|1|2|3-and-then-some-more" // broken: a long refusal follows it
-	for _, r := range q { // drawn after each key, as a terminal is
+	for _, r := range q {                                  // drawn after each key, as a terminal is
 		h.typeText(string(r))
 		h.screen()
 	}

@@ -68,6 +68,8 @@ type Model struct {
 	// body around: a message that expires with time gives its rows back.
 	chrome int
 	status status
+	// k9sSaid are the k9s keys already explained this session (k9sHint).
+	k9sSaid map[string]bool
 	// verifying is the comparison with the API server in progress; nil
 	// when none runs.
 	verifying *verifyRun
@@ -198,6 +200,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case retargetMsg:
 		return m, m.applyRetarget(msg)
+	case namespaceAsk:
+		return m, m.goToNamespace(msg)
 	case contextMsg:
 		return m, m.applyContext(msg)
 	case attachAskMsg:
@@ -293,10 +297,13 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 		m.layout()
 	case key.Matches(msg, k.Back) && m.home != nil && m.nothingOpen():
 		return m.goHome()
+	case key.Matches(msg, k.AllNamespaces) && m.c.caps.retarget != nil:
+		return m.useNamespace("-A")
 	case key.Matches(msg, k.Compare):
 		return m.toggleCompare()
 	case key.Matches(msg, k.controlKeys()...):
 		return m.control(msg)
+	case m.k9sHint(msg):
 	case why != nil:
 		on := why.on
 		if on == "" {
@@ -316,10 +323,11 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// storeTakes says the Store view's list opens an object with msg (y, d).
+// storeTakes says the Store view's list acts on its object with msg (y,
+// d, l, u).
 func (m *Model) storeTakes(msg tea.KeyPressMsg) bool {
 	sv, ok := m.views[m.active].(*storeView)
-	return ok && sv.mode == storeList && key.Matches(msg, m.c.keys.YAML, m.c.keys.Describe)
+	return ok && sv.mode == storeList && key.Matches(msg, m.c.keys.YAML, m.c.keys.Describe, m.c.keys.Logs, m.c.keys.UseNamespace)
 }
 
 func (m *Model) switcherKey(msg tea.KeyPressMsg) tea.Cmd {

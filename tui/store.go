@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -73,6 +74,8 @@ const (
 	storeList storeMode = iota
 	storeObject
 	storeIndexes
+	storeDescribe // kubectl describe of the selected object (text)
+	storeLogs     // a pod's container log (logs)
 )
 
 // storeView lists the cached objects with a fuzzy filter over keys and
@@ -106,8 +109,10 @@ type storeView struct {
 	// table holds kubectl's columns, where the source prints them.
 	table storeTable
 
-	obj *objectPane
-	idx *indexBrowser
+	obj  *objectPane
+	idx  *indexBrowser
+	text *textPane // the describe pane
+	logs *logsPane // the logs pane
 	// from remembers that the object was opened from the index browser,
 	// so esc goes back there.
 	from storeMode
@@ -130,14 +135,22 @@ func (v *storeView) shortHelp() []key.Binding {
 		return []key.Binding{k.Up, k.Down, k.Back}
 	case storeIndexes:
 		return []key.Binding{k.Open, k.Back}
+	case storeDescribe, storeLogs:
+		return []key.Binding{k.Up, k.Down, k.Bottom, k.Back}
 	}
-	return []key.Binding{k.Filter, k.Open, k.Indexes, k.SortName, k.SortAge}
+	return v.listHelp()
 }
 
 func (v *storeView) resize() {
 	v.scroll.setHeight(v.tableHeight())
 	if v.obj != nil {
 		v.obj.setSize(v.c.width, v.c.height-1)
+	}
+	if v.text != nil {
+		v.text.setSize(v.c.width, v.c.height-1)
+	}
+	if v.logs != nil {
+		v.logs.setSize(v.c.width, v.c.height-1)
 	}
 }
 
@@ -174,7 +187,7 @@ func (v *storeView) reload() tea.Cmd {
 		v.informer, v.keys, v.labels, v.created, v.rows, v.loaded, v.loading = cur, nil, nil, nil, nil, false, false
 		v.sets = nil
 		v.table.reset()
-		v.mode, v.obj, v.idx = storeList, nil, nil
+		v.closePanes()
 		v.filter.clear()
 		v.scroll.setLen(0)
 		v.match.setCorpus(nil)
@@ -251,6 +264,13 @@ func (v *storeView) update(msg tea.Msg) tea.Cmd {
 			v.idx.apply(msg)
 		}
 		return nil
+	case describedMsg:
+		v.applyDescribed(msg)
+		return nil
+	case containersMsg:
+		return v.applyContainers(msg)
+	case logChunkMsg:
+		return v.applyLogChunk(msg)
 	case tea.PasteMsg:
 		if v.mode != storeList {
 			return nil
@@ -265,6 +285,14 @@ func (v *storeView) update(msg tea.Msg) tea.Cmd {
 			cmd = v.updateObject(msg)
 		case storeIndexes:
 			cmd = v.updateIndexes(msg)
+		case storeDescribe:
+			if key.Matches(msg, v.c.keys.Back) {
+				v.mode, v.text = storeList, nil
+			} else {
+				cmd = v.text.update(msg, v.c)
+			}
+		case storeLogs:
+			cmd = v.updateLogs(msg)
 		default:
 			cmd = v.updateList(msg)
 		}
@@ -398,7 +426,23 @@ func (v *storeView) updateList(km tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(km, k.Back):
 		v.filter.clear()
 		v.applyFilter()
-	case key.Matches(km, k.Open, k.YAML, k.Describe):
+	case key.Matches(km, k.Open) && v.showsNamespaces():
+		if sel := v.selectedKey(); sel != "" {
+			return goToNamespace(sel)
+		}
+	case key.Matches(km, k.Describe):
+		if v.c.caps.describe == nil {
+			return footerSay("", fmt.Errorf("%s describes an object as kubectl describe does, through a cluster's API server; %s has none: %s shows its YAML from the cache",
+				k.Describe.Help().Key, sourceName(v.c), k.YAML.Help().Key))
+		}
+		if sel := v.selectedKey(); sel != "" {
+			return v.describeObject(sel)
+		}
+	case key.Matches(km, k.Logs):
+		return v.logsKey()
+	case key.Matches(km, k.UseNamespace):
+		return v.useNamespaceKey()
+	case key.Matches(km, k.Open, k.YAML):
 		if sel := v.selectedKey(); sel != "" {
 			return v.openObject(sel, storeList)
 		}
@@ -469,6 +513,10 @@ func (v *storeView) render() string {
 		return fit(title+"\n"+v.obj.vp.View(), v.c.width, v.c.height)
 	case storeIndexes:
 		return v.idx.render(v.c, v.c.width, v.c.height)
+	case storeDescribe:
+		return v.text.render(v.c)
+	case storeLogs:
+		return v.renderLogs()
 	}
 	return v.renderList()
 }
