@@ -2,6 +2,7 @@ package kube
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -13,7 +14,7 @@ import (
 	"github.com/informtop/informtop/agent/source"
 )
 
-// describeEvents bounds the events kubectl's describers list per object,
+// describeChunk bounds the events kubectl's describers list per object,
 // as kubectl describe's --chunk-size does for its pages.
 const describeChunk = 500
 
@@ -39,6 +40,9 @@ func (t *tables) Describe(ctx context.Context, informer, key string) (string, er
 	coreSecret := gvk.Group == "" && gvk.Kind == "Secret"
 	if redact.Current().SecretResource(tb.resource) && !coreSecret {
 		return "", fmt.Errorf("informtop does not describe %s: the redaction policy counts it as secret, and kubectl's generic describer prints every field", informer)
+	}
+	if why := t.mayNotDescribe(informer, key, tb.resource); why != "" {
+		return "", errors.New(why)
 	}
 	cfg := t.configCopy()
 	d, ok := describe.DescriberFor(gvk.GroupKind(), cfg)
@@ -74,6 +78,43 @@ func (t *tables) Describe(ctx context.Context, informer, key string) (string, er
 	}
 }
 
+// mayNotDescribe is why the cached object must not be described, ""
+// when it may: kubectl describe prints a ConfigMap's data and most
+// annotations (all but last-applied), so an object the redaction policy
+// finds copying a Secret, or carrying any annotation the policy names as
+// holding a whole object, is not described at all; nor is one no longer
+// cached (deleted meanwhile), which could not be judged.
+func (t *tables) mayNotDescribe(informer, key, resource string) string {
+	if t.cachedObject == nil {
+		return ""
+	}
+	obj, ok := t.cachedObject(informer, key)
+	if !ok {
+		return fmt.Sprintf("%s is not in the cache any more (deleted since it was listed), so informtop does not describe it", key)
+	}
+	p := redact.Current()
+	if a, err := meta.Accessor(obj); err == nil {
+		for k := range a.GetAnnotations() {
+			if p.WholeObjectAnnotation(k) && k != redact.LastApplied {
+				return fmt.Sprintf("informtop does not describe %s: its annotation %s may hold a whole object, which kubectl describe would print", key, k)
+			}
+		}
+	}
+	if v := p.DecideObject(resource, obj); v.Secret && !p.SecretResource(resource) {
+		return fmt.Sprintf("informtop does not describe %s: it carries a copy of a Secret, whose data kubectl describe would print; y shows it redacted", key)
+	}
+	return ""
+}
+
 // configCopy is the source's REST config for one use (the copy is the
 // caller's to change).
 func (t *tables) configCopy() *rest.Config { return rest.CopyConfig(t.config) }
+
+// cachedObject is key's object in the named informer's cache.
+func (s *Source) cachedObject(informer, key string) (any, bool) {
+	e := s.Informer(informer)
+	if e == nil {
+		return nil, false
+	}
+	return e.Engine().StoreView().Get(key)
+}

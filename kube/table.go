@@ -50,8 +50,11 @@ const (
 type tables struct {
 	// cached is the resourceVersion of key in the informer's own cache.
 	cached func(informer, key string) (rv string, ok bool)
-	config *rest.Config  // carries the source's request timeout
-	slots  chan struct{} // one per GET in flight
+	// cachedObject is the object in the informer's cache, for describe
+	// to judge whether it may be printed; set once, before any use.
+	cachedObject func(informer, key string) (obj any, ok bool)
+	config       *rest.Config  // carries the source's request timeout
+	slots        chan struct{} // one per GET in flight
 
 	mu     sync.Mutex
 	byName map[string]*tableOf // guarded by mu: :svc and :ns change it
