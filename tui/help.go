@@ -120,8 +120,11 @@ func helpLines(c *common, w int) []string {
 	for _, l := range wrapText(stalled, max(w-4, 10)) {
 		lines = append(lines, st.dim.Render(l))
 	}
-	filter := c.keys.Filter.Help().Key + " filters as k9s does: text or a regexp (^default/), -f fuzzy, -l app=web a label selector (Store), type:Relist key:default/web listener:slow (Events)"
+	filter := c.keys.Filter.Help().Key + " filters as k9s does: text or a regexp over every cell shown (^default/, Pending), -f fuzzy, -l app=web a label selector (Store), type:Relist key:default/web listener:slow (Events)"
 	for _, l := range wrapText(filter, max(w-4, 10)) {
+		lines = append(lines, st.dim.Render(l))
+	}
+	for _, l := range wrapText(storeKeysHelp(c), max(w-4, 10)) {
 		lines = append(lines, st.dim.Render(l))
 	}
 	if c.caps.table != nil {

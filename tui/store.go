@@ -87,8 +87,8 @@ type storeView struct {
 	filter filterBox
 	match  matcher // over keys, for -f
 	tmatch matcher // over "key\nlabels", for text and regexps
-	// sortAge lists the newest objects first instead of by name.
-	sortAge bool
+	// sort orders the rows by a column (store_sort.go).
+	sort storeSort
 
 	informer string // whose keys are loaded
 	// watching is where that informer watched (its namespace) when they
@@ -345,18 +345,7 @@ func (v *storeView) applyFilter() {
 	case spec.mode == filterText:
 		rows = v.tmatch.apply(spec)
 	}
-	if v.sortAge {
-		if rows == nil {
-			rows = make([]int, len(v.keys))
-			for i := range rows {
-				rows[i] = i
-			}
-		} else {
-			rows = append([]int(nil), rows...)
-		}
-		// Newest first, as k9s sorts by age; equal ages keep key order.
-		sort.SliceStable(rows, func(a, b int) bool { return v.created[rows[a]].After(v.created[rows[b]]) })
-	}
+	rows = v.sorted(rows)
 	v.rows = rows
 	n := len(v.keys)
 	if rows != nil {
@@ -394,7 +383,7 @@ func (v *storeView) indexOfKey(k string) int {
 	if v.rows == nil {
 		return i
 	}
-	if !v.sortAge {
+	if !v.sort.on {
 		if r := sort.SearchInts(v.rows, i); r < len(v.rows) && v.rows[r] == i {
 			return r
 		}
@@ -446,20 +435,20 @@ func (v *storeView) updateList(km tea.KeyPressMsg) tea.Cmd {
 		if sel := v.selectedKey(); sel != "" {
 			return v.openObject(sel, storeList)
 		}
-	case key.Matches(km, k.SortName, k.SortAge):
-		sel := v.selectedKey()
-		v.sortAge = key.Matches(km, k.SortAge) && !v.sortAge
-		v.applyFilter()
-		if i := v.indexOfKey(sel); i >= 0 {
-			v.scroll.cursor = i
-			v.scroll.clamp()
-		}
+	case key.Matches(km, k.SortName):
+		v.sortBy(scKey, "KEY")
+	case key.Matches(km, k.SortAge):
+		v.sortBy(scAge, "AGE")
 	case key.Matches(km, k.Indexes):
 		var cmd tea.Cmd
 		v.idx, cmd = newIndexBrowser(v.c)
 		v.mode = storeIndexes
 		return cmd
 	default:
+		if col, title, ok := v.sortLetter(km); ok && !key.Matches(km, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom) {
+			v.sortBy(col, title)
+			return nil
+		}
 		v.scroll.handleKey(km, k)
 	}
 	return nil

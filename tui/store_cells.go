@@ -34,10 +34,11 @@ func labelCell(text string) string {
 // Pending pods); past it, the rows read for the pages shown are searched.
 const storeFilterRows = 500
 
-// filterReadsAll says a text filter is in force and the cache small
-// enough for every row to be asked for.
+// filterReadsAll says a text filter, or a sort by a server column, is in
+// force and the cache small enough for every row to be asked for.
 func (v *storeView) filterReadsAll() bool {
-	return v.c.caps.table != nil && v.filter.spec().mode == filterText && len(v.keys) <= storeFilterRows
+	needs := v.filter.spec().mode == filterText || (v.sort.on && v.sort.col >= scServer)
+	return v.c.caps.table != nil && needs && len(v.keys) <= storeFilterRows
 }
 
 // setTextCorpus makes what a text filter searches: each object's visible

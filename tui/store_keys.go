@@ -109,3 +109,22 @@ func (v *storeView) useNamespaceKey() tea.Cmd {
 	}
 	return func() tea.Msg { return namespaceAsk{ns: ns} }
 }
+
+// storeKeysHelp says in the help how the Store sorts, and what d, l, u,
+// 0 and enter on a namespace do where the source serves them.
+func storeKeysHelp(c *common) string {
+	k := c.keys
+	text := "Store sorts as k9s does: shift and a column's initial (" + k.SortName.Help().Key + " KEY, " + k.SortAge.Help().Key +
+		" AGE, S STATUS), the same key again reverses"
+	if c.caps.describe != nil {
+		text += "; " + k.Describe.Help().Key + " describes the object as kubectl describe does (through the API server)"
+	}
+	if c.caps.logs != nil {
+		text += "; " + k.Logs.Help().Key + " follows a pod's container log"
+	}
+	if c.caps.retarget != nil {
+		text += "; enter on a namespace goes into it, " + k.UseNamespace.Help().Key + " moves to the namespace under the cursor, " +
+			k.AllNamespaces.Help().Key + " to every namespace"
+	}
+	return text
+}

@@ -134,8 +134,8 @@ func (v *storeView) applyRows(msg storeRowsMsg) tea.Cmd {
 	if hadWhy != (t.why != "") {
 		v.scroll.setHeight(v.tableHeight())
 	}
-	if v.filter.spec().mode == filterText {
-		// The cells just read may match, or stop matching.
+	if v.filter.spec().mode == filterText || (v.sort.on && v.sort.col >= scServer) {
+		// The cells just read may match, or stop matching, or move.
 		sel := v.selectedKey()
 		v.setTextCorpus()
 		v.applyFilter()

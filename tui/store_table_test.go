@@ -296,3 +296,44 @@ func TestStoreCellsAreKubectls(t *testing.T) {
 		t.Errorf("labels read %q", got)
 	}
 }
+
+// Shift and a column's initial sorts by that column, k9s-style; again
+// reverses it. Rows not read yet go last either way; numbers compare by
+// value.
+func TestStoreSortsByAnyColumn(t *testing.T) {
+	h, _ := tableFixture(t, 160, 48)
+	h.keys("4", "S")
+	rows := storeRows(h)
+	if rows[0] != "default/web-3" || rows[len(rows)-1] != "default/web-1" {
+		t.Fatalf("by STATUS: CrashLoopBackOff first, the unread row last: %v", rows)
+	}
+	if !strings.Contains(h.screen(), "by STATUS ↑") {
+		t.Errorf("the breadcrumb does not say the sort:\n%s", h.screen())
+	}
+	h.keys("S")
+	rows = storeRows(h)
+	if rows[len(rows)-2] != "default/web-3" || rows[len(rows)-1] != "default/web-1" || !strings.Contains(h.screen(), "by STATUS ↓") {
+		t.Fatalf("S again: CrashLoopBackOff last of the read rows: %v", rows)
+	}
+	h.keys("I") // IP: 10.244.0.2 < 10.244.0.5 < 10.244.0.14 by value
+	rows = storeRows(h)
+	if rows[0] != "default/web-0" || slices.Index(rows, "default/web-3") > slices.Index(rows, "default/web-12") {
+		t.Fatalf("by IP (10.244.0.5 before 10.244.0.14): %v", rows)
+	}
+	h.keys("O")
+	if rows := storeRows(h); rows[0] != "default/web-0" || rows[1] != "default/web-1" || rows[2] != "default/web-10" {
+		t.Fatalf("O: key order again: %v", rows[:3])
+	}
+	h.keys("O")
+	if rows := storeRows(h); rows[0] != "kube-system/coredns-9" {
+		t.Fatalf("O again: keys descending: %v", rows[:3])
+	}
+}
+
+func TestNaturalCompare(t *testing.T) {
+	for _, c := range [][2]string{{"web-2", "web-10"}, {"2/3", "10/10"}, {"9 (1m ago)", "10"}, {"10.244.0.5", "10.244.0.14"}, {"a", "b"}, {"", "a"}, {"007", "8"}} {
+		if naturalCompare(c[0], c[1]) >= 0 || naturalCompare(c[1], c[0]) <= 0 {
+			t.Errorf("%q should sort before %q", c[0], c[1])
+		}
+	}
+}
