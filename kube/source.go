@@ -203,6 +203,7 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	s.Source = local.New(cfgLocal)
 	s.tables = newTables(cfg, res, s.cachedVersion)
 	s.tables.cachedObject = s.cachedObject
+	s.tables.namespaceOf = func(informer string) string { f, _ := s.fact(informer); return f.namespace }
 	for i, r := range res {
 		if err := s.add(r, ns, checks[i], ""); err != nil {
 			return nil, err

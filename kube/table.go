@@ -53,6 +53,10 @@ type tables struct {
 	// cachedObject is the object in the informer's cache, for describe
 	// to judge whether it may be printed; set once, before any use.
 	cachedObject func(informer, key string) (obj any, ok bool)
+	// namespaceOf is where the named informer watches ("" every one or
+	// cluster-scoped), for the list that learns an empty cache's columns;
+	// set once, before any use.
+	namespaceOf func(informer string) string
 	config       *rest.Config  // carries the source's request timeout
 	slots        chan struct{} // one per GET in flight
 
@@ -154,6 +158,10 @@ func (t *tables) Rows(ctx context.Context, informer string, keys []string, wide 
 		return source.Table{}, errors.New(off)
 	}
 	var transient error
+	if len(keys) == 0 && off == "" {
+		// Without them the view shows its own columns, as before.
+		_ = t.learnColumns(ctx, tb)
+	}
 	for _, a := range t.fetch(ctx, tb, todo) {
 		if err := tb.take(a, keys); err != nil && transient == nil {
 			transient = err

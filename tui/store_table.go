@@ -48,6 +48,9 @@ type storeTable struct {
 	flying bool                 // an ask is in flight; its answer asks again if the page moved
 	cancel context.CancelFunc   // ends the ask in flight
 	seq    uint64               // numbers the asks, so only the answer to the last one is taken
+	// askedEmpty: the columns were asked for with no key (an empty
+	// cache), once per informer shown.
+	askedEmpty bool
 }
 
 // rowsAsk is one ask: a page of keys, at a store generation, wide or not.
@@ -90,9 +93,11 @@ func (v *storeView) askRows() tea.Cmd {
 		return nil
 	}
 	lo, hi := v.scroll.window()
-	if hi <= lo && !v.filterReadsAll() {
+	empty := len(v.keys) == 0 && v.table.cols == nil && !v.table.askedEmpty
+	if hi <= lo && !v.filterReadsAll() && !empty {
 		return nil
 	}
+	v.table.askedEmpty = v.table.askedEmpty || empty
 	ask := rowsAsk{keys: make([]string, 0, hi-lo), gen: v.gen, wide: v.wide()}
 	if v.filterReadsAll() {
 		// A text filter searches every cell, so every row is needed.
@@ -102,7 +107,7 @@ func (v *storeView) askRows() tea.Cmd {
 			ask.keys = append(ask.keys, v.keys[v.row(r)])
 		}
 	}
-	if ask.same(v.table.asked) {
+	if ask.same(v.table.asked) && !empty {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeTableTimeout)

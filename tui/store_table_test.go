@@ -41,7 +41,7 @@ func (f *tableFake) Rows(_ context.Context, informer string, keys []string, wide
 	f.mu.Lock()
 	f.asks = append(f.asks, tableAsk{informer, slices.Clone(keys), wide})
 	f.mu.Unlock()
-	if informer != "pods" {
+	if informer != "pods" && informer != "configmaps" { // configmaps: the fixture's empty cache, pods' columns for short
 		return source.Table{}, errors.New(fakeSecretsRefusal)
 	}
 	var out source.Table
@@ -335,5 +335,38 @@ func TestNaturalCompare(t *testing.T) {
 		if naturalCompare(c[0], c[1]) >= 0 || naturalCompare(c[1], c[0]) <= 0 {
 			t.Errorf("%q should sort before %q", c[0], c[1])
 		}
+	}
+}
+
+// An empty cache still shows the server's columns: the view asks for
+// them once with no key, and the header is kubectl's.
+func TestStoreTableColumnsForAnEmptyCache(t *testing.T) {
+	h, f := tableFixture(t, 80, 24)
+	h.keys(":")
+	h.typeText("configmaps")
+	h.keys("enter", "4")
+	var empty int
+	for _, a := range f.asked() {
+		if a.informer == "configmaps" && len(a.keys) == 0 {
+			empty++
+		}
+	}
+	if empty != 1 {
+		t.Fatalf("%d asks with no key for the empty configmaps, want 1: %+v", empty, f.asked())
+	}
+	if header := regexpLine(t, h.screen(), "KEY"); !strings.Contains(header, "READY") {
+		t.Errorf("the empty cache's header drops the server's columns: %q", header)
+	}
+	for range 5 {
+		h.frames(storeReloadTicks)
+	}
+	n := 0
+	for _, a := range f.asked() {
+		if a.informer == "configmaps" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the empty cache's columns were asked for %d times", n)
 	}
 }
