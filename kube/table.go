@@ -57,8 +57,8 @@ type tables struct {
 	// cluster-scoped), for the list that learns an empty cache's columns;
 	// set once, before any use.
 	namespaceOf func(informer string) string
-	config       *rest.Config  // carries the source's request timeout
-	slots        chan struct{} // one per GET in flight
+	config      *rest.Config  // carries the source's request timeout
+	slots       chan struct{} // one per GET in flight
 
 	mu     sync.Mutex
 	byName map[string]*tableOf // guarded by mu: :svc and :ns change it
