@@ -87,6 +87,9 @@ type storeView struct {
 	filter filterBox
 	match  matcher // over keys, for -f
 	tmatch matcher // over "key\nlabels", for text and regexps
+	// corpusStale: cells were read since the text filter's corpus was
+	// made (setTextCorpus), so the next text filtering makes it again.
+	corpusStale bool
 	// sort orders the rows by a column (store_sort.go).
 	sort storeSort
 
@@ -186,6 +189,7 @@ func (v *storeView) reload() tea.Cmd {
 		// looked up, under the new informer's name.
 		v.informer, v.keys, v.labels, v.created, v.rows, v.loaded, v.loading = cur, nil, nil, nil, nil, false, false
 		v.sets = nil
+		v.sort = storeSort{} // its columns may not be the next one's
 		v.table.reset()
 		v.closePanes()
 		v.filter.clear()
@@ -343,6 +347,9 @@ func (v *storeView) applyFilter() {
 	case spec.mode == filterFuzzy:
 		rows = v.match.apply(spec)
 	case spec.mode == filterText:
+		if v.corpusStale {
+			v.setTextCorpus()
+		}
 		rows = v.tmatch.apply(spec)
 	}
 	rows = v.sorted(rows)

@@ -67,4 +67,5 @@ func (v *storeView) setTextCorpus() {
 		texts[i] = b.String()
 	}
 	v.tmatch.setCorpus(texts)
+	v.corpusStale = false
 }

@@ -139,10 +139,11 @@ func (v *storeView) applyRows(msg storeRowsMsg) tea.Cmd {
 	if hadWhy != (t.why != "") {
 		v.scroll.setHeight(v.tableHeight())
 	}
+	// The cells just read are searched from the next filtering on.
+	v.corpusStale = true
 	if v.filter.spec().mode == filterText || (v.sort.on && v.sort.col >= scServer) {
-		// The cells just read may match, or stop matching, or move.
+		// They may match, or stop matching, or move.
 		sel := v.selectedKey()
-		v.setTextCorpus()
 		v.applyFilter()
 		if i := v.indexOfKey(sel); i >= 0 {
 			v.scroll.cursor = i

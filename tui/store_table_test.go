@@ -370,3 +370,25 @@ func TestStoreTableColumnsForAnEmptyCache(t *testing.T) {
 		t.Errorf("the empty cache's columns were asked for %d times", n)
 	}
 }
+
+// Rows read before the filter was typed are searched too.
+func TestStoreFilterSearchesRowsReadBefore(t *testing.T) {
+	h, _ := tableFixture(t, 80, 24)
+	h.keys("4", "/")
+	h.typeText("crashloop")
+	if rows := storeRows(h); len(rows) != 1 || rows[0] != "default/web-3" {
+		t.Fatalf("/crashloop after the page was read: %v", rows)
+	}
+}
+
+// A sort is the informer's: another informer starts in key order.
+func TestStoreSortEndsWithTheInformer(t *testing.T) {
+	h, _ := tableFixture(t, 160, 48)
+	h.keys("4", "S")
+	h.keys(":")
+	h.typeText("secrets")
+	h.keys("enter")
+	if sv := h.m.views[viewStore].(*storeView); sv.sort.on || strings.Contains(h.screen(), "by STATUS") {
+		t.Fatalf("the pods' sort by STATUS outlived them:\n%s", h.screen())
+	}
+}
