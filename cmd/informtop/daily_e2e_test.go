@@ -156,7 +156,9 @@ func TestDailyExplorerInTmux(t *testing.T) {
 			tm.keys(":")
 			tm.literal("namespaces")
 			tm.keys("Enter")
-			tm.waitFor("the namespaces", func(s string) bool { return strings.Contains(s, ns) && strings.Contains(firstLine(s), "namespaces(all)") })
+			tm.waitFor("the namespaces", func(s string) bool {
+				return strings.Contains(s, ns) && strings.Contains(firstLine(s), "namespaces(all)")
+			})
 			tm.keys("/")
 			tm.literal("^" + ns + "$")
 			tm.keys("Enter")
