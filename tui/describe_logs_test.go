@@ -222,3 +222,28 @@ func TestK9sKeysSayWhyNot(t *testing.T) {
 		t.Errorf("0 on the demo says %q", got)
 	}
 }
+
+// The describe and logs panes, the container picker and a k9s key's
+// answer, pinned at both sizes.
+func TestGoldenDescribeAndLogs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keys []string
+	}{
+		{"store-describe", []string{"4", "j", "d"}},
+		{"store-logs", []string{"4", "l"}},
+		{"store-logs-pick", []string{"4", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "l"}},
+		{"store-k9s-key", []string{"4", "ctrl+k"}},
+	} {
+		for _, sz := range goldenSizes {
+			name := fmt.Sprintf("%s-%dx%d", tc.name, sz[0], sz[1])
+			t.Run(name, func(t *testing.T) {
+				h, _, _ := clusterReads(t, sz[0], sz[1])
+				h.keys(tc.keys...)
+				got := h.screen()
+				assertFits(t, got, sz[0], sz[1])
+				golden(t, name, got)
+			})
+		}
+	}
+}

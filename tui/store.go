@@ -138,7 +138,12 @@ func (v *storeView) shortHelp() []key.Binding {
 		return []key.Binding{k.Up, k.Down, k.Back}
 	case storeIndexes:
 		return []key.Binding{k.Open, k.Back}
-	case storeDescribe, storeLogs:
+	case storeLogs:
+		if v.logs != nil && v.logs.picking {
+			return []key.Binding{k.Up, k.Down, k.Open, k.Back}
+		}
+		return []key.Binding{k.Up, k.Down, k.Bottom, k.Back}
+	case storeDescribe:
 		return []key.Binding{k.Up, k.Down, k.Bottom, k.Back}
 	}
 	return v.listHelp()
