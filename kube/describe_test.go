@@ -14,7 +14,8 @@ import (
 )
 
 // d on a real API server reads as kubectl describe: a pod with its
-// events, a Secret with the size of each value and never the value; an
+// events, a custom resource through the generic describer, a Secret with
+// the size of each value and never the value; an
 // object carrying a copy of a Secret is not described; pods list their
 // containers for l.
 func TestDescribeIsKubectls(t *testing.T) {
@@ -49,7 +50,9 @@ func TestDescribeIsKubectls(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"pods", "secrets", "configmaps"}}, true)
+	gadgets(t, c, ns, map[string]any{"metadata": map[string]any{"name": "g1"}, "spec": map[string]any{"size": 3, "colour": "teal"}})
+
+	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"pods", "secrets", "configmaps", "gadgets"}}, true)
 	ctl := s.Controls()
 	if ctl.Describe == nil || ctl.Logs == nil {
 		t.Fatal("the kube source offers no describe or logs")
@@ -58,7 +61,8 @@ func TestDescribeIsKubectls(t *testing.T) {
 		_, p := s.cachedVersion("pods", ns+"/p1")
 		_, sc := s.cachedVersion("secrets", ns+"/db")
 		_, cmOK := s.cachedVersion("configmaps", ns+"/copy")
-		return p && sc && cmOK, ""
+		_, g := s.cachedVersion("gadgets.tables.example.com", ns+"/g1")
+		return p && sc && cmOK && g, ""
 	})
 
 	text, err := ctl.Describe.Describe(bg, "pods", ns+"/p1")
@@ -68,6 +72,17 @@ func TestDescribeIsKubectls(t *testing.T) {
 	for _, want := range []string{"Name:", "p1", "Namespace:", ns, "Init Containers:", "migrate:", "app:", "sidecar:", "Events:", "Tested", "described by the test"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("describe pods/p1 lacks %q:\n%s", want, text)
+		}
+	}
+
+	// A custom resource: kubectl's generic describer.
+	text, err = ctl.Describe.Describe(bg, "gadgets.tables.example.com", ns+"/g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Name:", "g1", "Kind:", "Gadget", "Spec:", "Colour:", "teal"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("describe gadgets/g1 lacks %q:\n%s", want, text)
 		}
 	}
 
