@@ -162,7 +162,8 @@ func (t *tables) Rows(ctx context.Context, informer string, keys []string, wide 
 		// Without them the view shows its own columns, as before.
 		_ = t.learnColumns(ctx, tb)
 	}
-	for _, a := range t.fetch(ctx, tb, todo) {
+	listed, todo := t.list(ctx, tb, todo)
+	for _, a := range append(listed, t.fetch(ctx, tb, todo)...) {
 		if err := tb.take(a, keys); err != nil && transient == nil {
 			transient = err
 		}
