@@ -247,3 +247,19 @@ func TestGoldenDescribeAndLogs(t *testing.T) {
 		}
 	}
 }
+
+// The help lists l, u and 0 where the source serves them.
+func TestHelpListsClusterKeys(t *testing.T) {
+	h, _, _ := clusterReads(t, 160, 48)
+	h.keys("?")
+	for _, want := range []string{"d describe", "l logs", "u use its namespace", "0 all namespaces"} {
+		if !strings.Contains(h.screen(), want) {
+			t.Errorf("the help lacks %q:\n%s", want, h.screen())
+		}
+	}
+	h = fixture(t, 160, 48)
+	h.keys("?")
+	if s := h.screen(); strings.Contains(s, "l logs") || strings.Contains(s, "0 all namespaces") {
+		t.Errorf("the demo's help offers cluster keys:\n%s", s)
+	}
+}

@@ -34,6 +34,12 @@ func helpGroups(k *keyMap, caps capabilities, inf *source.Informer, kind string,
 	if serverPath {
 		inView = append(inView, k.ServerSide)
 	}
+	if caps.logs != nil {
+		inView = append(inView, k.Logs)
+	}
+	if caps.retarget != nil {
+		inView = append(inView, k.UseNamespace, k.AllNamespaces)
+	}
 	offered := map[*key.Binding]bool{}
 	for _, g := range k.controlGroups(caps, nil) {
 		for _, b := range g.keys {
