@@ -25,6 +25,9 @@ func (m *Model) objectKey(msg tea.KeyPressMsg) bool {
 		m.setStatus("", fmt.Errorf("logs are the kubelet's, not in an informer's cache: run kubectl logs %s", obj))
 	case key.Matches(msg, k.Describe) && m.c.caps.describe != nil:
 		m.setStatus("", fmt.Errorf("%s describes the object under the cursor in the Store (%s): pick an object there", msg.String(), k.Store.Help().Key))
+	case key.Matches(msg, k.Describe):
+		m.setStatus("", fmt.Errorf("%s describes an object as kubectl describe does, through a cluster's API server; %s has none: %s shows its YAML in the Store (%s)",
+			msg.String(), sourceName(m.c), k.YAML.Help().Key, k.Store.Help().Key))
 	case key.Matches(msg, k.Delete):
 		m.setStatus("", fmt.Errorf("informtop never changes a cluster: to delete, run kubectl delete %s", obj))
 	default:
