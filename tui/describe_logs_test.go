@@ -70,6 +70,7 @@ func clusterReads(t *testing.T, w, ht int) (*harness, *fakeReads, *fakeRetarget)
 	cfg.Stores["namespaces"] = sourcetest.NewStore(1, sourcetest.Item{Key: "demo"}, sourcetest.Item{Key: "shop"})
 	src := source.Decorate(newControlledSource(cfg, &sourcetest.Controller{}), source.Decoration{Controls: func(c source.Controls) source.Controls {
 		c.Describe, c.Logs, c.Retarget = reads, reads, re
+		c.Stalling = nil // a cluster without simulated listeners
 		return c
 	}})
 	h := newHarness(t, src)
@@ -214,6 +215,16 @@ func TestK9sKeysSayWhyNot(t *testing.T) {
 	}
 	if sv := h.m.views[viewStore].(*storeView); sv.mode != storeList {
 		t.Errorf("a k9s key changed the Store's mode to %d", sv.mode)
+	}
+	// In the Store a control the cluster cannot serve means k9s' key
+	// first (s: a shell), then says why informtop's does nothing.
+	h.keys("s")
+	if got := squash(h.footer()); !strings.Contains(got, squash(k9sHints["s"])) {
+		t.Errorf("s in the Store says %q", got)
+	}
+	h.keys("s")
+	if got := squash(h.footer()); !strings.Contains(got, squash("s does nothing on kube: prod: stalling needs")) {
+		t.Errorf("s again says %q", got)
 	}
 	// Off a cluster, 0 says so.
 	h = fixture(t, 80, 24)

@@ -45,11 +45,17 @@ func (m *Model) k9sHint(msg tea.KeyPressMsg) bool {
 // boundHere says msg is informtop's own key here: a control key (one the
 // source cannot serve says why itself), a global key or one of the view's.
 // In the Store, where k9s users act on objects, another view's key (e
-// folds the Pipeline's server side) is not one.
+// folds the Pipeline's server side) is not one, nor a control the source
+// cannot serve (s, x, r on a cluster).
 func (m *Model) boundHere(msg tea.KeyPressMsg) bool {
 	k := m.c.keys
-	if pressedAny(msg, k.controlBindings()) || key.Matches(msg, m.views[m.active].shortHelp()...) {
+	if key.Matches(msg, m.views[m.active].shortHelp()...) {
 		return true
+	}
+	if pressedAny(msg, k.controlBindings()) {
+		// In the Store, a control the source cannot serve (s stalls a
+		// simulated listener) is first what k9s users mean by the key.
+		return m.active != viewStore || k.whyNot(m.c.caps, m.c.data.snap(), msg) == nil
 	}
 	if m.active != viewStore {
 		for _, a := range k.actions() {
