@@ -202,6 +202,8 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	}
 	s.Source = local.New(cfgLocal)
 	s.tables = newTables(cfg, res, s.cachedVersion)
+	s.tables.cachedObject = s.cachedObject
+	s.tables.namespaceOf = func(informer string) string { f, _ := s.fact(informer); return f.namespace }
 	for i, r := range res {
 		if err := s.add(r, ns, checks[i], ""); err != nil {
 			return nil, err
@@ -427,6 +429,6 @@ func teachRedactedKinds(res []resource) {
 func (s *Source) Controls() source.Controls {
 	c := s.Source.Controls()
 	c.Verifier, c.Server, c.Retarget = s, s, s
-	c.Table = s.tables
+	c.Table, c.Describe, c.Logs = s.tables, s.tables, s.tables
 	return c
 }

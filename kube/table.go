@@ -50,8 +50,15 @@ const (
 type tables struct {
 	// cached is the resourceVersion of key in the informer's own cache.
 	cached func(informer, key string) (rv string, ok bool)
-	config *rest.Config  // carries the source's request timeout
-	slots  chan struct{} // one per GET in flight
+	// cachedObject is the object in the informer's cache, for describe
+	// to judge whether it may be printed; set once, before any use.
+	cachedObject func(informer, key string) (obj any, ok bool)
+	// namespaceOf is where the named informer watches ("" every one or
+	// cluster-scoped), for the list that learns an empty cache's columns;
+	// set once, before any use.
+	namespaceOf func(informer string) string
+	config      *rest.Config  // carries the source's request timeout
+	slots       chan struct{} // one per GET in flight
 
 	mu     sync.Mutex
 	byName map[string]*tableOf // guarded by mu: :svc and :ns change it
@@ -151,7 +158,12 @@ func (t *tables) Rows(ctx context.Context, informer string, keys []string, wide 
 		return source.Table{}, errors.New(off)
 	}
 	var transient error
-	for _, a := range t.fetch(ctx, tb, todo) {
+	if len(keys) == 0 && off == "" {
+		// Without them the view shows its own columns, as before.
+		_ = t.learnColumns(ctx, tb)
+	}
+	listed, todo := t.list(ctx, tb, todo)
+	for _, a := range append(listed, t.fetch(ctx, tb, todo)...) {
 		if err := tb.take(a, keys); err != nil && transient == nil {
 			transient = err
 		}

@@ -277,7 +277,8 @@ func TestTableDeniedIsAskedAgainOnReturn(t *testing.T) {
 		w.WriteHeader(http.StatusForbidden)
 		fmt.Fprint(w, `{"apiVersion":"v1","kind":"Status","status":"Failure","reason":"Forbidden","code":403,"message":"samples \"s\" is forbidden"}`)
 	})
-	tr.byName["other"] = &tableOf{informer: "other"}
+	// Its columns are known, so asking with no key reads nothing.
+	tr.byName["other"] = &tableOf{informer: "other", columns: []metav1.TableColumnDefinition{{Name: "Data"}}}
 	ask := func(informer string) error {
 		_, err := tr.Rows(context.Background(), informer, []string{"ns/s"}, false)
 		return err

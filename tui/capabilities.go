@@ -24,6 +24,8 @@ type capabilities struct {
 	// retarget changes what the source watches (":svc", ":ns shop").
 	retarget source.Retargeting
 	table    source.TableReader
+	describe source.Describer
+	logs     source.LogStreamer
 	// fleet: the source lists controller processes (Frame.Processes), so
 	// the dashboard has a Fleet view and Enter attaches to one.
 	fleet bool
@@ -33,6 +35,7 @@ func capabilitiesOf(src source.Source) capabilities {
 	c := src.Controls()
 	return capabilities{proc: c.Processing, stall: c.Stalling, faults: c.Faults, work: c.Workload,
 		queue: c.Queue, pager: c.QueuePager, owes: c.Backlog, verify: c.Verifier, server: c.Server, retarget: c.Retarget, table: c.Table,
+		describe: c.Describe, logs: c.Logs,
 		fleet: src.Kind() == "fleet"}
 }
 

@@ -154,17 +154,17 @@ func TestHeaderShowsTheSourceStatus(t *testing.T) {
 		NextRetry: t0.Add(4 * time.Second)})
 	h.frames(1)
 	first := strings.Split(h.screen(), "\n")[0]
-	if !strings.HasPrefix(first, "informtop · disconnected, retrying in 4s: dial tcp 10.0.0.1:6060: connection refused · pods RealFIFO") {
+	if !strings.HasPrefix(first, "informtop · disconnected, retrying in 4s: dial tcp 10.0.0.1:6060: connection refused · prod › pods(all)[60] · watch up") {
 		t.Fatalf("the header does not lead with the status: %q", first)
 	}
 	f.SetStatus(source.Status{State: source.Incompatible, Message: "the agent speaks version 3; this informtop reads 2"})
 	h.frames(1)
-	if first := strings.Split(h.screen(), "\n")[0]; !strings.Contains(first, "informtop · the agent speaks version 3; this informtop reads 2 · pods") {
+	if first := strings.Split(h.screen(), "\n")[0]; !strings.Contains(first, "informtop · the agent speaks version 3; this informtop reads 2 · prod › pods") {
 		t.Fatalf("a status message is not shown as it is: %q", first)
 	}
 	f.SetStatus(source.Status{State: source.Live})
 	h.frames(1)
-	if first := strings.Split(h.screen(), "\n")[0]; !strings.HasPrefix(first, "informtop · pods RealFIFO") {
+	if first := strings.Split(h.screen(), "\n")[0]; !strings.HasPrefix(first, "informtop · prod › pods(all)[60] RealFIFO") {
 		t.Fatalf("the trouble stays after the source is live again: %q", first)
 	}
 }

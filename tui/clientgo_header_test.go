@@ -15,7 +15,7 @@ func TestClientGoInformerSaysWhoseItIs(t *testing.T) {
 	h.frames(fixtureFrames)
 	screen := h.screen()
 	lines := strings.Split(screen, "\n")
-	if !strings.HasPrefix(lines[0], "informtop · configmaps RealFIFO · client-go · watch up") {
+	if !strings.HasPrefix(lines[0], "informtop · configmaps(all)[12] RealFIFO · client-go · watch up") {
 		t.Errorf("the header does not say client-go: %q", lines[0])
 	}
 	for _, want := range []string{
@@ -41,7 +41,7 @@ func TestClientGoInformerSaysWhoseItIs(t *testing.T) {
 	}
 	h.keys("p", "o", "d", "s", "enter", "1")
 	screen = h.screen()
-	if first := strings.Split(screen, "\n")[0]; !strings.HasPrefix(first, "informtop · pods RealFIFO · watch up") {
+	if first := strings.Split(screen, "\n")[0]; !strings.HasPrefix(first, "informtop · pods(all)[60] RealFIFO · watch up") {
 		t.Errorf("the engine's informer is named as client-go's: %q", first)
 	}
 	if !strings.Contains(screen, "Queue       RealFIFO · depth 42 · oldest 1.5s · in") {

@@ -22,6 +22,9 @@ type common struct {
 	data          *dataState
 	stallAfter    time.Duration  // a callback running longer than this is a stall
 	loc           *time.Location // for event timestamps; UTC in tests
+	// clock is the wall clock, for how long a footer message stays (the
+	// snapshots' now would stop with a paused source); tests move their own.
+	clock func() time.Time
 	// fromFleet: the source is a process attached to from a fleet's
 	// dashboard, which esc and :fleet go back to.
 	fromFleet bool

@@ -14,8 +14,8 @@ func filterCrumb(f *filterBox) []string {
 
 func (v *storeView) crumbs() []string {
 	out := filterCrumb(&v.filter)
-	if v.sortAge {
-		out = append(out, "by age")
+	if c := v.sortCrumb(); c != "" {
+		out = append(out, c)
 	}
 	switch v.mode {
 	case storeObject:

@@ -106,6 +106,9 @@ func (f *filterBox) view(c *common, w int, matches, total int) string {
 	if f.input.Value() == "" {
 		text = width(f.input.Placeholder) + 1
 	}
-	f.input.SetWidth(min(text, max(w-width(suffix)-2, 8)))
+	// The query keeps at least half the line, scrolling under the cursor
+	// past that; the count and the mode give way, cut at the right (a
+	// refusal is also said in full where the rows would be).
+	f.input.SetWidth(max(min(text, w-width(suffix)-2), min(text, w/2)))
 	return truncate(f.input.View()+suffix, w)
 }

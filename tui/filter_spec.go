@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 
 	"github.com/informtop/informtop/agent/source"
@@ -11,8 +13,8 @@ import (
 )
 
 // filterMode is how a "/" query is read, as k9s reads its filter: plain
-// text is a case-insensitive regular expression (a substring when it is
-// not a valid one), "-f TEXT" is fuzzy, "-l SELECTOR" a label selector,
+// text is a case-insensitive regular expression (refused when it is not
+// a valid one), "-f TEXT" is fuzzy, "-l SELECTOR" a label selector,
 // and in the Events view "type:X key:Y listener:Z" pick fields.
 type filterMode int
 
@@ -91,8 +93,9 @@ func parseFilter(q string, where filterWhere) filterSpec {
 	return s
 }
 
-// setText compiles q as a case-insensitive regular expression; text that
-// is not one is matched literally, as k9s does. ^ and $ match at each
+// setText compiles q as a case-insensitive regular expression; text
+// without regexp syntax is matched literally, and a broken expression is
+// refused with the parser's reason in err. ^ and $ match at each
 // line: the Store view searches a key and its labels as two lines, so
 // /cm-00009$ finds the key that ends so.
 func (s *filterSpec) setText(q string) {
@@ -102,7 +105,14 @@ func (s *filterSpec) setText(q string) {
 	}
 	re, err := regexp.Compile("(?im)" + q)
 	if err != nil {
-		s.sub = strings.ToLower(q)
+		// Refused rather than read as text: a typo in a pattern would
+		// otherwise match nothing, or the wrong rows, without a word.
+		why := err.Error()
+		var se *syntax.Error
+		if errors.As(err, &se) {
+			why = se.Code.String() // its Expr would quote the flags added here
+		}
+		s.err = "not a regular expression: " + safe(why) + " (a \\ before a character searches for it as it is)"
 		return
 	}
 	s.re = re

@@ -63,9 +63,13 @@ func TestStoreFilterTextIsRegexpOrSubstring(t *testing.T) {
 		t.Fatalf("app=cart is text, it must not match fuzzily: kept %v", got)
 	}
 	h.keys("esc", "/")
-	h.typeText("web-4[") // not a valid regexp: matched literally, no panic
-	if got := storeRows(h); len(got) != 0 || !strings.Contains(h.screen(), "no cached object matches") {
-		t.Fatalf("a broken regexp is literal text: kept %v\n%s", got, h.screen())
+	h.typeText("web-(0|1") // not a valid regexp: refused with the parser's reason, no panic
+	if got := storeRows(h); len(got) != 0 || !strings.Contains(h.screen(), "not a regular expression: missing closing )") {
+		t.Fatalf("a broken regexp must be refused with its error: kept %v\n%s", got, h.screen())
+	}
+	h.keys("enter")
+	if s := h.screen(); !strings.Contains(s, "not a regular expression: missing closing )") {
+		t.Fatalf("the refusal is gone once the prompt is left:\n%s", s)
 	}
 }
 
@@ -196,4 +200,37 @@ func TestStoreAt80KeepsLongKeysWhole(t *testing.T) {
 	if !strings.Contains(h.screen(), long+" ") {
 		t.Fatalf("the key is cut at 80 columns:\n%s", h.screen())
 	}
+}
+
+// At 80 columns a long query stays readable: the prompt keeps half the
+// line and scrolls to the cursor, instead of its last few characters.
+func TestFilterInputScrollsAt80Columns(t *testing.T) {
+	h := fixture(t, 80, 24)
+	h.keys("4", "/")
+	q := "kube-system/coredns-(0|1|2|3-and-then-some-more" // broken: a long refusal follows it
+	for _, r := range q {                                  // drawn after each key, as a terminal is
+		h.typeText(string(r))
+		h.screen()
+	}
+	line := filterLine(t, h.screen())
+	if !strings.Contains(line, "and-then-some-more") || !strings.Contains(line, "(0|1|2|3") {
+		t.Fatalf("the prompt shows too little of the query: %q", line)
+	}
+	h.keys("home")
+	line = filterLine(t, h.screen())
+	if !strings.Contains(line, "/kube-system/coredns") {
+		t.Fatalf("at the start of the query the prompt does not scroll back: %q", line)
+	}
+}
+
+// filterLine is the screen's "/" prompt line.
+func filterLine(t *testing.T, screen string) string {
+	t.Helper()
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(l, "/") {
+			return l
+		}
+	}
+	t.Fatalf("no filter prompt on screen:\n%s", screen)
+	return ""
 }

@@ -1,20 +1,24 @@
 package tui
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 )
 
-// statusTicks is how long a status message stays: 4 s at the default
-// refresh. Counting ticks instead of reading a clock keeps tests exact.
-const statusTicks = 40
+// statusFor is how long a status message stays on screen, in wall time
+// (common.clock), unless a key dismisses it sooner: however many informers
+// the source has and however fast it refreshes, a message gets as long to
+// be read.
+const statusFor = 4 * time.Second
 
 // status is the transient answer to an operator action, shown in the footer.
 type status struct {
-	text    string
-	bad     bool
-	expires uint64 // dataState.ticks value after which it disappears
+	text  string
+	bad   bool
+	until time.Time // wall time after which it disappears; zero: it stays
 }
 
 // footerStatusMax is the most rows a status message takes; a verify's
@@ -64,7 +68,9 @@ func footerStatusLines(c *common, st status, w int) []string {
 }
 
 // shown reports whether st is still on screen.
-func shown(c *common, st status) bool { return st.text != "" && c.data.ticks <= st.expires }
+func shown(c *common, st status) bool {
+	return st.text != "" && (st.until.IsZero() || !c.clock().After(st.until))
+}
 
 func statusStyle(c *common, st status) lipgloss.Style {
 	if st.bad {

@@ -53,3 +53,26 @@ func afterPunctuation(line string) bool {
 	}
 	return false
 }
+
+// A command to copy is never broken inside a word, at a hyphen least of
+// all: "kubectl logs pods/api-0 -n shop" stays whole at 80 columns.
+func TestWrapTextNeverBreaksAWord(t *testing.T) {
+	text := "logs are read through the API server; to follow them elsewhere run kubectl logs pods/api-0 -n shop -c server --follow"
+	for w := 20; w <= 80; w++ {
+		lines := wrapText(text, w)
+		if got := strings.Join(lines, " "); got != text {
+			t.Fatalf("at width %d wrapping changed the words: %q", w, lines)
+		}
+		for _, l := range lines {
+			if width(l) > w {
+				t.Fatalf("at width %d the line %q is wider", w, l)
+			}
+			if strings.HasSuffix(l, "-") || strings.HasSuffix(l, "api") {
+				t.Fatalf("at width %d a word is broken: %q", w, lines)
+			}
+		}
+	}
+	if got := wrapText("pods/"+strings.Repeat("x", 30), 12); len(got) != 3 || width(got[0]) != 12 {
+		t.Fatalf("a word wider than the line is cut at its end: %q", got)
+	}
+}

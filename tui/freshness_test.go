@@ -90,3 +90,25 @@ func containsInOrder(t *testing.T, screen string, want ...string) {
 		t.Fatalf("%q not found (in order) on screen:\n%s", want[i], screen)
 	}
 }
+
+// At 80 columns the sentence saying why the server's figures are missing
+// is wrapped under the stage, whole: it names what to grant.
+func TestServerSentenceWrapsAt80Columns(t *testing.T) {
+	cfg := clusterConfig()
+	why := "the API server's watch-cache figures need get on the non-resource URL /metrics, which you may not (RBAC; the ClusterRole system:monitoring grants it)"
+	cfg.Server = map[string]source.ServerStats{"pods": {Reason: why}}
+	h := newHarness(t, sourcetest.NewCluster(sourcetest.New(cfg), nil))
+	h.size(80, 24)
+	h.frames(fixtureFrames)
+	screen := h.screen()
+	assertFits(t, screen, 80, 24)
+	var said []string
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(l, "            ") && !strings.Contains(l, "▼") {
+			said = append(said, strings.TrimSpace(l))
+		}
+	}
+	if got := strings.Join(said, " "); !strings.Contains(got, why) {
+		t.Fatalf("the server's sentence is not there whole (%q):\n%s", got, screen)
+	}
+}

@@ -30,7 +30,13 @@ type harness struct {
 	// in flight) in held until release delivers them.
 	hold func(tea.Msg) bool
 	held []tea.Msg
+	// wall is the dashboard's wall clock (common.clock): it moves only
+	// when the test advances it.
+	wall time.Time
 }
+
+// advance moves the dashboard's wall clock on by d.
+func (h *harness) advance(d time.Duration) { h.wall = h.wall.Add(d) }
 
 func newHarness(t testing.TB, src source.Source) *harness {
 	t.Helper()
@@ -42,7 +48,9 @@ func newHarness(t testing.TB, src source.Source) *harness {
 	closed := make(chan struct{})
 	close(closed)
 	m.done = closed
-	return &harness{t: t, m: m, src: src, ctl: controlsOf(src)}
+	h := &harness{t: t, m: m, src: src, ctl: controlsOf(src), wall: t0}
+	m.c.clock = func() time.Time { return h.wall }
+	return h
 }
 
 // controlsOf finds the fake controls behind a test source.

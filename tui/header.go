@@ -49,13 +49,15 @@ func headerStatus(c *common) string {
 	synced := stateOf(s, c.data.reasons[s.Name]).render(st)
 	p := c.data.history().latest()
 	watchRate := p.eventRate[evAdded] + p.eventRate[evModified] + p.eventRate[evDeleted]
-	parts = append(parts, st.bold.Render(s.Name)+" "+kind)
+	at := len(parts)
+	parts = append(parts, st.bold.Render(scopeText(c, s))+" "+kind)
 	if c.data.paused || s.Paused {
 		parts = append(parts, st.warn.Render("⏸ "+pausedWho(c.data.pausedBy)))
 	}
 	if silent := silence(s); silent != "" {
 		parts = append(parts, st.bad.Render(silent))
 	}
+	state := len(parts) + 1
 	parts = append(parts,
 		connShort(c, s),
 		synced,
@@ -63,7 +65,7 @@ func headerStatus(c *common) string {
 		humanize.RateNumber(watchRate)+" ev/s",
 	)
 	// A figure at the end that does not fit is left out whole, not cut.
-	return fitParts(sep, c.width, parts...)
+	return fitScoped(c, s, sep, parts, at, state, kind)
 }
 
 // shortTitler is a source whose title has a shorter form for a narrow

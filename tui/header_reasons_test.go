@@ -209,11 +209,12 @@ func TestLongFooterMessageIsReadWhole(t *testing.T) {
 		t.Fatalf("the message should wrap above the key hints, the view giving up its rows (footer %d rows, view %d of %d):\n%s", rows, h.m.c.height, body, screen)
 	}
 	f.SetFrames(cfg.Frames[len(cfg.Frames)-1:])
-	h.frames(statusTicks + 1)
+	h.advance(statusFor + time.Millisecond)
+	h.frames(1)
 	screen = h.screen()
 	assertFits(t, screen, 80, 24)
 	if h.m.footerRows() != 1 || strings.Contains(screen, "does nothing") || h.m.c.height != body {
-		t.Fatalf("the message outstayed its %d ticks, or the view its rows (%d of %d):\n%s", statusTicks, h.m.c.height, body, screen)
+		t.Fatalf("the message outstayed its %v, or the view its rows (%d of %d):\n%s", statusFor, h.m.c.height, body, screen)
 	}
 }
 

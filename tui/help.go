@@ -34,6 +34,12 @@ func helpGroups(k *keyMap, caps capabilities, inf *source.Informer, kind string,
 	if serverPath {
 		inView = append(inView, k.ServerSide)
 	}
+	if caps.logs != nil {
+		inView = append(inView, k.Logs)
+	}
+	if caps.retarget != nil {
+		inView = append(inView, k.UseNamespace, k.AllNamespaces)
+	}
 	offered := map[*key.Binding]bool{}
 	for _, g := range k.controlGroups(caps, nil) {
 		for _, b := range g.keys {
@@ -120,8 +126,11 @@ func helpLines(c *common, w int) []string {
 	for _, l := range wrapText(stalled, max(w-4, 10)) {
 		lines = append(lines, st.dim.Render(l))
 	}
-	filter := c.keys.Filter.Help().Key + " filters as k9s does: text or a regexp (^default/), -f fuzzy, -l app=web a label selector (Store), type:Relist key:default/web listener:slow (Events)"
+	filter := c.keys.Filter.Help().Key + " filters as k9s does: text or a regexp over every cell shown (^default/, Pending), -f fuzzy, -l app=web a label selector (Store), type:Relist key:default/web listener:slow (Events)"
 	for _, l := range wrapText(filter, max(w-4, 10)) {
+		lines = append(lines, st.dim.Render(l))
+	}
+	for _, l := range wrapText(storeKeysHelp(c), max(w-4, 10)) {
 		lines = append(lines, st.dim.Render(l))
 	}
 	if c.caps.table != nil {

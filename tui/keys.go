@@ -26,9 +26,14 @@ type keyMap struct {
 
 	// View-specific.
 	Indexes, TypeFilter, AllInformers key.Binding
-	// k9s' object keys: YAML and Describe open the Store's object; Logs
-	// and Delete say what informtop, read-only and cache-bound, does not.
+	// k9s' object keys: YAML opens the Store's object from the cache,
+	// Describe asks kubectl's describers, Logs follows a pod's log; Delete
+	// says informtop, read-only, does not.
 	YAML, Describe, Logs, Delete key.Binding
+
+	// UseNamespace moves to the namespace under the Store's cursor, and
+	// AllNamespaces to every namespace (k9s' u and 0).
+	UseNamespace, AllNamespaces key.Binding
 
 	// Sorting, where k9s sorts: the Store by name or age, the Listeners
 	// by backlog or latency.
@@ -67,6 +72,7 @@ func (k *keyMap) actions() []action {
 		{"filter", &k.Filter},
 		{"indexes", &k.Indexes}, {"type-filter", &k.TypeFilter}, {"all-informers", &k.AllInformers},
 		{"yaml", &k.YAML}, {"describe", &k.Describe}, {"logs", &k.Logs}, {"delete", &k.Delete},
+		{"use-namespace", &k.UseNamespace}, {"all-namespaces", &k.AllNamespaces},
 		{"compare", &k.Compare}, {"server-side", &k.ServerSide},
 		{"sort-name", &k.SortName}, {"sort-age", &k.SortAge},
 		{"sort-pending", &k.SortPending}, {"sort-latency", &k.SortLatency},
@@ -131,13 +137,15 @@ func defaultKeyMap() *keyMap {
 		Back:     bind("back", "esc"),
 		Filter:   bind("filter", "/"),
 
-		Indexes:      bind("indexes", "i"),
-		YAML:         bind("yaml", "y"),
-		Describe:     bind("describe", "d"),
-		Logs:         bind("logs", "l"),
-		Delete:       bind("delete", "ctrl+d"),
-		TypeFilter:   bind("event types", "t"),
-		AllInformers: bind("all informers", "a"),
+		Indexes:       bind("indexes", "i"),
+		YAML:          bind("yaml", "y"),
+		Describe:      bind("describe", "d"),
+		Logs:          bind("logs", "l"),
+		Delete:        bind("delete", "ctrl+d"),
+		UseNamespace:  bind("use its namespace", "u"),
+		AllNamespaces: bind("all namespaces", "0"),
+		TypeFilter:    bind("event types", "t"),
+		AllInformers:  bind("all informers", "a"),
 
 		Compare:    bind("compare", "c"),
 		ServerSide: bind("server side: fold/expand", "e"),

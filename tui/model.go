@@ -64,7 +64,12 @@ type Model struct {
 	// panelRows is the narration panel's height the last layout gave
 	// the body's rows around; a panel of another height moves them.
 	panelRows int
-	status    status
+	// chrome is the header's and footer's rows the last layout left the
+	// body around: a message that expires with time gives its rows back.
+	chrome int
+	status status
+	// k9sSaid are the k9s keys already explained this session (k9sHint).
+	k9sSaid map[string]bool
 	// verifying is the comparison with the API server in progress; nil
 	// when none runs.
 	verifying *verifyRun
@@ -108,6 +113,7 @@ func New(src source.Source, opts Options) (*Model, error) {
 		data:       newDataState(),
 		stallAfter: opts.StallThreshold,
 		loc:        time.Local,
+		clock:      time.Now,
 		compare:    true,
 	}
 	m := &Model{c: c, refresh: opts.Refresh, opts: opts}
@@ -194,6 +200,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case retargetMsg:
 		return m, m.applyRetarget(msg)
+	case namespaceAsk:
+		return m, m.goToNamespace(msg)
 	case contextMsg:
 		return m, m.applyContext(msg)
 	case attachAskMsg:
@@ -209,6 +217,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.applyStep(msg)
 		return m, nil
 	case tea.KeyPressMsg:
+		m.dismissStatus(msg)
 		return m, m.keyPress(msg)
 	case tea.PasteMsg:
 		if m.switcher != nil {
@@ -227,13 +236,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) applyData(msg dataMsg) tea.Cmd {
-	before, chrome := m.c.data.current, m.headerRows()+m.footerRows()
+	before := m.c.data.current
 	m.c.data.apply(msg)
 	// The informer shown may be another, or say what it is only now.
 	m.c.keys.offerControls(m.c.caps, m.c.data.snap())
 	// A new informer, or notes, header sentences or a footer message that
 	// need more or fewer rows, move the body's edges.
-	if m.c.data.current != before || len(m.notePanel(0)) != m.panelRows || m.headerRows()+m.footerRows() != chrome {
+	if m.c.data.current != before || len(m.notePanel(0)) != m.panelRows || m.headerRows()+m.footerRows() != m.chrome {
 		m.layout()
 	}
 	return tea.Batch(m.views[m.active].refresh(), m.tickCmd())
@@ -288,10 +297,13 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 		m.layout()
 	case key.Matches(msg, k.Back) && m.home != nil && m.nothingOpen():
 		return m.goHome()
+	case key.Matches(msg, k.AllNamespaces) && m.c.caps.retarget != nil:
+		return m.useNamespace("-A")
 	case key.Matches(msg, k.Compare):
 		return m.toggleCompare()
 	case key.Matches(msg, k.controlKeys()...):
 		return m.control(msg)
+	case m.k9sHint(msg):
 	case why != nil:
 		on := why.on
 		if on == "" {
@@ -311,10 +323,11 @@ func (m *Model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// storeTakes says the Store view's list opens an object with msg (y, d).
+// storeTakes says the Store view's list acts on its object with msg (y,
+// d, l, u).
 func (m *Model) storeTakes(msg tea.KeyPressMsg) bool {
 	sv, ok := m.views[m.active].(*storeView)
-	return ok && sv.mode == storeList && key.Matches(msg, m.c.keys.YAML, m.c.keys.Describe)
+	return ok && sv.mode == storeList && key.Matches(msg, m.c.keys.YAML, m.c.keys.Describe, m.c.keys.Logs, m.c.keys.UseNamespace)
 }
 
 func (m *Model) switcherKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -368,7 +381,8 @@ func (m *Model) activate(id viewID) tea.Cmd {
 // layout shares out the rows: header, the focused view, the narration
 // panel when open, and the footer.
 func (m *Model) layout() {
-	body := max(m.height-m.headerRows()-m.footerRows(), 1)
+	m.chrome = m.headerRows() + m.footerRows()
+	body := max(m.height-m.chrome, 1)
 	m.panelRows = len(m.notePanel(0))
 	body -= m.panelRows
 	if m.narration != nil {
@@ -413,15 +427,30 @@ func trailingBlank(lines []string) int {
 	return n
 }
 
-// setStatus shows text, or err, in the footer for a few ticks. Either may
+// setStatus shows text, or err, in the footer for statusFor. Either may
 // quote the source (an informer's name, a verify result, an error from
 // the server), so both are made safe.
 func (m *Model) setStatus(text string, err error) {
-	m.status = status{text: safe(text), expires: m.c.data.ticks + statusTicks}
+	m.status = status{text: safe(text), until: m.c.clock().Add(statusFor)}
 	if err != nil {
 		m.status.text, m.status.bad = safe(err.Error()), true
 	}
 	m.layout() // a long message takes rows of its own
+}
+
+// dismissStatus takes the footer's message away at a key, as it was read:
+// the key's own answer, if any, replaces it. The ":" prompt and what is
+// typed in it leave the message, since what it lists (contexts, close
+// names) is what is being typed.
+func (m *Model) dismissStatus(msg tea.KeyPressMsg) {
+	if m.status.text == "" || m.switcher != nil || key.Matches(msg, m.c.keys.Switch, m.c.keys.Commands) {
+		return
+	}
+	rows := m.footerRows()
+	m.status = status{}
+	if m.footerRows() != rows {
+		m.layout()
+	}
 }
 
 // View draws the header, the focused view (or an overlay on it), the

@@ -9,9 +9,9 @@ import (
 )
 
 // objectKey answers k9s' object keys where the Store view does not take
-// them: y and d open an object only there, and l and ctrl+d never act,
-// since an informer's cache has no logs and informtop changes nothing.
-// It reports false for any other key.
+// them: y, d and l act on the object under the Store's cursor only, and
+// ctrl+d never acts, since informtop changes nothing. It reports false
+// for any other key.
 func (m *Model) objectKey(msg tea.KeyPressMsg) bool {
 	k := m.c.keys
 	if !key.Matches(msg, k.YAML, k.Describe, k.Logs, k.Delete) {
@@ -19,8 +19,15 @@ func (m *Model) objectKey(msg tea.KeyPressMsg) bool {
 	}
 	obj := m.selectedObject()
 	switch {
+	case key.Matches(msg, k.Logs) && m.c.caps.logs != nil:
+		m.setStatus("", fmt.Errorf("%s follows the log of the pod under the cursor in the Store (%s): :pods, then %s on one", msg.String(), k.Store.Help().Key, msg.String()))
 	case key.Matches(msg, k.Logs):
 		m.setStatus("", fmt.Errorf("logs are the kubelet's, not in an informer's cache: run kubectl logs %s", obj))
+	case key.Matches(msg, k.Describe) && m.c.caps.describe != nil:
+		m.setStatus("", fmt.Errorf("%s describes the object under the cursor in the Store (%s): pick an object there", msg.String(), k.Store.Help().Key))
+	case key.Matches(msg, k.Describe):
+		m.setStatus("", fmt.Errorf("%s describes an object as kubectl describe does, through a cluster's API server; %s has none: %s shows its YAML in the Store (%s)",
+			msg.String(), sourceName(m.c), k.YAML.Help().Key, k.Store.Help().Key))
 	case key.Matches(msg, k.Delete):
 		m.setStatus("", fmt.Errorf("informtop never changes a cluster: to delete, run kubectl delete %s", obj))
 	default:

@@ -94,8 +94,8 @@ func (v *pipelineView) render() string {
 		stages, dropConnectors = v.serverRows(s, st)
 	}
 	stages = append(stages, v.label("API server")+v.apiLine(s, p))
-	if line := v.serverLine(s); line != "" && !withPath {
-		stages = append(stages, line)
+	if !withPath {
+		stages = append(stages, v.serverLines(s)...)
 	}
 	for i, stage := range []string{
 		v.label("Reflector") + v.reflectorLine(s),
@@ -583,24 +583,37 @@ func (v *pipelineView) queueState(s *source.Informer, notSynced string) string {
 	return ""
 }
 
-// serverLine is what the API server itself says about the resource (its
-// watch cache), indented under the API server stage; "" when the source
-// does not read it.
-func (v *pipelineView) serverLine(s *source.Informer) string {
+// serverLines is what the API server itself says about the resource (its
+// watch cache), indented under the API server stage; none when the source
+// does not read it. A sentence saying why there are no figures is wrapped
+// at spaces, never cut: it says what to grant.
+func (v *pipelineView) serverLines(s *source.Informer) []string {
 	st, ok := v.c.data.server[s.Name]
 	if !ok {
-		return ""
+		return nil
 	}
 	var before *source.ServerStats
 	if b, ok := v.c.data.serverBefore[s.Name]; ok {
 		before = &b
 	}
 	text := say.ServerSince(st, before)
-	if !st.Available {
-		return v.label("") + v.c.styles.dim.Render(text)
+	if st.Available {
+		return []string{v.label("") + text}
 	}
-	return v.label("") + text
+	lines := wrapText(text, v.c.width-v.stageWidth())
+	if len(lines) > serverWhyRows {
+		lines = lines[:serverWhyRows]
+		lines[serverWhyRows-1] = truncate(lines[serverWhyRows-1]+" …", v.c.width-v.stageWidth())
+	}
+	for i, l := range lines {
+		lines[i] = v.label("") + v.c.styles.dim.Render(l)
+	}
+	return lines
 }
+
+// serverWhyRows is the most rows the server's sentence takes under its
+// stage; the RBAC one takes two at 80 columns.
+const serverWhyRows = 3
 
 // listenersSynced is "2/3 synced" (flagged while any is not) and the
 // listeners' summed delivery rate, for the processor stage.

@@ -9,7 +9,6 @@ import (
 	"github.com/informtop/informtop/agent/shared/humanize"
 	"github.com/informtop/informtop/agent/source"
 
-	"charm.land/lipgloss/v2"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -213,19 +212,6 @@ func (v *queueView) readerLines(s *source.Informer, data *detailData, w, h int) 
 		for _, l := range note {
 			lines = append(lines, st.dim.Render(l))
 		}
-	}
-	return lines
-}
-
-// wrapText breaks text into lines of at most w cells at spaces, never
-// between a word and the figure after it ("410s 4", "RV 686"): a figure
-// alone at the start of a line reads as belonging to nothing.
-func wrapText(text string, w int) []string {
-	glued := labelFigure.ReplaceAllString(text, "$1\u00a0$2")
-	wrapped := lipgloss.NewStyle().Width(max(w, 10)).Render(glued)
-	lines := strings.Split(strings.ReplaceAll(wrapped, "\u00a0", " "), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
 	}
 	return lines
 }

@@ -227,7 +227,8 @@ func (m *Model) applyContext(msg contextMsg) tea.Cmd {
 		m.verifying.cancel() // it compares the old context's cache
 	}
 	next.width, next.height, next.done, next.active = m.width, m.height, m.done, m.active
-	next.c.loc, next.c.styles.mono = m.c.loc, m.c.styles.mono
+	next.c.loc, next.c.styles.mono, next.c.clock, next.k9sSaid = m.c.loc, m.c.styles.mono, m.c.clock, m.k9sSaid
+	m.closePanes() // a log followed on the old context ends with it
 	// The program holds m: it takes the new dashboard's state in place.
 	*m = *next
 	m.layout()

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -73,6 +74,8 @@ const (
 	storeList storeMode = iota
 	storeObject
 	storeIndexes
+	storeDescribe // kubectl describe of the selected object (text)
+	storeLogs     // a pod's container log (logs)
 )
 
 // storeView lists the cached objects with a fuzzy filter over keys and
@@ -84,8 +87,11 @@ type storeView struct {
 	filter filterBox
 	match  matcher // over keys, for -f
 	tmatch matcher // over "key\nlabels", for text and regexps
-	// sortAge lists the newest objects first instead of by name.
-	sortAge bool
+	// corpusStale: cells were read since the text filter's corpus was
+	// made (setTextCorpus), so the next text filtering makes it again.
+	corpusStale bool
+	// sort orders the rows by a column (store_sort.go).
+	sort storeSort
 
 	informer string // whose keys are loaded
 	// watching is where that informer watched (its namespace) when they
@@ -106,8 +112,10 @@ type storeView struct {
 	// table holds kubectl's columns, where the source prints them.
 	table storeTable
 
-	obj *objectPane
-	idx *indexBrowser
+	obj  *objectPane
+	idx  *indexBrowser
+	text *textPane // the describe pane
+	logs *logsPane // the logs pane
 	// from remembers that the object was opened from the index browser,
 	// so esc goes back there.
 	from storeMode
@@ -130,14 +138,27 @@ func (v *storeView) shortHelp() []key.Binding {
 		return []key.Binding{k.Up, k.Down, k.Back}
 	case storeIndexes:
 		return []key.Binding{k.Open, k.Back}
+	case storeLogs:
+		if v.logs != nil && v.logs.picking {
+			return []key.Binding{k.Up, k.Down, k.Open, k.Back}
+		}
+		return []key.Binding{k.Up, k.Down, k.Bottom, k.Back}
+	case storeDescribe:
+		return []key.Binding{k.Up, k.Down, k.Bottom, k.Back}
 	}
-	return []key.Binding{k.Filter, k.Open, k.Indexes, k.SortName, k.SortAge}
+	return v.listHelp()
 }
 
 func (v *storeView) resize() {
 	v.scroll.setHeight(v.tableHeight())
 	if v.obj != nil {
 		v.obj.setSize(v.c.width, v.c.height-1)
+	}
+	if v.text != nil {
+		v.text.setSize(v.c.width, v.c.height-1)
+	}
+	if v.logs != nil {
+		v.logs.setSize(v.c.width, v.c.height-1)
 	}
 }
 
@@ -173,8 +194,9 @@ func (v *storeView) reload() tea.Cmd {
 		// looked up, under the new informer's name.
 		v.informer, v.keys, v.labels, v.created, v.rows, v.loaded, v.loading = cur, nil, nil, nil, nil, false, false
 		v.sets = nil
+		v.sort = storeSort{} // its columns may not be the next one's
 		v.table.reset()
-		v.mode, v.obj, v.idx = storeList, nil, nil
+		v.closePanes()
 		v.filter.clear()
 		v.scroll.setLen(0)
 		v.match.setCorpus(nil)
@@ -251,6 +273,13 @@ func (v *storeView) update(msg tea.Msg) tea.Cmd {
 			v.idx.apply(msg)
 		}
 		return nil
+	case describedMsg:
+		v.applyDescribed(msg)
+		return nil
+	case containersMsg:
+		return v.applyContainers(msg)
+	case logChunkMsg:
+		return v.applyLogChunk(msg)
 	case tea.PasteMsg:
 		if v.mode != storeList {
 			return nil
@@ -265,6 +294,14 @@ func (v *storeView) update(msg tea.Msg) tea.Cmd {
 			cmd = v.updateObject(msg)
 		case storeIndexes:
 			cmd = v.updateIndexes(msg)
+		case storeDescribe:
+			if key.Matches(msg, v.c.keys.Back) {
+				v.mode, v.text = storeList, nil
+			} else {
+				cmd = v.text.update(msg, v.c)
+			}
+		case storeLogs:
+			cmd = v.updateLogs(msg)
 		default:
 			cmd = v.updateList(msg)
 		}
@@ -288,14 +325,7 @@ func (v *storeView) applyKeys(msg storeKeysMsg) {
 	v.sets = msg.sets
 	v.loaded, v.loading, v.loadedAt = true, false, v.c.data.ticks
 	v.match.setCorpus(msg.keys)
-	texts := make([]string, len(msg.keys))
-	for i, k := range msg.keys {
-		texts[i] = k
-		if msg.labels[i] != "" {
-			texts[i] += "\n" + msg.labels[i] // its own line: ^ and $ anchor to the key
-		}
-	}
-	v.tmatch.setCorpus(texts)
+	v.setTextCorpus()
 	v.applyFilter()
 	// Keep the cursor on the same object when the list shifts under it.
 	if selected != "" {
@@ -322,20 +352,12 @@ func (v *storeView) applyFilter() {
 	case spec.mode == filterFuzzy:
 		rows = v.match.apply(spec)
 	case spec.mode == filterText:
+		if v.corpusStale {
+			v.setTextCorpus()
+		}
 		rows = v.tmatch.apply(spec)
 	}
-	if v.sortAge {
-		if rows == nil {
-			rows = make([]int, len(v.keys))
-			for i := range rows {
-				rows[i] = i
-			}
-		} else {
-			rows = append([]int(nil), rows...)
-		}
-		// Newest first, as k9s sorts by age; equal ages keep key order.
-		sort.SliceStable(rows, func(a, b int) bool { return v.created[rows[a]].After(v.created[rows[b]]) })
-	}
+	rows = v.sorted(rows)
 	v.rows = rows
 	n := len(v.keys)
 	if rows != nil {
@@ -373,7 +395,7 @@ func (v *storeView) indexOfKey(k string) int {
 	if v.rows == nil {
 		return i
 	}
-	if !v.sortAge {
+	if !v.sort.on {
 		if r := sort.SearchInts(v.rows, i); r < len(v.rows) && v.rows[r] == i {
 			return r
 		}
@@ -405,24 +427,40 @@ func (v *storeView) updateList(km tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(km, k.Back):
 		v.filter.clear()
 		v.applyFilter()
-	case key.Matches(km, k.Open, k.YAML, k.Describe):
+	case key.Matches(km, k.Open) && v.showsNamespaces():
+		if sel := v.selectedKey(); sel != "" {
+			return goToNamespace(sel)
+		}
+	case key.Matches(km, k.Describe):
+		if v.c.caps.describe == nil {
+			return footerSay("", fmt.Errorf("%s describes an object as kubectl describe does, through a cluster's API server; %s has none: %s shows its YAML from the cache",
+				k.Describe.Help().Key, sourceName(v.c), k.YAML.Help().Key))
+		}
+		if sel := v.selectedKey(); sel != "" {
+			return v.describeObject(sel)
+		}
+	case key.Matches(km, k.Logs):
+		return v.logsKey()
+	case key.Matches(km, k.UseNamespace):
+		return v.useNamespaceKey()
+	case key.Matches(km, k.Open, k.YAML):
 		if sel := v.selectedKey(); sel != "" {
 			return v.openObject(sel, storeList)
 		}
-	case key.Matches(km, k.SortName, k.SortAge):
-		sel := v.selectedKey()
-		v.sortAge = key.Matches(km, k.SortAge) && !v.sortAge
-		v.applyFilter()
-		if i := v.indexOfKey(sel); i >= 0 {
-			v.scroll.cursor = i
-			v.scroll.clamp()
-		}
+	case key.Matches(km, k.SortName):
+		v.sortBy(scKey, "KEY")
+	case key.Matches(km, k.SortAge):
+		v.sortBy(scAge, "AGE")
 	case key.Matches(km, k.Indexes):
 		var cmd tea.Cmd
 		v.idx, cmd = newIndexBrowser(v.c)
 		v.mode = storeIndexes
 		return cmd
 	default:
+		if col, title, ok := v.sortLetter(km); ok && !key.Matches(km, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom) {
+			v.sortBy(col, title)
+			return nil
+		}
 		v.scroll.handleKey(km, k)
 	}
 	return nil
@@ -476,6 +514,10 @@ func (v *storeView) render() string {
 		return fit(title+"\n"+v.obj.vp.View(), v.c.width, v.c.height)
 	case storeIndexes:
 		return v.idx.render(v.c, v.c.width, v.c.height)
+	case storeDescribe:
+		return v.text.render(v.c)
+	case storeLogs:
+		return v.renderLogs()
 	}
 	return v.renderList()
 }
@@ -506,7 +548,9 @@ func (v *storeView) renderList() string {
 	case v.scroll.n == 0 && v.filter.query() != "":
 		lines = append(lines, st.dim.Render("no cached object matches the filter"))
 	case v.scroll.n == 0:
-		lines = append(lines, st.dim.Render("the cache is empty"))
+		for _, l := range wrapText(v.emptyText(s), v.c.width) {
+			lines = append(lines, st.dim.Render(l))
+		}
 	}
 	spec := v.filter.spec()
 	now := v.c.now()
@@ -518,10 +562,7 @@ func (v *storeView) renderList() string {
 		if table {
 			cells = v.tableCells(cells, i, now)
 		} else {
-			cells[scKey], cells[scLabels], cells[scAge] = k, v.labels[i], ""
-			if ts := v.created[i]; !ts.IsZero() {
-				cells[scAge] = humanize.Duration(since(now, ts))
-			}
+			cells[scKey], cells[scLabels], cells[scAge] = k, labelCell(v.labels[i]), ageCell(now, v.created[i])
 		}
 		if r != v.scroll.cursor {
 			cells[scKey] = highlightSpec(k, spec, st.accent.Render)
@@ -555,4 +596,13 @@ func (v *storeView) summary() string {
 	// Narrow: the memory estimate before the indexes, and whole figures
 	// left out from the end, never one cut.
 	return fitParts(sep, v.c.width, append(append([]string{objects}, mem...), indexes)...)
+}
+
+// emptyText says where the empty cache looks, and how to look elsewhere.
+func (v *storeView) emptyText(s *source.Informer) string {
+	text := "no " + safe(s.Name) + " " + scopeWhere(v.c, s) + ": the cache is empty"
+	if v.c.caps.retarget != nil {
+		text += "; :ns NAME or :" + safe(s.Name) + " -A looks elsewhere"
+	}
+	return text
 }

@@ -8,7 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/informtop/informtop/agent/shared/humanize"
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -49,6 +48,9 @@ type storeTable struct {
 	flying bool                 // an ask is in flight; its answer asks again if the page moved
 	cancel context.CancelFunc   // ends the ask in flight
 	seq    uint64               // numbers the asks, so only the answer to the last one is taken
+	// askedEmpty: the columns were asked for with no key (an empty
+	// cache), once per informer shown.
+	askedEmpty bool
 }
 
 // rowsAsk is one ask: a page of keys, at a store generation, wide or not.
@@ -91,14 +93,21 @@ func (v *storeView) askRows() tea.Cmd {
 		return nil
 	}
 	lo, hi := v.scroll.window()
-	if hi <= lo {
+	empty := len(v.keys) == 0 && v.table.cols == nil && !v.table.askedEmpty
+	if hi <= lo && !v.filterReadsAll() && !empty {
 		return nil
 	}
+	v.table.askedEmpty = v.table.askedEmpty || empty
 	ask := rowsAsk{keys: make([]string, 0, hi-lo), gen: v.gen, wide: v.wide()}
-	for r := lo; r < hi; r++ {
-		ask.keys = append(ask.keys, v.keys[v.row(r)])
+	if v.filterReadsAll() {
+		// A text filter searches every cell, so every row is needed.
+		ask.keys = append(ask.keys, v.keys...)
+	} else {
+		for r := lo; r < hi; r++ {
+			ask.keys = append(ask.keys, v.keys[v.row(r)])
+		}
 	}
-	if ask.same(v.table.asked) {
+	if ask.same(v.table.asked) && !empty {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeTableTimeout)
@@ -129,6 +138,17 @@ func (v *storeView) applyRows(msg storeRowsMsg) tea.Cmd {
 	}
 	if hadWhy != (t.why != "") {
 		v.scroll.setHeight(v.tableHeight())
+	}
+	// The cells just read are searched from the next filtering on.
+	v.corpusStale = true
+	if v.filter.spec().mode == filterText || (v.sort.on && v.sort.col >= scServer) {
+		// They may match, or stop matching, or move.
+		sel := v.selectedKey()
+		v.applyFilter()
+		if i := v.indexOfKey(sel); i >= 0 {
+			v.scroll.cursor = i
+			v.scroll.clamp()
+		}
 	}
 	return v.askRows()
 }
@@ -204,10 +224,7 @@ func (v *storeView) tableCells(cells []string, i int, now time.Time) []string {
 	cells = cells[:n]
 	clear(cells)
 	k := v.keys[i]
-	cells[scKey], cells[scLabels] = k, v.labels[i]
-	if ts := v.created[i]; !ts.IsZero() {
-		cells[scAge] = humanize.Duration(since(now, ts))
-	}
+	cells[scKey], cells[scLabels], cells[scAge] = k, labelCell(v.labels[i]), ageCell(now, v.created[i])
 	copy(cells[scServer:], v.table.rows[k])
 	return cells
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -40,7 +41,7 @@ func (f *tableFake) Rows(_ context.Context, informer string, keys []string, wide
 	f.mu.Lock()
 	f.asks = append(f.asks, tableAsk{informer, slices.Clone(keys), wide})
 	f.mu.Unlock()
-	if informer != "pods" {
+	if informer != "pods" && informer != "configmaps" { // configmaps: the fixture's empty cache, pods' columns for short
 		return source.Table{}, errors.New(fakeSecretsRefusal)
 	}
 	var out source.Table
@@ -141,7 +142,7 @@ func TestStoreTableShowsKubectlsColumns(t *testing.T) {
 	if strings.Contains(header, "LABELS") || strings.Contains(header, "NODE") {
 		t.Errorf("header %q: labels and wide columns belong to wide terminals", header)
 	}
-	if line := regexpLine(t, screen, "default/web-1 "); !slices.Equal(strings.Fields(line), []string{"default/web-1", "14m9s"}) {
+	if line := regexpLine(t, screen, "default/web-1 "); !slices.Equal(strings.Fields(line), []string{"default/web-1", "14m"}) {
 		t.Errorf("a row not read yet shows cells: %q", line)
 	}
 
@@ -198,8 +199,30 @@ func TestStoreTableAsksForTheVisiblePage(t *testing.T) {
 	}
 	h.keys("/", "c", "o", "r", "e")
 	a = f.asked()
-	if last := a[len(a)-1]; !slices.Equal(last.keys, pageKeys(h)) || !strings.Contains(last.keys[0], "coredns") {
-		t.Fatalf("after filtering: %+v, want the filtered page %q", last, pageKeys(h))
+	if last := a[len(a)-1]; len(last.keys) != 60 {
+		t.Fatalf("after filtering: %+v, want every row, so the filter searches every cell", last)
+	}
+}
+
+// The filter searches every visible cell, the server's too: /CrashLoop
+// finds the crashing pods, though their keys and labels do not say it.
+func TestStoreFilterSearchesEveryCell(t *testing.T) {
+	h, _ := tableFixture(t, 160, 48)
+	h.keys("4", "/")
+	h.typeText("crashloop")
+	rows := storeRows(h)
+	if len(rows) == 0 {
+		t.Fatalf("/crashloop finds nothing:\n%s", h.screen())
+	}
+	for _, r := range rows {
+		if line := regexpLine(t, h.screen(), r+" "); !strings.Contains(line, "CrashLoopBackOff") {
+			t.Fatalf("/crashloop kept %q: %q", r, line)
+		}
+	}
+	h.keys("esc", "/")
+	h.typeText("^10.244.1.")
+	if rows := storeRows(h); len(rows) == 0 || len(rows) > 25 {
+		t.Fatalf("an anchored pattern over the IP column kept %v", rows)
 	}
 }
 
@@ -250,5 +273,122 @@ func TestStoreTableHelp(t *testing.T) {
 	}
 	if got := helpText(fixture(t, 160, 48)); strings.Contains(got, "kubectl get prints") {
 		t.Errorf("a source without tables explains them:\n%s", got)
+	}
+}
+
+// AGE and LABELS read as kubectl get prints them: apimachinery's
+// HumanDuration ("70s", "6m", "12m", never "1m10s" or "6m0s"), and
+// "<none>" for an object without labels.
+func TestStoreCellsAreKubectls(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	for ago, want := range map[time.Duration]string{
+		70 * time.Second: "70s", 6 * time.Minute: "6m", 12*time.Minute + 38*time.Second: "12m",
+		7*time.Minute + 9*time.Second: "7m9s", 3*time.Hour + 5*time.Minute: "3h5m", 50 * time.Hour: "2d2h",
+	} {
+		if got := ageCell(now, now.Add(-ago)); got != want {
+			t.Errorf("age %v reads %q, kubectl prints %q", ago, got, want)
+		}
+	}
+	if got := labelCell(""); got != "<none>" {
+		t.Errorf("no labels read %q, kubectl prints <none>", got)
+	}
+	if got := labelCell("app=web"); got != "app=web" {
+		t.Errorf("labels read %q", got)
+	}
+}
+
+// Shift and a column's initial sorts by that column, k9s-style; again
+// reverses it. Rows not read yet go last either way; numbers compare by
+// value.
+func TestStoreSortsByAnyColumn(t *testing.T) {
+	h, _ := tableFixture(t, 160, 48)
+	h.keys("4", "S")
+	rows := storeRows(h)
+	if rows[0] != "default/web-3" || rows[len(rows)-1] != "default/web-1" {
+		t.Fatalf("by STATUS: CrashLoopBackOff first, the unread row last: %v", rows)
+	}
+	if !strings.Contains(h.screen(), "by STATUS ↑") {
+		t.Errorf("the breadcrumb does not say the sort:\n%s", h.screen())
+	}
+	h.keys("S")
+	rows = storeRows(h)
+	if rows[len(rows)-2] != "default/web-3" || rows[len(rows)-1] != "default/web-1" || !strings.Contains(h.screen(), "by STATUS ↓") {
+		t.Fatalf("S again: CrashLoopBackOff last of the read rows: %v", rows)
+	}
+	h.keys("I") // IP: 10.244.0.2 < 10.244.0.5 < 10.244.0.14 by value
+	rows = storeRows(h)
+	if rows[0] != "default/web-0" || slices.Index(rows, "default/web-3") > slices.Index(rows, "default/web-12") {
+		t.Fatalf("by IP (10.244.0.5 before 10.244.0.14): %v", rows)
+	}
+	h.keys("O")
+	if rows := storeRows(h); rows[0] != "default/web-0" || rows[1] != "default/web-1" || rows[2] != "default/web-10" {
+		t.Fatalf("O: key order again: %v", rows[:3])
+	}
+	h.keys("O")
+	if rows := storeRows(h); rows[0] != "kube-system/coredns-9" {
+		t.Fatalf("O again: keys descending: %v", rows[:3])
+	}
+}
+
+func TestNaturalCompare(t *testing.T) {
+	for _, c := range [][2]string{{"web-2", "web-10"}, {"2/3", "10/10"}, {"9 (1m ago)", "10"}, {"10.244.0.5", "10.244.0.14"}, {"a", "b"}, {"", "a"}, {"007", "8"}} {
+		if naturalCompare(c[0], c[1]) >= 0 || naturalCompare(c[1], c[0]) <= 0 {
+			t.Errorf("%q should sort before %q", c[0], c[1])
+		}
+	}
+}
+
+// An empty cache still shows the server's columns: the view asks for
+// them once with no key, and the header is kubectl's.
+func TestStoreTableColumnsForAnEmptyCache(t *testing.T) {
+	h, f := tableFixture(t, 80, 24)
+	h.keys(":")
+	h.typeText("configmaps")
+	h.keys("enter", "4")
+	var empty int
+	for _, a := range f.asked() {
+		if a.informer == "configmaps" && len(a.keys) == 0 {
+			empty++
+		}
+	}
+	if empty != 1 {
+		t.Fatalf("%d asks with no key for the empty configmaps, want 1: %+v", empty, f.asked())
+	}
+	if header := regexpLine(t, h.screen(), "KEY"); !strings.Contains(header, "READY") {
+		t.Errorf("the empty cache's header drops the server's columns: %q", header)
+	}
+	for range 5 {
+		h.frames(storeReloadTicks)
+	}
+	n := 0
+	for _, a := range f.asked() {
+		if a.informer == "configmaps" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the empty cache's columns were asked for %d times", n)
+	}
+}
+
+// Rows read before the filter was typed are searched too.
+func TestStoreFilterSearchesRowsReadBefore(t *testing.T) {
+	h, _ := tableFixture(t, 80, 24)
+	h.keys("4", "/")
+	h.typeText("crashloop")
+	if rows := storeRows(h); len(rows) != 1 || rows[0] != "default/web-3" {
+		t.Fatalf("/crashloop after the page was read: %v", rows)
+	}
+}
+
+// A sort is the informer's: another informer starts in key order.
+func TestStoreSortEndsWithTheInformer(t *testing.T) {
+	h, _ := tableFixture(t, 160, 48)
+	h.keys("4", "S")
+	h.keys(":")
+	h.typeText("secrets")
+	h.keys("enter")
+	if sv := h.m.views[viewStore].(*storeView); sv.sort.on || strings.Contains(h.screen(), "by STATUS") {
+		t.Fatalf("the pods' sort by STATUS outlived them:\n%s", h.screen())
 	}
 }

@@ -242,7 +242,11 @@ func (s *switcher) render(w, h int) string {
 	}
 	nameW = min(nameW, inner/2)
 	s.input.SetWidth(inner - 2)
-	lines := []string{st.bold.Render("informers and commands") + st.dim.Render(" · enter goes"), s.input.View(), ""}
+	title := st.bold.Render("informers and commands") + st.dim.Render(" · enter goes")
+	if cur := s.c.data.snap(); cur != nil {
+		title = st.bold.Render(scopeText(s.c, cur)) + st.dim.Render(" · informers and commands · enter goes")
+	}
+	lines := []string{truncate(title, inner), s.input.View(), ""}
 	rows := max(min(len(s.matches), h-2-len(lines)), 0)
 	start := max(min(s.cursor-rows+1, len(s.matches)-rows), 0)
 	if s.cursor < start {

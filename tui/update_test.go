@@ -330,7 +330,7 @@ func TestSwitcherFiltersAndSwitches(t *testing.T) {
 	if h.m.c.data.current != "secrets" {
 		t.Fatalf("current informer %q, want secrets", h.m.c.data.current)
 	}
-	if !strings.Contains(h.screen(), "secrets DeltaFIFO") {
+	if !strings.Contains(h.screen(), "informtop · secrets(all)[5]") {
 		t.Fatalf("header does not show the new informer:\n%s", h.screen())
 	}
 	// Arrows move in the list while letters type; esc cancels.
@@ -717,19 +717,33 @@ func TestHelpFitsTheNarrowestTerminal(t *testing.T) {
 	}
 }
 
-func TestStatusExpires(t *testing.T) {
+// A message stays statusFor of wall time however many data ticks come in
+// meanwhile (a fast refresh, many informers), and goes at the next key.
+func TestStatusStaysForWallTime(t *testing.T) {
 	h := fixture(t, 80, 24)
 	h.keys("w")
 	if !strings.Contains(h.screen(), "watch dropped") {
 		t.Fatal("no status after w")
 	}
-	h.frames(statusTicks)
+	h.frames(200) // 20 s of ticks at the default refresh, in no time
+	h.advance(statusFor - time.Millisecond)
 	if !strings.Contains(h.screen(), "watch dropped") {
-		t.Fatal("status gone too early")
+		t.Fatal("the message went with the data ticks, before its time had passed")
 	}
+	h.advance(2 * time.Millisecond)
 	h.frames(1)
 	if strings.Contains(h.screen(), "watch dropped") {
-		t.Fatal("status still shown after it expired")
+		t.Fatal("the message is still shown after its time")
+	}
+
+	h.keys("w")
+	h.keys(":")
+	if !strings.Contains(h.screen(), "watch dropped") {
+		t.Fatal("opening the : prompt took the message away; what it said may be what is typed")
+	}
+	h.keys("esc", "j")
+	if strings.Contains(h.screen(), "watch dropped") {
+		t.Fatal("the message outlived the next key")
 	}
 }
 

@@ -78,5 +78,5 @@ func (r *verifyRun) status(now time.Time) status {
 		text += fmt.Sprintf(": %s listed, %s", humanize.Plural(p, "page"), humanize.Plural(r.objects.Load(), "object"))
 	}
 	text += " · " + humanize.Duration(now.Sub(r.started)) + " · esc cancels"
-	return status{text: safe(text), expires: ^uint64(0)}
+	return status{text: safe(text)} // until the comparison ends
 }

@@ -29,6 +29,10 @@ type Controls struct {
 	Retarget Retargeting
 	// Table prints cached objects as kubectl get does, for the Store view.
 	Table TableReader
+	// Describe prints an object as kubectl describe does; Logs reads a
+	// pod's container logs (both through the API server, reads only).
+	Describe Describer
+	Logs     LogStreamer
 	// Script is a demo scenario's script, for --once's report.
 	Script ScriptReader
 }

@@ -64,8 +64,9 @@ func TestExploreLiveInTmux(t *testing.T) {
 	tm.keys(":")
 	tm.literal("ns explore-b")
 	tm.keys("Enter")
-	tm.waitFor("the services of explore-b", func(s string) bool {
-		return strings.Contains(s, "explore-b/svc-explore-b") && !strings.Contains(s, "explore-a/svc-explore-a")
+	tm.waitFor("the services of explore-b, the header saying so", func(s string) bool {
+		return strings.Contains(s, "explore-b/svc-explore-b") && !strings.Contains(s, "explore-a/svc-explore-a") &&
+			strings.Contains(firstLine(s), "services(explore-b)[1]")
 	})
 	tm.keys(":")
 	tm.literal("configmaps")
@@ -84,8 +85,9 @@ func TestExploreLiveInTmux(t *testing.T) {
 	tm.keys(":")
 	tm.literal("ctx second")
 	tm.keys("Enter")
-	tm.waitFor("the second context's configmaps, in its own namespace", func(s string) bool {
-		return strings.Contains(s, "explore-c/cm-explore-c") && strings.Contains(s, "switched to context second")
+	tm.waitFor("the second context's configmaps, in its own namespace, the header saying so", func(s string) bool {
+		return strings.Contains(s, "explore-c/cm-explore-c") && strings.Contains(s, "switched to context second") &&
+			strings.Contains(firstLine(s), "second › configmaps(explore-c)[1]")
 	})
 	tm.keys(":")
 	tm.literal("services")

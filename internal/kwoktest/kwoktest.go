@@ -6,7 +6,7 @@
 // test can attach to "a pod" through the API server the way informtop does
 // in production, while the pod is a server the test started itself.
 //
-// The binary, the PortForward CRD and kwok's stages come from
+// The binary, the PortForward and Logs CRDs and kwok's stages come from
 // test/kwok/build.sh (`make kwok-bin`), found through the environment
 // variable INFORMTOP_KWOK_BIN; `make unit` sets it. Without it, Start skips
 // the test under -short and fails it otherwise.
@@ -48,11 +48,12 @@ import (
 
 const (
 	// EnvBinDir names the environment variable holding the directory that
-	// test/kwok/build.sh prints: kwok, the PortForward CRD and the stages.
+	// test/kwok/build.sh prints: kwok, the PortForward and Logs CRDs and the stages.
 	EnvBinDir = "INFORMTOP_KWOK_BIN"
 
-	crdFile    = "kwok.x-k8s.io_portforwards.yaml"
-	stagesFile = "stages.yaml"
+	crdFile     = "kwok.x-k8s.io_portforwards.yaml"
+	logsCRDFile = "kwok.x-k8s.io_logs.yaml"
+	stagesFile  = "stages.yaml"
 
 	// nodeAnnotation marks a Node as kwok's; its value is the node's name,
 	// so that each kwok process takes its own node only and several nodes
@@ -80,6 +81,7 @@ var ErrNoBinaries = errors.New(EnvBinDir + " is not set, so there is no kwok to 
 
 var (
 	portForwardsGVR = schema.GroupVersionResource{Group: "kwok.x-k8s.io", Version: "v1alpha1", Resource: "portforwards"}
+	logsGVR         = schema.GroupVersionResource{Group: "kwok.x-k8s.io", Version: "v1alpha1", Resource: "logs"}
 	crdsGVR         = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 )
 
@@ -88,7 +90,7 @@ var (
 var serial atomic.Int64
 
 // files are the paths of what test/kwok/build.sh built.
-type files struct{ kwok, crd, stages string }
+type files struct{ kwok, crd, logsCRD, stages string }
 
 func findFiles() (files, error) {
 	dir := os.Getenv(EnvBinDir)
@@ -99,8 +101,8 @@ func findFiles() (files, error) {
 	if err != nil {
 		return files{}, err
 	}
-	f := files{kwok: bin, crd: filepath.Join(dir, crdFile), stages: filepath.Join(dir, stagesFile)}
-	for _, p := range []string{f.crd, f.stages} {
+	f := files{kwok: bin, crd: filepath.Join(dir, crdFile), logsCRD: filepath.Join(dir, logsCRDFile), stages: filepath.Join(dir, stagesFile)}
+	for _, p := range []string{f.crd, f.logsCRD, f.stages} {
 		if _, err := os.Stat(p); err != nil {
 			return files{}, fmt.Errorf("%s=%s has no usable %s (%v): run `make kwok-bin` and set %s to the directory it prints",
 				EnvBinDir, dir, filepath.Base(p), err, EnvBinDir)
@@ -123,7 +125,7 @@ type Node struct {
 	dyn *dynamic.DynamicClient
 }
 
-// Start installs the PortForward CRD into c (once per cluster), starts a kwok
+// Start installs the PortForward and Logs CRDs into c (once per cluster), starts a kwok
 // process, creates a Node object for it alone (a unique name per Start) and
 // returns once the node is Ready. When t ends it deletes the pods still on
 // the node, stops kwok and deletes the Node; when t failed, it first writes
@@ -159,8 +161,10 @@ func Start(t testing.TB, c *kubetest.Cluster) *Node {
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	if err := n.installCRD(ctx, f.crd); err != nil {
-		t.Fatal(err)
+	for crd, gvr := range map[string]schema.GroupVersionResource{f.crd: portForwardsGVR, f.logsCRD: logsGVR} {
+		if err := n.installCRD(ctx, crd, gvr); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Distinct pod IPs per node, so that two nodes' pods never share one.
 	cidr := fmt.Sprintf("10.244.%d.0/24", id%256)
@@ -188,12 +192,12 @@ func Start(t testing.TB, c *kubetest.Cluster) *Node {
 // Name is the name of the Node object.
 func (n *Node) Name() string { return n.name }
 
-// installCRD creates the PortForward CRD unless another Start did, and
-// returns once the API server serves it.
-func (n *Node) installCRD(ctx context.Context, path string) error {
+// installCRD creates the CRD at path (PortForward's, Logs') unless another
+// Start did, and returns once the API server serves its resource gvr.
+func (n *Node) installCRD(ctx context.Context, path string, gvr schema.GroupVersionResource) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("kwoktest: could not read the PortForward CRD: %w", err)
+		return fmt.Errorf("kwoktest: could not read the CRD %s: %w", filepath.Base(path), err)
 	}
 	var obj map[string]any
 	if err := yaml.Unmarshal(data, &obj); err != nil {
@@ -201,7 +205,7 @@ func (n *Node) installCRD(ctx context.Context, path string) error {
 	}
 	_, err = n.dyn.Resource(crdsGVR).Create(ctx, &unstructured.Unstructured{Object: obj}, metav1.CreateOptions{})
 	if err != nil && !apierrors.IsAlreadyExists(err) {
-		return fmt.Errorf("kwoktest: could not create the PortForward CRD: %w", err)
+		return fmt.Errorf("kwoktest: could not create the CRD of %s: %w", gvr.Resource, err)
 	}
 	// The API server serves a new CRD a moment after creating it. (It also
 	// holds every create of the CRD's objects for 2 s during the 2 s after
@@ -209,11 +213,11 @@ func (n *Node) installCRD(ctx context.Context, path string) error {
 	// soon after its first Start takes 2 s longer.)
 	var last error
 	err = wait.PollUntilContextCancel(ctx, 50*time.Millisecond, true, func(ctx context.Context) (bool, error) {
-		_, last = n.dyn.Resource(portForwardsGVR).Namespace(metav1.NamespaceDefault).List(ctx, metav1.ListOptions{Limit: 1})
+		_, last = n.dyn.Resource(gvr).Namespace(metav1.NamespaceDefault).List(ctx, metav1.ListOptions{Limit: 1})
 		return last == nil, nil
 	})
 	if err != nil {
-		return fmt.Errorf("kwoktest: the API server did not serve the PortForward CRD within %s: %v", timeout, last)
+		return fmt.Errorf("kwoktest: the API server did not serve the CRD of %s within %s: %v", gvr.Resource, timeout, last)
 	}
 	return nil
 }
@@ -241,7 +245,7 @@ func (n *Node) launch(f files, dir, kubeconfig, cidr string) error {
 			"--node-port=" + strconv.Itoa(port),
 			"--server-address=" + addr,
 			"--cidr=" + cidr,
-			"--enable-crds=PortForward",
+			"--enable-crds=PortForward,Logs",
 		}, []string{
 			// Else kwok reads ~/.kwok/kwok.yaml, the user's, before --config.
 			"KWOK_WORKDIR=" + filepath.Join(dir, "workdir"),

@@ -2,7 +2,7 @@
 # Builds kwok at the version pinned in this directory's go.mod: the fake
 # kubelet that serves pods/portforward for the attach-through-the-API-server
 # tests (internal/kwoktest). Beside the binary it copies, from the same
-# module, the PortForward CRD and the stages the tests start kwok with, so
+# module, the PortForward and Logs CRDs and the stages the tests start kwok with, so
 # the binary and its objects always come from one version.
 #
 # The binary goes into a directory keyed by a hash of go.mod and go.sum:
@@ -20,7 +20,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
 # shellcheck source=SCRIPTDIR/../lib/bincache.sh
 source "$here/../lib/bincache.sh"
-bincache_open kwok-bin KWOK_BIN_DIR kwok kwok.x-k8s.io_portforwards.yaml stages.yaml
+bincache_open kwok-bin KWOK_BIN_DIR kwok kwok.x-k8s.io_portforwards.yaml kwok.x-k8s.io_logs.yaml stages.yaml
 
 echo "kwok-bin: building kwok into $dir (a cold build takes ~5 min on 2 cores)"
 
@@ -32,6 +32,8 @@ src="$("$go" list -m -f '{{.Dir}}' sigs.k8s.io/kwok)"
   -ldflags "-s -w" \
   -o "$tmp/" sigs.k8s.io/kwok/cmd/kwok
 cp "$src/kustomize/crd/bases/kwok.x-k8s.io_portforwards.yaml" "$tmp/"
+# Logs serves a file as a container's log (pods/log), for the logs tests.
+cp "$src/kustomize/crd/bases/kwok.x-k8s.io_logs.yaml" "$tmp/"
 # The stages a port-forward needs: a node that reports its kubelet
 # endpoint and stays Ready, pods that become Ready (a Pending pod cannot
 # be forwarded to) and that can be deleted.
