@@ -116,5 +116,5 @@ func (s *Source) cachedObject(informer, key string) (any, bool) {
 	if e == nil {
 		return nil, false
 	}
-	return e.Engine().StoreView().Get(key)
+	return e.Cached(key)
 }
