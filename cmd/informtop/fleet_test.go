@@ -2,8 +2,14 @@ package main
 
 import (
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"github.com/informtop/informtop/agent/source"
 )
 
 // Bad input to informtop fleet is a sentence naming the flag, exit 2,
@@ -70,5 +76,50 @@ func TestAgentTokenGoesOnlyWhereAllowed(t *testing.T) {
 	}
 	if _, err := parseDirect([]string{"10.0.0.0/99"}); err == nil || !strings.Contains(err.Error(), "--agent-direct") {
 		t.Errorf("a bad CIDR: %v; want a sentence naming --agent-direct", err)
+	}
+}
+
+// Enter reaches a process through its own cluster's context: the one
+// --cluster-context maps its cluster to, never the current one when its
+// cluster is not mapped (the same pod name may live in every cluster).
+func TestFleetEnterChoosesTheContextByCluster(t *testing.T) {
+	kubeconfig := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(kubeconfig, []byte(`apiVersion: v1
+kind: Config
+current-context: local
+clusters:
+- {name: eu, cluster: {server: "https://eu.example:6443"}}
+- {name: us, cluster: {server: "https://us.example:6443"}}
+- {name: local, cluster: {server: "https://127.0.0.1:6443"}}
+users: [{name: u, user: {}}]
+contexts:
+- {name: prod-eu, context: {cluster: eu, user: u}}
+- {name: prod-us, context: {cluster: us, user: u}}
+- {name: local, context: {cluster: local, user: u}}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	flags := genericclioptions.NewConfigFlags(false)
+	flags.KubeConfig = &kubeconfig
+	fa := fleetAttach{kubeFlags: flags, clusters: map[string]string{"eu-1": "prod-eu", "us-1": "prod-us"}}
+	pod := map[string]string{"namespace": "shop", "pod": "orders-0"}
+	for cluster, want := range map[string]string{"eu-1": "https://eu.example:6443", "us-1": "https://us.example:6443"} {
+		f, err := fa.kubeFlagsFor(source.Process{Cluster: cluster, Labels: pod})
+		if err != nil {
+			t.Fatalf("cluster %s: %v", cluster, err)
+		}
+		cfg, err := f.ToRESTConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Host != want {
+			t.Errorf("cluster %s is reached at %s, want %s", cluster, cfg.Host, want)
+		}
+	}
+	if _, err := fa.kubeFlagsFor(source.Process{Cluster: "ap-1", Labels: pod}); err == nil || !strings.Contains(err.Error(), "--cluster-context does not map") {
+		t.Errorf("an unmapped cluster: %v, want a sentence naming --cluster-context", err)
+	}
+	if f, err := (fleetAttach{kubeFlags: flags}).kubeFlagsFor(source.Process{Cluster: "eu-1", Labels: pod}); err != nil || f != flags {
+		t.Errorf("without --cluster-context: %v; want the kubeconfig's own context", err)
 	}
 }

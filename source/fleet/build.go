@@ -17,6 +17,8 @@ import (
 type build struct {
 	at         time.Time // the queries' evaluation time
 	agentLabel string
+	// clusterLabel names the process's cluster (source.Process.Cluster).
+	clusterLabel string
 	// procs are the targets by a hash of their labels (targetHash); a
 	// bucket holds more than one only when two hash alike.
 	procs map[uint64][]*procAcc
@@ -35,8 +37,8 @@ type procAcc struct {
 	informers map[string]*informerAcc // by the series' name label
 }
 
-func newBuild(at time.Time, agentLabel string) *build {
-	return &build{at: at, agentLabel: agentLabel, procs: map[uint64][]*procAcc{}, others: map[uint64]struct{}{}}
+func newBuild(at time.Time, agentLabel, clusterLabel string) *build {
+	return &build{at: at, agentLabel: agentLabel, clusterLabel: clusterLabel, procs: map[uint64][]*procAcc{}, others: map[uint64]struct{}{}}
 }
 
 // target is the series' target labels: all but the agent's own.
@@ -190,8 +192,8 @@ func (b *build) finish(maxProcs int) (procs []source.Process, snaps []source.Inf
 		p := ps[i]
 		prefix := p.Name()
 		if seen[prefix]++; seen[prefix] > 1 {
-			// Two targets alike in job and instance (two clusters behind
-			// one Thanos): number the later ones.
+			// Two targets alike in name that differ in another label
+			// than the cluster's: number the later ones.
 			prefix += " #" + strconv.Itoa(seen[prefix])
 		}
 		for _, name := range slices.Sorted(maps.Keys(a.informers)) {
@@ -259,6 +261,7 @@ func (b *build) process(a *procAcc) source.Process {
 		}
 		p.Labels[k] = v
 	}
+	p.Cluster = a.target[b.clusterLabel]
 	p.Agent = a.target[b.agentLabel]
 	p.Pprof = a.pprof
 	return p

@@ -258,3 +258,46 @@ func TestFleetSaysWhatPrometheusRefused(t *testing.T) {
 		})
 	}
 }
+
+// Two targets alike but for their cluster are two processes named apart
+// by it, in the list, their informers' names and Process.Cluster; the
+// label naming the cluster is the user's to choose.
+func TestFleetClusterIsPartOfTheName(t *testing.T) {
+	for _, label := range []string{"", "k8s_cluster"} {
+		t.Run("label="+label, func(t *testing.T) {
+			p := &fakeProm{}
+			key := label
+			if key == "" {
+				key = DefaultClusterLabel
+			}
+			eu := scrape{"job": "c", "instance": "10.0.0.1:6060", "namespace": "shop", "pod": "orders-0", key: "eu-1"}
+			us := scrape{"job": "c", "instance": "10.0.0.1:6060", "namespace": "shop", "pod": "orders-0", key: "us-1"}
+			for _, tg := range []scrape{eu, us} {
+				p.scrapes(tg, 1)
+				p.informer(tg, "pods", map[string]float64{"informtop_informer_synced": 1})
+			}
+			s := newSource(t, Options{URL: serveProm(t, p), ClusterLabel: label})
+			running(t, s)
+			waitAnswered(t, s)
+			f := s.Pull(0, 0)
+			var names, clusters, informers []string
+			for _, pr := range f.Processes {
+				names = append(names, pr.Name())
+				clusters = append(clusters, pr.Cluster)
+				informers = append(informers, pr.Informers...)
+			}
+			if got, want := strings.Join(names, "|"), "eu-1/shop/orders-0|us-1/shop/orders-0"; got != want {
+				t.Errorf("processes %q, want %q", got, want)
+			}
+			if got := strings.Join(clusters, "|"); got != "eu-1|us-1" {
+				t.Errorf("clusters %q, want eu-1|us-1", got)
+			}
+			if got, want := strings.Join(informers, "|"), "eu-1/shop/orders-0 · pods|us-1/shop/orders-0 · pods"; got != want {
+				t.Errorf("informers %q, want %q", got, want)
+			}
+		})
+	}
+	if _, err := New(Options{URL: "http://127.0.0.1:9090", ClusterLabel: "listener"}); err == nil || !strings.Contains(err.Error(), "--cluster-label") {
+		t.Errorf("--cluster-label listener: %v, want a sentence naming the flag", err)
+	}
+}
