@@ -13,9 +13,10 @@ import (
 const collectorFile = "../../agent/serve/collector.go"
 
 // scrapeLabels are what Prometheus adds to every series it scrapes
-// (job, instance) or what Kubernetes service discovery usually relabels
-// in (namespace, pod).
-var scrapeLabels = []string{"job", "instance", "namespace", "pod"}
+// (job, instance), what Kubernetes service discovery usually relabels
+// in (namespace, pod), or what names a cluster (a target or external
+// label).
+var scrapeLabels = []string{"cluster", "job", "instance", "namespace", "pod"}
 
 // exported reads the agent's metric names and label names from
 // collector.go: each desc("name", help, labels) call, labels being a

@@ -53,6 +53,6 @@ func queues() []cog.Builder[dashboard.Panel] {
 	return []cog.Builder[dashboard.Panel]{
 		graph("Handler calls per second",
 			"Notifications each listener finished per second, all types together: the controller's throughput per registration.",
-			unitPerSec, query(fmt.Sprintf("sum by (instance, name, listener) (%s)", rate(mDelivered, listener)), legendListener)),
+			unitPerSec, query(fmt.Sprintf("sum by (cluster, job, instance, name, listener) (%s)", rate(mDelivered, listener)), legendListener)),
 	}
 }

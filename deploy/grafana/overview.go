@@ -13,8 +13,8 @@ func overview() []cog.Builder[dashboard.Panel] {
 	// orZero keeps a count at 0 instead of "No data" when nothing matches.
 	orZero := func(expr string) string { return fmt.Sprintf("count(%s) or vector(0)", expr) }
 	return []cog.Builder[dashboard.Panel]{
-		single("Controllers", "Controller processes whose agent Prometheus scrapes, among those selected.", unitCount,
-			fmt.Sprintf("count(count by (job, instance) (%s))", sel(mInformerSynced, target))),
+		single("Controllers", "Controller processes whose agent Prometheus scrapes, among those selected: one per cluster, job and instance.", unitCount,
+			fmt.Sprintf("count(count by (cluster, job, instance) (%s))", sel(mInformerSynced, target))),
 		single("Stalled listeners", fmt.Sprintf("Handlers in one callback for more than %d s: the handler is hung or very slow, and every notification for that registration waits behind it (client-go delivers one at a time per listener). The alert InformtopListenerStalled fires when this holds for 30 s.", stallSeconds), unitCount,
 			orZero(fmt.Sprintf("%s > %d", sel(mInCallback, listener), stallSeconds)), step{1, "red"}),
 		single("Informers not synced", "Informers whose initial list has not completed into the cache (HasSynced false): a controller waiting on WaitForCacheSync does no work.", unitCount,
