@@ -29,8 +29,8 @@ func variables() []cog.Builder[dashboard.VariableModel] {
 			"Informer name as the agent reports it (usually the resource)."),
 		labelValues("listener", "Listener", mLSynced, informer, "listener",
 			"Event handler registration (AddEventHandler) on the chosen informers."),
-		labelValues("workqueue", "Workqueue", mWQDepth, target, "name",
-			"Workqueue name (workqueue.TypedRateLimitingQueueConfig.Name)."),
+		labelValues("workqueue", "Workqueue", "", fmt.Sprintf(`__name__=~"%s|%s", %s`, mWQDepth, clientGoWorkqueue(mWQDepth), target), "name",
+			"Workqueue name (workqueue.TypedRateLimitingQueueConfig.Name), of the agent's provider or of client-go's own workqueue metrics (controller-runtime's)."),
 	}
 }
 

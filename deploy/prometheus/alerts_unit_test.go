@@ -1,6 +1,7 @@
 package prometheus_test
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,6 +83,13 @@ func TestRulesReadTheAgentsSeries(t *testing.T) {
 				fams["informtop_listener_callback_in_progress_seconds"])
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+	// promtool check metrics: Prometheus' naming and typing lints, on the
+	// text the agent serves with a call stuck (so a frame label too).
+	check := exec.Command(promtest.Promtool(t), "check", "metrics")
+	check.Stdin = bytes.NewReader(ctl.scrapeText(t))
+	if out, err := check.CombinedOutput(); err != nil || len(bytes.TrimSpace(out)) > 0 {
+		t.Errorf("promtool check metrics on the agent's /metrics: %v\n%s", err, out)
 	}
 	exported := map[string]map[string]bool{} // series name → its label names
 	for name, f := range fams {

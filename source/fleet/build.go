@@ -276,18 +276,15 @@ func (b *build) informer(prefix, name string, a *informerAcc) source.Informer {
 	// The queue's initial list was processed once the informer synced.
 	s.Queue.Synced = s.Synced
 	// Prometheus has no series for the watch; the agent's silent flag
-	// says when it is not delivering, so the watch counts as open and the
-	// times below make FreshnessOf agree with that flag.
+	// says when it is not delivering, so the watch counts as open unless
+	// the flag can only come from a watch that is not (silent sooner than
+	// an open watch can be), and FreshnessOf then agrees with the flag.
 	s.Reflector.WatchOpen = true
 	if a.quietKnown {
 		heard := at.Add(-seconds(a.quiet))
-		s.Reflector.LastHeard = heard
-		if !a.silent && seconds(a.quiet) > source.SilentAfter {
-			// Not silent though quiet past SilentAfter: the agent applied
-			// the longer limit of a watch quiet since it opened.
-			s.Reflector.WatchSince = heard
-		} else {
-			s.Reflector.LastEventTime = heard
+		s.Reflector.LastHeard, s.Reflector.LastEventTime = heard, heard
+		if a.silent && seconds(a.quiet) <= source.QuietWatchSilentAfter {
+			s.Reflector.WatchOpen = false
 		}
 	}
 	if a.queueAge > 0 && s.Queue.Depth > 0 {

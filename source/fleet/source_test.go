@@ -19,8 +19,8 @@ import (
 )
 
 // The fleet as Prometheus' series tell it: each target a process, its
-// informers named after it, the stalled one first with its listener's
-// stall, backlog and frame, a target Prometheus cannot scrape next, the
+// informers named after it, a target Prometheus cannot scrape first, the
+// stalled one next with its listener's stall, backlog and frame, the
 // healthy one last.
 func TestFleetMapsSeriesToProcessesWorstFirst(t *testing.T) {
 	p := &fakeProm{}
@@ -30,9 +30,9 @@ func TestFleetMapsSeriesToProcessesWorstFirst(t *testing.T) {
 	p.scrapes(stuck, 1)
 	p.scrapes(fine, 1)
 	p.scrapes(gone, 0)
-	informer := map[string]float64{"informtop_informer_synced": 1, "informtop_store_objects": 20, "informtop_reflector_lists_total": 1,
-		"informtop_reflector_watches_total": 2, "informtop_informer_quiet_seconds": 3, "informtop_store_estimated_bytes": 40960,
-		"informtop_queue_depth": 4, "informtop_queue_oldest_item_age_seconds": 1.5}
+	informer := map[string]float64{"informtop_informer_synced": 1, "informtop_informer_store_objects": 20, "informtop_reflector_lists_total": 1,
+		"informtop_reflector_watches_total": 2, "informtop_informer_quiet_seconds": 3, "informtop_informer_store_estimated_bytes": 40960,
+		"informtop_informer_queued_items": 4, "informtop_informer_oldest_queued_item_age_seconds": 1.5}
 	p.informer(stuck, "deployments", informer)
 	p.informer(fine, "deployments", informer)
 	p.listener(fine, "deployments", "main.(*Controller)", map[string]float64{"informtop_listener_synced": 1, "informtop_listener_buffer_capacity": 1024})
@@ -55,11 +55,11 @@ func TestFleetMapsSeriesToProcessesWorstFirst(t *testing.T) {
 	for _, pr := range f.Processes {
 		order = append(order, pr.Name())
 	}
-	want := []string{"shop/widgets-7d9f", "controllers · 10.0.0.3:6060", "shop/gadgets-5c2a"}
+	want := []string{"controllers · 10.0.0.3:6060", "shop/widgets-7d9f", "shop/gadgets-5c2a"}
 	if strings.Join(order, "|") != strings.Join(want, "|") {
 		t.Fatalf("processes %q, want worst first %q", order, want)
 	}
-	first := f.Processes[0]
+	first := f.Processes[1]
 	if first.Job != "controllers" || first.Instance != "10.0.0.1:6060" || first.Agent != "10.0.0.1:6060" || !first.Up ||
 		first.Labels["pod"] != "widgets-7d9f" || len(first.Labels) != 2 {
 		t.Errorf("the stalled process is %+v; want its job, instance, labels and the instance as its agent", first)
@@ -67,7 +67,7 @@ func TestFleetMapsSeriesToProcessesWorstFirst(t *testing.T) {
 	if len(first.Informers) != 1 || first.Informers[0] != "shop/widgets-7d9f · deployments" {
 		t.Fatalf("its informers are %q, want the one named after the process", first.Informers)
 	}
-	if down := f.Processes[1]; down.Up || len(down.Informers) != 0 {
+	if down := f.Processes[0]; down.Up || len(down.Informers) != 0 {
 		t.Errorf("the target Prometheus cannot scrape is %+v; want it down with no informers", down)
 	}
 	var inf source.Informer
@@ -98,8 +98,8 @@ func TestFleetMapsSeriesToProcessesWorstFirst(t *testing.T) {
 		t.Errorf("its frame is %+v, want main.(*Controller).misbehave at main.go:266", l.Frame)
 	}
 	h := source.RankProcesses(f.Processes, f.Snapshots, f.Taken, source.StallAfter)
-	if h[0].Trouble != source.Stalled || h[0].Listener != "main.(*Controller)" || h[1].Trouble != source.Down || h[2].Trouble != source.Healthy {
-		t.Errorf("health %+v, want stalled, down, ok", h)
+	if h[0].Trouble != source.Down || h[1].Trouble != source.Stalled || h[1].Listener != "main.(*Controller)" || h[2].Trouble != source.Healthy {
+		t.Errorf("health %+v, want down, stalled, ok", h)
 	}
 	for _, s := range f.Snapshots {
 		if strings.HasPrefix(s.Name, "shop/gadgets-5c2a") && s.Listeners[0].Delivered.Add != 20 {
