@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
@@ -121,5 +122,31 @@ contexts:
 	}
 	if f, err := (fleetAttach{kubeFlags: flags}).kubeFlagsFor(source.Process{Cluster: "eu-1", Labels: pod}); err != nil || f != flags {
 		t.Errorf("without --cluster-context: %v; want the kubeconfig's own context", err)
+	}
+}
+
+// --fail-on-stall on a fleet: the series say neither which callback nor
+// which key, so the sentence says "a callback" and no key, names the
+// frame, and lists the stalls longest first.
+func TestFleetFailOnStallSaysWhatItKnowsLongestFirst(t *testing.T) {
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	stuck := func(name string, d time.Duration, frame *source.StackFrame) source.Informer {
+		return source.Informer{Name: name, Started: true, Synced: true, Taken: now, Listeners: []source.Listener{{
+			Name: "main.(*Controller)", InCallback: source.CallbackUnknown, InCallbackSince: now.Add(-d), Frame: frame}}}
+	}
+	frame := &source.StackFrame{Function: "main.(*Controller).misbehave", File: "main.go", Line: 266}
+	f := source.Frame{Snapshots: []source.Informer{
+		stuck("eu-1/shop/a · deployments", 40*time.Second, nil),
+		stuck("eu-1/shop/b · deployments", 4*time.Minute+11*time.Second, frame),
+		stuck("us-1/shop/c · deployments", 2*time.Minute, frame),
+	}}
+	lines := stalledLonger(f, 30*time.Second, now)
+	want := []string{
+		"eu-1/shop/b · deployments: handler main.(*Controller) has been in a callback for 4m11s, in main.(*Controller).misbehave (main.go:266), longer than --fail-on-stall 30s (exit 5)",
+		"us-1/shop/c · deployments: handler main.(*Controller) has been in a callback for 2m0s, in main.(*Controller).misbehave (main.go:266), longer than --fail-on-stall 30s (exit 5)",
+		"eu-1/shop/a · deployments: handler main.(*Controller) has been in a callback for 40s, longer than --fail-on-stall 30s (exit 5)",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }
