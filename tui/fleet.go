@@ -189,6 +189,11 @@ func (v *fleetView) render() string {
 		return st.dim.Render("no controller processes yet: " + say.Status(v.c.data.status, v.c.now()))
 	}
 	spec := slices.Clone(fleetColumns)
+	if w < 140 {
+		// AGENT is what Enter dials; WORST is why to press it, and
+		// keeps the room for its informer, listener and frame.
+		spec = slices.DeleteFunc(spec, func(c column) bool { return c.id == fcAgent })
+	}
 	if w < 120 {
 		// Narrow, PROCESS is as wide as its longest name up to its
 		// widest, so names show whole where they can, and what is left
