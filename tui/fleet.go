@@ -194,14 +194,19 @@ func (v *fleetView) render() string {
 		// keeps the room for its informer, listener and frame.
 		spec = slices.DeleteFunc(spec, func(c column) bool { return c.id == fcAgent })
 	}
+	// PROCESS is as wide as its longest name, up to its widest (more from
+	// 140 columns), so names show whole where they can; what is left goes
+	// to WORST: it says why.
+	widest := spec[fcProcess].maxw
+	if w >= 140 {
+		widest = 44
+	}
+	spec[fcProcess].flex = false
+	for _, r := range v.rows {
+		spec[fcProcess].width = max(spec[fcProcess].width, min(width(r.p.Name()), widest))
+	}
 	if w < 120 {
-		// Narrow, PROCESS is as wide as its longest name up to its
-		// widest, so names show whole where they can, and what is left
-		// goes to WORST: it says why.
-		spec[fcProcess].flex, spec[fcWorst].width = false, 22
-		for _, r := range v.rows {
-			spec[fcProcess].width = max(spec[fcProcess].width, min(width(r.p.Name()), spec[fcProcess].maxw))
-		}
+		spec[fcWorst].width = 22
 	}
 	cols := layoutColumns(spec, w)
 	lines := []string{st.dim.Render(fmt.Sprintf("%s, worst first · enter attaches to the process's agent",

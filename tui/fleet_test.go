@@ -74,8 +74,8 @@ var fleetSizes = [][2]int{{80, 24}, {120, 30}, {160, 48}}
 // The fleet opens on its processes worst first: the one Prometheus cannot
 // scrape, the stuck handler with its frame, the backlog, the healthy. A
 // pod in two clusters is two processes named by their cluster; a name too
-// long for its column is cut at its end; from 120 columns WORST names the
-// informer and the listener.
+// long for its column (28 cells below 140 columns) is cut at its end; from
+// 120 columns WORST names the informer and the listener.
 func TestFleetViewListsProcessesWorstFirst(t *testing.T) {
 	for _, sz := range fleetSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
@@ -85,7 +85,7 @@ func TestFleetViewListsProcessesWorstFirst(t *testing.T) {
 			golden(t, fmt.Sprintf("fleet-%dx%d", sz[0], sz[1]), got)
 			got = got[strings.Index(got, "PROCESS"):]
 			rows := strings.Split(got, "\n")[1:6]
-			if !strings.Contains(rows[4], "…") {
+			if sz[0] < 140 && !strings.Contains(rows[4], "…") {
 				t.Errorf("the longest name %q fits at %d columns: the fixture no longer checks the cut", rows[4], sz[0])
 			}
 			for i, want := range []struct{ name, state string }{

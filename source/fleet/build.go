@@ -273,6 +273,13 @@ func (b *build) informer(prefix, name string, a *informerAcc) source.Informer {
 	s := a.inf
 	s.Name = prefix + " · " + name
 	s.Taken, s.Started = at, true
+	if !a.queueKnown {
+		// The agent exports no queue, no memory estimate and no buffer
+		// capacity for client-go's own informer, which keeps them to
+		// itself: read as that, the views say they are unknown rather
+		// than show zeros.
+		s.Implementation = source.ImplementationClientGo
+	}
 	// The queue's initial list was processed once the informer synced.
 	s.Queue.Synced = s.Synced
 	// Prometheus has no series for the watch; the agent's silent flag

@@ -32,7 +32,7 @@ type family struct {
 // fleet's: they are not read.
 var families = []family{
 	{metric: "informtop_informer_synced", informer: func(a *informerAcc, v float64) { a.inf.Synced = v == 1 }},
-	{metric: "informtop_informer_queued_items", informer: func(a *informerAcc, v float64) { a.inf.Queue.Depth = count(v) }},
+	{metric: "informtop_informer_queued_items", informer: func(a *informerAcc, v float64) { a.inf.Queue.Depth, a.queueKnown = count(v), true }},
 	{metric: "informtop_informer_oldest_queued_item_age_seconds", informer: func(a *informerAcc, v float64) { a.queueAge = v }},
 	{metric: "informtop_reflector_lists_total", informer: func(a *informerAcc, v float64) { a.inf.Reflector.Lists = counter(v) }},
 	{metric: "informtop_reflector_list_pages_total", informer: func(a *informerAcc, v float64) { a.inf.Reflector.ListPages = counter(v) }},
@@ -76,7 +76,10 @@ var families = []family{
 
 // informerAcc is one informer while a refresh's answers come in.
 type informerAcc struct {
-	inf        source.Informer
+	inf source.Informer
+	// queueKnown: the agent exported the informer's queue, which it does
+	// for every informer but client-go's own.
+	queueKnown bool
 	queueAge   float64
 	silent     bool
 	quiet      float64

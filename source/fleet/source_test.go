@@ -301,3 +301,26 @@ func TestFleetClusterIsPartOfTheName(t *testing.T) {
 		t.Errorf("--cluster-label listener: %v, want a sentence naming the flag", err)
 	}
 }
+
+// client-go's own informer has no queue, memory or buffer series: the
+// fleet reads it as client-go's, whose views say those are unknown, not 0.
+func TestFleetReadsAnAbsentQueueAsClientGos(t *testing.T) {
+	p := &fakeProm{}
+	tg := scrape{"job": "c", "instance": "h:1"}
+	p.scrapes(tg, 1)
+	p.informer(tg, "engine", map[string]float64{"informtop_informer_synced": 1})
+	// As the agent exports client-go's: no queue, memory or capacity series.
+	pods := labelsOf(tg, map[string]string{"name": "pods", "group": "", "version": "v1", "resource": "pods"})
+	p.add("informtop_informer_synced", pods, 1)
+	p.add("informtop_informer_store_objects", pods, 3)
+	s := newSource(t, Options{URL: serveProm(t, p)})
+	running(t, s)
+	waitAnswered(t, s)
+	impl := map[string]string{}
+	for _, inf := range s.Pull(0, 0).Snapshots {
+		impl[strings.TrimPrefix(inf.Name, "c · h:1 · ")] = inf.Implementation
+	}
+	if impl["pods"] != source.ImplementationClientGo || impl["engine"] == source.ImplementationClientGo {
+		t.Errorf("implementations %v; want pods (no queue series) client-go's, engine (one) not", impl)
+	}
+}
