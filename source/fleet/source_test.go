@@ -324,3 +324,30 @@ func TestFleetReadsAnAbsentQueueAsClientGos(t *testing.T) {
 		t.Errorf("implementations %v; want pods (no queue series) client-go's, engine (one) not", impl)
 	}
 }
+
+// The agent's silent flag is what the fleet's views say, whichever limit
+// the agent applied: 10m15s for an open watch, 75 s with none open (the
+// fleet then reads the watch as down, which is why).
+func TestFleetAgreesWithTheAgentsSilentFlag(t *testing.T) {
+	for _, c := range []struct {
+		quiet  float64
+		silent bool
+	}{{100, false}, {100, true}, {700, true}, {30, false}} {
+		p := &fakeProm{}
+		tg := scrape{"job": "c", "instance": "h:1"}
+		p.scrapes(tg, 1)
+		p.informer(tg, "pods", map[string]float64{"informtop_informer_synced": 1, "informtop_informer_quiet_seconds": c.quiet,
+			"informtop_informer_silent": map[bool]float64{true: 1}[c.silent]})
+		s := newSource(t, Options{URL: serveProm(t, p)})
+		running(t, s)
+		waitAnswered(t, s)
+		inf := s.Pull(0, 0).Snapshots[0]
+		if got := source.FreshnessOf(inf, inf.Taken).Silent; got != c.silent {
+			t.Errorf("quiet %vs, the agent's flag %t: the fleet reads silent %t", c.quiet, c.silent, got)
+		}
+		// Silent sooner than an open watch can be: no watch was open.
+		if got := source.StaleOf(inf); (got != "") != c.silent {
+			t.Errorf("quiet %vs, the agent's flag %t: stale %q", c.quiet, c.silent, got)
+		}
+	}
+}
