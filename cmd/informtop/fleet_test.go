@@ -28,6 +28,7 @@ func TestFleetBadInputIsASentence(t *testing.T) {
 		{[]string{"fleet", "--once", "--prometheus", "http://p:9090", "--cert-file", "c.pem"}, "--cert-file and --key-file go together"},
 		{[]string{"fleet", "--once", "--prometheus", "http://p:9090", "--bearer-token-file", "/nonexistent/token"}, "--bearer-token-file /nonexistent/token does not exist: check the path"},
 		{[]string{"fleet", "--once", "--prometheus", "http://p:9090", "--agent-label", "no such"}, `--agent-label "no such" is not a label name`},
+		{[]string{"fleet", "--once", "--prometheus", "http://p:9090", "--cluster-label", "listener"}, `--cluster-label "listener" is not a target label name`},
 		{[]string{"fleet", "--json", "--prometheus", "http://p:9090"}, "--json goes with --once"},
 		{[]string{"fleet", "--prometheus", "http://p:9090"}, "stdout is not a terminal"},
 	}
