@@ -77,8 +77,16 @@ prom-bin:
 	GO=$(GO) test/prom/build.sh
 
 # rules writes deploy/prometheus's PrometheusRule from its plain rules file.
+# With RUNBOOK_URL (your copy of docs/runbook.md) it writes both files into
+# RULES_OUT instead, every alert's runbook_url on that page:
+#   make rules RUNBOOK_URL=https://wiki.example/informtop/runbook RULES_OUT=/tmp/rules
+RULES_OUT ?= $(CURDIR)/bin/rules
 rules:
+ifeq ($(RUNBOOK_URL),)
 	$(GO) generate ./deploy/prometheus/
+else
+	cd deploy/prometheus && $(GO) run ./gen -runbook-url '$(RUNBOOK_URL)' -o '$(abspath $(RULES_OUT))'
+endif
 
 # bench compares informtop's engine with client-go's in the same process.
 bench:

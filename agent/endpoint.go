@@ -110,7 +110,11 @@ func newEndpoint(set *Set, o serve.Options, queues *WorkqueueMetrics) (http.Hand
 		return nil, err
 	}
 	src := newInformers(o.ProcessName(), set, queues)
-	return serve.NewHandler(src, o, serve.Extras{Identity: src.identity, CutState: src.cutState, Workqueues: src.queues != nil})
+	x := serve.Extras{Identity: src.identity, CutState: src.cutState, Workqueues: src.queues != nil}
+	if queues != nil {
+		x.WorkqueueHistograms = queues.histograms
+	}
+	return serve.NewHandler(src, o, x)
 }
 
 func (o Options) serve() serve.Options {

@@ -152,8 +152,9 @@ func typeName(obj kruntime.Object) string {
 // listenerName names a handler as client-go's logs do (instr's
 // processor.HandlerName). controller-runtime's handlers are one generic
 // type for every controller, so theirs is named after the resource
-// watched (and told apart by " #2", …); the code a stalled call is in
-// names it further.
+// watched, controller-runtime/configmaps (and told apart by " #2", …);
+// the code a stalled call is in names it further. The name is a metric
+// label's value too, so it holds nothing a matcher must escape.
 func listenerName(h cache.ResourceEventHandler, resource string) string {
 	t := reflect.TypeOf(h)
 	if t.Kind() == reflect.Pointer {
@@ -163,7 +164,7 @@ func listenerName(h cache.ResourceEventHandler, resource string) string {
 		if resource == "" {
 			resource = "objects"
 		}
-		return "controller-runtime · " + resource
+		return "controller-runtime/" + resource
 	}
 	return instr.HandlerName(h)
 }

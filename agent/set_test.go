@@ -62,7 +62,7 @@ func TestInformersBuiltAfterTheHandlerAreServed(t *testing.T) {
 			t.Fatalf("/metrics: %d %s", status, body)
 		}
 		mfs := servetest.Scrape(t, body)
-		return servetest.Value(t, mfs, "informtop_store_objects", map[string]string{"name": "late", "resource": "pods"}) == 2 &&
+		return servetest.Value(t, mfs, "informtop_informer_store_objects", map[string]string{"name": "late", "resource": "pods"}) == 2 &&
 			servetest.Value(t, mfs, "informtop_informer_synced", map[string]string{"name": "late"}) == 1
 	})
 }

@@ -3,20 +3,24 @@ package agent
 import (
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/util/workqueue"
 
+	"github.com/informtop/informtop/agent/serve"
 	"github.com/informtop/informtop/agent/source"
 )
 
 // WorkqueueMetrics is a workqueue.MetricsProvider that keeps, per queue
 // name, what client-go's workqueues report: depth, adds, retries, how
-// long keys waited and how long workers took (count, sum and largest),
-// and the work in progress. Pass it as the MetricsProvider of a
+// long keys waited and how long workers took (histograms with the
+// buckets of client-go's own workqueue metrics, and the largest), and
+// the work in progress. Pass it as the MetricsProvider of a
 // workqueue's config (the queue needs a Name; client-go records nothing
 // for an unnamed queue) and as Options.Workqueues, so frames carry the
 // queues (source.Frame.Workqueues) and /metrics exports them.
@@ -49,24 +53,52 @@ type queueStats struct {
 	longestRunning atomic.Int64 // nanoseconds
 }
 
-// durationStats accumulates observations given in seconds. Count and sum
-// are read separately, so a mean read mid-observation may lag by one.
+// workqueueBuckets are the upper bounds, in seconds, of the duration
+// histograms: client-go's workqueue metrics' (component-base's
+// ExponentialBuckets(10e-9, 10, 10), 10 ns to 10 s), so a dashboard reads
+// the agent's and client-go's alike.
+var workqueueBuckets = prometheus.ExponentialBuckets(10e-9, 10, 10)
+
+// durationStats accumulates observations given in seconds. Count, sum
+// and buckets are read separately, so a read mid-observation may lag by
+// one.
 type durationStats struct {
 	count atomic.Uint64
 	sum   atomic.Int64 // nanoseconds
 	max   atomic.Int64 // nanoseconds
+	// in counts the observations of each bucket alone (not cumulative):
+	// in[i] those above bound i-1 and at most bound i; above the last
+	// bound only count has them.
+	in [10]atomic.Uint64
 }
 
 func (d *durationStats) Observe(seconds float64) {
 	ns := nanos(seconds)
-	d.count.Add(1)
+	if i := sort.SearchFloat64s(workqueueBuckets, float64(ns)/float64(time.Second)); i < len(d.in) {
+		d.in[i].Add(1)
+	}
 	d.sum.Add(ns)
+	d.count.Add(1)
 	for {
 		old := d.max.Load()
 		if ns <= old || d.max.CompareAndSwap(old, ns) {
 			return
 		}
 	}
+}
+
+// histogram is d as Prometheus' histogram has it: cumulative buckets.
+func (d *durationStats) histogram() serve.Histogram {
+	h := serve.Histogram{Buckets: make(map[float64]uint64, len(workqueueBuckets))}
+	var cum uint64
+	for i, le := range workqueueBuckets {
+		cum += d.in[i].Load()
+		h.Buckets[le] = cum
+	}
+	h.Sum = float64(d.sum.Load()) / float64(time.Second)
+	// Read last, so no bucket counts more than the whole.
+	h.Count = max(d.count.Load(), cum)
+	return h
 }
 
 func (d *durationStats) read() (mean, largest time.Duration) {
@@ -125,6 +157,22 @@ func (m *WorkqueueMetrics) snapshot() []source.Workqueue {
 		w.QueueLatencyMean, w.QueueLatencyMax = q.latency.read()
 		w.WorkDurationMean, w.WorkDurationMax = q.work.read()
 		out = append(out, w)
+	}
+	return out
+}
+
+// histograms returns every queue's duration histograms, sorted by name.
+func (m *WorkqueueMetrics) histograms() []serve.WorkqueueHistograms {
+	m.mu.Lock()
+	queues := make([]*queueStats, 0, len(m.queues))
+	for _, q := range m.queues {
+		queues = append(queues, q)
+	}
+	m.mu.Unlock()
+	slices.SortFunc(queues, func(a, b *queueStats) int { return strings.Compare(a.name, b.name) })
+	out := make([]serve.WorkqueueHistograms, 0, len(queues))
+	for _, q := range queues {
+		out = append(out, serve.WorkqueueHistograms{Name: q.name, QueueDuration: q.latency.histogram(), WorkDuration: q.work.histogram()})
 	}
 	return out
 }

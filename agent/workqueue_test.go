@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
 	"k8s.io/client-go/util/workqueue"
 	testingclock "k8s.io/utils/clock/testing"
 
@@ -104,14 +105,37 @@ func TestWorkqueueMetricsFollowARealQueue(t *testing.T) {
 		{"informtop_workqueue_depth", 2},
 		{"informtop_workqueue_adds_total", 3},
 		{"informtop_workqueue_retries_total", 1},
-		{"informtop_workqueue_queue_latency_seconds_max", 2},
-		{"informtop_workqueue_work_duration_seconds_max", 3},
 		{"informtop_workqueue_unfinished_work_seconds", 3},
 		{"informtop_workqueue_longest_running_processor_seconds", 3},
 	} {
 		if got := servetest.Value(t, mfs, c.name, labels); got != c.want {
 			t.Errorf("%s = %v, want %v", c.name, got, c.want)
 		}
+	}
+
+	// The durations are histograms with client-go's workqueue buckets:
+	// the one key waited 2 s (in the 10 s bucket, not the 1 s one) and
+	// was worked on for 3 s.
+	for _, c := range []struct {
+		name string
+		sum  float64
+	}{{"informtop_workqueue_queue_duration_seconds", 2}, {"informtop_workqueue_work_duration_seconds", 3}} {
+		mf := mfs[c.name]
+		if mf == nil || mf.GetType() != dto.MetricType_HISTOGRAM || len(mf.GetMetric()) != 1 {
+			t.Errorf("%s: %v, want one histogram", c.name, mf)
+			continue
+		}
+		h := mf.GetMetric()[0].GetHistogram()
+		buckets := map[float64]uint64{}
+		for _, b := range h.GetBucket() {
+			buckets[b.GetUpperBound()] = b.GetCumulativeCount()
+		}
+		if h.GetSampleCount() != 1 || h.GetSampleSum() != c.sum || len(buckets) != 11 || buckets[1] != 0 || buckets[10] != 1 {
+			t.Errorf("%s: count %d sum %v buckets %v; want 1 observation of %vs, in the 10 s bucket of client-go's ten and +Inf", c.name, h.GetSampleCount(), h.GetSampleSum(), buckets, c.sum)
+		}
+	}
+	if strings.Contains(string(metrics), "_max") {
+		t.Errorf("/metrics has a maximum, which never resets:\n%s", metrics)
 	}
 
 	// Read at scrape time: a new add shows once the scrape answer

@@ -30,7 +30,8 @@ func freshnessOf(t *testing.T, r ReflectorStats, now time.Time) source.Freshness
 }
 
 // A watch's freshness follows what arrives: the open, events (dated by the
-// next look), bookmarks; after source.SilentAfter with nothing it is silent, and
+// next look), bookmarks; an open watch with nothing past its longest timeout
+// is silent, one that cannot be reopened after source.SilentAfter, and
 // anything arriving clears that.
 func TestFreshness(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -68,12 +69,13 @@ func TestFreshness(t *testing.T) {
 	if f.Silent || f.WatchRestarts != 0 {
 		t.Fatalf("fresh watch: %+v", f)
 	}
-	if f := fresh(at(10*time.Second + source.SilentAfter)); f.Silent {
-		t.Fatalf("exactly source.SilentAfter since the bookmark: silent, want not yet")
+	// An open watch owes nothing before its timeout, a bookmark seen or not.
+	if f := fresh(at(10*time.Second + source.QuietWatchSilentAfter)); f.Silent {
+		t.Fatalf("exactly source.QuietWatchSilentAfter since the bookmark: silent, want not yet")
 	}
-	f = fresh(at(11*time.Second + source.SilentAfter))
-	if !f.Silent || f.QuietSeconds != source.SilentAfter.Seconds()+1 {
-		t.Fatalf("1 s past source.SilentAfter: silent %t quiet %vs, want silent for %vs", f.Silent, f.QuietSeconds, source.SilentAfter.Seconds()+1)
+	f = fresh(at(11*time.Second + source.QuietWatchSilentAfter))
+	if !f.Silent || f.QuietSeconds != source.QuietWatchSilentAfter.Seconds()+1 {
+		t.Fatalf("1 s past source.QuietWatchSilentAfter: silent %t quiet %vs, want silent for %vs", f.Silent, f.QuietSeconds, source.QuietWatchSilentAfter.Seconds()+1)
 	}
 	// A watch the reflector re-opens is the server answering again.
 	w2, err := o.WatchWithContext(context.Background(), metav1.ListOptions{ResourceVersion: "0"})

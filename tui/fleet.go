@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -90,10 +91,28 @@ func (v *fleetView) refresh() tea.Cmd {
 	v.scroll.cursor = cursor
 	v.scroll.clamp()
 	if v.chosen == "" && len(v.rows) > 0 {
-		// The first frame: the other views start on the worst process.
-		return v.choose()
+		// The first frame: the cursor is on the worst process, the other
+		// views on the worst process that has informers (one Prometheus
+		// cannot scrape, first, has none to show).
+		v.chosen = v.rows[0].p.Name()
+		for _, r := range v.rows {
+			if name := cmp.Or(r.h.Informer, first(r.p.Informers)); name != "" {
+				if name == d.current {
+					return nil
+				}
+				return func() tea.Msg { return fleetSelectMsg{informer: name} }
+			}
+		}
 	}
 	return nil
+}
+
+// first is the first of names, "" when there is none.
+func first(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
 }
 
 // fleetSelectMsg asks the dashboard to show an informer of the process
@@ -170,9 +189,24 @@ func (v *fleetView) render() string {
 		return st.dim.Render("no controller processes yet: " + say.Status(v.c.data.status, v.c.now()))
 	}
 	spec := slices.Clone(fleetColumns)
+	if w < 140 {
+		// AGENT is what Enter dials; WORST is why to press it, and
+		// keeps the room for its informer, listener and frame.
+		spec = slices.DeleteFunc(spec, func(c column) bool { return c.id == fcAgent })
+	}
+	// PROCESS is as wide as its longest name, up to its widest (more from
+	// 140 columns), so names show whole where they can; what is left goes
+	// to WORST: it says why.
+	widest := spec[fcProcess].maxw
+	if w >= 140 {
+		widest = 44
+	}
+	spec[fcProcess].flex = false
+	for _, r := range v.rows {
+		spec[fcProcess].width = max(spec[fcProcess].width, min(width(r.p.Name()), widest))
+	}
 	if w < 120 {
-		// Narrow, what is left goes to WORST: it says why.
-		spec[fcProcess].flex = false
+		spec[fcWorst].width = 22
 	}
 	cols := layoutColumns(spec, w)
 	lines := []string{st.dim.Render(fmt.Sprintf("%s, worst first · enter attaches to the process's agent",
@@ -182,15 +216,11 @@ func (v *fleetView) render() string {
 	for i := lo; i < hi; i++ {
 		r := v.rows[i]
 		cells := make([]string, fcAgent+1)
-		cells[fcProcess] = middleEllipsis(r.p.Name(), columnWidth(cols, fcProcess))
+		// A name too long is cut at its end: its cluster and namespace
+		// come first and stay.
+		cells[fcProcess] = truncate(r.p.Name(), columnWidth(cols, fcProcess))
 		cells[fcState] = troubleWord(r.h)
-		// Both ends of the worst say the most: the informer, and the frame.
-		ww := columnWidth(cols, fcWorst)
-		worst := worstCell(r.h, now, worstFull)
-		for form := worstFull + 1; width(worst) > ww && form <= worstTight; form++ {
-			worst = worstCell(r.h, now, form)
-		}
-		cells[fcWorst] = middleEllipsis(worst, ww)
+		cells[fcWorst] = fitWorst(r.h, now, columnWidth(cols, fcWorst), w >= 120)
 		cells[fcBacklog] = strconv.Itoa(r.backlog)
 		if r.estimated && r.backlog > 0 {
 			cells[fcBacklog] = "≥" + cells[fcBacklog]
@@ -200,7 +230,7 @@ func (v *fleetView) render() string {
 		if r.p.Pprof {
 			// Its workqueue series alone put it here: no agent, so its
 			// informers are known only once attached.
-			cells[fcWorst] = middleEllipsis("no agent: enter reads its goroutine dumps", ww)
+			cells[fcWorst] = truncate("no agent: enter reads its goroutine dumps", columnWidth(cols, fcWorst))
 			cells[fcBacklog], cells[fcInformers], cells[fcAgent] = "?", "?", "none (pprof)"
 		}
 		line := renderRow(cols, cells)
@@ -229,9 +259,34 @@ type worstForm int
 const (
 	worstFull   worstForm = iota // informer · listener · how long in pkg.(*T).fn (file:line)
 	worstMedium                  // informer · listener · how long in fn (file:line)
+	worstNoFile                  // informer · listener · how long in fn
 	worstShort                   // informer · how long in fn (file:line)
 	worstTight                   // how long in fn (file:line): the other views name the informer
+	worstBare                    // how long in fn: the Listeners view has the file and line
 )
+
+// fitWorst is the WORST cell in ww cells: the fullest form that fits.
+// Wide (keepNames, from 120 columns) the informer and the listener always
+// stay and what does not fit is cut at the end; narrower, the listener
+// and then the informer give way to the frame, and what still does not
+// fit loses its middle, so both the informer and the frame show.
+func fitWorst(h source.Health, now time.Time, ww int, keepNames bool) string {
+	last := worstBare
+	if keepNames {
+		last = worstNoFile
+	}
+	worst := worstCell(h, now, worstFull)
+	for form := worstFull + 1; width(worst) > ww && form <= last; form++ {
+		if !keepNames && form == worstNoFile {
+			continue // narrow, the file and line say more than the listener
+		}
+		worst = worstCell(h, now, form)
+	}
+	if keepNames {
+		return truncate(worst, ww)
+	}
+	return middleEllipsis(worst, ww)
+}
 
 // worstCell says the trouble that ranked the process in the given form;
 // the listener goes first when room runs out, as a stall's frame says
@@ -260,7 +315,11 @@ func worstCell(h source.Health, now time.Time, form worstForm) string {
 		if form > worstFull {
 			f.Function = f.Function[strings.LastIndexByte(f.Function, '.')+1:]
 		}
-		s += " in " + f.String()
+		if form == worstNoFile || form == worstBare {
+			s += " in " + f.Function
+		} else {
+			s += " in " + f.String()
+		}
 	}
 	return s
 }
@@ -294,7 +353,7 @@ func safeProcesses(ps []source.Process) []source.Process {
 	}
 	out := make([]source.Process, len(ps))
 	for i, p := range ps {
-		p.Job, p.Instance, p.Agent = safe(p.Job), safe(p.Instance), safe(p.Agent)
+		p.Job, p.Instance, p.Agent, p.Cluster = safe(p.Job), safe(p.Instance), safe(p.Agent), safe(p.Cluster)
 		p.Labels = safeLabels(p.Labels)
 		p.Informers = safeAll(p.Informers)
 		out[i] = p

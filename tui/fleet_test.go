@@ -34,7 +34,8 @@ func newFleetSource() source.Source {
 		fleetInformer("shop/gadgets-5c2a", "deployments", true, behind),
 		fleetInformer("shop/gadgets-5c2a", "pods", true, fine),
 		fleetInformer("shop/ok-1", "configmaps", true, fine),
-		fleetInformer("shop/widgets-7d9f", "deployments", true, stuck),
+		fleetInformer("eu-west-1/shop/widgets-7d9f", "deployments", true, stuck),
+		fleetInformer("us-east-1/shop/widgets-7d9f-x2x4q", "deployments", true, fine),
 	}
 	procs := []source.Process{
 		{Job: "controllers", Instance: "10.0.0.3:6060", Up: false, Agent: "10.0.0.3:6060", Informers: []string{}},
@@ -42,8 +43,11 @@ func newFleetSource() source.Source {
 			Agent: "10.0.0.2:6060", Informers: []string{"shop/gadgets-5c2a · deployments", "shop/gadgets-5c2a · pods"}},
 		{Job: "controllers", Instance: "10.0.0.4:6060", Labels: map[string]string{"namespace": "shop", "pod": "ok-1"}, Up: true,
 			Informers: []string{"shop/ok-1 · configmaps"}},
-		{Job: "controllers", Instance: "10.0.0.1:6060", Labels: map[string]string{"namespace": "shop", "pod": "widgets-7d9f"}, Up: true,
-			Agent: "10.0.0.1:6060", Informers: []string{"shop/widgets-7d9f · deployments"}},
+		// The same pod in two clusters: two processes, named apart.
+		{Job: "controllers", Instance: "10.0.0.1:6060", Cluster: "eu-west-1", Labels: map[string]string{"cluster": "eu-west-1", "namespace": "shop", "pod": "widgets-7d9f"}, Up: true,
+			Agent: "10.0.0.1:6060", Informers: []string{"eu-west-1/shop/widgets-7d9f · deployments"}},
+		{Job: "controllers", Instance: "10.0.0.1:6060", Cluster: "us-east-1", Labels: map[string]string{"cluster": "us-east-1", "namespace": "shop", "pod": "widgets-7d9f-x2x4q"}, Up: true,
+			Agent: "10.0.0.1:6060", Informers: []string{"us-east-1/shop/widgets-7d9f-x2x4q · deployments"}},
 	}
 	fake := sourcetest.New(sourcetest.Config{Kind: "fleet", Title: "http://prometheus:9090", Frames: [][]source.Informer{snaps},
 		Status: source.Status{State: source.Live}})
@@ -62,32 +66,60 @@ func fleetFixture(t *testing.T, w, h int) *harness {
 	return hs
 }
 
-// The fleet opens on its processes worst first: the stuck handler with
-// its frame, the backlog, the one Prometheus cannot scrape, the healthy.
+// fleetSizes are the sizes the fleet view is drawn at: the narrowest
+// terminal, the width from which AGENT shows and WORST keeps the informer
+// and listener, and a large one.
+var fleetSizes = [][2]int{{80, 24}, {120, 30}, {160, 48}}
+
+// The fleet opens on its processes worst first: the one Prometheus cannot
+// scrape, the stuck handler with its frame, the backlog, the healthy. A
+// pod in two clusters is two processes named by their cluster; a name too
+// long for its column (28 cells below 140 columns) is cut at its end; from
+// 120 columns WORST names the informer and the listener.
 func TestFleetViewListsProcessesWorstFirst(t *testing.T) {
-	for _, sz := range goldenSizes {
+	for _, sz := range fleetSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			h := fleetFixture(t, sz[0], sz[1])
 			got := h.screen()
 			assertFits(t, got, sz[0], sz[1])
 			golden(t, fmt.Sprintf("fleet-%dx%d", sz[0], sz[1]), got)
 			got = got[strings.Index(got, "PROCESS"):]
-			order := []string{"shop/widgets-7d9f", "shop/gadgets-5c2a", "10.0.0.3:6060", "shop/ok-1"}
-			at := -1
-			for _, p := range order {
-				i := strings.Index(got, p)
-				if i < at {
-					t.Fatalf("%s is listed before a worse process; want the order %q:\n%s", p, order, got)
-				}
-				at = i
+			rows := strings.Split(got, "\n")[1:6]
+			if sz[0] < 140 && !strings.Contains(rows[4], "…") {
+				t.Errorf("the longest name %q fits at %d columns: the fixture no longer checks the cut", rows[4], sz[0])
 			}
-			for _, want := range []string{"stalled", "backlog", "down", "≥350"} {
+			for i, want := range []struct{ name, state string }{
+				{"controllers · 10.0.0.3:6060", "down"}, {"eu-west-1/shop/widgets-7d9f", "stalled"},
+				{"shop/gadgets-5c2a", "backlog"}, {"shop/ok-1", "ok"}, {"us-east-1/shop/widgets-7d9f-x2x4q", "ok"},
+			} {
+				at := strings.Index(rows[i], " "+want.state+" ")
+				if at < 0 {
+					t.Errorf("row %d is %q; want %s %s", i+1, rows[i], want.name, want.state)
+					continue
+				}
+				name, cut := strings.CutSuffix(strings.TrimSpace(rows[i][:at]), "…")
+				if !strings.HasPrefix(want.name, name) || len(name) < 9 || (!cut && name != want.name) {
+					t.Errorf("row %d is %q; want %s (whole, or its start and …) %s", i+1, rows[i], want.name, want.state)
+				}
+			}
+			for _, want := range []string{"≥350", "42s"} {
 				if !strings.Contains(got, want) {
 					t.Errorf("the fleet view lacks %q:\n%s", want, got)
 				}
 			}
-			if sz[0] >= 160 && !strings.Contains(got, "deployments · main.(*Controller) · 42s in misbehave (main.go:266)") {
-				t.Errorf("the stalled process does not name its informer, listener and frame:\n%s", got)
+			switch {
+			case sz[0] >= 160:
+				if !strings.Contains(got, "deployments · main.(*Controller) · 42s in misbehave (main.go:266)") {
+					t.Errorf("the stalled process does not name its informer, listener and frame:\n%s", got)
+				}
+			case sz[0] >= 120:
+				if !strings.Contains(rows[1], "deployments · main.(*Controller) · 42s") {
+					t.Errorf("at %d columns WORST drops the informer or the listener: %q", sz[0], rows[1])
+				}
+			default:
+				if !strings.Contains(rows[1], "42s in misbehave") {
+					t.Errorf("at %d columns WORST drops the frame: %q", sz[0], rows[1])
+				}
 			}
 		})
 	}
@@ -105,9 +137,9 @@ func TestFleetEnterAttachesAndEscGoesBack(t *testing.T) {
 			Frames: [][]source.Informer{{{Name: "deployments", Resource: "deployments", Taken: t0, Synced: true}}}})
 		return agent, func() { stopped++ }, nil
 	}
-	h.keys("enter")
-	if len(asked) != 1 || asked[0].Instance != "10.0.0.1:6060" {
-		t.Fatalf("enter on the stalled process attached to %+v, want 10.0.0.1:6060", asked)
+	h.keys("j", "enter") // the first is down, the stalled one next
+	if len(asked) != 1 || asked[0].Instance != "10.0.0.1:6060" || asked[0].Cluster != "eu-west-1" {
+		t.Fatalf("enter on the stalled process attached to %+v, want 10.0.0.1:6060 in eu-west-1", asked)
 	}
 	h.frames(1)
 	if got := h.screen(); !strings.Contains(got, "attach: 10.0.0.1:6060") || !strings.Contains(h.footer(), "esc or :fleet goes back") {
@@ -155,7 +187,7 @@ func TestFleetEnterWithoutAgentSaysWhy(t *testing.T) {
 		t.Fatal("attached to a process with no agent address")
 		return nil, nil, nil
 	}
-	h.keys("G", "enter")
+	h.keys("G", "k", "enter") // ok-1, before the last
 	if f := h.footer(); !strings.Contains(f, "neither its namespace and pod nor an agent address") || !strings.Contains(f, "--agent-label") {
 		t.Fatalf("footer %q, want a sentence naming --agent-label", f)
 	}
@@ -170,9 +202,9 @@ func TestFleetEnterOnAPodGoesThroughTheAPIServer(t *testing.T) {
 		asked = append(asked, p)
 		return nil, nil, errors.New("the test refuses")
 	}
-	h.keys("G", "enter")
+	h.keys("G", "k", "enter") // ok-1, before the last
 	if len(asked) != 1 || asked[0].Labels["pod"] != "ok-1" {
-		t.Fatalf("G enter asked %+v; want shop/ok-1, which has no agent address but a pod", asked)
+		t.Fatalf("G k enter asked %+v; want shop/ok-1, which has no agent address but a pod", asked)
 	}
 	if f := h.footer(); !strings.Contains(f, "could not attach to shop/ok-1") || !strings.Contains(f, "the test refuses") {
 		t.Fatalf("footer %q, want the refusal", f)

@@ -9,8 +9,9 @@ import (
 	"github.com/informtop/informtop/agent/source/sourcetest"
 )
 
-// Is it fresh, what does it cost: a watch open for ten minutes that last
-// heard from the server 80 s ago is SILENT in the header, with the
+// Is it fresh, what does it cost: a watch open for twenty minutes that
+// last heard from the server 11 minutes ago, past the 10m15s by which the
+// server must end an open watch, is SILENT in the header, with the
 // sentence on the third line and in the switcher; the API server stage
 // shows the ages; a handler whose oldest pending notification waited 42 s
 // is 42s BEHIND in view 3; the Store view says what the cache costs.
@@ -19,8 +20,8 @@ func TestFreshnessAndMemoryOnScreen(t *testing.T) {
 	for i := range cfg.Frames {
 		s := &cfg.Frames[i][0] // pods
 		r := &s.Reflector
-		r.WatchOpen, r.WatchSince = true, s.Taken.Add(-10*time.Minute)
-		r.LastEventTime, r.LastBookmarkTime = s.Taken.Add(-80*time.Second), s.Taken.Add(-95*time.Second)
+		r.WatchOpen, r.WatchSince = true, s.Taken.Add(-20*time.Minute)
+		r.LastEventTime, r.LastBookmarkTime = s.Taken.Add(-11*time.Minute), s.Taken.Add(-11*time.Minute-15*time.Second)
 		r.LastHeard = r.LastEventTime
 		s.Listeners[0].OldestPendingSince = s.Taken.Add(-42 * time.Second)
 		s.Memory = source.Memory{Objects: 60, Sampled: 32, BytesPerObject: 3000, EstimatedBytes: 180000,
@@ -33,13 +34,13 @@ func TestFreshnessAndMemoryOnScreen(t *testing.T) {
 	h.frames(fixtureFrames)
 	screen := h.screen()
 	lines := strings.Split(screen, "\n")
-	if !strings.Contains(lines[0], "SILENT 1m20s") {
+	if !strings.Contains(lines[0], "SILENT 11m0s") {
 		t.Errorf("title line: %q", lines[0])
 	}
-	if !strings.Contains(lines[2], "⚠ silent: nothing from the server for 1m20s (limit 1m15s") || !strings.Contains(lines[2], "the cache may be stale — v compares it") {
+	if !strings.Contains(lines[2], "⚠ silent: nothing from the server for 11m0s (limit 10m15s") || !strings.Contains(lines[2], "the cache may be stale — v compares it") {
 		t.Errorf("third line: %q", lines[2])
 	}
-	if !strings.Contains(screen, "event 1m20s ago · bookmark 1m35s ago") {
+	if !strings.Contains(screen, "event 11m0s ago · bookmark 11m15s ago") {
 		t.Errorf("the API server stage lacks the ages:\n%s", screen)
 	}
 	h.keys("3")

@@ -28,7 +28,7 @@ func TestInformerStateNeverShowsSyncedOverAStaleCache(t *testing.T) {
 		{"synced, relisting", source.Informer{Started: true, Synced: true, Taken: now,
 			Reflector: source.Reflector{ListInProgress: true, Relists: 1, LastHeard: now}}, "", "⚠ stale: relisting"},
 		{"synced, silent", source.Informer{Started: true, Synced: true, Taken: now,
-			Reflector: source.Reflector{WatchOpen: true, WatchSince: now.Add(-time.Hour), LastHeard: now.Add(-10 * time.Minute), LastEventTime: now.Add(-10 * time.Minute)}}, "", "⚠ stale: silent"},
+			Reflector: source.Reflector{WatchOpen: true, WatchSince: now.Add(-time.Hour), LastHeard: now.Add(-11 * time.Minute), LastEventTime: now.Add(-11 * time.Minute)}}, "", "⚠ stale: silent"},
 		{"stopped", source.Informer{Started: true, Stopped: true, Synced: true, Taken: now}, "", "■ stopped"},
 	} {
 		s := stateOf(&c.inf, c.why)

@@ -39,12 +39,16 @@ type Fleet struct {
 
 // FleetProcess is one controller process (one scrape target).
 type FleetProcess struct {
-	// Name is how the dashboard shows it: namespace/pod, else job · instance.
-	Name     string            `json:"name"`
-	Job      string            `json:"job"`
-	Instance string            `json:"instance"`
-	Labels   map[string]string `json:"labels,omitempty"`
-	Up       bool              `json:"up"`
+	// Name is how the dashboard shows it: namespace/pod, else job ·
+	// instance, after "cluster/" when the target names its cluster.
+	Name     string `json:"name"`
+	Job      string `json:"job"`
+	Instance string `json:"instance"`
+	// Cluster is the target's cluster label (--cluster-label), part of
+	// the process's identity; "" when it has none.
+	Cluster string            `json:"cluster,omitempty"`
+	Labels  map[string]string `json:"labels,omitempty"`
+	Up      bool              `json:"up"`
 	// Agent is where informtop attach reaches its agent; "" when the
 	// target's labels do not say (--agent-label).
 	Agent string `json:"agent,omitempty"`
@@ -88,7 +92,7 @@ func BuildFleet(f source.Frame, now time.Time) Fleet {
 		h := hs[i]
 		said := h
 		said.Informer = ownName(h.Informer) // the process is named beside it
-		fp := FleetProcess{Name: p.Name(), Job: p.Job, Instance: p.Instance, Labels: p.Labels, Up: p.Up, Agent: p.Agent, Pprof: p.Pprof,
+		fp := FleetProcess{Name: p.Name(), Job: p.Job, Instance: p.Instance, Cluster: p.Cluster, Labels: p.Labels, Up: p.Up, Agent: p.Agent, Pprof: p.Pprof,
 			State: h.Trouble, Reason: say.Health(said, now)}
 		var snaps []source.Informer
 		for _, n := range p.Informers {

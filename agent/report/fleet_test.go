@@ -77,3 +77,40 @@ func TestBuildFleetRanksAndNamesTheWorst(t *testing.T) {
 		t.Errorf("table:\n%s", out)
 	}
 }
+
+// Processes alike but for their cluster are two rows, two JSON processes
+// and two sets of informers, each named after its cluster.
+func TestBuildFleetTellsClustersApart(t *testing.T) {
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	var f source.Frame
+	for _, c := range []string{"eu-1", "us-1"} {
+		p := source.Process{Job: "c", Instance: "10.0.0.1:6060", Cluster: c, Up: true,
+			Labels: map[string]string{"cluster": c, "namespace": "shop", "pod": "orders-0"}}
+		inf := source.Informer{Name: p.Name() + " · pods", Resource: "pods", Synced: true, Started: true, Taken: now,
+			Reflector: source.Reflector{WatchOpen: true, LastHeard: now, LastEventTime: now}}
+		p.Informers = []string{inf.Name}
+		f.Processes, f.Snapshots = append(f.Processes, p), append(f.Snapshots, inf)
+	}
+	r := BuildFleet(f, now)
+	var js bytes.Buffer
+	if err := WriteFleetJSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Processes []struct{ Name, Cluster string } `json:"processes"`
+		Informers []struct{ Name string }          `json:"informers"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back.Processes) != 2 ||
+		back.Processes[0].Name != "eu-1/shop/orders-0" || back.Processes[0].Cluster != "eu-1" ||
+		back.Processes[1].Name != "us-1/shop/orders-0" || back.Processes[1].Cluster != "us-1" ||
+		back.Informers[0].Name != "eu-1/shop/orders-0 · pods" || back.Informers[1].Name != "us-1/shop/orders-0 · pods" {
+		t.Errorf("JSON %+v (%v)\n%s", back, err, js.String())
+	}
+	var tb bytes.Buffer
+	if err := WriteFleetTable(&tb, r); err != nil {
+		t.Fatal(err)
+	}
+	if out := tb.String(); !strings.Contains(out, "\neu-1/shop/orders-0 ") || !strings.Contains(out, "\nus-1/shop/orders-0 ") {
+		t.Errorf("table:\n%s", out)
+	}
+}

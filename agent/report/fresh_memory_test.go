@@ -14,7 +14,7 @@ import (
 // under the report's documented names, and the table says them in words.
 func TestReportFreshnessAndMemory(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	quiet := now.Add(-source.SilentAfter - 5*time.Second)
+	quiet := now.Add(-source.QuietWatchSilentAfter - 5*time.Second)
 	snap := source.Informer{
 		Name: "pods", Resource: "pods", Started: true, Synced: true,
 		Reflector: source.Reflector{Watches: 3, WatchOpen: true, WatchSince: quiet.Add(-10 * time.Second), LastEventTime: quiet, LastHeard: quiet},
@@ -50,7 +50,7 @@ func TestReportFreshnessAndMemory(t *testing.T) {
 	}
 	inf := doc.Informers[0]
 	f := inf.Freshness
-	if f["silent"] != true || f["watchRestarts"] != 2.0 || f["lastEventAgeSeconds"] != 80.0 || f["lastBookmarkAgeSeconds"] != nil || f["watchAgeSeconds"] != 90.0 || f["silentAfterSeconds"] != 75.0 {
+	if f["silent"] != true || f["watchRestarts"] != 2.0 || f["lastEventAgeSeconds"] != 620.0 || f["lastBookmarkAgeSeconds"] != nil || f["watchAgeSeconds"] != 630.0 || f["silentAfterSeconds"] != 615.0 {
 		t.Errorf("freshness %v", f)
 	}
 	m := inf.Memory
@@ -67,7 +67,7 @@ func TestReportFreshnessAndMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"SILENT: nothing from the server for 1m20s (more than the 1m15s a healthy watch can go without)",
+		"SILENT: nothing from the server for 10m20s (more than the 10m15s a healthy watch can go without)",
 		"memory: ~4.0 MB (4.0 kB per object: metadata 1.0 MB, spec 3.0 MB); Go heap 80 MB",
 		"stripManagedFields: ~31 MB saved",
 		"stripLastApplied is off: it would save ~2.0 MB",

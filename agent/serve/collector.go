@@ -23,22 +23,28 @@ func desc(name, help string, labels []string) *prometheus.Desc {
 	return prometheus.NewDesc(name, help, labels, nil)
 }
 
+// The series' names follow Prometheus' naming guide (base units, _total
+// counters) and sit beside client-go's own where they measure the same
+// thing: informtop_informer_queued_items is client-go's
+// informer_queued_items (the informer's DeltaFIFO or RealFIFO, not a
+// workqueue), and informtop_workqueue_* are its workqueue_*. docs/fleet.md
+// lists them and the names they replaced.
 var (
-	descQueueDepth     = desc("informtop_queue_depth", "Rows in the informer's queue: keys (DeltaFIFO) or events (RealFIFO).", informerLabels)
-	descQueueOldestAge = desc("informtop_queue_oldest_item_age_seconds", "Age of the oldest row in the informer's queue; 0 when empty.", informerLabels)
+	descQueuedItems    = desc("informtop_informer_queued_items", "Rows in the informer's queue (its DeltaFIFO's keys or RealFIFO's events, not a workqueue); absent for client-go's own informer, which does not say.", informerLabels)
+	descQueueOldestAge = desc("informtop_informer_oldest_queued_item_age_seconds", "Age of the oldest row in the informer's queue; 0 when empty; absent for client-go's own informer.", informerLabels)
 	descLists          = desc("informtop_reflector_lists_total", "Full lists the reflector started, retries included.", informerLabels)
 	descListPages      = desc("informtop_reflector_list_pages_total", "LIST responses the reflector received.", informerLabels)
 	descWatches        = desc("informtop_reflector_watches_total", "WATCH streams the reflector opened.", informerLabels)
 	descRelists        = desc("informtop_reflector_relists_total", "Lists started after a complete one.", informerLabels)
 	descErrors         = desc("informtop_reflector_errors_total", "Failed LIST and WATCH calls and other reflector failures.", informerLabels)
-	descStoreObjects   = desc("informtop_store_objects", "Objects in the informer's cache.", informerLabels)
+	descStoreObjects   = desc("informtop_informer_store_objects", "Objects in the informer's cache.", informerLabels)
 	descInformerSynced = desc("informtop_informer_synced", "1 when the informer has synced, else 0.", informerLabels)
-	descSilent         = desc("informtop_informer_silent", "1 when the informer has heard nothing from the server (no event, bookmark, list page or new watch) for longer than a bookmark interval allows, else 0.", informerLabels)
+	descSilent         = desc("informtop_informer_silent", "1 when the informer has heard nothing from the server (no event, bookmark, list page or new watch) for longer than its watch's bookmarks allow, else 0.", informerLabels)
 	descQuiet          = desc("informtop_informer_quiet_seconds", "Seconds since the informer last heard from the server.", informerLabels)
-	descEstimatedBytes = desc("informtop_store_estimated_bytes", "Estimated serialized size of the objects in the informer's cache, from a bounded sample.", informerLabels)
+	descEstimatedBytes = desc("informtop_informer_store_estimated_bytes", "Estimated serialized size of the objects in the informer's cache, from a bounded sample; absent for client-go's own informer.", informerLabels)
 
 	descPending    = desc("informtop_listener_pending_notifications", "Notifications waiting in the listener's backlog, the one in progress not counted. For client-go's own informer a lower bound, counted from outside it.", listenerLabels)
-	descCapacity   = desc("informtop_listener_buffer_capacity", "Current size of the listener's backlog buffer.", listenerLabels)
+	descCapacity   = desc("informtop_listener_buffer_capacity", "Current size of the listener's backlog buffer; absent for client-go's own informer.", listenerLabels)
 	descInCallback = desc("informtop_listener_callback_in_progress_seconds", "How long the listener's handler has been in its current callback; 0 when idle. frame is the user's code a call running longer than 2s was found in (function (file:line)), else empty.", frameLabels)
 	descDelivered  = desc("informtop_listener_delivered_total", "Handler calls that returned, by type (add, update, delete, sync).", deliveredLabel)
 	descPanics     = desc("informtop_listener_panics_total", "Handler calls that panicked (recovered).", listenerLabels)
@@ -50,11 +56,27 @@ var (
 	descWorkqueueDepth    = desc("informtop_workqueue_depth", "Keys waiting in the workqueue for a worker.", workqueueLabels)
 	descWorkqueueAdds     = desc("informtop_workqueue_adds_total", "Keys added to the workqueue (keys already waiting not counted).", workqueueLabels)
 	descWorkqueueRetries  = desc("informtop_workqueue_retries_total", "Keys added back after a delay (AddRateLimited, AddAfter).", workqueueLabels)
-	descWorkqueueLatency  = desc("informtop_workqueue_queue_latency_seconds_max", "Longest a key waited in the workqueue before a worker took it.", workqueueLabels)
-	descWorkqueueWork     = desc("informtop_workqueue_work_duration_seconds_max", "Longest a worker spent on one key.", workqueueLabels)
+	descWorkqueueQueueDur = desc("informtop_workqueue_queue_duration_seconds", "How long keys waited in the workqueue before a worker took them, with client-go's workqueue buckets.", workqueueLabels)
+	descWorkqueueWorkDur  = desc("informtop_workqueue_work_duration_seconds", "How long workers took on one key, with client-go's workqueue buckets.", workqueueLabels)
 	descWorkqueueUnfinish = desc("informtop_workqueue_unfinished_work_seconds", "Seconds spent so far by the work in progress that has not finished.", workqueueLabels)
 	descWorkqueueLongest  = desc("informtop_workqueue_longest_running_processor_seconds", "Seconds the longest-running work item in progress has been running.", workqueueLabels)
 )
+
+// WorkqueueHistograms are one workqueue's duration histograms, as
+// client-go's workqueue metrics keep them.
+type WorkqueueHistograms struct {
+	Name                        string
+	QueueDuration, WorkDuration Histogram
+}
+
+// Histogram is one histogram's state: Buckets maps each upper bound, in
+// seconds, to the observations at most that (cumulative); Count has them
+// all, Sum is their total in seconds.
+type Histogram struct {
+	Count   uint64
+	Sum     float64
+	Buckets map[float64]uint64
+}
 
 // collector reads the source's model at scrape time (one pull, no
 // events): the source does no work for Prometheus between scrapes.
@@ -63,6 +85,8 @@ type collector struct {
 	resources map[string]schema.GroupVersionResource
 	identity  func(informer string) schema.GroupVersionResource // nil: none
 	queues    bool                                              // workqueue series may come
+	// histograms, when set, are the workqueues' duration histograms.
+	histograms func() []WorkqueueHistograms
 }
 
 func newCollector(src source.Source, resources map[string]schema.GroupVersionResource, identity func(string) schema.GroupVersionResource, queues bool) *collector {
@@ -71,7 +95,7 @@ func newCollector(src source.Source, resources map[string]schema.GroupVersionRes
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{
-		descQueueDepth, descQueueOldestAge, descLists, descListPages, descWatches, descRelists, descErrors,
+		descQueuedItems, descQueueOldestAge, descLists, descListPages, descWatches, descRelists, descErrors,
 		descStoreObjects, descInformerSynced, descSilent, descQuiet, descEstimatedBytes,
 		descPending, descCapacity, descInCallback, descDelivered, descPanics, descMutations, descSynced, descOldest,
 	} {
@@ -79,8 +103,8 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	}
 	if c.queues {
 		for _, d := range []*prometheus.Desc{
-			descWorkqueueDepth, descWorkqueueAdds, descWorkqueueRetries, descWorkqueueLatency, descWorkqueueWork,
-			descWorkqueueUnfinish, descWorkqueueLongest,
+			descWorkqueueDepth, descWorkqueueAdds, descWorkqueueRetries, descWorkqueueUnfinish, descWorkqueueLongest,
+			descWorkqueueQueueDur, descWorkqueueWorkDur,
 		} {
 			ch <- d
 		}
@@ -94,6 +118,21 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	if c.queues {
 		collectWorkqueues(ch, f.Workqueues)
+		if c.histograms != nil {
+			collectHistograms(ch, c.histograms())
+		}
+	}
+}
+
+// collectHistograms exports each workqueue's duration histograms.
+func collectHistograms(ch chan<- prometheus.Metric, queues []WorkqueueHistograms) {
+	for _, q := range queues {
+		for _, h := range []struct {
+			d *prometheus.Desc
+			h Histogram
+		}{{descWorkqueueQueueDur, q.QueueDuration}, {descWorkqueueWorkDur, q.WorkDuration}} {
+			ch <- prometheus.MustNewConstHistogram(h.d, h.h.Count, h.h.Sum, h.h.Buckets, q.Name)
+		}
 	}
 }
 
@@ -108,8 +147,6 @@ func collectWorkqueues(ch chan<- prometheus.Metric, queues []source.Workqueue) {
 		gauge(descWorkqueueDepth, float64(q.Depth))
 		counter(descWorkqueueAdds, q.Adds)
 		counter(descWorkqueueRetries, q.Retries)
-		gauge(descWorkqueueLatency, q.QueueLatencyMax.Seconds())
-		gauge(descWorkqueueWork, q.WorkDurationMax.Seconds())
 		gauge(descWorkqueueUnfinish, q.UnfinishedWork.Seconds())
 		gauge(descWorkqueueLongest, q.LongestRunning.Seconds())
 	}
@@ -144,7 +181,7 @@ func (c *collector) collect(ch chan<- prometheus.Metric, s source.Informer) {
 	// no series rather than a zero nobody measured.
 	clientGo := s.Implementation == source.ImplementationClientGo
 	if !clientGo {
-		gauge(descQueueDepth, float64(s.Queue.Depth), lv...)
+		gauge(descQueuedItems, float64(s.Queue.Depth), lv...)
 		gauge(descQueueOldestAge, ageSeconds(s.Queue.OldestEnqueued, s.Taken), lv...)
 	}
 	counter(descLists, s.Reflector.Lists, lv...)

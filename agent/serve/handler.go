@@ -54,6 +54,10 @@ type Extras struct {
 	// Workqueues says whether /metrics may carry workqueue series; a
 	// source of its own always may.
 	Workqueues bool
+	// WorkqueueHistograms, when set, are the workqueues' duration
+	// histograms, exported beside their other series; without it /metrics
+	// has no duration series (the model keeps means and maxima only).
+	WorkqueueHistograms func() []WorkqueueHistograms
 	// Reserve, when set, runs once the collector is registered; an error
 	// unregisters it and fails the handler.
 	Reserve func() error
@@ -121,6 +125,7 @@ func newHandler(src source.Source, opts Options, x Extras) (*handler, error) {
 		reg = prometheus.NewRegistry()
 	}
 	c := newCollector(src, opts.Resources, x.Identity, x.Workqueues)
+	c.histograms = x.WorkqueueHistograms
 	if err := reg.Register(c); err != nil {
 		var are prometheus.AlreadyRegisteredError
 		if errors.As(err, &are) {

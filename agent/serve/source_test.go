@@ -88,8 +88,8 @@ func TestSourceHandlerServesASourceWithoutAnEngine(t *testing.T) {
 	_, body := servetest.Get(t, srv, http.MethodGet, api.PathMetrics, "")
 	mfs := servetest.Scrape(t, body)
 	widgets := map[string]string{"name": "widgets", "group": "", "version": "", "resource": "widgets"}
-	if v := servetest.Value(t, mfs, "informtop_store_objects", widgets); v != 2 {
-		t.Errorf("informtop_store_objects = %v, want 2", v)
+	if v := servetest.Value(t, mfs, "informtop_informer_store_objects", widgets); v != 2 {
+		t.Errorf("informtop_informer_store_objects = %v, want 2", v)
 	}
 	if v := servetest.Value(t, mfs, "informtop_listener_delivered_total", with(with(widgets, "listener", "audit"), "type", "add")); v != 5 {
 		t.Errorf("delivered adds = %v, want 5", v)

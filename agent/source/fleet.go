@@ -11,6 +11,11 @@ import (
 type Process struct {
 	Job      string `json:"job"`
 	Instance string `json:"instance"`
+	// Cluster is the value of the target's cluster label (the fleet's
+	// --cluster-label, cluster by default), "" when it has none. It is
+	// part of the process's identity: two targets alike in everything
+	// else are two processes in two clusters.
+	Cluster string `json:"cluster,omitempty"`
 	// Labels are the target's other labels: namespace, pod, cluster…
 	Labels map[string]string `json:"labels,omitempty"`
 	Up     bool              `json:"up"`
@@ -25,15 +30,21 @@ type Process struct {
 }
 
 // Name is how a person tells the process apart in a list: namespace/pod
-// when the target says, else job · instance.
+// when the target says, else job · instance; after its cluster and a
+// slash when it has one (eu-1/shop/orders-7d9c), so the same pod name in
+// two clusters is two names.
 func (p Process) Name() string {
+	name := strings.TrimPrefix(p.Job+" · "+p.Instance, " · ")
 	if pod := p.Labels["pod"]; pod != "" {
+		name = pod
 		if ns := p.Labels["namespace"]; ns != "" {
-			return ns + "/" + pod
+			name = ns + "/" + pod
 		}
-		return pod
 	}
-	return strings.TrimPrefix(p.Job+" · "+p.Instance, " · ")
+	if p.Cluster != "" {
+		return p.Cluster + "/" + name
+	}
+	return name
 }
 
 // Clone is a copy of p that shares nothing with it.
@@ -59,7 +70,7 @@ func CloneProcesses(ps []Process) []Process {
 // compareProcessNames orders processes alike in health by name, then by
 // their labels, so the order is stable from frame to frame.
 func compareProcessNames(a, b Process) int {
-	return cmp.Or(strings.Compare(a.Name(), b.Name()), strings.Compare(a.Job, b.Job), strings.Compare(a.Instance, b.Instance))
+	return cmp.Or(strings.Compare(a.Name(), b.Name()), strings.Compare(a.Cluster, b.Cluster), strings.Compare(a.Job, b.Job), strings.Compare(a.Instance, b.Instance))
 }
 
 // CallbackUnknown is Listener.InCallback when a source knows a handler is

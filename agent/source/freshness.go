@@ -6,24 +6,24 @@ import (
 	"github.com/informtop/informtop/agent/shared/humanize"
 )
 
-// SilentAfter is how long an informer whose watch has shown progress may
-// receive nothing — no watch event, no bookmark, no list page, no newly
-// opened watch — before it is called silent; it also applies while no
-// watch is open. kube-apiserver's watch cache sends a bookmark to every
-// watch that asked for them (client-go's reflector always does) about once
-// a minute (the cacher's defaultBookmarkFrequency; measured on v1.37 by
-// kube's TestBookmarkInterval), but only once the resource's
-// resourceVersion has moved past the one the watch started at: a watch
-// that has delivered an event or a bookmark is owed one every minute. 75 s
-// is that minute plus the 15 s margin the API server allows itself
-// (cacher.DefaultEventFreshDuration).
+// SilentAfter is how long an informer with no watch open (one it cannot
+// re-establish) may hear nothing — no watch event, no bookmark, no list
+// page, no newly opened watch — before it is called silent: client-go's
+// reflector retries a failed watch within a second or two, so a minute
+// and a quarter without one is a reflector that cannot get a watch back.
 const SilentAfter = 75 * time.Second
 
-// QuietWatchSilentAfter applies to an open watch that has delivered
-// nothing since it opened: on a resource nobody writes the server sends
-// no bookmark at all, and the watch ends only at its timeout, which
-// client-go's reflector sets to 5–10 minutes; the next watch opening is
-// then the sign of life. 10 minutes plus the same 15 s margin.
+// QuietWatchSilentAfter applies to an open watch. Nothing on it is owed
+// sooner: kube-apiserver sends a watch an event only when an object
+// changes, and a bookmark (about once a minute, the cacher's
+// defaultBookmarkFrequency) only once its watch cache's resourceVersion
+// has moved past the one the watch has seen — on a resource nobody
+// writes that waits for etcd's progress notifications, minutes apart, so
+// a healthy idle watch can go well past a minute without a bookmark after
+// an event or a first bookmark. What is owed is the watch's end: the
+// server closes it at the timeout client-go's reflector asks for, 5–10
+// minutes, and the reflector opens the next at once. 10 minutes plus the
+// 15 s margin the API server allows itself (cacher.DefaultEventFreshDuration).
 const QuietWatchSilentAfter = 10*time.Minute + 15*time.Second
 
 // Freshness says how recently an informer heard from the server. Ages are
@@ -34,13 +34,13 @@ type Freshness struct {
 	WatchAgeSeconds        *float64 `json:"watchAgeSeconds"`
 	// WatchRestarts counts watch streams opened after the first one.
 	WatchRestarts uint64 `json:"watchRestarts"`
-	// Silent is true when nothing has arrived for longer than SilentAfter
-	// while the informer runs: a stream open but stuck, or a watch that
-	// cannot be re-established.
+	// Silent is true when nothing has arrived for longer than the
+	// server owes while the informer runs: a stream open but stuck past
+	// its own timeout, or a watch that cannot be re-established.
 	Silent bool `json:"silent"`
 	// QuietSeconds is how long nothing has arrived; SilentAfterSeconds
-	// the threshold that applies now (SilentAfter, or
-	// QuietWatchSilentAfter for a watch quiet since it opened).
+	// the threshold that applies now (QuietWatchSilentAfter while a
+	// watch is open, SilentAfter while none is).
 	QuietSeconds       float64 `json:"quietSeconds"`
 	SilentAfterSeconds float64 `json:"silentAfterSeconds"`
 }
@@ -57,7 +57,7 @@ func FreshnessOf(s Informer, now time.Time) Freshness {
 		f.WatchRestarts = r.Watches - 1
 	}
 	limit := SilentAfter
-	if r.WatchOpen && !r.LastEventTime.After(r.WatchSince) && !r.LastBookmarkTime.After(r.WatchSince) {
+	if r.WatchOpen {
 		limit = QuietWatchSilentAfter
 	}
 	f.SilentAfterSeconds = limit.Seconds()

@@ -16,9 +16,6 @@ type Trouble int
 const (
 	// Healthy: nothing below.
 	Healthy Trouble = iota
-	// Down: Prometheus cannot scrape the process (up == 0), so nothing
-	// newer than its last scrape is known.
-	Down
 	// Stale: the cache may be out of date: the watch is down, the
 	// informer is listing again, or it has heard nothing for longer than
 	// SilentAfter (Stale says which).
@@ -31,6 +28,10 @@ const (
 	// Stalled: a handler has been in one callback longer than the stall
 	// threshold; its notifications wait behind it.
 	Stalled
+	// Down: Prometheus cannot scrape the process (up == 0): it may have
+	// crashed or hung, and nothing newer than its last scrape is known,
+	// so it ranks first.
+	Down
 )
 
 var troubleNames = [...]string{Healthy: "ok", Down: "down", Stale: "stale", NotSynced: "not synced", Backlog: "backlog", Stalled: "stalled"}

@@ -309,7 +309,7 @@ func checkControllerMetrics(t *testing.T, addr string) {
 		"informtop_listener_pending_notifications": {"name": "deployments", "group": "apps", "version": "v1", "resource": "deployments", "listener": "main.(*Controller)"},
 		// client-go's informer queue's depth is not read (no series): the
 		// store's size stands for the informer's own series.
-		"informtop_store_objects": {"name": "deployments", "group": "apps", "version": "v1", "resource": "deployments"},
+		"informtop_informer_store_objects": {"name": "deployments", "group": "apps", "version": "v1", "resource": "deployments"},
 	}
 	for family, labels := range want {
 		mf := families[family]

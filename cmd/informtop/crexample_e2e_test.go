@@ -94,8 +94,8 @@ func TestControllerRuntimeExample(t *testing.T) {
 	}
 	body, err := io.ReadAll(resp.Body)
 	_ = resp.Body.Close()
-	if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `informtop_store_objects{group="",name="configmaps"`) {
-		t.Fatalf("the manager's /metrics: %s, %v, no informtop_store_objects for configmaps in:\n%s", resp.Status, err, body)
+	if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `informtop_informer_store_objects{group="",name="configmaps"`) {
+		t.Fatalf("the manager's /metrics: %s, %v, no informtop_informer_store_objects for configmaps in:\n%s", resp.Status, err, body)
 	}
 
 	reconciledRE := regexp.MustCompile(`"reconciled ` + ns + `/([a-z]+)"`)

@@ -25,6 +25,7 @@ const envPrometheusURL = "INFORMTOP_PROMETHEUS_URL"
 // fleetFlags are `informtop fleet`'s own flags.
 type fleetFlags struct {
 	url, selector, agentLabel       string
+	clusterLabel                    string
 	tokenFile, caFile, certFile     string
 	keyFile, basicUser, basicPwFile string
 	agentTokenFile                  string
@@ -119,10 +120,11 @@ document docs/fleet.md describes. Exit codes:
 	fs.StringVar(&ff.keyFile, "key-file", "", "client key for TLS, PEM, with --cert-file")
 	fs.BoolVar(&ff.insecure, "insecure-skip-tls-verify", false, "do not check Prometheus' certificate (its answers could then come from anyone)")
 	fs.StringVar(&ff.agentLabel, "agent-label", fleet.DefaultAgentLabel, "the target label holding the address attach reaches a process's agent at")
+	fs.StringVar(&ff.clusterLabel, "cluster-label", fleet.DefaultClusterLabel, "the target label naming a process's cluster: part of its name, and the key of --cluster-context")
 	fs.StringVar(&ff.agentTokenFile, "agent-token-file", "", "file holding the bearer token the agents ask for (agent.Options.Token), for Enter's attach to the addresses --agent-direct allows")
 	fs.StringSliceVar(&ff.agentDirect, "agent-direct", nil, "the agent addresses Enter may send --agent-token-file's token to: hosts, host:port or CIDRs, comma-separated")
 	fs.StringVar(&ff.contextLabel, "kube-context-label", "", "the target label naming the kubeconfig context of a process's cluster, for Enter through the API server (default: the current context)")
-	fs.StringToStringVar(&ff.clusterContexts, "cluster-context", nil, "the kubeconfig context of each value of the target label cluster, e.g. eu-1=prod-eu,us-1=prod-us (before --kube-context-label)")
+	fs.StringToStringVar(&ff.clusterContexts, "cluster-context", nil, "the kubeconfig context of each value of --cluster-label, e.g. eu-1=prod-eu,us-1=prod-us (before --kube-context-label)")
 	fs.StringVar(&ff.agentPathLabel, "agent-path-label", "", "the target label holding the path the agent is mounted at (default: --agent-path)")
 	fs.StringVar(&ff.agentPath, "agent-path", "", "the path the agents are mounted at (default: through the API server, try /debug/informtop/ then /)")
 	fs.StringVar(o.kubeFlags.KubeConfig, "kubeconfig", "", "the kubeconfig Enter attaches through, to a process whose target labels name its namespace and pod")
@@ -188,7 +190,7 @@ func (ff fleetFlags) source() (*fleet.Source, error) {
 	if ff.certFile != "" {
 		hc.TLSConfig.CertRef, hc.TLSConfig.KeyRef = "--cert-file", "--key-file"
 	}
-	return fleet.New(fleet.Options{URL: ff.url, Selector: ff.selector, HTTP: hc, Secrets: secrets, AgentLabel: ff.agentLabel, Refresh: ff.every})
+	return fleet.New(fleet.Options{URL: ff.url, Selector: ff.selector, HTTP: hc, Secrets: secrets, AgentLabel: ff.agentLabel, ClusterLabel: ff.clusterLabel, Refresh: ff.every})
 }
 
 // runFleetOnce waits for the first answer, prints the fleet worst first

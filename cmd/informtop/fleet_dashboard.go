@@ -32,7 +32,7 @@ import (
 type fleetAttach struct {
 	kubeFlags    *genericclioptions.ConfigFlags
 	contextLabel string            // --kube-context-label: the target label naming the process's context
-	clusters     map[string]string // --cluster-context: the context of each value of the cluster label
+	clusters     map[string]string // --cluster-context: the context of each cluster (source.Process.Cluster)
 	pathLabel    string            // --agent-path-label
 	path         string            // --agent-path
 	direct       []directRule
@@ -108,15 +108,9 @@ func (fa fleetAttach) open(ctx context.Context, p source.Process) (source.Source
 		path = p.Labels[fa.pathLabel]
 	}
 	if ns, pod := p.Labels["namespace"], p.Labels["pod"]; ns != "" && pod != "" {
-		flags := fa.kubeFlags
-		if name, ok := fa.clusters[p.Labels["cluster"]]; ok && p.Labels["cluster"] != "" {
-			flags = kube.InContext(fa.kubeFlags, name)
-		} else if fa.contextLabel != "" {
-			name := p.Labels[fa.contextLabel]
-			if name == "" {
-				return nil, nil, fmt.Errorf("its target has no %s label, which --kube-context-label says names its kubeconfig context", fa.contextLabel)
-			}
-			flags = kube.InContext(fa.kubeFlags, name)
+		flags, err := fa.kubeFlagsFor(p)
+		if err != nil {
+			return nil, nil, err
 		}
 		cfg, err := flags.ToRESTConfig()
 		if err != nil {
@@ -156,6 +150,26 @@ func (fa fleetAttach) open(ctx context.Context, p source.Process) (source.Source
 	}
 	a, err := attach.New(addr, attach.Options{Token: token})
 	return a, func() {}, err
+}
+
+// kubeFlagsFor is the kubeconfig context p is reached through: its
+// cluster's (--cluster-context, by source.Process.Cluster), else the one
+// --kube-context-label's label names, else the kubeconfig's own.
+func (fa fleetAttach) kubeFlagsFor(p source.Process) (*genericclioptions.ConfigFlags, error) {
+	if name, ok := fa.clusters[p.Cluster]; ok && p.Cluster != "" {
+		return kube.InContext(fa.kubeFlags, name), nil
+	}
+	if fa.contextLabel != "" {
+		name := p.Labels[fa.contextLabel]
+		if name == "" {
+			return nil, fmt.Errorf("its target has no %s label, which --kube-context-label says names its kubeconfig context", fa.contextLabel)
+		}
+		return kube.InContext(fa.kubeFlags, name), nil
+	}
+	if p.Cluster != "" && len(fa.clusters) > 0 {
+		return nil, fmt.Errorf("it is in cluster %s, which --cluster-context does not map to a kubeconfig context: add %s=CONTEXT", p.Cluster, p.Cluster)
+	}
+	return fa.kubeFlags, nil
 }
 
 // attachFromFleet is the fleet dashboard's Enter: attach to a process's

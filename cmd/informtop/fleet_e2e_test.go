@@ -141,7 +141,7 @@ func TestFleetListsTheStalledControllerFirst(t *testing.T) {
 		t.Errorf("exit %d, synced %t, stderr %q; want exit 1 naming the blocked controller, as attach --once exits while a handler has not synced", code, doc.Synced, stderr)
 	}
 	code, _, stderr = fleetOnce("--fail-on-stall", "1s")
-	if code != 5 || !strings.Contains(stderr, "main.(*Controller)") {
-		t.Errorf("--fail-on-stall 1s: exit %d, stderr %q; want 5 naming the stalled handler", code, stderr)
+	if code != 5 || !strings.Contains(stderr, "handler main.(*Controller) has been in a callback for ") || !strings.Contains(stderr, ", in main.(*Controller).misbehave (") {
+		t.Errorf("--fail-on-stall 1s: exit %d, stderr %q; want 5 naming the stalled handler and its frame, no empty key", code, stderr)
 	}
 }

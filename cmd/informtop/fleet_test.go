@@ -2,8 +2,15 @@ package main
 
 import (
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"github.com/informtop/informtop/agent/source"
 )
 
 // Bad input to informtop fleet is a sentence naming the flag, exit 2,
@@ -21,6 +28,7 @@ func TestFleetBadInputIsASentence(t *testing.T) {
 		{[]string{"fleet", "--once", "--prometheus", "http://p:9090", "--cert-file", "c.pem"}, "--cert-file and --key-file go together"},
 		{[]string{"fleet", "--once", "--prometheus", "http://p:9090", "--bearer-token-file", "/nonexistent/token"}, "--bearer-token-file /nonexistent/token does not exist: check the path"},
 		{[]string{"fleet", "--once", "--prometheus", "http://p:9090", "--agent-label", "no such"}, `--agent-label "no such" is not a label name`},
+		{[]string{"fleet", "--once", "--prometheus", "http://p:9090", "--cluster-label", "listener"}, `--cluster-label "listener" is not a target label name`},
 		{[]string{"fleet", "--json", "--prometheus", "http://p:9090"}, "--json goes with --once"},
 		{[]string{"fleet", "--prometheus", "http://p:9090"}, "stdout is not a terminal"},
 	}
@@ -70,5 +78,76 @@ func TestAgentTokenGoesOnlyWhereAllowed(t *testing.T) {
 	}
 	if _, err := parseDirect([]string{"10.0.0.0/99"}); err == nil || !strings.Contains(err.Error(), "--agent-direct") {
 		t.Errorf("a bad CIDR: %v; want a sentence naming --agent-direct", err)
+	}
+}
+
+// Enter reaches a process through its own cluster's context: the one
+// --cluster-context maps its cluster to, never the current one when its
+// cluster is not mapped (the same pod name may live in every cluster).
+func TestFleetEnterChoosesTheContextByCluster(t *testing.T) {
+	kubeconfig := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(kubeconfig, []byte(`apiVersion: v1
+kind: Config
+current-context: local
+clusters:
+- {name: eu, cluster: {server: "https://eu.example:6443"}}
+- {name: us, cluster: {server: "https://us.example:6443"}}
+- {name: local, cluster: {server: "https://127.0.0.1:6443"}}
+users: [{name: u, user: {}}]
+contexts:
+- {name: prod-eu, context: {cluster: eu, user: u}}
+- {name: prod-us, context: {cluster: us, user: u}}
+- {name: local, context: {cluster: local, user: u}}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	flags := genericclioptions.NewConfigFlags(false)
+	flags.KubeConfig = &kubeconfig
+	fa := fleetAttach{kubeFlags: flags, clusters: map[string]string{"eu-1": "prod-eu", "us-1": "prod-us"}}
+	pod := map[string]string{"namespace": "shop", "pod": "orders-0"}
+	for cluster, want := range map[string]string{"eu-1": "https://eu.example:6443", "us-1": "https://us.example:6443"} {
+		f, err := fa.kubeFlagsFor(source.Process{Cluster: cluster, Labels: pod})
+		if err != nil {
+			t.Fatalf("cluster %s: %v", cluster, err)
+		}
+		cfg, err := f.ToRESTConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Host != want {
+			t.Errorf("cluster %s is reached at %s, want %s", cluster, cfg.Host, want)
+		}
+	}
+	if _, err := fa.kubeFlagsFor(source.Process{Cluster: "ap-1", Labels: pod}); err == nil || !strings.Contains(err.Error(), "--cluster-context does not map") {
+		t.Errorf("an unmapped cluster: %v, want a sentence naming --cluster-context", err)
+	}
+	if f, err := (fleetAttach{kubeFlags: flags}).kubeFlagsFor(source.Process{Cluster: "eu-1", Labels: pod}); err != nil || f != flags {
+		t.Errorf("without --cluster-context: %v; want the kubeconfig's own context", err)
+	}
+}
+
+// --fail-on-stall on a fleet: the series say neither which callback nor
+// which key, so the sentence says "a callback" and no key, names the
+// frame, and lists the stalls longest first.
+func TestFleetFailOnStallSaysWhatItKnowsLongestFirst(t *testing.T) {
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	stuck := func(name string, d time.Duration, frame *source.StackFrame) source.Informer {
+		return source.Informer{Name: name, Started: true, Synced: true, Taken: now, Listeners: []source.Listener{{
+			Name: "main.(*Controller)", InCallback: source.CallbackUnknown, InCallbackSince: now.Add(-d), Frame: frame}}}
+	}
+	frame := &source.StackFrame{Function: "main.(*Controller).misbehave", File: "main.go", Line: 266}
+	f := source.Frame{Snapshots: []source.Informer{
+		stuck("eu-1/shop/a · deployments", 40*time.Second, nil),
+		stuck("eu-1/shop/b · deployments", 4*time.Minute+11*time.Second, frame),
+		stuck("us-1/shop/c · deployments", 2*time.Minute, frame),
+	}}
+	lines := stalledLonger(f, 30*time.Second, now)
+	want := []string{
+		"eu-1/shop/b · deployments: handler main.(*Controller) has been in a callback for 4m11s, in main.(*Controller).misbehave (main.go:266), longer than --fail-on-stall 30s (exit 5)",
+		"us-1/shop/c · deployments: handler main.(*Controller) has been in a callback for 2m0s, in main.(*Controller).misbehave (main.go:266), longer than --fail-on-stall 30s (exit 5)",
+		"eu-1/shop/a · deployments: handler main.(*Controller) has been in a callback for 40s, longer than --fail-on-stall 30s (exit 5)",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -205,33 +206,47 @@ func writeReport(r report.Report, o *options, stdout, stderr io.Writer) bool {
 }
 
 // stalledLonger says, a sentence each, which handlers have been in one
-// callback longer than limit at now; none when limit is 0.
+// callback longer than limit at now, the longest first; none when limit
+// is 0. What a source does not know (which callback, which key: a fleet's
+// series and goroutine dumps say neither) is left out, not left blank.
 func stalledLonger(f source.Frame, limit time.Duration, now time.Time) []string {
 	if limit <= 0 {
 		return nil
 	}
-	var out []string
+	type stall struct {
+		since time.Time
+		line  string
+	}
+	var stalls []stall
 	for _, inf := range f.Snapshots {
 		for _, l := range inf.Listeners {
 			since, stalled := l.StalledSince(now, limit)
 			if !stalled {
 				continue
 			}
-			if inf.Implementation == source.ImplementationPprof {
-				// Read from goroutine dumps: no key, and a lower bound.
-				where := ""
-				if l.Frame != nil {
-					where = ", in " + termsafe.String(l.Frame.String())
-				}
-				out = append(out, fmt.Sprintf("%s: handler %s has been in %s for ≥ %s%s, longer than --fail-on-stall %s (exit 5)",
-					termsafe.String(inf.Name), termsafe.String(l.Name), termsafe.String(l.InCallback),
-					humanize.Elapsed(now.Sub(since), time.Second), where, limit))
-				continue
+			in := "a callback"
+			if l.InCallback != "" && l.InCallback != source.CallbackUnknown {
+				in = termsafe.String(l.InCallback)
 			}
-			out = append(out, fmt.Sprintf("%s: handler %s has been in %s of %s for %s, longer than --fail-on-stall %s (exit 5)",
-				termsafe.String(inf.Name), termsafe.String(l.Name), termsafe.String(l.InCallback), termsafe.String(l.InCallbackKey),
-				humanize.Elapsed(now.Sub(since), time.Second), limit))
+			if l.InCallbackKey != "" {
+				in += " of " + termsafe.String(l.InCallbackKey)
+			}
+			how := humanize.Elapsed(now.Sub(since), time.Second)
+			if inf.Implementation == source.ImplementationPprof {
+				how = "≥ " + how // read from goroutine dumps: a lower bound
+			}
+			where := ""
+			if l.Frame != nil {
+				where = ", in " + termsafe.String(l.Frame.String())
+			}
+			stalls = append(stalls, stall{since, fmt.Sprintf("%s: handler %s has been in %s for %s%s, longer than --fail-on-stall %s (exit 5)",
+				termsafe.String(inf.Name), termsafe.String(l.Name), in, how, where, limit)})
 		}
+	}
+	slices.SortStableFunc(stalls, func(a, b stall) int { return a.since.Compare(b.since) })
+	out := make([]string, len(stalls))
+	for i, s := range stalls {
+		out[i] = s.line
 	}
 	return out
 }

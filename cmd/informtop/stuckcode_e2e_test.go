@@ -86,8 +86,8 @@ func stuckCodeOfAManager(t *testing.T, c *kubetest.Cluster, bin, minor string) {
 	})
 	inf := doc.Informers[0]
 	l := inf.Listeners[0]
-	if inf.Name != "configmaps" || inf.Implementation != source.ImplementationClientGo || l.Name != "controller-runtime · configmaps" {
-		t.Errorf("informer %q (%s), listener %q; want configmaps (%s), controller-runtime · configmaps", inf.Name, inf.Implementation, l.Name, source.ImplementationClientGo)
+	if inf.Name != "configmaps" || inf.Implementation != source.ImplementationClientGo || l.Name != "controller-runtime/configmaps" {
+		t.Errorf("informer %q (%s), listener %q; want configmaps (%s), controller-runtime/configmaps", inf.Name, inf.Implementation, l.Name, source.ImplementationClientGo)
 	}
 	if l.Frame.Function != "main.blockIfLabelled" || filepath.Base(l.Frame.File) != "main.go" || l.Frame.Line == 0 {
 		t.Errorf("stuck in %+v; want main.blockIfLabelled in the example's main.go", *l.Frame)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,7 +105,7 @@ func TestCheckedInDashboardImportsAnywhere(t *testing.T) {
 	for _, v := range d.Templating.List {
 		vars[v.Name] = v
 	}
-	for _, name := range []string{"datasource", "job", "namespace", "pod", "instance", "informer", "listener", "workqueue"} {
+	for _, name := range []string{"datasource", "cluster", "job", "namespace", "pod", "instance", "informer", "listener", "workqueue"} {
 		if _, ok := vars[name]; !ok {
 			t.Errorf("no variable %q", name)
 		}
@@ -211,5 +212,35 @@ func TestUnescapeHTMLKeepsTheMeaning(t *testing.T) {
 	}
 	if !maps.Equal(before, after) {
 		t.Errorf("the values changed: %q became %q", before, after)
+	}
+}
+
+// A process is its cluster, job and instance: every aggregation that
+// keeps processes apart keeps all three, so two clusters' controllers
+// at alike addresses are never one, and every selector of a process's
+// series honours the cluster variable.
+func TestProcessesAreToldApartByCluster(t *testing.T) {
+	by := regexp.MustCompile(`\bby \(([^)]*)\)`)
+	n := 0
+	for _, q := range queries(t, load(t)) {
+		if strings.HasPrefix(q.where, "variable") {
+			continue // a variable lists one label's values
+		}
+		for _, m := range by.FindAllStringSubmatch(q.expr, -1) {
+			labels := strings.Split(strings.ReplaceAll(m[1], " ", ""), ",")
+			if !slices.Contains(labels, "instance") {
+				continue
+			}
+			n++
+			if !slices.Contains(labels, "cluster") || !slices.Contains(labels, "job") {
+				t.Errorf("%s: by (%s) keeps instances apart but not their cluster and job", q.where, m[1])
+			}
+		}
+		if strings.Contains(q.expr, `instance=~"$instance"`) && !strings.Contains(q.expr, `cluster=~"$cluster"`) {
+			t.Errorf("%s: %s selects by instance but not by cluster", q.where, q.expr)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no query counts processes")
 	}
 }

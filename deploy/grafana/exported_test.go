@@ -4,7 +4,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -13,9 +15,10 @@ import (
 const collectorFile = "../../agent/serve/collector.go"
 
 // scrapeLabels are what Prometheus adds to every series it scrapes
-// (job, instance) or what Kubernetes service discovery usually relabels
-// in (namespace, pod).
-var scrapeLabels = []string{"job", "instance", "namespace", "pod"}
+// (job, instance), what Kubernetes service discovery usually relabels
+// in (namespace, pod), or what names a cluster (a target or external
+// label).
+var scrapeLabels = []string{"cluster", "job", "instance", "namespace", "pod"}
 
 // exported reads the agent's metric names and label names from
 // collector.go: each desc("name", help, labels) call, labels being a
@@ -77,8 +80,24 @@ func exported(t *testing.T) map[string][]string {
 		return nil
 	}
 	out := map[string][]string{}
+	add := func(name string, ls []string) {
+		// The agent's histograms are its *_duration_seconds series:
+		// Prometheus stores each as _bucket (with le), _sum and _count.
+		if strings.HasSuffix(name, "_duration_seconds") {
+			out[name+"_bucket"] = append(slices.Clone(ls), "le")
+			out[name+"_sum"], out[name+"_count"] = ls, ls
+			return
+		}
+		out[name] = ls
+	}
 	for _, c := range calls {
-		out[str(t, c.Args[0])] = append(labels(c.Args[2]), scrapeLabels...)
+		name, ls := str(t, c.Args[0]), append(labels(c.Args[2]), scrapeLabels...)
+		add(name, ls)
+		if strings.HasPrefix(name, "informtop_workqueue_") {
+			// client-go's own workqueue metrics, as controller-runtime
+			// exports them (name and controller).
+			add(clientGoWorkqueue(name), append([]string{"name", "controller"}, scrapeLabels...))
+		}
 	}
 	if len(out) < 20 {
 		t.Fatalf("%s declares only %d metrics (%v): has the agent changed how it declares them?", collectorFile, len(out), out)

@@ -12,7 +12,7 @@ import (
 func informers() []cog.Builder[dashboard.Panel] {
 	return []cog.Builder[dashboard.Panel]{
 		grid("Informers",
-			"Every selected informer, those not synced first: synced is HasSynced (the initial list is in the cache); silent means no event, bookmark, list page or new watch for longer than a bookmark interval allows; quiet is the seconds since the server last said anything; objects are the cache's.",
+			"Every selected informer, those not synced first: synced is HasSynced (the initial list is in the cache); silent means no event, bookmark, list page or new watch for longer than the watch is owed anything (10 min 15 s open, 75 s without a watch); quiet is the seconds since the server last said anything; objects are the cache's.",
 			[]string{
 				sel(mInformerSynced, informer),
 				sel(mSilent, informer),
@@ -53,6 +53,6 @@ func queues() []cog.Builder[dashboard.Panel] {
 	return []cog.Builder[dashboard.Panel]{
 		graph("Handler calls per second",
 			"Notifications each listener finished per second, all types together: the controller's throughput per registration.",
-			unitPerSec, query(fmt.Sprintf("sum by (instance, name, listener) (%s)", rate(mDelivered, listener)), legendListener)),
+			unitPerSec, query(fmt.Sprintf("sum by (cluster, job, instance, name, listener) (%s)", rate(mDelivered, listener)), legendListener)),
 	}
 }

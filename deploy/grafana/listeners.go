@@ -31,7 +31,7 @@ func listeners() []cog.Builder[dashboard.Panel] {
 			unitSeconds, query(sel(mOldest, listener), legendListener)), step{stallSeconds, "red"}),
 		graph("Handler calls by type",
 			"Handler calls that returned, per second: add, update, delete and sync (resync) notifications.",
-			unitPerSec, query(fmt.Sprintf("sum by (instance, name, listener, type) (%s)", rate(mDelivered, listener)), legendListener+" {{type}}")),
+			unitPerSec, query(fmt.Sprintf("sum by (cluster, job, instance, name, listener, type) (%s)", rate(mDelivered, listener)), legendListener+" {{type}}")),
 		graph("Panics",
 			"Handler calls that panicked, per rate interval. On client-go's own informer the panic goes on as before; the agent only counts it.",
 			unitCount, query(fmt.Sprintf("increase(%s[$__rate_interval])", sel(mPanics, listener)), legendListener)).

@@ -1,21 +1,23 @@
 package grafana
 
+import "strings"
+
 // The agent's series (agent/collector.go) this dashboard reads. The test
 // checks every query against the names that file declares, so a renamed
 // metric fails there rather than in a blank panel.
 const (
-	mQueueDepth     = "informtop_queue_depth"
-	mQueueOldestAge = "informtop_queue_oldest_item_age_seconds"
+	mQueueDepth     = "informtop_informer_queued_items"
+	mQueueOldestAge = "informtop_informer_oldest_queued_item_age_seconds"
 	mLists          = "informtop_reflector_lists_total"
 	mListPages      = "informtop_reflector_list_pages_total"
 	mWatches        = "informtop_reflector_watches_total"
 	mRelists        = "informtop_reflector_relists_total"
 	mErrors         = "informtop_reflector_errors_total"
-	mStoreObjects   = "informtop_store_objects"
+	mStoreObjects   = "informtop_informer_store_objects"
 	mInformerSynced = "informtop_informer_synced"
 	mSilent         = "informtop_informer_silent"
 	mQuiet          = "informtop_informer_quiet_seconds"
-	mEstimatedBytes = "informtop_store_estimated_bytes"
+	mEstimatedBytes = "informtop_informer_store_estimated_bytes"
 
 	mPending    = "informtop_listener_pending_notifications"
 	mCapacity   = "informtop_listener_buffer_capacity"
@@ -29,11 +31,20 @@ const (
 	mWQDepth    = "informtop_workqueue_depth"
 	mWQAdds     = "informtop_workqueue_adds_total"
 	mWQRetries  = "informtop_workqueue_retries_total"
-	mWQLatency  = "informtop_workqueue_queue_latency_seconds_max"
-	mWQWork     = "informtop_workqueue_work_duration_seconds_max"
+	mWQQueueDur = "informtop_workqueue_queue_duration_seconds"
+	mWQWorkDur  = "informtop_workqueue_work_duration_seconds"
 	mWQUnfinish = "informtop_workqueue_unfinished_work_seconds"
 	mWQLongest  = "informtop_workqueue_longest_running_processor_seconds"
 )
+
+// clientGoWorkqueue is client-go's own name of an informtop_workqueue_*
+// series: a controller-runtime manager, kube-controller-manager and most
+// operators export their workqueues as workqueue_* (label name, and
+// controller for controller-runtime's) without the agent's provider, and
+// the Workqueues row reads both.
+func clientGoWorkqueue(metric string) string {
+	return strings.TrimPrefix(metric, "informtop_")
+}
 
 // Thresholds shared by panels and the alert rules shipped beside them.
 const (

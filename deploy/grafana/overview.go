@@ -13,13 +13,13 @@ func overview() []cog.Builder[dashboard.Panel] {
 	// orZero keeps a count at 0 instead of "No data" when nothing matches.
 	orZero := func(expr string) string { return fmt.Sprintf("count(%s) or vector(0)", expr) }
 	return []cog.Builder[dashboard.Panel]{
-		single("Controllers", "Controller processes whose agent Prometheus scrapes, among those selected.", unitCount,
-			fmt.Sprintf("count(count by (job, instance) (%s))", sel(mInformerSynced, target))),
+		single("Controllers", "Controller processes whose agent Prometheus scrapes, among those selected: one per cluster, job and instance.", unitCount,
+			fmt.Sprintf("count(count by (cluster, job, instance) (%s))", sel(mInformerSynced, target))),
 		single("Stalled listeners", fmt.Sprintf("Handlers in one callback for more than %d s: the handler is hung or very slow, and every notification for that registration waits behind it (client-go delivers one at a time per listener). The alert InformtopListenerStalled fires when this holds for 30 s.", stallSeconds), unitCount,
 			orZero(fmt.Sprintf("%s > %d", sel(mInCallback, listener), stallSeconds)), step{1, "red"}),
 		single("Informers not synced", "Informers whose initial list has not completed into the cache (HasSynced false): a controller waiting on WaitForCacheSync does no work.", unitCount,
 			orZero(fmt.Sprintf("%s == 0", sel(mInformerSynced, informer))), step{1, "red"}),
-		single("Silent watches", "Informers that heard nothing from the API server (no event, bookmark, list page or new watch) for longer than a bookmark interval allows: the watch may be dead while the cache goes stale.", unitCount,
+		single("Silent watches", "Informers that heard nothing from the API server (no event, bookmark, list page or new watch) for longer than their watch is owed anything (10 min 15 s with a watch open, which the server must end at its timeout; 75 s without one): the watch may be hung while the cache goes stale.", unitCount,
 			orZero(fmt.Sprintf("%s == 1", sel(mSilent, informer))), step{1, "orange"}),
 		single("Backlog", fmt.Sprintf("Notifications waiting in all selected listeners' buffers (client-go's processorListener pendingNotifications, which grows without bound). client-go 1.36+ logs a slow handler past %d.", backlogWarn), unitCount,
 			fmt.Sprintf("sum(%s) or vector(0)", sel(mPending, listener)), step{backlogWarn, "orange"}),

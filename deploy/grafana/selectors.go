@@ -8,7 +8,7 @@ import "fmt"
 // Kubernetes service discovery) still matches.
 const (
 	// target picks the scraped processes: the controllers.
-	target = `job=~"$job", namespace=~"$namespace", pod=~"$pod", instance=~"$instance"`
+	target = `cluster=~"$cluster", job=~"$job", namespace=~"$namespace", pod=~"$pod", instance=~"$instance"`
 	// informer picks informers within them.
 	informer = target + `, name=~"$informer"`
 	// listener picks handler registrations within those informers.
@@ -18,12 +18,13 @@ const (
 	workqueue = target + `, name=~"$workqueue"`
 )
 
-// Legends, most specific last; the instance tells controllers apart when
-// several are selected.
+// Legends, most specific last; the cluster and instance tell controllers
+// apart when several are selected (an absent cluster label prints as
+// nothing).
 const (
-	legendInformer  = "{{instance}} {{name}}"
-	legendListener  = "{{instance}} {{name}} · {{listener}}"
-	legendWorkqueue = "{{instance}} {{name}}"
+	legendInformer  = "{{cluster}} {{instance}} {{name}}"
+	legendListener  = "{{cluster}} {{instance}} {{name}} {{listener}}"
+	legendWorkqueue = "{{cluster}} {{instance}} {{name}}"
 )
 
 // sel is metric{matchers}.

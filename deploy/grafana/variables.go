@@ -8,26 +8,29 @@ import (
 )
 
 // variables are the dashboard's filters, each narrowing the next: the
-// Prometheus, then which controllers (job, namespace, pod, instance), then
+// Prometheus, then which controllers (cluster, job, namespace, pod,
+// instance), then
 // which informers, listeners and workqueues inside them.
 func variables() []cog.Builder[dashboard.VariableModel] {
 	return []cog.Builder[dashboard.VariableModel]{
 		dashboard.NewDatasourceVariableBuilder("datasource").
 			Label("Prometheus").Type("prometheus"),
-		labelValues("job", "Job", mInformerSynced, "", "job",
+		labelValues("cluster", "Cluster", mInformerSynced, "", "cluster",
+			"The controllers' cluster, when the series carry a cluster label (a target or external label of a Prometheus, Thanos or Mimir holding several clusters); All matches series without it."),
+		labelValues("job", "Job", mInformerSynced, `cluster=~"$cluster"`, "job",
 			"Prometheus scrape job of the controllers serving the informtop agent."),
-		labelValues("namespace", "Namespace", mInformerSynced, `job=~"$job"`, "namespace",
+		labelValues("namespace", "Namespace", mInformerSynced, `cluster=~"$cluster", job=~"$job"`, "namespace",
 			"Kubernetes namespace of the controller's pod, when service discovery sets the label; All matches series without it."),
-		labelValues("pod", "Pod", mInformerSynced, `job=~"$job", namespace=~"$namespace"`, "pod",
+		labelValues("pod", "Pod", mInformerSynced, `cluster=~"$cluster", job=~"$job", namespace=~"$namespace"`, "pod",
 			"The controller's pod, when service discovery sets the label; All matches series without it."),
-		labelValues("instance", "Instance", mInformerSynced, `job=~"$job", namespace=~"$namespace", pod=~"$pod"`, "instance",
+		labelValues("instance", "Instance", mInformerSynced, `cluster=~"$cluster", job=~"$job", namespace=~"$namespace", pod=~"$pod"`, "instance",
 			"One controller process: the scraped address."),
 		labelValues("informer", "Informer", mInformerSynced, target, "name",
 			"Informer name as the agent reports it (usually the resource)."),
 		labelValues("listener", "Listener", mLSynced, informer, "listener",
 			"Event handler registration (AddEventHandler) on the chosen informers."),
-		labelValues("workqueue", "Workqueue", mWQDepth, target, "name",
-			"Workqueue name (workqueue.TypedRateLimitingQueueConfig.Name)."),
+		labelValues("workqueue", "Workqueue", "", fmt.Sprintf(`__name__=~"%s|%s", %s`, mWQDepth, clientGoWorkqueue(mWQDepth), target), "name",
+			"Workqueue name (workqueue.TypedRateLimitingQueueConfig.Name), of the agent's provider or of client-go's own workqueue metrics (controller-runtime's)."),
 	}
 }
 

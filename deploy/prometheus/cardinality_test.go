@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/api"
 	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
@@ -24,7 +25,7 @@ import (
 
 // Series the agent exports per informer, per listener and per workqueue,
 // as docs/fleet.md states them.
-const seriesPerInformer, seriesPerListener, seriesPerWorkqueue = 9, 10, 7
+const seriesPerInformer, seriesPerListener, seriesPerWorkqueue = 9, 10, 31
 
 // The figures docs/fleet.md gives are those of a real scrape of the
 // example controller's agent (one informer, one listener, one workqueue).
@@ -44,6 +45,10 @@ func TestSeriesPerInformerListenerAndWorkqueue(t *testing.T) {
 			switch {
 			case strings.HasPrefix(name, "informtop_workqueue_"):
 				perQueue++
+				if h := m.GetHistogram(); h != nil {
+					// Stored as one series per bucket (+Inf too), _sum and _count.
+					perQueue += len(h.GetBucket()) + 1
+				}
 				queues[l["name"]] = true
 			case l["listener"] != "":
 				perListener++
@@ -88,7 +93,8 @@ func TestFleetCardinality(t *testing.T) {
 	}
 	var targets []promtest.Target
 	for i := range fleetControllers {
-		h, err := serve.NewSourceHandler(fleetSource(i), serve.Options{})
+		// The workqueues' durations as the agent's provider exports them.
+		h, err := serve.NewHandler(fleetSource(i), serve.Options{}, serve.Extras{Workqueues: true, WorkqueueHistograms: fleetHistograms(i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +134,10 @@ func TestFleetCardinality(t *testing.T) {
 			informtopSeries = float64(vec[0].Value)
 		}
 	}
-	want := fleetControllers * (fleetInformers*seriesPerInformer + fleetInformers*fleetListeners*seriesPerListener + fleetInformers*seriesPerWorkqueue)
+	// The fake informers are informtop's engine's, with queue, memory and
+	// buffer series client-go's own informer lacks: 12 and 11.
+	const engineSeriesPerInformer, engineSeriesPerListener = seriesPerInformer + 3, seriesPerListener + 1
+	want := fleetControllers * (fleetInformers*engineSeriesPerInformer + fleetInformers*fleetListeners*engineSeriesPerListener + fleetInformers*seriesPerWorkqueue)
 	if int(informtopSeries) != want {
 		t.Errorf("Prometheus holds %v informtop series, want %d", informtopSeries, want)
 	}
@@ -167,6 +176,28 @@ func fleetSource(n int) *sourcetest.Fake {
 		queues = append(queues, source.Workqueue{Name: inf.Name, Adds: uint64(100 * (n + i))})
 	}
 	return sourcetest.New(sourcetest.Config{Kind: "fleet", Title: fmt.Sprintf("controller %d", n), Frames: [][]source.Informer{infs}, Workqueues: queues})
+}
+
+// fleetHistograms are controller n's workqueues' duration histograms:
+// one observation per add, in a bucket that differs per queue.
+func fleetHistograms(n int) func() []serve.WorkqueueHistograms {
+	bounds := prometheus.ExponentialBuckets(10e-9, 10, 10)
+	return func() []serve.WorkqueueHistograms {
+		var out []serve.WorkqueueHistograms
+		for i := range fleetInformers {
+			count := uint64(100 * (n + i))
+			h := serve.Histogram{Count: count, Sum: float64(count) * bounds[i%len(bounds)], Buckets: map[float64]uint64{}}
+			for j, le := range bounds {
+				if j >= i%len(bounds) {
+					h.Buckets[le] = count
+				} else {
+					h.Buckets[le] = 0
+				}
+			}
+			out = append(out, serve.WorkqueueHistograms{Name: fmt.Sprintf("resource%02d", i), QueueDuration: h, WorkDuration: h})
+		}
+		return out
+	}
 }
 
 // selfMetrics reads a Prometheus server's own /metrics (gauges only).

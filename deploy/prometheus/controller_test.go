@@ -1,8 +1,10 @@
 package prometheus_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -44,22 +46,37 @@ func startController(t *testing.T, c *kubetest.Cluster, ns string, blocked bool)
 // Prometheus's own parser.
 func (p *controller) scrape(t *testing.T) map[string]*dto.MetricFamily {
 	t.Helper()
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	resp, err := (&http.Client{Transport: tr, Timeout: 10 * time.Second}).Get("http://" + p.Addr() + "/metrics")
-	if err != nil {
-		t.Fatalf("scraping the controller's agent: %v", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("the controller's /metrics answered %s", resp.Status)
-	}
 	parser := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := parser.TextToMetricFamilies(resp.Body)
+	families, err := parser.TextToMetricFamilies(bytes.NewReader(p.scrapeText(t)))
 	if err != nil {
 		t.Fatalf("the controller's /metrics does not parse: %v", err)
 	}
 	return families
+}
+
+// scrapeText is the agent's /metrics as served, in the text format.
+func (p *controller) scrapeText(t *testing.T) []byte {
+	t.Helper()
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	req, err := http.NewRequest(http.MethodGet, "http://"+p.Addr()+"/metrics", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/plain;version=0.0.4")
+	resp, err := (&http.Client{Transport: tr, Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatalf("scraping the controller's agent: %v", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("reading the controller's /metrics: %v", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("the controller's /metrics answered %s", resp.Status)
+	}
+	return body
 }
 
 // namespaceWithDeployments creates ns and n deployments in it.

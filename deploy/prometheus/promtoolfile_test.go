@@ -1,12 +1,5 @@
 package prometheus_test
 
-import (
-	"maps"
-	"slices"
-	"strconv"
-	"strings"
-)
-
 // The YAML of a `promtool test rules` file.
 type promtoolFile struct {
 	RuleFiles          []string   `yaml:"rule_files"`
@@ -52,41 +45,3 @@ type expSample struct {
 // labelSet is one series' labels, as Prometheus stores them (no empty
 // values).
 type labelSet map[string]string
-
-// with returns a copy of l with more labels (an empty value removes one).
-func (l labelSet) with(more map[string]string) labelSet {
-	out := maps.Clone(l)
-	for k, v := range more {
-		if v == "" {
-			delete(out, k)
-		} else {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// without returns a copy of l without the named labels.
-func (l labelSet) without(names ...string) labelSet {
-	out := maps.Clone(l)
-	for _, n := range names {
-		delete(out, n)
-	}
-	return out
-}
-
-// selector writes name{a="b",...} with sorted, quoted labels, as promtool
-// reads a series.
-func selector(name string, l labelSet) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(l)) {
-		parts = append(parts, k+"="+strconv.Quote(l[k]))
-	}
-	return name + "{" + strings.Join(parts, ",") + "}"
-}
-
-// alertLabels are the labels an alert on series l carries: l's and the
-// rule's (severity); promtool adds alertname itself.
-func alertLabels(l labelSet, severity string) map[string]string {
-	return l.with(map[string]string{"severity": severity})
-}

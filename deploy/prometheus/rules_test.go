@@ -137,7 +137,7 @@ func TestAlertsLinkToTheirRunbookSection(t *testing.T) {
 			sections = append(sections, strings.ToLower(h))
 		}
 	}
-	const base = "https://github.com/informtop/informtop/blob/main/docs/runbook.md#"
+	base := prometheus.DefaultRunbook + "#"
 	n := 0
 	for _, g := range readRules(t).Groups {
 		for _, r := range g.Rules {
@@ -206,4 +206,51 @@ func labelNames(f ruleFile) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// `make rules RUNBOOK_URL=…` moves every alert's runbook_url to a team's
+// own page, each to its section's anchor, and changes nothing else; a URL
+// that is not one is a sentence.
+func TestRunbookURLIsTheTeams(t *testing.T) {
+	data, err := os.ReadFile(prometheus.RulesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := prometheus.WithRunbook(data, "https://wiki.example/sre/informtop/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got ruleFile
+	if err := yaml.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := readRules(t)
+	n := 0
+	for i, g := range got.Groups {
+		for j, r := range g.Rules {
+			if r.Alert == "" {
+				continue
+			}
+			n++
+			if link := "https://wiki.example/sre/informtop#" + strings.ToLower(r.Alert); r.Annotations["runbook_url"] != link {
+				t.Errorf("%s: runbook_url %q, want %q", r.Alert, r.Annotations["runbook_url"], link)
+			}
+			r.Annotations["runbook_url"] = want.Groups[i].Rules[j].Annotations["runbook_url"]
+		}
+	}
+	if n == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("the rules changed beyond their runbook_url (%d alerts)", n)
+	}
+	path := filepath.Join(t.TempDir(), prometheus.RulesFile)
+	if err := os.WriteFile(path, out, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(promtest.Promtool(t), "check", "rules", "--lint=all", "--lint-fatal", path).CombinedOutput(); err != nil {
+		t.Errorf("promtool check rules on the rewritten file: %v\n%s", err, out)
+	}
+	for _, bad := range []string{"wiki.example/runbook", "ftp://wiki.example/r", "https://wiki.example/r#x", "https://"} {
+		if _, err := prometheus.WithRunbook(data, bad); err == nil || !strings.Contains(err.Error(), "RUNBOOK_URL") {
+			t.Errorf("RUNBOOK_URL %q: %v, want a sentence naming RUNBOOK_URL", bad, err)
+		}
+	}
 }

@@ -17,7 +17,7 @@ func BenchmarkRefreshFleet100x20x3(b *testing.B) {
 		p.scrapes(tg, 1)
 		for i := range 20 {
 			inf := fmt.Sprintf("resource-%02d", i)
-			p.informer(tg, inf, map[string]float64{"informtop_informer_synced": 1, "informtop_store_objects": 500})
+			p.informer(tg, inf, map[string]float64{"informtop_informer_synced": 1, "informtop_informer_store_objects": 500})
 			for l := range 3 {
 				p.listener(tg, inf, fmt.Sprintf("handler-%d", l), map[string]float64{"informtop_listener_synced": 1, "informtop_listener_pending_notifications": float64(l)})
 			}

@@ -17,6 +17,8 @@ import (
 type build struct {
 	at         time.Time // the queries' evaluation time
 	agentLabel string
+	// clusterLabel names the process's cluster (source.Process.Cluster).
+	clusterLabel string
 	// procs are the targets by a hash of their labels (targetHash); a
 	// bucket holds more than one only when two hash alike.
 	procs map[uint64][]*procAcc
@@ -35,8 +37,8 @@ type procAcc struct {
 	informers map[string]*informerAcc // by the series' name label
 }
 
-func newBuild(at time.Time, agentLabel string) *build {
-	return &build{at: at, agentLabel: agentLabel, procs: map[uint64][]*procAcc{}, others: map[uint64]struct{}{}}
+func newBuild(at time.Time, agentLabel, clusterLabel string) *build {
+	return &build{at: at, agentLabel: agentLabel, clusterLabel: clusterLabel, procs: map[uint64][]*procAcc{}, others: map[uint64]struct{}{}}
 }
 
 // target is the series' target labels: all but the agent's own.
@@ -190,8 +192,8 @@ func (b *build) finish(maxProcs int) (procs []source.Process, snaps []source.Inf
 		p := ps[i]
 		prefix := p.Name()
 		if seen[prefix]++; seen[prefix] > 1 {
-			// Two targets alike in job and instance (two clusters behind
-			// one Thanos): number the later ones.
+			// Two targets alike in name that differ in another label
+			// than the cluster's: number the later ones.
 			prefix += " #" + strconv.Itoa(seen[prefix])
 		}
 		for _, name := range slices.Sorted(maps.Keys(a.informers)) {
@@ -259,6 +261,7 @@ func (b *build) process(a *procAcc) source.Process {
 		}
 		p.Labels[k] = v
 	}
+	p.Cluster = a.target[b.clusterLabel]
 	p.Agent = a.target[b.agentLabel]
 	p.Pprof = a.pprof
 	return p
@@ -270,21 +273,25 @@ func (b *build) informer(prefix, name string, a *informerAcc) source.Informer {
 	s := a.inf
 	s.Name = prefix + " · " + name
 	s.Taken, s.Started = at, true
+	if !a.queueKnown {
+		// The agent exports no queue, no memory estimate and no buffer
+		// capacity for client-go's own informer, which keeps them to
+		// itself: read as that, the views say they are unknown rather
+		// than show zeros.
+		s.Implementation = source.ImplementationClientGo
+	}
 	// The queue's initial list was processed once the informer synced.
 	s.Queue.Synced = s.Synced
 	// Prometheus has no series for the watch; the agent's silent flag
-	// says when it is not delivering, so the watch counts as open and the
-	// times below make FreshnessOf agree with that flag.
+	// says when it is not delivering, so the watch counts as open unless
+	// the flag can only come from a watch that is not (silent sooner than
+	// an open watch can be), and FreshnessOf then agrees with the flag.
 	s.Reflector.WatchOpen = true
 	if a.quietKnown {
 		heard := at.Add(-seconds(a.quiet))
-		s.Reflector.LastHeard = heard
-		if !a.silent && seconds(a.quiet) > source.SilentAfter {
-			// Not silent though quiet past SilentAfter: the agent applied
-			// the longer limit of a watch quiet since it opened.
-			s.Reflector.WatchSince = heard
-		} else {
-			s.Reflector.LastEventTime = heard
+		s.Reflector.LastHeard, s.Reflector.LastEventTime = heard, heard
+		if a.silent && seconds(a.quiet) <= source.QuietWatchSilentAfter {
+			s.Reflector.WatchOpen = false
 		}
 	}
 	if a.queueAge > 0 && s.Queue.Depth > 0 {

@@ -32,17 +32,17 @@ type family struct {
 // fleet's: they are not read.
 var families = []family{
 	{metric: "informtop_informer_synced", informer: func(a *informerAcc, v float64) { a.inf.Synced = v == 1 }},
-	{metric: "informtop_queue_depth", informer: func(a *informerAcc, v float64) { a.inf.Queue.Depth = count(v) }},
-	{metric: "informtop_queue_oldest_item_age_seconds", informer: func(a *informerAcc, v float64) { a.queueAge = v }},
+	{metric: "informtop_informer_queued_items", informer: func(a *informerAcc, v float64) { a.inf.Queue.Depth, a.queueKnown = count(v), true }},
+	{metric: "informtop_informer_oldest_queued_item_age_seconds", informer: func(a *informerAcc, v float64) { a.queueAge = v }},
 	{metric: "informtop_reflector_lists_total", informer: func(a *informerAcc, v float64) { a.inf.Reflector.Lists = counter(v) }},
 	{metric: "informtop_reflector_list_pages_total", informer: func(a *informerAcc, v float64) { a.inf.Reflector.ListPages = counter(v) }},
 	{metric: "informtop_reflector_watches_total", informer: func(a *informerAcc, v float64) { a.inf.Reflector.Watches = counter(v) }},
 	{metric: "informtop_reflector_relists_total", informer: func(a *informerAcc, v float64) { a.inf.Reflector.Relists = counter(v) }},
 	{metric: "informtop_reflector_errors_total", informer: func(a *informerAcc, v float64) { a.inf.Reflector.Errors = counter(v) }},
-	{metric: "informtop_store_objects", informer: func(a *informerAcc, v float64) { a.inf.Store.Objects = count(v) }},
+	{metric: "informtop_informer_store_objects", informer: func(a *informerAcc, v float64) { a.inf.Store.Objects = count(v) }},
 	{metric: "informtop_informer_silent", informer: func(a *informerAcc, v float64) { a.silent = v == 1 }},
 	{metric: "informtop_informer_quiet_seconds", informer: func(a *informerAcc, v float64) { a.quiet, a.quietKnown = v, true }},
-	{metric: "informtop_store_estimated_bytes", informer: func(a *informerAcc, v float64) { a.inf.Memory.EstimatedBytes = finite(v) }},
+	{metric: "informtop_informer_store_estimated_bytes", informer: func(a *informerAcc, v float64) { a.inf.Memory.EstimatedBytes = finite(v) }},
 
 	{metric: "informtop_listener_pending_notifications", listener: func(l *listenerAcc, v float64, _ labels) { l.l.Pending = count(v) }},
 	{metric: "informtop_listener_buffer_capacity", listener: func(l *listenerAcc, v float64, _ labels) { l.l.Capacity = count(v) }},
@@ -76,7 +76,10 @@ var families = []family{
 
 // informerAcc is one informer while a refresh's answers come in.
 type informerAcc struct {
-	inf        source.Informer
+	inf source.Informer
+	// queueKnown: the agent exported the informer's queue, which it does
+	// for every informer but client-go's own.
+	queueKnown bool
 	queueAge   float64
 	silent     bool
 	quiet      float64

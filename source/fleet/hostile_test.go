@@ -120,7 +120,7 @@ func TestFleetRefusesMoreSeriesThanItsCap(t *testing.T) {
 // MaxProcesses of them: the first by name of those up lists are kept
 // from the up answer on, the others' series are only counted.
 func TestFleetKeepsNoMoreProcessesThanItsCapWhileReading(t *testing.T) {
-	b := newBuild(time.Now(), DefaultAgentLabel)
+	b := newBuild(time.Now(), DefaultAgentLabel, DefaultClusterLabel)
 	targets := []scrape{}
 	for _, i := range []int{4, 2, 0, 3, 1} {
 		tg := scrape{"job": "c", "instance": fmt.Sprintf("h:%d", i)}

@@ -40,6 +40,10 @@ const (
 	// DefaultAgentLabel is the target label holding the agent's address:
 	// the agent serves /metrics and its API on one address.
 	DefaultAgentLabel = "instance"
+	// DefaultClusterLabel is the target label naming a process's cluster,
+	// as a Prometheus' external_labels or a Thanos' replica labels usually
+	// have it.
+	DefaultClusterLabel = "cluster"
 	// lookback is how long after its last informtop series a target that
 	// Prometheus can no longer scrape is still listed, as down.
 	lookback = "1h"
@@ -67,6 +71,9 @@ type Options struct {
 	// AgentLabel is the target label holding the address attach reaches a
 	// process's agent at; DefaultAgentLabel when "".
 	AgentLabel string
+	// ClusterLabel is the target label naming a process's cluster, part
+	// of its identity (source.Process.Cluster); DefaultClusterLabel when "".
+	ClusterLabel string
 	// Refresh is the time between queries; DefaultRefresh when 0.
 	Refresh time.Duration
 	// Timeout bounds one refresh; DefaultTimeout when 0.
@@ -128,6 +135,10 @@ func New(opts Options) (*Source, error) {
 	opts.AgentLabel = or(strings.TrimSpace(opts.AgentLabel), DefaultAgentLabel)
 	if _, _, err := nextMatcher(opts.AgentLabel + `=""`); err != nil {
 		return nil, fmt.Errorf("--agent-label %q is not a label name: use letters, digits and _, e.g. instance", opts.AgentLabel)
+	}
+	opts.ClusterLabel = or(strings.TrimSpace(opts.ClusterLabel), DefaultClusterLabel)
+	if _, _, err := nextMatcher(opts.ClusterLabel + `=""`); err != nil || agentLabels[opts.ClusterLabel] {
+		return nil, fmt.Errorf("--cluster-label %q is not a target label name: use letters, digits and _, other than the agent's own labels (name, listener…), e.g. cluster", opts.ClusterLabel)
 	}
 	hc, err := newHTTPClient(opts.HTTP, opts.Secrets)
 	if err != nil {
@@ -228,7 +239,7 @@ func (s *Source) refresh(ctx context.Context) time.Duration {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	at := time.Now()
-	b := newBuild(at, s.opts.AgentLabel)
+	b := newBuild(at, s.opts.AgentLabel, s.opts.ClusterLabel)
 	cut, err := s.queryAll(ctx, b, at)
 	if ctx.Err() != nil && err != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return s.opts.Refresh // stopping; the answer is moot

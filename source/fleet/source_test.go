@@ -19,8 +19,8 @@ import (
 )
 
 // The fleet as Prometheus' series tell it: each target a process, its
-// informers named after it, the stalled one first with its listener's
-// stall, backlog and frame, a target Prometheus cannot scrape next, the
+// informers named after it, a target Prometheus cannot scrape first, the
+// stalled one next with its listener's stall, backlog and frame, the
 // healthy one last.
 func TestFleetMapsSeriesToProcessesWorstFirst(t *testing.T) {
 	p := &fakeProm{}
@@ -30,9 +30,9 @@ func TestFleetMapsSeriesToProcessesWorstFirst(t *testing.T) {
 	p.scrapes(stuck, 1)
 	p.scrapes(fine, 1)
 	p.scrapes(gone, 0)
-	informer := map[string]float64{"informtop_informer_synced": 1, "informtop_store_objects": 20, "informtop_reflector_lists_total": 1,
-		"informtop_reflector_watches_total": 2, "informtop_informer_quiet_seconds": 3, "informtop_store_estimated_bytes": 40960,
-		"informtop_queue_depth": 4, "informtop_queue_oldest_item_age_seconds": 1.5}
+	informer := map[string]float64{"informtop_informer_synced": 1, "informtop_informer_store_objects": 20, "informtop_reflector_lists_total": 1,
+		"informtop_reflector_watches_total": 2, "informtop_informer_quiet_seconds": 3, "informtop_informer_store_estimated_bytes": 40960,
+		"informtop_informer_queued_items": 4, "informtop_informer_oldest_queued_item_age_seconds": 1.5}
 	p.informer(stuck, "deployments", informer)
 	p.informer(fine, "deployments", informer)
 	p.listener(fine, "deployments", "main.(*Controller)", map[string]float64{"informtop_listener_synced": 1, "informtop_listener_buffer_capacity": 1024})
@@ -55,11 +55,11 @@ func TestFleetMapsSeriesToProcessesWorstFirst(t *testing.T) {
 	for _, pr := range f.Processes {
 		order = append(order, pr.Name())
 	}
-	want := []string{"shop/widgets-7d9f", "controllers · 10.0.0.3:6060", "shop/gadgets-5c2a"}
+	want := []string{"controllers · 10.0.0.3:6060", "shop/widgets-7d9f", "shop/gadgets-5c2a"}
 	if strings.Join(order, "|") != strings.Join(want, "|") {
 		t.Fatalf("processes %q, want worst first %q", order, want)
 	}
-	first := f.Processes[0]
+	first := f.Processes[1]
 	if first.Job != "controllers" || first.Instance != "10.0.0.1:6060" || first.Agent != "10.0.0.1:6060" || !first.Up ||
 		first.Labels["pod"] != "widgets-7d9f" || len(first.Labels) != 2 {
 		t.Errorf("the stalled process is %+v; want its job, instance, labels and the instance as its agent", first)
@@ -67,7 +67,7 @@ func TestFleetMapsSeriesToProcessesWorstFirst(t *testing.T) {
 	if len(first.Informers) != 1 || first.Informers[0] != "shop/widgets-7d9f · deployments" {
 		t.Fatalf("its informers are %q, want the one named after the process", first.Informers)
 	}
-	if down := f.Processes[1]; down.Up || len(down.Informers) != 0 {
+	if down := f.Processes[0]; down.Up || len(down.Informers) != 0 {
 		t.Errorf("the target Prometheus cannot scrape is %+v; want it down with no informers", down)
 	}
 	var inf source.Informer
@@ -98,8 +98,8 @@ func TestFleetMapsSeriesToProcessesWorstFirst(t *testing.T) {
 		t.Errorf("its frame is %+v, want main.(*Controller).misbehave at main.go:266", l.Frame)
 	}
 	h := source.RankProcesses(f.Processes, f.Snapshots, f.Taken, source.StallAfter)
-	if h[0].Trouble != source.Stalled || h[0].Listener != "main.(*Controller)" || h[1].Trouble != source.Down || h[2].Trouble != source.Healthy {
-		t.Errorf("health %+v, want stalled, down, ok", h)
+	if h[0].Trouble != source.Down || h[1].Trouble != source.Stalled || h[1].Listener != "main.(*Controller)" || h[2].Trouble != source.Healthy {
+		t.Errorf("health %+v, want down, stalled, ok", h)
 	}
 	for _, s := range f.Snapshots {
 		if strings.HasPrefix(s.Name, "shop/gadgets-5c2a") && s.Listeners[0].Delivered.Add != 20 {
@@ -256,5 +256,98 @@ func TestFleetSaysWhatPrometheusRefused(t *testing.T) {
 				t.Errorf("status %+v; want a message with %q and a next attempt", st, want[name])
 			}
 		})
+	}
+}
+
+// Two targets alike but for their cluster are two processes named apart
+// by it, in the list, their informers' names and Process.Cluster; the
+// label naming the cluster is the user's to choose.
+func TestFleetClusterIsPartOfTheName(t *testing.T) {
+	for _, label := range []string{"", "k8s_cluster"} {
+		t.Run("label="+label, func(t *testing.T) {
+			p := &fakeProm{}
+			key := label
+			if key == "" {
+				key = DefaultClusterLabel
+			}
+			eu := scrape{"job": "c", "instance": "10.0.0.1:6060", "namespace": "shop", "pod": "orders-0", key: "eu-1"}
+			us := scrape{"job": "c", "instance": "10.0.0.1:6060", "namespace": "shop", "pod": "orders-0", key: "us-1"}
+			for _, tg := range []scrape{eu, us} {
+				p.scrapes(tg, 1)
+				p.informer(tg, "pods", map[string]float64{"informtop_informer_synced": 1})
+			}
+			s := newSource(t, Options{URL: serveProm(t, p), ClusterLabel: label})
+			running(t, s)
+			waitAnswered(t, s)
+			f := s.Pull(0, 0)
+			var names, clusters, informers []string
+			for _, pr := range f.Processes {
+				names = append(names, pr.Name())
+				clusters = append(clusters, pr.Cluster)
+				informers = append(informers, pr.Informers...)
+			}
+			if got, want := strings.Join(names, "|"), "eu-1/shop/orders-0|us-1/shop/orders-0"; got != want {
+				t.Errorf("processes %q, want %q", got, want)
+			}
+			if got := strings.Join(clusters, "|"); got != "eu-1|us-1" {
+				t.Errorf("clusters %q, want eu-1|us-1", got)
+			}
+			if got, want := strings.Join(informers, "|"), "eu-1/shop/orders-0 · pods|us-1/shop/orders-0 · pods"; got != want {
+				t.Errorf("informers %q, want %q", got, want)
+			}
+		})
+	}
+	if _, err := New(Options{URL: "http://127.0.0.1:9090", ClusterLabel: "listener"}); err == nil || !strings.Contains(err.Error(), "--cluster-label") {
+		t.Errorf("--cluster-label listener: %v, want a sentence naming the flag", err)
+	}
+}
+
+// client-go's own informer has no queue, memory or buffer series: the
+// fleet reads it as client-go's, whose views say those are unknown, not 0.
+func TestFleetReadsAnAbsentQueueAsClientGos(t *testing.T) {
+	p := &fakeProm{}
+	tg := scrape{"job": "c", "instance": "h:1"}
+	p.scrapes(tg, 1)
+	p.informer(tg, "engine", map[string]float64{"informtop_informer_synced": 1})
+	// As the agent exports client-go's: no queue, memory or capacity series.
+	pods := labelsOf(tg, map[string]string{"name": "pods", "group": "", "version": "v1", "resource": "pods"})
+	p.add("informtop_informer_synced", pods, 1)
+	p.add("informtop_informer_store_objects", pods, 3)
+	s := newSource(t, Options{URL: serveProm(t, p)})
+	running(t, s)
+	waitAnswered(t, s)
+	impl := map[string]string{}
+	for _, inf := range s.Pull(0, 0).Snapshots {
+		impl[strings.TrimPrefix(inf.Name, "c · h:1 · ")] = inf.Implementation
+	}
+	if impl["pods"] != source.ImplementationClientGo || impl["engine"] == source.ImplementationClientGo {
+		t.Errorf("implementations %v; want pods (no queue series) client-go's, engine (one) not", impl)
+	}
+}
+
+// The agent's silent flag is what the fleet's views say, whichever limit
+// the agent applied: 10m15s for an open watch, 75 s with none open (the
+// fleet then reads the watch as down, which is why).
+func TestFleetAgreesWithTheAgentsSilentFlag(t *testing.T) {
+	for _, c := range []struct {
+		quiet  float64
+		silent bool
+	}{{100, false}, {100, true}, {700, true}, {30, false}} {
+		p := &fakeProm{}
+		tg := scrape{"job": "c", "instance": "h:1"}
+		p.scrapes(tg, 1)
+		p.informer(tg, "pods", map[string]float64{"informtop_informer_synced": 1, "informtop_informer_quiet_seconds": c.quiet,
+			"informtop_informer_silent": map[bool]float64{true: 1}[c.silent]})
+		s := newSource(t, Options{URL: serveProm(t, p)})
+		running(t, s)
+		waitAnswered(t, s)
+		inf := s.Pull(0, 0).Snapshots[0]
+		if got := source.FreshnessOf(inf, inf.Taken).Silent; got != c.silent {
+			t.Errorf("quiet %vs, the agent's flag %t: the fleet reads silent %t", c.quiet, c.silent, got)
+		}
+		// Silent sooner than an open watch can be: no watch was open.
+		if got := source.StaleOf(inf); (got != "") != c.silent {
+			t.Errorf("quiet %vs, the agent's flag %t: stale %q", c.quiet, c.silent, got)
+		}
 	}
 }
