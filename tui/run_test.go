@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,6 +17,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // syncBuffer is the program's output; Bubble Tea writes from its own goroutines.
@@ -56,25 +59,26 @@ func startProgram(t *testing.T, ctx context.Context, env ...string) (io.WriteClo
 	return inW, out, done
 }
 
-// liveness bounds how long a test waits for the program to react; it is
+// liveness bounds how long a test waits for the program to end; it is
 // generous because a loaded CI machine runs -race tests of several
 // packages at once, and a passing test never waits for it.
 const liveness = 20 * time.Second
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(liveness)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+// shows is a waitfor.Seen condition: the program's output contains text;
+// what it saw is the output's tail, where the latest frame is.
+func shows(out *syncBuffer, text string) func() (bool, string) {
+	return func() (bool, string) {
+		s := out.String()
+		if strings.Contains(s, text) {
+			return true, ""
 		}
-		time.Sleep(10 * time.Millisecond)
+		return false, fmt.Sprintf("%d bytes of output ending %q", len(s), s[max(0, len(s)-200):])
 	}
 }
 
 func TestRunQuitsOnQ(t *testing.T) {
 	in, out, done := startProgram(t, context.Background())
-	waitFor(t, "the first frame", func() bool { return strings.Contains(out.String(), "API server") })
+	waitfor.Seen(t, "the first frame", shows(out, "API server"))
 	if _, err := in.Write([]byte("q")); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +95,7 @@ func TestRunQuitsOnQ(t *testing.T) {
 func TestRunEndsWithContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	_, out, done := startProgram(t, ctx)
-	waitFor(t, "the first frame", func() bool { return strings.Contains(out.String(), "API server") })
+	waitfor.Seen(t, "the first frame", shows(out, "API server"))
 	cancel()
 	select {
 	case err := <-done:
@@ -125,7 +129,7 @@ func colourParams(s string) []string {
 func TestNoColorEnvironmentDrawsWithoutColour(t *testing.T) {
 	draw := func(env ...string) string {
 		in, out, done := startProgram(t, context.Background(), env...)
-		waitFor(t, "the stalled listener", func() bool { return strings.Contains(out.String(), "STALLED") })
+		waitfor.Seen(t, "the stalled listener", shows(out, "STALLED"))
 		_, _ = in.Write([]byte("q"))
 		if err := <-done; err != nil {
 			t.Fatal(err)

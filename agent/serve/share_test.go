@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // fakeClock is the sharer's clock and timers, moved by the test.
@@ -102,17 +103,12 @@ func TestConcurrentIdenticalRequestsShareOneComputation(t *testing.T) {
 	var computed atomic.Int64
 	// The computation goes on only once every caller has begun (and most
 	// have found no shared answer): without the sharing each of those
-	// would then compute its own.
+	// would then compute its own. The test lets it go on.
 	var begun atomic.Int64
-	allBegun := func() {
-		for deadline := time.Now().Add(10 * time.Second); begun.Load() < callers; time.Sleep(time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Errorf("only %d of %d callers began", begun.Load(), callers)
-				return
-			}
-		}
-	}
-	rt := countingRoute(newClass("tests", time.Second), &computed, allBegun)
+	release := make(chan struct{})
+	letGo := sync.OnceFunc(func() { close(release) })
+	t.Cleanup(letGo) // a failed wait below still ends the callers
+	rt := countingRoute(newClass("tests", time.Second), &computed, func() { <-release })
 	key := rt.key
 	rt.key = func(r *http.Request) string {
 		defer begun.Add(1)
@@ -123,6 +119,11 @@ func TestConcurrentIdenticalRequestsShareOneComputation(t *testing.T) {
 	for i := range callers {
 		wg.Go(func() { bodies[i] = serveVia(s, rt, "/x?k=a&junk="+fmt.Sprint(i), nil).Body.Bytes() })
 	}
+	waitfor.Seen(t, "every caller to begin", func() (bool, string) {
+		n := begun.Load()
+		return n == callers, fmt.Sprintf("%d of %d began", n, callers)
+	})
+	letGo()
 	wg.Wait()
 	if n := computed.Load(); n != 1 {
 		t.Errorf("%d callers made %d computations, want 1", callers, n)

@@ -24,6 +24,7 @@ import (
 	clientworkqueue "k8s.io/client-go/util/workqueue"
 
 	"github.com/informtop/informtop/agent"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -158,17 +159,11 @@ func TestDashboardSelectorsFindARealAgentsSeries(t *testing.T) {
 	metricsURL := stuckController(t)
 
 	var all []series
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	waitfor.Every(t, 100*time.Millisecond, waitfor.Timeout, fmt.Sprintf("a %s series naming the stuck function (a call is stalled after %v)", mInCallback, source.StallAfter), func() (bool, string) {
 		all = scrape(t, metricsURL)
-		if _, ok := stuckFrame(all); ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s series named the stuck function within 30s (a call is stalled after %v)", mInCallback, source.StallAfter)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		_, ok := stuckFrame(all)
+		return ok, fmt.Sprintf("the scrape had %d series", len(all))
+	})
 
 	// Every variable at All is ".*", as the dashboard sends it.
 	var allValues []string

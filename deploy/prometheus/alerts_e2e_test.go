@@ -2,6 +2,7 @@ package prometheus_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/deploy/prometheus"
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/internal/promtest"
@@ -50,11 +52,11 @@ func TestStallAlertFiresInARealPrometheus(t *testing.T) {
 	q := promv1.NewAPI(client)
 	ctx := context.Background()
 
-	// Poll /api/v1/alerts; the bound on the time it took is checked below
-	// on Prometheus's timestamps, so this deadline only ends a broken run.
+	// Poll /api/v1/alerts twice per scrape interval; the bound on the time
+	// it took is checked below on Prometheus's timestamps, so this wait's
+	// bound only ends a broken run.
 	var stalled []promv1.Alert
-	deadline := time.Now().Add(4 * time.Minute)
-	for {
+	waitfor.Every(t, interval/2, 4*time.Minute, "InformtopListenerStalled to fire", func() (bool, string) {
 		res, err := q.Alerts(ctx)
 		if err != nil {
 			t.Fatalf("GET /api/v1/alerts: %v", err)
@@ -67,14 +69,8 @@ func TestStallAlertFiresInARealPrometheus(t *testing.T) {
 				firing = firing || a.State == promv1.AlertStateFiring
 			}
 		}
-		if firing {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("InformtopListenerStalled did not fire in 4 minutes; the alerts: %+v", res.Alerts)
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
+		return firing, fmt.Sprintf("the alerts: %+v", res.Alerts)
+	})
 
 	if len(stalled) != 1 {
 		t.Fatalf("%d InformtopListenerStalled alerts, want one (the blocked controller's): %+v", len(stalled), stalled)

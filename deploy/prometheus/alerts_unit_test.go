@@ -2,6 +2,7 @@ package prometheus_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/internal/promtest"
 )
@@ -72,18 +74,10 @@ func TestRulesReadTheAgentsSeries(t *testing.T) {
 
 	// The frame label appears once the stuck call has run 2 s.
 	var fams map[string]*dto.MetricFamily
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	waitfor.Every(t, 200*time.Millisecond, time.Minute, "an informtop_listener_callback_in_progress_seconds series with a frame", func() (bool, string) {
 		fams = ctl.scrape(t)
-		if stalledSeries(fams) != nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no informtop_listener_callback_in_progress_seconds series with a frame after 60 s of a blocked handler; the scrape had %v",
-				fams["informtop_listener_callback_in_progress_seconds"])
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return stalledSeries(fams) != nil, fmt.Sprintf("the scrape had %v", fams["informtop_listener_callback_in_progress_seconds"])
+	})
 	// promtool check metrics: Prometheus' naming and typing lints, on the
 	// text the agent serves with a call stuck (so a frame label too).
 	check := exec.Command(promtest.Promtool(t), "check", "metrics")

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/informtop/informtop/agent/serve"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/agent/source/sourcetest"
 	"github.com/informtop/informtop/internal/kubetest"
@@ -117,16 +118,11 @@ func TestFleetCardinality(t *testing.T) {
 	}
 	q := promv1.NewAPI(client)
 	began := time.Now()
-	for {
+	waitfor.Every(t, time.Second, 2*time.Minute, fmt.Sprintf("Prometheus to scrape the %d agents", fleetControllers), func() (bool, string) {
 		v, _, err := q.Query(context.Background(), `count(up == 1)`, time.Now())
-		if vec, ok := v.(model.Vector); err == nil && ok && len(vec) == 1 && int(vec[0].Value) == fleetControllers {
-			break
-		}
-		if time.Since(began) > 2*time.Minute {
-			t.Fatalf("Prometheus did not scrape the %d agents in 2 minutes: %v %v", fleetControllers, v, err)
-		}
-		time.Sleep(time.Second)
-	}
+		vec, ok := v.(model.Vector)
+		return err == nil && ok && len(vec) == 1 && int(vec[0].Value) == fleetControllers, fmt.Sprintf("count(up == 1) answered %v, %v", v, err)
+	})
 	time.Sleep(settle) // a measurement over time, not a synchronisation
 	var informtopSeries float64
 	if v, _, err := q.Query(context.Background(), `count({__name__=~"informtop_.*"})`, time.Now()); err == nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/common/config"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/agent/source/sourcetest"
 )
@@ -248,10 +249,10 @@ func TestFleetSaysWhatPrometheusRefused(t *testing.T) {
 			t.Cleanup(srv.Close)
 			s := newSource(t, Options{URL: srv.URL})
 			running(t, s)
-			deadline := time.Now().Add(10 * time.Second)
-			for s.Pull(0, 0).Status.State == source.Connecting && s.Pull(0, 0).Status.LastError == "" && time.Now().Before(deadline) {
-				time.Sleep(5 * time.Millisecond)
-			}
+			waitfor.Seen(t, "the first attempt's failure in the status", func() (bool, string) {
+				st := s.Pull(0, 0).Status
+				return st.LastError != "", fmt.Sprintf("%+v", st)
+			})
 			if st := s.Pull(0, 0).Status; !strings.Contains(st.Message, want[name]) || st.NextRetry.IsZero() {
 				t.Errorf("status %+v; want a message with %q and a next attempt", st, want[name])
 			}

@@ -29,7 +29,7 @@ const (
 // with what it waited for, e.g. "the informer to sync".
 func True(tb testing.TB, what string, cond func() bool) {
 	tb.Helper()
-	poll(tb, Timeout, what, cond, func() string { return "" })
+	poll(tb, Interval, Timeout, what, cond, func() string { return "" })
 }
 
 // Seen polls cond until it reports done; when Timeout passes first it
@@ -44,24 +44,33 @@ func Seen(tb testing.TB, what string, cond func() (done bool, seen string)) {
 // on failure, so it may be costly).
 func Until(tb testing.TB, what string, cond func() bool, seen func() string) {
 	tb.Helper()
-	poll(tb, Timeout, what, cond, seen)
+	poll(tb, Interval, Timeout, what, cond, seen)
 }
 
 // Within is Seen with its own bound, for a wait that must fail sooner
 // than Timeout (the test's own deadline is nearer).
 func Within(tb testing.TB, timeout time.Duration, what string, cond func() (done bool, seen string)) {
 	tb.Helper()
+	Every(tb, Interval, timeout, what, cond)
+}
+
+// Every is Within polled every interval instead of every Interval, for a
+// condition costly to ask (a scrape, a query to a server) whose answer
+// changes slowly: polling it as fast would load the machine and the
+// server whose timing the test may be measuring.
+func Every(tb testing.TB, interval, timeout time.Duration, what string, cond func() (done bool, seen string)) {
+	tb.Helper()
 	var last string
-	poll(tb, timeout, what, func() bool {
+	poll(tb, interval, timeout, what, func() bool {
 		done, s := cond()
 		last = s
 		return done
 	}, func() string { return last })
 }
 
-func poll(tb testing.TB, timeout time.Duration, what string, cond func() bool, seen func() string) {
+func poll(tb testing.TB, interval, timeout time.Duration, what string, cond func() bool, seen func() string) {
 	tb.Helper()
-	err := wait.PollUntilContextTimeout(tb.Context(), Interval, timeout, true, func(context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(tb.Context(), interval, timeout, true, func(context.Context) (bool, error) {
 		return cond(), nil
 	})
 	if err == nil {

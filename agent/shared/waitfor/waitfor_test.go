@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
@@ -85,10 +86,38 @@ func TestUntilAsksWhatWasSeenOnlyOnFailure(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		poll(r, 20*time.Millisecond, "false", func() bool { return false }, seen)
+		poll(r, Interval, 20*time.Millisecond, "false", func() bool { return false }, seen)
 	}()
 	<-done
 	if asked != 1 || !strings.Contains(r.failure, "nothing yet") {
 		t.Errorf("a wait in vain asked %d times and failed with %q", asked, r.failure)
 	}
+}
+
+// Every asks no oftener than its interval: a condition that holds at the
+// fourth asking is met three intervals after the first, by the bubble's
+// clock, and a wait in vain asked once per interval of its bound.
+func TestEveryAsksOncePerInterval(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		began := time.Now()
+		asked := 0
+		if failure := run(t, func(tb testing.TB) {
+			Every(tb, time.Second, time.Minute, "the fourth asking", func() (bool, string) {
+				asked++
+				return asked == 4, ""
+			})
+		}); failure != "" {
+			t.Fatalf("a condition that came true failed the test: %s", failure)
+		}
+		if took := time.Since(began); asked != 4 || took != 3*time.Second {
+			t.Errorf("asked %d times in %s; want 4 in 3s", asked, took)
+		}
+		asked = 0
+		failure := run(t, func(tb testing.TB) {
+			Every(tb, time.Second, 10*time.Second, "never", func() (bool, string) { asked++; return false, "" })
+		})
+		if !strings.Contains(failure, "never") || asked < 10 || asked > 11 {
+			t.Errorf("a wait of 10s polled every second asked %d times and failed with %q", asked, failure)
+		}
+	})
 }
