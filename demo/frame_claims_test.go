@@ -197,7 +197,9 @@ func namedIn(text string, informers []string) []string {
 // drawn80 reports name as the informer shown (the header's) or a peer line.
 func drawn80(screen, name string) bool {
 	lines := strings.Split(screen, "\n")
-	if strings.HasPrefix(lines[0], "informtop · "+name+" ") {
+	// The header leads with the current informer as k9s says where it
+	// is: "pods(shop)[42]".
+	if strings.HasPrefix(lines[0], "informtop · "+name+"(") {
 		return true
 	}
 	return strings.Contains(screen, "▸ "+name+" · ")
