@@ -258,8 +258,8 @@ func processCell(p source.Process, w int) string {
 	pod := p.Labels["pod"]
 	if i := strings.LastIndexByte(pod, '-'); i > 0 && strings.HasSuffix(name, pod) {
 		tail, start := pod[i:], strings.TrimSuffix(name, pod[i:])
-		// The start keeps what comes before the pod and 4 of its cells.
-		if room := w - width(tail); room-1 >= width(name)-width(pod)+4 {
+		// The start keeps what comes before the pod and 3 of its cells.
+		if room := w - width(tail); room-1 >= width(name)-width(pod)+3 {
 			return truncate(start, room) + tail
 		}
 	}
