@@ -105,6 +105,9 @@ func TestRolloutManifestsSelectTheExampleDeployment(t *testing.T) {
 	if !labels.SelectorFromSet(sm.Spec.Selector.MatchLabels).Matches(labels.Set(svc.Labels)) {
 		t.Errorf("the ServiceMonitor selects %v; the Service is labelled %v", sm.Spec.Selector.MatchLabels, svc.Labels)
 	}
+	if svc.Labels[sm.Spec.JobLabel] != tmpl[pm.Spec.JobLabel] {
+		t.Errorf("the ServiceMonitor's job (the Service's %s label, %q) is not the PodMonitor's (%q): one controller would be two jobs", sm.Spec.JobLabel, svc.Labels[sm.Spec.JobLabel], tmpl[pm.Spec.JobLabel])
+	}
 	if len(sm.Spec.Service) != 1 || sm.Spec.Service[0].Port != svc.Spec.Ports[0].Name {
 		t.Errorf("the ServiceMonitor scrapes %v; the Service's port is %s", sm.Spec.Service, svc.Spec.Ports[0].Name)
 	}
