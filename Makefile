@@ -71,7 +71,7 @@ dashboard:
 kwok-bin:
 	GO=$(GO) test/kwok/build.sh
 
-# prom-bin builds prometheus and promtool (the nested module test/prom) for
+# prom-bin builds prometheus, promtool and amtool (the nested module test/prom) for
 # the rules' tests and internal/promtest.
 prom-bin:
 	GO=$(GO) test/prom/build.sh

@@ -216,9 +216,7 @@ func (v *fleetView) render() string {
 	for i := lo; i < hi; i++ {
 		r := v.rows[i]
 		cells := make([]string, fcAgent+1)
-		// A name too long is cut at its end: its cluster and namespace
-		// come first and stay.
-		cells[fcProcess] = truncate(r.p.Name(), columnWidth(cols, fcProcess))
+		cells[fcProcess] = processCell(r.p, columnWidth(cols, fcProcess))
 		cells[fcState] = troubleWord(r.h)
 		cells[fcWorst] = fitWorst(r.h, now, columnWidth(cols, fcWorst), w >= 120)
 		cells[fcBacklog] = strconv.Itoa(r.backlog)
@@ -243,6 +241,29 @@ func (v *fleetView) render() string {
 		lines = append(lines, line)
 	}
 	return fit(strings.Join(lines, "\n"), w, v.c.height)
+}
+
+// processCell is the PROCESS cell in w cells: the name whole where it
+// fits. A name too long keeps its start (cluster, namespace, the pod's
+// first letters) and, for a pod, the last dash-separated part of the
+// pod's name, which is what tells the replicas of one workload apart
+// (orders-7d9c5b6f4-x2x7q and orders-7d9c5b6f4-9k2lm, web-0 and web-1):
+// cut at its end, they would read the same. Anything else is cut at its
+// end.
+func processCell(p source.Process, w int) string {
+	name := p.Name()
+	if width(name) <= w {
+		return name
+	}
+	pod := p.Labels["pod"]
+	if i := strings.LastIndexByte(pod, '-'); i > 0 && strings.HasSuffix(name, pod) {
+		tail, start := pod[i:], strings.TrimSuffix(name, pod[i:])
+		// The start keeps what comes before the pod and 3 of its cells.
+		if room := w - width(tail); room-1 >= width(name)-width(pod)+3 {
+			return truncate(start, room) + tail
+		}
+	}
+	return truncate(name, w)
 }
 
 // troubleWord is the STATE cell: the trouble, and how a stale cache is.

@@ -74,8 +74,9 @@ var fleetSizes = [][2]int{{80, 24}, {120, 30}, {160, 48}}
 // The fleet opens on its processes worst first: the one Prometheus cannot
 // scrape, the stuck handler with its frame, the backlog, the healthy. A
 // pod in two clusters is two processes named by their cluster; a name too
-// long for its column (28 cells below 140 columns) is cut at its end; from
-// 120 columns WORST names the informer and the listener.
+// long for its column (28 cells below 140 columns) keeps its start and,
+// for a pod, the last part of the pod's name; from 120 columns WORST names
+// the informer and the listener.
 func TestFleetViewListsProcessesWorstFirst(t *testing.T) {
 	for _, sz := range fleetSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
@@ -97,9 +98,11 @@ func TestFleetViewListsProcessesWorstFirst(t *testing.T) {
 					t.Errorf("row %d is %q; want %s %s", i+1, rows[i], want.name, want.state)
 					continue
 				}
-				name, cut := strings.CutSuffix(strings.TrimSpace(rows[i][:at]), "…")
-				if !strings.HasPrefix(want.name, name) || len(name) < 9 || (!cut && name != want.name) {
-					t.Errorf("row %d is %q; want %s (whole, or its start and …) %s", i+1, rows[i], want.name, want.state)
+				// Whole, or its start, "…" and (a pod's) its last part.
+				name := strings.TrimSpace(rows[i][:at])
+				start, end, cut := strings.Cut(name, "…")
+				if !strings.HasPrefix(want.name, start) || len(start) < 9 || !strings.HasSuffix(want.name, end) || (!cut && name != want.name) {
+					t.Errorf("row %d is %q; want %s (whole, or its start, … and its pod's last part) %s", i+1, rows[i], want.name, want.state)
 				}
 			}
 			for _, want := range []string{"≥350", "42s"} {
@@ -120,6 +123,50 @@ func TestFleetViewListsProcessesWorstFirst(t *testing.T) {
 				if !strings.Contains(rows[1], "42s in misbehave") {
 					t.Errorf("at %d columns WORST drops the frame: %q", sz[0], rows[1])
 				}
+			}
+		})
+	}
+}
+
+// Two replicas of one Deployment differ only at the end of their pod's
+// names: cut to fit PROCESS, each keeps its cluster, its namespace, the
+// start of the pod's name and the last part that tells them apart, at
+// every size.
+func TestFleetViewTellsReplicasApart(t *testing.T) {
+	const a, b = "orders-controller-7d9c5b6f4-x2x7q", "orders-controller-7d9c5b6f4-9k2lm"
+	var snaps []source.Informer
+	var procs []source.Process
+	for i, pod := range []string{a, b} {
+		name := "eu-west-1/shop/" + pod
+		snaps = append(snaps, fleetInformer(name, "deployments", true, source.Listener{Name: "reconciler", Synced: true}))
+		procs = append(procs, source.Process{Job: "orders", Instance: fmt.Sprintf("10.0.0.%d:6060", i+1), Cluster: "eu-west-1",
+			Labels: map[string]string{"cluster": "eu-west-1", "namespace": "shop", "pod": pod}, Up: true, Informers: []string{name + " · deployments"}})
+	}
+	fake := sourcetest.New(sourcetest.Config{Kind: "fleet", Title: "http://prometheus:9090", Frames: [][]source.Informer{snaps},
+		Status: source.Status{State: source.Live}})
+	src := source.Decorate(fake, source.Decoration{Frame: func(f source.Frame) source.Frame {
+		f.Processes = source.CloneProcesses(procs)
+		f.Taken = t0
+		return f
+	}})
+	for _, sz := range fleetSizes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			h := newHarness(t, src)
+			h.size(sz[0], sz[1])
+			h.frames(1)
+			got := h.screen()
+			assertFits(t, got, sz[0], sz[1])
+			rows := strings.Split(got[strings.Index(got, "PROCESS"):], "\n")[1:3]
+			names := map[string]bool{}
+			for _, r := range rows {
+				name := strings.TrimSpace(r[:strings.Index(r, " ok ")])
+				names[name] = true
+				if !strings.HasPrefix(name, "eu-west-1/shop/orders") || !(strings.HasSuffix(name, "-x2x7q") || strings.HasSuffix(name, "-9k2lm")) {
+					t.Errorf("row %q: want the cluster, namespace, the pod's start and its last part", r)
+				}
+			}
+			if len(names) != 2 {
+				t.Errorf("the two replicas read the same:\n%s", strings.Join(rows, "\n"))
 			}
 		})
 	}

@@ -11,9 +11,8 @@ require (
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
+	sigs.k8s.io/controller-runtime v0.25.2
 )
-
-require github.com/informtop/informtop v0.0.0-00010101000000-000000000000 // indirect
 
 require (
 	github.com/VictoriaMetrics/metrics v1.35.3 // indirect

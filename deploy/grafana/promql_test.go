@@ -217,3 +217,28 @@ func checkLabelOnAll(t *testing.T, q promQL, label string, e metricsql.Expr, met
 		t.Errorf("%s groups by %q, a label none of its metrics has: %s", q.where, label, q.expr)
 	}
 }
+
+// Every graph's legend names the process as the alerts do (cluster, pod)
+// and as Prometheus does outside Kubernetes (instance), so the line an
+// alert points at can be found among several controllers.
+func TestLegendsNameTheProcessAsTheAlertsDo(t *testing.T) {
+	d := load(t)
+	n := 0
+	for _, p := range panels(d) {
+		for i, q := range p.panel.Targets {
+			pq, ok := q.(*prometheus.Dataquery)
+			if !ok || pq.LegendFormat == nil || *pq.LegendFormat == "" {
+				continue
+			}
+			n++
+			for _, l := range []string{"{{cluster}}", "{{pod}}", "{{instance}}"} {
+				if !strings.Contains(*pq.LegendFormat, l) {
+					t.Errorf("panel %q query %d: legend %q lacks %s", p.title, i+1, *pq.LegendFormat, l)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no legends")
+	}
+}

@@ -18,13 +18,13 @@ const (
 	workqueue = target + `, name=~"$workqueue"`
 )
 
-// Legends, most specific last; the cluster and instance tell controllers
-// apart when several are selected (an absent cluster label prints as
-// nothing).
+// Legends, most specific last; the cluster, pod and instance tell
+// controllers apart when several are selected, the pod as the alerts name
+// it (an absent cluster or pod label prints as nothing).
 const (
-	legendInformer  = "{{cluster}} {{instance}} {{name}}"
-	legendListener  = "{{cluster}} {{instance}} {{name}} {{listener}}"
-	legendWorkqueue = "{{cluster}} {{instance}} {{name}}"
+	legendInformer  = "{{cluster}} {{pod}} {{instance}} {{name}}"
+	legendListener  = "{{cluster}} {{pod}} {{instance}} {{name}} {{listener}}"
+	legendWorkqueue = "{{cluster}} {{pod}} {{instance}} {{name}}"
 )
 
 // sel is metric{matchers}.

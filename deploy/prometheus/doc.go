@@ -6,7 +6,8 @@
 // both with promtool, run the shipped `promtool test rules` file
 // (tests/informtop.rules.test.yaml) and hold its series to a real scrape
 // of the example controller, watch a real Prometheus fire the stall
-// alert, and check the rollout manifests of deploy/scrape and the
+// alert, and check the rollout manifests of deploy/scrape (that they
+// select the example Deployment among them) and the
 // Alertmanager inhibition of deploy/alertmanager.
 package prometheus
 

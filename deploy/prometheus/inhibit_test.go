@@ -1,13 +1,17 @@
 package prometheus_test
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/informtop/informtop/internal/promtest"
 )
 
 // The Alertmanager inhibition example silences BacklogGrowing only where
@@ -83,5 +87,52 @@ func TestInhibitionNamesTheSameHandler(t *testing.T) {
 	}
 	if slices.Contains(r.Equal, "frame") || slices.Contains(r.Equal, "severity") {
 		t.Errorf("equal %v has a label only one of the alerts carries", r.Equal)
+	}
+}
+
+// Alertmanager itself accepts the inhibition: `amtool check-config` on the
+// file merged into the smallest configuration it completes (a route and
+// its receiver), as a team merges it into theirs. It reads every rule
+// (a matcher Alertmanager cannot parse, a misspelt key, fails it).
+func TestInhibitionPassesAmtool(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "alertmanager", "informtop-inhibit.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules struct {
+		InhibitRules []yaml.Node `yaml:"inhibit_rules"`
+	}
+	if err := yaml.Unmarshal(data, &rules); err != nil {
+		t.Fatal(err)
+	}
+	check := func(t *testing.T, inhibit []byte) (string, error) {
+		t.Helper()
+		cfg := append([]byte("route:\n  receiver: team\nreceivers:\n  - name: team\n"), inhibit...)
+		path := filepath.Join(t.TempDir(), "alertmanager.yml")
+		if err := os.WriteFile(path, cfg, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(promtest.Amtool(t), "check-config", path).CombinedOutput()
+		return string(out), err
+	}
+	out, err := check(t, data)
+	if err != nil {
+		t.Fatalf("amtool check-config: %v\n%s", err, out)
+	}
+	if want := fmt.Sprintf(" - %d inhibit rules", len(rules.InhibitRules)); !strings.Contains(out, want) {
+		t.Errorf("amtool check-config found other rules than the file's %d:\n%s", len(rules.InhibitRules), out)
+	}
+	// Matchers the UTF-8 parser of Alertmanager 0.27+ reads as they are,
+	// not through the classic parser's fallback (which it warns of).
+	if strings.Contains(out, "classic matchers parser") {
+		t.Errorf("amtool check-config parsed a matcher with the classic fallback:\n%s", out)
+	}
+	// The check refuses what Alertmanager would: a misspelt key.
+	bad := strings.Replace(string(data), "    equal:", "    equals:", 1)
+	if bad == string(data) {
+		t.Fatal("the file no longer has an equal list: update the test")
+	}
+	if out, err := check(t, []byte(bad)); err == nil {
+		t.Errorf("amtool check-config accepted a misspelt key:\n%s", out)
 	}
 }

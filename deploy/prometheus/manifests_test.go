@@ -70,11 +70,12 @@ func TestScrapeConfigPassesPromtool(t *testing.T) {
 	}
 }
 
-// The ServiceMonitor, PodMonitor and Secret, and the PrometheusRule, are
-// accepted by a real kube-apiserver with prometheus-operator's CRDs
-// installed, under strict field validation: a field the operator's schema
-// does not have (a typo, a field of another version) would be refused,
-// as the last apply checks. What was stored is what the files say.
+// The ServiceMonitor, PodMonitor and Secret, the example Deployment, and
+// the PrometheusRule, are accepted by a real kube-apiserver with
+// prometheus-operator's CRDs installed, under strict field validation: a
+// field the operator's schema does not have (a typo, a field of another
+// version) would be refused, as the last apply checks. What was stored is
+// what the files say.
 func TestOperatorObjectsMatchTheCRDs(t *testing.T) {
 	c := kubetest.Shared(t)
 	kubectl := func(stdin []byte, args ...string) (string, error) {
@@ -108,6 +109,7 @@ func TestOperatorObjectsMatchTheCRDs(t *testing.T) {
 		{ns, filepath.Join(scrapeDir, "secret.yaml")}, {ns, filepath.Join(scrapeDir, "podmonitor.yaml")}, {ns, prometheus.OperatorFile},
 		// The ServiceMonitor's example names its controller's namespace.
 		{"my-controller", filepath.Join(scrapeDir, "secret.yaml")}, {"my-controller", filepath.Join(scrapeDir, "servicemonitor.yaml")},
+		{"my-controller", filepath.Join(scrapeDir, "deployment.yaml")},
 	} {
 		must(nil, "apply", "--validate=strict", "-n", a.ns, "-f", a.file)
 	}

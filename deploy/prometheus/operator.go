@@ -24,7 +24,8 @@ const DefaultRunbook = "https://github.com/informtop/informtop/blob/main/docs/ru
 
 // WithRunbook rewrites every alert's runbook_url in a rules file to page
 // (a team's own copy of docs/runbook.md) and the alert's anchor. The
-// result is the rules re-encoded, comments kept.
+// result is the rules re-encoded, comments kept, those naming informtop's
+// page naming the team's.
 func WithRunbook(rules []byte, page string) ([]byte, error) {
 	u, err := url.Parse(page)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Fragment != "" {
@@ -59,7 +60,9 @@ func WithRunbook(rules []byte, page string) ([]byte, error) {
 	if err := enc.Close(); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	// What is left of informtop's page is in comments (the file's head
+	// says where runbook_url points): they point at the team's too.
+	return bytes.ReplaceAll(buf.Bytes(), []byte(DefaultRunbook), []byte(strings.TrimSuffix(page, "/"))), nil
 }
 
 // value is the node under key in mapping m, nil when none.

@@ -241,6 +241,9 @@ func TestRunbookURLIsTheTeams(t *testing.T) {
 	if n == 0 || !reflect.DeepEqual(got, want) {
 		t.Errorf("the rules changed beyond their runbook_url (%d alerts)", n)
 	}
+	if bytes.Contains(out, []byte(prometheus.DefaultRunbook)) {
+		t.Errorf("the team's file still names %s (its comments say where runbook_url points)", prometheus.DefaultRunbook)
+	}
 	path := filepath.Join(t.TempDir(), prometheus.RulesFile)
 	if err := os.WriteFile(path, out, 0o600); err != nil {
 		t.Fatal(err)

@@ -71,6 +71,17 @@ func binary(name string) (string, error) {
 	return childproc.Executable(EnvBinDir, dir, name, "prom-bin")
 }
 
+// Amtool returns the path of Alertmanager's amtool, built beside promtool
+// (test/prom/build.sh) to check Alertmanager configuration.
+func Amtool(t testing.TB) string {
+	t.Helper()
+	p, err := binary("amtool")
+	if err != nil {
+		childproc.SkipOrFatal(t, err, ErrNoBinaries)
+	}
+	return p
+}
+
 // Promtool returns the path of the promtool built with the server.
 func Promtool(t testing.TB) string {
 	t.Helper()

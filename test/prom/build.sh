@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds prometheus and promtool at the version pinned in this directory's
 # go.mod, for the tests that load informtop's rules (internal/promtest,
-# deploy/prometheus).
+# deploy/prometheus), and Alertmanager's amtool at the version Prometheus
+# itself requires (its check-config reads deploy/alertmanager's inhibition).
 #
 # The binaries go into a directory keyed by a hash of go.mod and go.sum, so a
 # version bump builds afresh and an unchanged checkout reuses what is there:
 #   ${PROM_BIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/informtop/prom-bin/<hash>}
-# When both binaries are present it does nothing. It prints ONLY that
+# When all three binaries are present it does nothing. It prints ONLY that
 # directory on stdout (so `INFORMTOP_PROM_BIN=$(test/prom/build.sh)` works);
 # progress and errors go to stderr.
 #
@@ -25,9 +26,9 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
 # shellcheck source=SCRIPTDIR/../lib/bincache.sh
 source "$here/../lib/bincache.sh"
-bincache_open prom-bin PROM_BIN_DIR prometheus promtool
+bincache_open prom-bin PROM_BIN_DIR prometheus promtool amtool
 
-echo "prom-bin: building prometheus and promtool into $dir"
+echo "prom-bin: building prometheus, promtool and amtool into $dir"
 
 "$go" mod download github.com/prometheus/prometheus
 
@@ -42,9 +43,11 @@ ldflags+=" -X github.com/prometheus/common/version.Version=$release"
 ldflags+=" -X github.com/prometheus/common/version.Revision=$version"
 ldflags+=" -X github.com/prometheus/common/version.Branch=module"
 
-# One go build for both lets the packages they share compile once.
+# One go build for all three lets the packages they share compile once
+# (amtool is stamped with Prometheus' version too; nothing reads it).
 "$go" build -p "${PROM_BUILD_PARALLEL:-2}" -trimpath -tags remove_all_sd \
   -ldflags "$ldflags" -o "$tmp/" \
   github.com/prometheus/prometheus/cmd/prometheus \
-  github.com/prometheus/prometheus/cmd/promtool
+  github.com/prometheus/prometheus/cmd/promtool \
+  github.com/prometheus/alertmanager/cmd/amtool
 bincache_done

@@ -7,4 +7,5 @@ package prom
 import (
 	_ "github.com/prometheus/prometheus/cmd/prometheus"
 	_ "github.com/prometheus/prometheus/cmd/promtool"
+	_ "github.com/prometheus/alertmanager/cmd/amtool"
 )
