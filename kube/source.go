@@ -49,6 +49,9 @@ type Source struct {
 	// and how its objects are decoded.
 	facts  map[string]informerFacts
 	scope  Scope
+	// nsNote says the namespace watched could not be checked, "" when it
+	// was (or all namespaces are watched).
+	nsNote string
 	tables *tables // kubectl's columns for the Store view
 }
 
@@ -183,6 +186,7 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	// Access checks run side by side: one round trip each.
 	checks := make([]string, len(res))
 	metricsWhy := ""
+	var nsErr error
 	var wg sync.WaitGroup
 	for i, r := range res {
 		wg.Go(func() { checks[i] = denied(actx, review, r, ns, as) })
@@ -190,10 +194,19 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	if !o.NoServerMetrics {
 		wg.Go(func() { metricsWhy = metricsDenied(actx, review, as) })
 	}
+	if ns != "" && namespaced(res) {
+		wg.Go(func() { s.nsNote, nsErr = checkNamespace(actx, review, ns, as, cfg.Host) })
+	}
 	wg.Wait()
+	if nsErr != nil {
+		if o.Flags.Namespace == nil || *o.Flags.Namespace == "" {
+			return nil, fmt.Errorf("%w; it is the namespace of context %s in the kubeconfig: pass -n with one that exists, or -A", nsErr, s.scope.Context)
+		}
+		return nil, fmt.Errorf("-n %s: %w; pass one that exists, or -A", ns, nsErr)
+	}
 	// Lifecycle events only (no per-item events), so a smaller ring than the
 	// demo's holds minutes of them and costs ~0.5 MB instead of 2 MB.
-	cfgLocal := local.Config{Kind: "kube", Title: title, Status: s.status, Reason: s.reason, EventRingSize: local.DefaultEngineRingSize}
+	cfgLocal := local.Config{Kind: "kube", Title: title, Status: s.status, Reason: s.reason, Notes: s.namespaceNote, EventRingSize: local.DefaultEngineRingSize}
 	if o.NoServerMetrics {
 		cfgLocal.Server = s.serverOff
 	} else {
@@ -257,6 +270,16 @@ func (s *Source) add(r resource, ns, deniedWhy, old string) error {
 		s.tables.watch(r) // a new informer's rows start afresh
 	}
 	return nil
+}
+
+// namespaced reports whether any of res lives in namespaces.
+func namespaced(res []resource) bool {
+	for _, r := range res {
+		if r.namespaced() {
+			return true
+		}
+	}
+	return false
 }
 
 // fact is what the source knows of the named informer.
