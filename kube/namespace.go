@@ -77,13 +77,18 @@ type noNamespaceError string
 func (e noNamespaceError) Error() string      { return string(e) }
 func (noNamespaceError) Is(target error) bool { return target == errNoNamespace }
 
-// namespaceNote is the note the source shows while it watches a namespace
-// it could not check, "" otherwise.
-func (s *Source) namespaceNote() []string {
+// NamespaceNote says that whether the namespace watched exists could not
+// be checked, and why; "" when it was checked or all are watched.
+func (s *Source) NamespaceNote() string {
 	s.factsMu.RLock()
 	defer s.factsMu.RUnlock()
-	if s.nsNote == "" {
-		return nil
+	return s.nsNote
+}
+
+// namespaceNote is the frames' notes: the namespace note, while there is one.
+func (s *Source) namespaceNote() []string {
+	if n := s.NamespaceNote(); n != "" {
+		return []string{n}
 	}
-	return []string{s.nsNote}
+	return nil
 }
