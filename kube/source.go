@@ -47,8 +47,8 @@ type Source struct {
 	factsMu sync.RWMutex
 	// facts are, per informer, what it watches, what the user may not do
 	// and how its objects are decoded.
-	facts  map[string]informerFacts
-	scope  Scope
+	facts map[string]informerFacts
+	scope Scope
 	// nsNote says the namespace watched could not be checked, "" when it
 	// was (or all namespaces are watched).
 	nsNote string
