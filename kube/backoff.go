@@ -22,7 +22,9 @@ const (
 
 // reflectorWait is the shortest wait after the n-th failure (n >= 1) of a
 // run; the longest is twice that.
-func reflectorWait(n int) time.Duration { return source.Backoff(n, reflectorBackoffInit, reflectorBackoffMax) }
+func reflectorWait(n int) time.Duration {
+	return source.Backoff(n, reflectorBackoffInit, reflectorBackoffMax)
+}
 
 // attempts follows each informer's failures, as its figures show them, to
 // say when its reflector tries again at the latest, as the reflector's

@@ -58,7 +58,7 @@ type Source struct {
 	nextAt map[string]time.Time
 	// attempts follows the informers' failures (its own lock).
 	attempts *attempts
-	tables *tables // kubectl's columns for the Store view
+	tables   *tables // kubectl's columns for the Store view
 }
 
 // Scope is what the source watches: where and which.
