@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -346,15 +345,15 @@ func linkReason(snap source.Informer, next, now time.Time) string {
 	r := snap.Reflector
 	switch source.LinkOf(snap, false) {
 	case source.LinkWatchDown:
-		return "watch down: " + say.ErrorReason(errorCause(r.LastError), "the last list or watch failed") + retryWhen(next, now)
+		return "watch down: " + say.ErrorReason(say.Cause(r.LastError), "the last list or watch failed") + retryWhen(next, now)
 	case source.LinkRelistPending:
-		what := "the server answered " + errorCause(r.LastError)
+		what := "the server answered " + say.Cause(r.LastError)
 		if source.Expired(r.LastError) {
 			what = "the server answered 410 Gone (the resourceVersion is older than its history)"
 		}
 		return "relist pending: " + what + "; client-go lists again" + strings.TrimPrefix(retryWhen(next, now), "; client-go retries")
 	case source.LinkForbidden:
-		return "forbidden: " + say.ErrorReason(errorCause(r.LastError), "the server refused it") + retryWhen(next, now)
+		return "forbidden: " + say.ErrorReason(say.Cause(r.LastError), "the server refused it") + retryWhen(next, now)
 	}
 	return ""
 }
@@ -370,24 +369,6 @@ func retryWhen(next, now time.Time) string {
 	}
 	return "; client-go retries any moment"
 }
-
-// errorCause is an error from a list or watch without the verb and the
-// request's URL client-go puts first, which name one informer's resource
-// and say nothing the sentence around them does not:
-// `watch: Get "https://…/secrets?…": dial tcp …: connection refused` is
-// `dial tcp …: connection refused`.
-func errorCause(msg string) string {
-	for _, verb := range []string{"list and watch: ", "list: ", "watch: "} {
-		if rest, ok := strings.CutPrefix(msg, verb); ok {
-			msg = rest
-			break
-		}
-	}
-	return requestPrefix.ReplaceAllString(msg, "")
-}
-
-// requestPrefix is `Get "URL": ` as net/http's errors begin.
-var requestPrefix = regexp.MustCompile(`^[A-Za-z]+ "[^"]*": `)
 
 // status is the connection's state, from every informer's link: live
 // while a watch is open or a list runs, and while the server's newest
@@ -439,7 +420,7 @@ func (s *Source) status(snaps []source.Informer) source.Status {
 	case downErr == "":
 		return source.Status{State: source.Connecting, Message: "connecting to " + s.server}
 	}
-	cause := say.ErrorReason(errorCause(downErr), "the last list or watch failed")
+	cause := say.ErrorReason(say.Cause(downErr), "the last list or watch failed")
 	return source.Status{State: source.Disconnected, LastError: cause, NextRetry: retry,
 		Message: "no watch open on " + s.server + ": " + cause + retryWhen(retry, now)}
 }

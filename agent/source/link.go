@@ -73,7 +73,7 @@ func Unreachable(msg string) bool {
 // Forbidden, or 401 Unauthorized (credentials it does not take).
 func Refused(msg string) bool {
 	low := strings.ToLower(msg)
-	return strings.Contains(low, "forbidden") || strings.Contains(low, "unauthorized")
+	return strings.Contains(low, "forbidden") || strings.Contains(low, "unauthorized") || strings.Contains(low, "403:")
 }
 
 // Expired reports whether an error is 410 Gone: the resourceVersion
