@@ -79,10 +79,13 @@ func (a *attempts) observe(s source.Informer) {
 	run.last = r.LastErrorTime
 }
 
-// next is when s, waiting out its backoff, tries again at the latest; the
-// zero time when it is not waiting (its watch is open, it is listing, it
-// has not failed) or its failures were not seen.
-func (a *attempts) next(s source.Informer) time.Time {
+// next is when s, waiting out its backoff, tries again at the latest, as
+// of now; the zero time when it is not waiting (its watch is open, it is
+// listing, it has not failed) or its failures were not seen. Some waits
+// follow no failure the figures count (a watch the server ended as it
+// went away), so a latest time gone by without a new failure means one
+// more step of the backoff than counted.
+func (a *attempts) next(s source.Informer, now time.Time) time.Time {
 	switch source.LinkOf(s, false) {
 	case source.LinkWatchDown, source.LinkRelistPending, source.LinkForbidden:
 	default:
@@ -94,5 +97,11 @@ func (a *attempts) next(s source.Informer) time.Time {
 	if run == nil || run.steps == 0 || run.last.IsZero() {
 		return time.Time{}
 	}
-	return run.last.Add(2 * reflectorWait(run.steps))
+	steps := run.steps
+	at := run.last.Add(2 * reflectorWait(steps))
+	for at.Before(now) && reflectorWait(steps) < reflectorBackoffMax {
+		steps++
+		at = run.last.Add(2 * reflectorWait(steps))
+	}
+	return at
 }

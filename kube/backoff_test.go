@@ -31,7 +31,7 @@ func TestNextAttemptFollowsTheReflectorsBackoff(t *testing.T) {
 	a := newAttempts()
 	t0 := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
 	a.start("cm", t0)
-	if at := a.next(watching("cm", t0)); !at.IsZero() {
+	if at := a.next(watching("cm", t0), t0); !at.IsZero() {
 		t.Fatalf("a watching informer tries again at %v", at)
 	}
 	at := t0.Add(3 * time.Minute)
@@ -39,7 +39,7 @@ func TestNextAttemptFollowsTheReflectorsBackoff(t *testing.T) {
 		12800 * time.Millisecond, 25600 * time.Millisecond, 51200 * time.Millisecond, time.Minute, time.Minute} {
 		s := failing("cm", true, uint64(i+1), refusedErr, at)
 		a.observe(s)
-		if got := a.next(s).Sub(at); got != want {
+		if got := a.next(s, at).Sub(at); got != want {
 			t.Errorf("failure %d: next attempt at the latest %s after it, want %s", i+1, got, want)
 		}
 		at = at.Add(10 * time.Second)
@@ -48,20 +48,24 @@ func TestNextAttemptFollowsTheReflectorsBackoff(t *testing.T) {
 	at = t0.Add(3*time.Minute + 2*time.Minute + time.Second)
 	s := failing("cm", true, 9, goneErr, at)
 	a.observe(s)
-	if got := a.next(s).Sub(at); got != 1600*time.Millisecond {
+	if got := a.next(s, at).Sub(at); got != 1600*time.Millisecond {
 		t.Errorf("after the reset: %s, want 1.6s", got)
 	}
 	// Two failures seen in one look count as two.
 	s = failing("cm", true, 11, goneErr, at.Add(2*time.Second))
 	a.observe(s)
-	if got := a.next(s).Sub(at.Add(2 * time.Second)); got != 6400*time.Millisecond {
+	if got := a.next(s, at.Add(2*time.Second)).Sub(at.Add(2 * time.Second)); got != 6400*time.Millisecond {
 		t.Errorf("third failure of the run: %s, want 6.4s", got)
+	}
+	// A latest time gone by without a failure seen: one more step.
+	if got := a.next(s, at.Add(10*time.Second)).Sub(at.Add(2 * time.Second)); got != 12800*time.Millisecond {
+		t.Errorf("overdue: %s after the last failure, want 12.8s", got)
 	}
 	// A restarted informer's backoff is new.
 	a.start("cm", at.Add(3*time.Second))
 	s = failing("cm", false, 1, refusedErr, at.Add(4*time.Second))
 	a.observe(s)
-	if got := a.next(s).Sub(at.Add(4 * time.Second)); got != 1600*time.Millisecond {
+	if got := a.next(s, at.Add(4*time.Second)).Sub(at.Add(4 * time.Second)); got != 1600*time.Millisecond {
 		t.Errorf("first failure of a restarted informer: %s, want 1.6s", got)
 	}
 }

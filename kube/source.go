@@ -322,7 +322,8 @@ func (s *Source) reason(informer string, snap source.Informer) string {
 	case f.denied != "":
 		return f.denied + s.othersKeepWorking(informer)
 	}
-	return linkReason(snap, s.attempts.next(snap), time.Now())
+	now := time.Now()
+	return linkReason(snap, s.attempts.next(snap, now), now)
 }
 
 // othersKeepWorking is "; the other resources keep working" when some
@@ -385,7 +386,7 @@ func (s *Source) status(snaps []source.Informer) source.Status {
 	live := false
 	for _, snap := range snaps {
 		s.attempts.observe(snap)
-		if at := s.attempts.next(snap); !at.IsZero() {
+		if at := s.attempts.next(snap, now); !at.IsZero() {
 			next[snap.Name] = at
 		}
 		if snap.Stopped {

@@ -73,8 +73,9 @@ func TestDashboardMemory(t *testing.T) {
 		refRSS = append(refRSS, typedInformerRSS(t, ref, c.Kubeconfig, ns))
 		dashRSS = append(dashRSS, dashboardRSS(t, bin, c.Kubeconfig, ns, n, fmt.Sprint(round), ""))
 		r, d := refRSS[round], dashRSS[round]
-		t.Logf("round %d: peak: typed informer %.1f MiB, dashboard %.1f MiB: %.2f×; idle: %.1f vs %.1f MiB: %.2f×", round+1,
-			mib(r.peak), mib(d.peak), float64(d.peak)/float64(r.peak), mib(r.idle), mib(d.idle), float64(d.idle)/float64(r.idle))
+		t.Logf("round %d: peak: typed informer %.1f MiB, dashboard %.1f MiB: %.2f×; idle: %.1f vs %.1f MiB: %.2f× (anonymous %.1f vs %.1f, file-backed %.1f vs %.1f)", round+1,
+			mib(r.peak), mib(d.peak), float64(d.peak)/float64(r.peak), mib(r.idle), mib(d.idle), float64(d.idle)/float64(r.idle),
+			mib(r.anon), mib(d.anon), mib(r.file), mib(d.file))
 		if extra != "" {
 			x := dashboardRSS(t, bin, c.Kubeconfig, ns, n, fmt.Sprint(round)+"x", extra)
 			t.Logf("round %d: dashboard with %s: peak %.1f MiB (%.2f×), idle %.1f MiB (%.2f×)", round+1, extra,
@@ -98,7 +99,7 @@ const memoryPeakGoal = 1.2
 
 // rss is one process's resident memory: the most it ever held (VmHWM)
 // and the median once synced and idle.
-type rss struct{ peak, idle int64 }
+type rss struct{ peak, idle, anon, file int64 }
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }
 
@@ -160,7 +161,7 @@ func idleRSS(pid int) rss {
 		v = append(v, float64(vmRSS(pid)))
 		time.Sleep(time.Second)
 	}
-	return rss{peak: procStatus(pid, "VmHWM:"), idle: int64(median(v))}
+	return rss{peak: procStatus(pid, "VmHWM:"), idle: int64(median(v)), anon: procStatus(pid, "RssAnon:"), file: procStatus(pid, "RssFile:")}
 }
 
 // createConfigMaps creates n configmaps of about 600 B each.
