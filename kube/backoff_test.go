@@ -141,12 +141,16 @@ func TestLinkReasons(t *testing.T) {
 	if why := linkReason(failing("secrets", true, 3, goneErr, now), now.Add(6400*time.Millisecond), now); !strings.HasSuffix(why, "client-go lists again within 6s (its backoff)") {
 		t.Errorf("%q", why)
 	}
-	denied := map[string]informerFacts{"configmaps": {denied: "denied: you may not list configmaps"}, "secrets": {denied: "denied: you may not list secrets"}}
-	if why := testSource(denied).reason("secrets", source.Informer{Name: "secrets"}); strings.Contains(why, "keep working") {
-		t.Errorf("every informer denied, yet %q", why)
+	denied := testSource(map[string]informerFacts{"configmaps": {denied: "denied: you may not list configmaps"}, "secrets": {denied: "denied: you may not list secrets"}, "pods": {}})
+	// pods is allowed but its server is away: nothing keeps working.
+	denied.status([]source.Informer{failing("configmaps", false, 1, deniedErr, now), failing("secrets", false, 1, deniedErr, now),
+		failing("pods", false, 1, refusedErr, now)})
+	if why := denied.reason("secrets", source.Informer{Name: "secrets"}); strings.Contains(why, "keep working") {
+		t.Errorf("0/3 working, yet %q", why)
 	}
-	denied["pods"] = informerFacts{}
-	if why := testSource(denied).reason("secrets", source.Informer{Name: "secrets"}); !strings.HasSuffix(why, "; the other resources keep working") {
-		t.Errorf("pods can sync, yet %q", why)
+	denied.status([]source.Informer{failing("configmaps", false, 1, deniedErr, now), failing("secrets", false, 1, deniedErr, now),
+		watching("pods", now)})
+	if why := denied.reason("secrets", source.Informer{Name: "secrets"}); !strings.HasSuffix(why, "; the other resources keep working") {
+		t.Errorf("pods watching, yet %q", why)
 	}
 }

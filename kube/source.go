@@ -55,6 +55,9 @@ type Source struct {
 	// nextAt is, per informer waiting out its reflector's backoff, when
 	// it tries again at the latest, as the last frame saw it.
 	nextAt map[string]time.Time
+	// working are the informers whose watch is open or list runs, as the
+	// last frame saw them.
+	working map[string]bool
 	// attempts follows the informers' failures (its own lock).
 	attempts *attempts
 	tables   *tables // kubectl's columns for the Store view
@@ -327,12 +330,12 @@ func (s *Source) reason(informer string, snap source.Informer) string {
 }
 
 // othersKeepWorking is "; the other resources keep working" when some
-// other informer can sync, "" when none can.
+// other informer is watching or listing, "" when none is.
 func (s *Source) othersKeepWorking(informer string) string {
 	s.factsMu.RLock()
 	defer s.factsMu.RUnlock()
-	for name, f := range s.facts {
-		if name != informer && f.denied == "" && f.unwatched == "" {
+	for name := range s.working {
+		if name != informer {
 			return "; the other resources keep working"
 		}
 	}
@@ -381,6 +384,7 @@ func retryWhen(next, now time.Time) string {
 func (s *Source) status(snaps []source.Informer) source.Status {
 	now := time.Now()
 	next := make(map[string]time.Time)
+	working := make(map[string]bool)
 	var downErr string
 	var downAt, upAt, retry time.Time
 	live := false
@@ -395,6 +399,7 @@ func (s *Source) status(snaps []source.Informer) source.Status {
 		r := snap.Reflector
 		if r.WatchOpen || r.ListInProgress {
 			live = true
+			working[snap.Name] = true
 		}
 		if r.LastHeard.After(upAt) {
 			upAt = r.LastHeard
@@ -413,7 +418,7 @@ func (s *Source) status(snaps []source.Informer) source.Status {
 		}
 	}
 	s.factsMu.Lock()
-	s.nextAt = next
+	s.nextAt, s.working = next, working
 	s.factsMu.Unlock()
 	switch {
 	case live, downErr == "" && !upAt.IsZero(), downErr != "" && upAt.After(downAt):
