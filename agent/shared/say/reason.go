@@ -82,7 +82,7 @@ func ErrorReason(msg, what string) string {
 		strings.Contains(low, "connection reset"), strings.Contains(low, "eof"), strings.Contains(low, "tls:"):
 		return "cannot reach the API server: " + msg
 	case gone(msg):
-		return "the resourceVersion expired (410 Gone): relisting"
+		return "relist pending: the resourceVersion expired (410 Gone), and client-go lists again after its backoff"
 	case strings.Contains(low, "could not find the requested resource"), strings.Contains(low, "the server could not find"):
 		return "the server does not serve this resource any more: " + msg
 	}
