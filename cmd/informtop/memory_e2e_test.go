@@ -59,7 +59,9 @@ func TestDashboardMemory(t *testing.T) {
 	if prof := os.Getenv("INFORMTOP_HEAPPROFILE"); prof != "" {
 		// What the dashboard holds, written on SIGUSR1 once idle.
 		bin = filepath.Join(dir, "informtop-heapprofile")
-		if out, err := exec.Command("go", "build", "-tags", "heapprofile", "-o", bin, ".").CombinedOutput(); err != nil {
+		build := exec.Command("go", "build", "-tags", "heapprofile", "-o", bin, ".")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
 			t.Fatalf("go build: %v\n%s", err, out)
 		}
 	}
