@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -33,9 +35,9 @@ func TestFailuresInTmux(t *testing.T) {
 	dir := t.TempDir()
 	bin := buildInformtop(t, dir)
 	tm := &tmux{t: t, socket: filepath.Join(dir, "tmux.sock"), session: "failures"}
-	exitFile := filepath.Join(dir, "exit-code")
-	cmd := fmt.Sprintf("env HOME=%s XDG_CONFIG_HOME=%s %s --kubeconfig %s -n outage -r configmaps,secrets; echo $? > %s",
-		t.TempDir(), t.TempDir(), bin, c.Kubeconfig, exitFile)
+	exitFile, pidFile, stderr := filepath.Join(dir, "exit-code"), filepath.Join(dir, "pid"), filepath.Join(dir, "stderr")
+	cmd := fmt.Sprintf("env HOME=%s XDG_CONFIG_HOME=%s sh -c 'echo $$ > %s; exec %s --kubeconfig %s -n outage -r configmaps,secrets 2>%s'; echo $? > %s",
+		t.TempDir(), t.TempDir(), pidFile, bin, c.Kubeconfig, stderr, exitFile)
 	tm.run("new-session", "-d", "-s", tm.session, "-x", "80", "-y", "24", cmd)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
 
@@ -89,5 +91,33 @@ func TestFailuresInTmux(t *testing.T) {
 		return strings.Contains(s, "2/2 synced") && !strings.Contains(s, "disconnected")
 	})
 	tm.keys("q")
-	tm.waitExit(exitFile)
+	exitedOrDump(t, tm, exitFile, pidFile, stderr)
+}
+
+// exitedOrDump is waitExit that, when the program does not end, has it
+// print its goroutines (SIGQUIT) and shows them: what it waits for.
+func exitedOrDump(t *testing.T, tm *tmux, exitFile, pidFile, stderr string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if data, err := os.ReadFile(exitFile); err == nil && strings.TrimSpace(string(data)) != "" {
+			if code := strings.TrimSpace(string(data)); code != "0" {
+				out, _ := os.ReadFile(stderr)
+				t.Fatalf("informtop exited with code %s:\n%s", code, out)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if data, err := os.ReadFile(pidFile); err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+			_ = syscall.Kill(pid, syscall.SIGQUIT)
+			time.Sleep(2 * time.Second)
+		}
+	}
+	out, _ := os.ReadFile(stderr)
+	t.Fatalf("informtop did not exit within 15 s of q; its goroutines:\n%s", out)
 }
