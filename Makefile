@@ -9,8 +9,11 @@ STATICCHECK_VERSION ?= v0.8.2
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 BIN ?= ./bin/informtop
 
+# CGO_ENABLED=0: kubectl's flags (cli-runtime) link kustomize, which links
+# Go's plugin package; with cgo on, that makes the linker keep every exported
+# symbol (a 105 MB binary instead of 81) and a start that maps ~15 MB more.
 build:
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/informtop
+	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/informtop
 
 run: build
 	$(BIN)

@@ -55,5 +55,5 @@ func denied(ctx context.Context, c kubernetes.Interface, r resource, ns, as stri
 	if reason != "" {
 		msg += ": " + reason
 	}
-	return msg + "; the other resources keep working"
+	return msg
 }

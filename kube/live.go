@@ -42,6 +42,13 @@ func (s *Source) Watch(ctx context.Context, arg string, where source.Where) (str
 	}
 	r := res[0]
 	ns := s.namespaceFor(where)
+	if r.namespaced() && where.Namespace != "" && !where.All {
+		// Only a namespace that does not exist stops it: the note of one
+		// that could not be checked belongs to the source's namespace.
+		if _, err := checkNamespace(ctx, s.live.review, ns, s.live.as, s.server); err != nil {
+			return "", err
+		}
+	}
 	name := r.name()
 	cur, watched := s.fact(name)
 	if watched && (!r.namespaced() || cur.namespace == ns) {
@@ -67,8 +74,16 @@ func (s *Source) UseNamespace(ctx context.Context, where source.Where) error {
 	ctx, cancel := context.WithTimeout(ctx, s.live.timeout)
 	defer cancel()
 	ns := s.namespaceFor(where)
+	note := ""
+	if ns != "" {
+		var err error
+		if note, err = checkNamespace(ctx, s.live.review, ns, s.live.as, s.server); err != nil {
+			return err // nothing changed: the informers keep watching where they were
+		}
+	}
 	s.factsMu.Lock()
 	s.scope.Namespace, s.scope.AllNamespaces = ns, ns == ""
+	s.nsNote = note
 	s.factsMu.Unlock()
 	for _, e := range s.Informers() {
 		f, ok := s.fact(e.Name())

@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/clock"
 
 	"github.com/informtop/informtop/agent/shared/humanize"
 	"github.com/informtop/informtop/agent/shared/say"
@@ -42,8 +43,8 @@ const apiServersEvery = time.Minute
 // resources (its watch cache, dispatch, terminated watchers) from its
 // /metrics, when the user may get that URL. It only reads.
 //
-// Locking: mu guards resources, last, read, started, hostList and
-// hostsAt; the rest is fixed after newServerMetrics.
+// Locking: mu guards resources, last, read, started, wantedAt, hostList
+// and hostsAt; the rest is fixed after newServerMetrics.
 type serverMetrics struct {
 	get       func(ctx context.Context) ([]byte, error)
 	hosts     func(ctx context.Context) []string // the cluster's API servers, nil when unknown
@@ -55,11 +56,17 @@ type serverMetrics struct {
 	// demand holds a token while someone wants the figures: WantServer
 	// and waitRead put one, the read loop takes it.
 	demand chan struct{}
+	// clock times the reads; the real one unless a test sets it.
+	clock clock.Clock
+	// turned, when set (tests), hears after each turn of the read loop
+	// whether it read.
+	turned chan<- bool
 
-	mu      sync.Mutex
-	last    map[string]source.ServerStats
-	read    chan struct{} // closed when last is first set; made on demand
-	started time.Time     // when the API server that answered the last scrape started
+	mu       sync.Mutex
+	wantedAt time.Time // the newest want; a token older than wantFor reads nothing
+	last     map[string]source.ServerStats
+	read     chan struct{} // closed when last is first set; made on demand
+	started  time.Time     // when the API server that answered the last scrape started
 
 	hostList []string  // the API servers' hosts as last listed
 	hostsAt  time.Time // when they were listed; zero before the first time
@@ -93,7 +100,7 @@ func newServerMetrics(c kubernetes.Interface, from, as, denied string, every tim
 		every = DefaultServerMetricsEvery
 	}
 	m := &serverMetrics{from: from, denied: denied, forbidden: metricsPermission(as), resources: map[string]schema.GroupResource{},
-		every: every, demand: make(chan struct{}, 1)}
+		every: every, demand: make(chan struct{}, 1), clock: clock.RealClock{}}
 	m.get = func(ctx context.Context) ([]byte, error) { return readMetrics(ctx, c) }
 	m.hosts = func(ctx context.Context) []string { return apiServerHosts(ctx, c) }
 	return m
@@ -104,8 +111,17 @@ func newServerMetrics(c kubernetes.Interface, from, as, denied string, every tim
 // authorizer webhook that failed closed recovers), so seldom.
 const forbiddenRetryEvery = time.Minute
 
+// wantFor is how long one want keeps the figures wanted. The dashboard
+// says it every refresh while the Pipeline view is shown; a reading that
+// comes due later than this after the last want, the user having left
+// the view, is not made (it used to be, up to a minute after).
+const wantFor = 3 * time.Second
+
 // want asks for a reading: the next one the loop may make.
 func (m *serverMetrics) want() {
+	m.mu.Lock()
+	m.wantedAt = m.now()
+	m.mu.Unlock()
 	select {
 	case m.demand <- struct{}{}:
 	default: // one is asked for already
@@ -127,14 +143,18 @@ func (m *serverMetrics) run(ctx context.Context) {
 			return
 		case <-m.demand:
 		}
-		if wait := time.Until(next); wait > 0 {
-			t := time.NewTimer(wait)
+		if wait := next.Sub(m.now()); wait > 0 {
+			t := m.clk().NewTimer(wait)
 			select {
 			case <-ctx.Done():
 				t.Stop()
 				return
-			case <-t.C:
+			case <-t.C():
 			}
+		}
+		if !m.stillWanted() {
+			m.turn(false)
+			continue
 		}
 		gap := m.every
 		if !m.scrape(ctx) {
@@ -143,8 +163,32 @@ func (m *serverMetrics) run(ctx context.Context) {
 			}
 			gap = forbiddenRetryEvery
 		}
-		next = time.Now().Add(gap)
+		next = m.now().Add(gap)
+		m.turn(true)
 	}
+}
+
+// stillWanted reports whether someone asked for the figures within wantFor.
+func (m *serverMetrics) stillWanted() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.now().Sub(m.wantedAt) <= wantFor
+}
+
+func (m *serverMetrics) turn(read bool) {
+	if m.turned != nil {
+		m.turned <- read
+	}
+}
+
+func (m *serverMetrics) now() time.Time { return m.clk().Now() }
+
+// clk is the clock, real when none was set (tests that build the struct).
+func (m *serverMetrics) clk() clock.Clock {
+	if m.clock == nil {
+		return clock.RealClock{}
+	}
+	return m.clock
 }
 
 // waitRead asks for a reading and returns once the first scrape has

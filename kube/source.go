@@ -47,9 +47,20 @@ type Source struct {
 	factsMu sync.RWMutex
 	// facts are, per informer, what it watches, what the user may not do
 	// and how its objects are decoded.
-	facts  map[string]informerFacts
-	scope  Scope
-	tables *tables // kubectl's columns for the Store view
+	facts map[string]informerFacts
+	scope Scope
+	// nsNote says the namespace watched could not be checked, "" when it
+	// was (or all namespaces are watched).
+	nsNote string
+	// nextAt is, per informer waiting out its reflector's backoff, when
+	// it tries again at the latest, as the last frame saw it.
+	nextAt map[string]time.Time
+	// working are the informers whose watch is open or list runs, as the
+	// last frame saw them.
+	working map[string]bool
+	// attempts follows the informers' failures (its own lock).
+	attempts *attempts
+	tables   *tables // kubectl's columns for the Store view
 }
 
 // Scope is what the source watches: where and which.
@@ -169,7 +180,7 @@ func New(ctx context.Context, o Options) (*Source, error) {
 		return nil, err
 	}
 
-	s := &Source{server: cfg.Host, facts: map[string]informerFacts{}, pageSize: o.PageSize,
+	s := &Source{server: cfg.Host, facts: map[string]informerFacts{}, pageSize: o.PageSize, attempts: newAttempts(),
 		live: liveClients{mu: &sync.Mutex{}, mapper: mapper, disco: disco, clients: cs, review: review, opts: o, timeout: timeout}}
 	s.scope = Scope{Context: raw.CurrentContext, Server: cfg.Host, Namespace: ns, AllNamespaces: o.AllNamespaces, LabelSelector: o.LabelSelector}
 	if o.Flags.Context != nil && *o.Flags.Context != "" {
@@ -183,6 +194,7 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	// Access checks run side by side: one round trip each.
 	checks := make([]string, len(res))
 	metricsWhy := ""
+	var nsErr error
 	var wg sync.WaitGroup
 	for i, r := range res {
 		wg.Go(func() { checks[i] = denied(actx, review, r, ns, as) })
@@ -190,10 +202,19 @@ func New(ctx context.Context, o Options) (*Source, error) {
 	if !o.NoServerMetrics {
 		wg.Go(func() { metricsWhy = metricsDenied(actx, review, as) })
 	}
+	if ns != "" && namespaced(res) {
+		wg.Go(func() { s.nsNote, nsErr = checkNamespace(actx, review, ns, as, cfg.Host) })
+	}
 	wg.Wait()
+	if nsErr != nil {
+		if o.Flags.Namespace == nil || *o.Flags.Namespace == "" {
+			return nil, fmt.Errorf("%w; it is the namespace of context %s in the kubeconfig: pass -n with one that exists, or -A", nsErr, s.scope.Context)
+		}
+		return nil, fmt.Errorf("-n %s: %w; pass one that exists, or -A", ns, nsErr)
+	}
 	// Lifecycle events only (no per-item events), so a smaller ring than the
 	// demo's holds minutes of them and costs ~0.5 MB instead of 2 MB.
-	cfgLocal := local.Config{Kind: "kube", Title: title, Status: s.status, Reason: s.reason, EventRingSize: local.DefaultEngineRingSize}
+	cfgLocal := local.Config{Kind: "kube", Title: title, Status: s.status, Reason: s.reason, Notes: s.namespaceNote, EventRingSize: local.DefaultEngineRingSize}
 	if o.NoServerMetrics {
 		cfgLocal.Server = s.serverOff
 	} else {
@@ -236,7 +257,9 @@ func (s *Source) add(r resource, ns, deniedWhy, old string) error {
 	// it in, and a frame then asks for them.
 	s.factsMu.Lock()
 	s.facts[name] = f
+	delete(s.nextAt, name)
 	s.factsMu.Unlock()
+	s.attempts.start(name, time.Now())
 	_, err = s.Replace(local.Change{Old: old,
 		Spec: local.InformerSpec{Name: name, Resource: name, Namespace: watched, Group: gvr.Group, Version: gvr.Version,
 			Queue: o.Queue, ListerWatcher: lw, Example: example,
@@ -261,6 +284,16 @@ func (s *Source) add(r resource, ns, deniedWhy, old string) error {
 	return nil
 }
 
+// namespaced reports whether any of res lives in namespaces.
+func namespaced(res []resource) bool {
+	for _, r := range res {
+		if r.namespaced() {
+			return true
+		}
+	}
+	return false
+}
+
 // fact is what the source knows of the named informer.
 func (s *Source) fact(informer string) (informerFacts, bool) {
 	s.factsMu.RLock()
@@ -283,37 +316,121 @@ func (s *Source) WaitSynced(ctx context.Context) error {
 // Decoding says how the named informer's objects are read.
 func (s *Source) Decoding(informer string) Decoding { f, _ := s.fact(informer); return f.decoding }
 
-// reason prefers what informtop checked itself over what the snapshot shows.
+// reason prefers what informtop checked itself over what the snapshot
+// shows, and words the informer's link to the server when that is why it
+// has not synced. It is asked only of informers that have not synced.
 func (s *Source) reason(informer string, snap source.Informer) string {
 	f, _ := s.fact(informer)
 	switch {
 	case f.unwatched != "":
 		return f.unwatched
 	case f.denied != "":
-		return f.denied
+		return f.denied + s.othersKeepWorking(informer)
+	}
+	now := time.Now()
+	return linkReason(snap, s.attempts.next(snap, now), now)
+}
+
+// othersKeepWorking is "; the other resources keep working" when some
+// other informer is watching or listing, "" when none is.
+func (s *Source) othersKeepWorking(informer string) string {
+	s.factsMu.RLock()
+	defer s.factsMu.RUnlock()
+	for name := range s.working {
+		if name != informer {
+			return "; the other resources keep working"
+		}
 	}
 	return ""
 }
 
-// status is disconnected while no informer's watch is open and the last
-// attempt failed.
+// linkReason says why an informer whose link is down has not synced, and
+// when client-go tries again (next, the latest it will; zero if unknown);
+// "" when its link is not why.
+func linkReason(snap source.Informer, next, now time.Time) string {
+	r := snap.Reflector
+	switch source.LinkOf(snap, false) {
+	case source.LinkWatchDown:
+		return "watch down: " + say.ErrorReason(say.Cause(r.LastError), "the last list or watch failed") + retryWhen(next, now)
+	case source.LinkRelistPending:
+		what := "the server answered " + say.Cause(r.LastError)
+		if source.Expired(r.LastError) {
+			what = "the server answered 410 Gone (the resourceVersion is older than its history)"
+		}
+		return "relist pending: " + what + "; client-go lists again" + strings.TrimPrefix(retryWhen(next, now), "; client-go retries")
+	case source.LinkForbidden:
+		return "forbidden: " + say.ErrorReason(say.Cause(r.LastError), "the server refused it") + retryWhen(next, now)
+	}
+	return ""
+}
+
+// retryWhen is "; client-go retries within 12s (its backoff)", or without
+// the time when it is not known.
+func retryWhen(next, now time.Time) string {
+	if next.IsZero() {
+		return "; client-go retries with backoff"
+	}
+	if d := next.Sub(now).Round(time.Second); d > 0 {
+		return "; client-go retries within " + d.String() + " (its backoff)"
+	}
+	return "; client-go retries any moment"
+}
+
+// status is the connection's state, from every informer's link: live
+// while a watch is open or a list runs, and while the server's newest
+// word is an answer (a 403, a 410: each informer's own state says
+// those); disconnected when the newest thing known is that the server
+// could not be reached, with when client-go tries again; connecting
+// before anything. It also keeps when each backed-off informer tries
+// again, for NextAttempts.
 func (s *Source) status(snaps []source.Informer) source.Status {
-	var lastErr string
-	var at time.Time
+	now := time.Now()
+	next := make(map[string]time.Time)
+	working := make(map[string]bool)
+	var downErr string
+	var downAt, upAt, retry time.Time
+	live := false
 	for _, snap := range snaps {
+		s.attempts.observe(snap)
+		if at := s.attempts.next(snap, now); !at.IsZero() {
+			next[snap.Name] = at
+		}
+		if snap.Stopped {
+			continue
+		}
 		r := snap.Reflector
 		if r.WatchOpen || r.ListInProgress {
-			return source.Status{State: source.Live}
+			live = true
+			working[snap.Name] = true
 		}
-		if r.LastError != "" && r.LastErrorTime.After(at) {
-			lastErr, at = r.LastError, r.LastErrorTime
+		if r.LastHeard.After(upAt) {
+			upAt = r.LastHeard
+		}
+		switch {
+		case r.LastError == "":
+		case source.Unreachable(r.LastError):
+			if r.LastErrorTime.After(downAt) || downErr == "" {
+				downErr, downAt = r.LastError, r.LastErrorTime
+			}
+			if at := next[snap.Name]; !at.IsZero() && (retry.IsZero() || at.Before(retry)) {
+				retry = at
+			}
+		case r.LastErrorTime.After(upAt):
+			upAt = r.LastErrorTime // an answer: 403, 410, 500
 		}
 	}
-	if lastErr == "" {
+	s.factsMu.Lock()
+	s.nextAt, s.working = next, working
+	s.factsMu.Unlock()
+	switch {
+	case live, downErr == "" && !upAt.IsZero(), downErr != "" && upAt.After(downAt):
+		return source.Status{State: source.Live}
+	case downErr == "":
 		return source.Status{State: source.Connecting, Message: "connecting to " + s.server}
 	}
-	return source.Status{State: source.Disconnected, LastError: lastErr,
-		Message: "no watch open on " + s.server + ": " + say.ErrorReason(lastErr, "the last list or watch failed") + "; retrying with backoff"}
+	cause := say.ErrorReason(say.Cause(downErr), "the last list or watch failed")
+	return source.Status{State: source.Disconnected, LastError: cause, NextRetry: retry,
+		Message: "no watch open on " + s.server + ": " + cause + retryWhen(retry, now)}
 }
 
 // kubeconfigError explains a kubeconfig that cannot be used.
@@ -428,7 +545,7 @@ func teachRedactedKinds(res []resource) {
 // server's figures and kubectl's columns.
 func (s *Source) Controls() source.Controls {
 	c := s.Source.Controls()
-	c.Verifier, c.Server, c.Retarget = s, s, s
+	c.Verifier, c.Server, c.Retarget, c.Retry = s, s, s, s
 	c.Table, c.Describe, c.Logs = s.tables, s.tables, s.tables
 	return c
 }

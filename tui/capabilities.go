@@ -26,6 +26,8 @@ type capabilities struct {
 	table    source.TableReader
 	describe source.Describer
 	logs     source.LogStreamer
+	// retry restarts backed-off informers and says when they retry.
+	retry source.Retrier
 	// fleet: the source lists controller processes (Frame.Processes), so
 	// the dashboard has a Fleet view and Enter attaches to one.
 	fleet bool
@@ -35,7 +37,7 @@ func capabilitiesOf(src source.Source) capabilities {
 	c := src.Controls()
 	return capabilities{proc: c.Processing, stall: c.Stalling, faults: c.Faults, work: c.Workload,
 		queue: c.Queue, pager: c.QueuePager, owes: c.Backlog, verify: c.Verifier, server: c.Server, retarget: c.Retarget, table: c.Table,
-		describe: c.Describe, logs: c.Logs,
+		describe: c.Describe, logs: c.Logs, retry: c.Retry,
 		fleet: src.Kind() == "fleet"}
 }
 
@@ -63,6 +65,8 @@ func (k *keyMap) controlGroups(c capabilities, inf *source.Informer) []controlGr
 			why: "dropping the watch and expiring history need the demo's simulated API server; informtop never changes a real one"},
 		{keys: []*key.Binding{&k.Faster, &k.Slower}, offered: c.work != nil,
 			why: "the workload rate is the demo's simulated churn; this source's changes come from its cluster"},
+		{keys: []*key.Binding{&k.Retry}, offered: c.retry != nil,
+			why: "retrying now restarts informers that run inside informtop against a cluster; this source's informers run elsewhere, and retry on their own"},
 		{keys: []*key.Binding{&k.Verify}, offered: c.verify != nil,
 			why: "verify compares a cache with a real API server's LIST at the cache's resourceVersion: it works on a cluster, and on attach started with --verify --kubeconfig …"},
 	}

@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -107,6 +109,13 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 		return do(func() (string, error) {
 			return "resync forced on " + inf, caps.proc.Resync(inf)
 		})
+	case key.Matches(msg, k.Retry):
+		return do(func() (string, error) {
+			ctx, cancel := context.WithTimeout(context.Background(), retryTimeout)
+			defer cancel()
+			restarted, err := caps.retry.RetryNow(ctx)
+			return retriedText(restarted), err
+		})
 	case key.Matches(msg, k.Verify):
 		if inf == "" {
 			return nil
@@ -123,6 +132,18 @@ func (m *Model) control(msg tea.KeyPressMsg) tea.Cmd {
 		})
 	}
 	return nil
+}
+
+// retryTimeout bounds one retry-now: a check that the server answers, and
+// an access check per informer restarted.
+const retryTimeout = 30 * time.Second
+
+// retriedText says what a retry-now did.
+func retriedText(restarted []string) string {
+	if len(restarted) == 0 {
+		return "nothing to retry: no informer is waiting out client-go's backoff"
+	}
+	return "restarted the list and watch of " + strings.Join(restarted, ", ") + " now, instead of after client-go's backoff"
 }
 
 // changesPerSecond is a workload rate in words: "1 change/s", "12 changes/s".

@@ -273,7 +273,11 @@ func headerHandlers(c *common, named bool) string {
 	if !named {
 		waiting = nil
 	}
-	return c.styles.dim.Render(" │ handlers ") + syncSummary(c.styles, synced, len(s.Listeners), waiting)
+	label := " │ handlers "
+	if named && len(c.data.snaps) > 1 {
+		label = " │ " + possessive(s.Name) + " handlers " // the one shown's, not every informer's
+	}
+	return c.styles.dim.Render(label) + syncSummary(c.styles, synced, len(s.Listeners), waiting)
 }
 
 // headerOverflow is " │ dashboard log overflow N": event-log entries this
@@ -413,11 +417,7 @@ func connProblem(c *common, s *source.Informer) string {
 	if !s.Started || s.Stopped || r.WatchOpen || r.ListInProgress || r.LastError == "" {
 		return ""
 	}
-	msg := "watch down"
-	if !r.LastErrorTime.IsZero() {
-		msg += ", last error " + humanize.Duration(since(c.now(), r.LastErrorTime)) + " ago"
-	}
-	return msg + ": " + briefURLs(firstLine(r.LastError)) + "; retrying"
+	return linkProblem(c, s)
 }
 
 func firstLine(s string) string {

@@ -3,9 +3,11 @@ package tui
 import (
 	"regexp"
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/informtop/informtop/agent/shared/humanize"
 	"github.com/informtop/informtop/agent/shared/say"
 	"github.com/informtop/informtop/agent/source"
 )
@@ -30,9 +32,60 @@ func (s sentence) String() string {
 }
 
 // sourceTrouble is the source's own trouble (an endpoint gone, another
-// version), "" while it is live with nothing to say.
+// version), "" while it is live with nothing to say. Disconnected, it
+// names the key that retries at once, where there is one.
 func sourceTrouble(c *common) sentence {
-	return sentence{briefURLs(say.Status(c.data.status, c.data.updated)), c.styles.bad}
+	text := briefURLs(say.Status(c.data.status, c.data.updated))
+	if text != "" && c.data.status.State == source.Disconnected {
+		text += retryKeyHint(c)
+	}
+	return sentence{text, c.styles.bad}
+}
+
+// retryKeyHint is " · ctrl+r retries now" when the source can, "" otherwise.
+func retryKeyHint(c *common) string {
+	if c.caps.retry == nil || !c.keys.Retry.Enabled() {
+		return ""
+	}
+	return " · " + c.keys.Retry.Help().Key + " retries now"
+}
+
+// linkProblem words the link of an informer whose watch is not open after
+// a failure, from its state (source.LinkOf): the server refused it,
+// answered 410 and a relist waits for client-go's backoff, or was not
+// reached; with when client-go tries again, where the source knows.
+func linkProblem(c *common, s *source.Informer) string {
+	r := s.Reflector
+	cause := briefURLs(firstLine(r.LastError)) // the informer's own request: it says which host
+	var msg string
+	switch source.LinkOf(*s, false) {
+	case source.LinkForbidden:
+		msg = "forbidden: " + cause
+	case source.LinkRelistPending:
+		msg = "relist pending: the server answered " + cause
+		if source.Expired(r.LastError) {
+			msg = "relist pending: the server answered 410 Gone (the resourceVersion is older than its history)"
+		}
+	default:
+		msg = "watch down"
+		if !r.LastErrorTime.IsZero() {
+			msg += ", last error " + humanize.Duration(since(c.now(), r.LastErrorTime)) + " ago"
+		}
+		msg += ": " + cause
+	}
+	next := time.Time{}
+	if c.caps.retry != nil {
+		next = c.caps.retry.NextAttempts()[s.Name]
+	}
+	switch d := next.Sub(c.now()).Round(time.Second); {
+	case next.IsZero():
+		msg += "; retrying"
+	case d > 0:
+		msg += "; client-go retries within " + d.String()
+	default:
+		msg += "; client-go retries any moment"
+	}
+	return msg + retryKeyHint(c)
 }
 
 // requestURL is a URL in an error client-go wrote: scheme, host, then its
@@ -88,7 +141,7 @@ func informerNote(c *common) sentence {
 			// The source's sentence says what the error means and what
 			// to do; the bare problem only when it has none.
 			if why != "" {
-				return sentence{"✗ not synced: " + briefURLs(why), st.bad}
+				return sentence{"✗ not synced: " + briefURLs(why) + retryKeyHint(c), st.bad}
 			}
 			// A disconnected source has every watch down, and its own
 			// sentence already says why.
@@ -157,4 +210,12 @@ func joinLines(first string, more []string) string {
 		return first
 	}
 	return first + "\n" + strings.Join(more, "\n")
+}
+
+// possessive is "pods'" or "deployment's".
+func possessive(name string) string {
+	if strings.HasSuffix(name, "s") {
+		return name + "'"
+	}
+	return name + "'s"
 }

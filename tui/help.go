@@ -54,7 +54,7 @@ func helpGroups(k *keyMap, caps capabilities, inf *source.Informer, kind string,
 	}
 	// In a fixed order, most used first; stall is listed in its view.
 	var controls []key.Binding
-	for _, b := range []*key.Binding{&k.Verify, &k.Pause, &k.Step, &k.BatchStep, &k.DropWatch, &k.Expire, &k.Resync, &k.Faster, &k.Slower} {
+	for _, b := range []*key.Binding{&k.Verify, &k.Retry, &k.Pause, &k.Step, &k.BatchStep, &k.DropWatch, &k.Expire, &k.Resync, &k.Faster, &k.Slower} {
 		if offered[b] {
 			controls = append(controls, *b)
 		}

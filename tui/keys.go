@@ -20,6 +20,9 @@ type keyMap struct {
 	Pause, Step, Stall, DropWatch, Expire, Resync, Faster, Slower key.Binding
 	// Verify compares the informer's cache with the API server.
 	Verify key.Binding
+	// Retry restarts, after an outage, the informers client-go's backoff
+	// holds back.
+	Retry key.Binding
 
 	// Navigation, forwarded to the focused view.
 	Up, Down, PageUp, PageDown, Top, Bottom, Open, Back, Filter key.Binding
@@ -77,7 +80,7 @@ func (k *keyMap) actions() []action {
 		{"sort-name", &k.SortName}, {"sort-age", &k.SortAge},
 		{"sort-pending", &k.SortPending}, {"sort-latency", &k.SortLatency},
 		{"narration", &k.Notes}, {"commands", &k.Commands}, {"batch-step", &k.BatchStep},
-		{"verify", &k.Verify},
+		{"verify", &k.Verify}, {"retry", &k.Retry},
 	}
 }
 
@@ -159,6 +162,7 @@ func defaultKeyMap() *keyMap {
 		Commands:  bind("all commands", "ctrl+a"),
 		BatchStep: bind("batch step", "b"),
 		Verify:    bind("verify cache", "v"),
+		Retry:     bind("retry now", "ctrl+r"),
 	}
 }
 
@@ -177,7 +181,7 @@ func (k *keyMap) controlKeys() []key.Binding {
 }
 
 func (k *keyMap) controlBindings() []*key.Binding {
-	return []*key.Binding{&k.Pause, &k.Step, &k.BatchStep, &k.Stall, &k.DropWatch, &k.Expire, &k.Resync, &k.Faster, &k.Slower, &k.Verify}
+	return []*key.Binding{&k.Pause, &k.Step, &k.BatchStep, &k.Stall, &k.DropWatch, &k.Expire, &k.Resync, &k.Faster, &k.Slower, &k.Verify, &k.Retry}
 }
 
 // pressedAny reports whether msg is one of the keys of bs, enabled or not.

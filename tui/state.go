@@ -27,12 +27,27 @@ const (
 )
 
 func stateOf(s *source.Informer, why string) informerState {
+	// The link's state (source.LinkOf) says why a watch is not open: the
+	// server refused, answered 410 and a relist waits, or is not reached.
+	link := source.LinkOf(*s, strings.HasPrefix(why, say.DeniedPrefix))
+	if isPprof(s) {
+		link = "" // its reflector is out of sight
+	}
 	switch {
 	case s.Stopped:
 		return informerState{"■", "stopped", stateDim}
-	case !s.Synced && strings.HasPrefix(why, say.DeniedPrefix):
-		// The access check answered: it will not sync until RBAC changes.
+	case link == source.LinkForbidden && !s.Synced:
+		// The access check or the server answered: it will not sync
+		// until RBAC changes.
 		return informerState{"✗", "forbidden", stateBad}
+	case link == source.LinkWatchDown && !s.Synced:
+		return informerState{"✗", "watch down", stateBad}
+	case link == source.LinkRelistPending && !s.Synced:
+		return informerState{"✗", "relist pending", stateWarn}
+	case link == source.LinkRelistPending:
+		return informerState{"⚠", "stale: relist pending", stateWarn}
+	case link == source.LinkForbidden:
+		return informerState{"⚠", "stale: forbidden", stateBad}
 	case !s.Synced:
 		return informerState{"✗", "syncing", stateWarn}
 	case isPprof(s):

@@ -27,6 +27,8 @@ type Controls struct {
 	Cuts Cutter
 	// Retarget changes what the source watches while it runs.
 	Retarget Retargeting
+	// Retry says when backed-off informers try again, and retries now.
+	Retry Retrier
 	// Table prints cached objects as kubectl get does, for the Store view.
 	Table TableReader
 	// Describe prints an object as kubectl describe does; Logs reads a

@@ -177,6 +177,11 @@ func TestOnceRestrictedUser(t *testing.T) {
 	if !strings.Contains(stderr, "not every informer can sync") || !strings.Contains(stderr, "informtop: pods: denied") {
 		t.Errorf("stderr does not explain the exit code and why: %s", stderr)
 	}
+	// Nor may it get namespaces: whether "restricted" exists is unknown,
+	// and said, and the rest goes on.
+	if !strings.Contains(stderr, "whether namespace restricted exists could not be checked") {
+		t.Errorf("stderr does not say the namespace could not be checked: %s", stderr)
+	}
 	// Nor may this user read the API server's /metrics: its figures are
 	// only why not, naming the permission, with no zeros posing as counts.
 	for _, inf := range doc.Informers {
@@ -219,6 +224,7 @@ func TestClusterErrors(t *testing.T) {
 	}{
 		{[]string{"--kubeconfig", c.Kubeconfig, "-r", "podz", "--once"}, []string{`no resource "podz"`, "did you mean", "pods"}},
 		{[]string{"--kubeconfig", c.Kubeconfig, "--token", "not-a-token", "--once"}, []string{"401", "credentials"}},
+		{[]string{"--kubeconfig", c.Kubeconfig, "-n", "nope", "--once"}, []string{"-n nope", "namespace nope does not exist", "pass one that exists"}},
 		{[]string{"--kubeconfig", c.Kubeconfig, "--context", "nope", "--once"}, []string{`no context "nope"`, "it has", "pass one of them to --context"}},
 		{[]string{"--server", "https://127.0.0.1:1", "--insecure-skip-tls-verify", "--once"}, []string{"cannot reach the API server", "127.0.0.1:1"}},
 		{[]string{"--kubeconfig", filepath.Join(t.TempDir(), "missing"), "--once"}, []string{"kubeconfig", "missing"}},

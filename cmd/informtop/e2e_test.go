@@ -96,6 +96,7 @@ func buildInformtop(t testing.TB, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "informtop")
 	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as `make build` does: see the Makefile
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -7,6 +7,7 @@ package main
 // dashboard holds, read while it runs. Shipped builds have no such hook.
 
 import (
+	"fmt"
 	"os"
 	"os/signal"
 	"runtime"
@@ -30,6 +31,13 @@ func init() {
 			}
 			_ = pprof.WriteHeapProfile(f)
 			_ = f.Close()
+			// Beside it, where the rest of the RSS is: the runtime's own
+			// figures (heap in use, idle, released; stacks; the rest).
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			_ = os.WriteFile(path+".memstats", fmt.Appendf(nil,
+				"HeapAlloc %d\nHeapInuse %d\nHeapIdle %d\nHeapReleased %d\nStackInuse %d\nSys %d\nNextGC %d\nNumGC %d\n",
+				ms.HeapAlloc, ms.HeapInuse, ms.HeapIdle, ms.HeapReleased, ms.StackInuse, ms.Sys, ms.NextGC, ms.NumGC), 0o644)
 		}
 	}()
 }

@@ -118,6 +118,11 @@ func runRoot(cmd *cobra.Command, o *options, stdout, stderr io.Writer) error {
 		return err
 	}
 	o.scope = src.scope
+	if src.kube != nil && o.once {
+		if note := src.kube.NamespaceNote(); note != "" {
+			fmt.Fprintf(stderr, "informtop: %s\n", termsafe.String(note)) // the dashboard shows it among its notes
+		}
+	}
 	return present(ctx, src, o, stdout, stderr)
 }
 

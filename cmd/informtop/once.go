@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
 	"github.com/informtop/informtop/agent/report"
 	"github.com/informtop/informtop/agent/shared/humanize"
 	"github.com/informtop/informtop/agent/shared/termsafe"
@@ -163,6 +165,15 @@ func (u verifyFailure) sentence(ctx context.Context, timeout time.Duration) stri
 	return fmt.Sprintf("%s: could not verify: %s. Its cache was not compared with the server, so this run checked nothing for it (exit 4): %s.", name, why, todo)
 }
 
+// timedOut is a verify that --timeout cut, whatever the error says: with
+// the deadline client-go also asks the server for it (?timeout=), so the
+// comparison may end in the server's 504 rather than the context's own
+// error, and that is no reason to look at RBAC.
+type timedOut struct{ error }
+
+func (timedOut) Is(target error) bool { return target == context.DeadlineExceeded }
+func (e timedOut) Unwrap() error      { return e.error }
+
 // errCannotVerify is why an informer of a source that cannot list an API
 // server (the demo, a replay) goes unverified.
 var errCannotVerify = errors.New("cannot compare its caches with a server")
@@ -182,6 +193,9 @@ func verifyAll(ctx context.Context, src source.Source, r *report.Report, timeout
 		}
 		vctx, cancel := context.WithTimeout(ctx, timeout)
 		res, err := v.Verify(vctx, inf.Name)
+		if err != nil && (errors.Is(vctx.Err(), context.DeadlineExceeded) || apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err)) {
+			err = timedOut{err}
+		}
 		cancel()
 		r.SetVerify(inf.Name, res, err)
 		if err != nil {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
 	"github.com/informtop/informtop/agent/source"
 
 	"github.com/informtop/informtop/agent/source/sourcetest"
@@ -129,5 +131,36 @@ func TestOnceVerifyWithoutVerifierExits4(t *testing.T) {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("stderr %q lacks %q", errOut.String(), want)
 		}
+	}
+}
+
+// slowVerify answers as a real API server does when the comparison
+// outlasts --timeout: client-go passes the deadline on (?timeout=), and
+// the server's 504 may come back before the context's own error.
+type slowVerify struct{ *sourcetest.Cluster }
+
+func (v slowVerify) Verify(ctx context.Context, _ string) (verify.Result, error) {
+	<-ctx.Done()
+	return verify.Result{}, fmt.Errorf("listing at RV 5573 failed: %w",
+		apierrors.NewTimeoutError("request did not complete within requested timeout - context deadline exceeded", 0))
+}
+
+func (v slowVerify) Controls() source.Controls {
+	c := v.Cluster.Controls()
+	c.Verifier = v
+	return c
+}
+
+// --verify --timeout cut short says to raise --timeout, not to look at
+// reachability or RBAC.
+func TestOnceVerifyTimeoutBlamesTheTimeout(t *testing.T) {
+	o := verifyOptions()
+	o.timeout = 50 * time.Millisecond
+	var out, errOut bytes.Buffer
+	if code := runOnce(context.Background(), slowVerify{syncedCluster("configmaps")}, o, &out, &errOut); code != 4 {
+		t.Fatalf("exit %d, want 4; stderr %q", code, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "took longer than --timeout 50ms; raise --timeout") || strings.Contains(errOut.String(), "list allowed") {
+		t.Fatalf("stderr %q", errOut.String())
 	}
 }

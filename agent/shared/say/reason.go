@@ -2,6 +2,7 @@ package say
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -81,7 +82,7 @@ func ErrorReason(msg, what string) string {
 		strings.Contains(low, "connection reset"), strings.Contains(low, "eof"), strings.Contains(low, "tls:"):
 		return "cannot reach the API server: " + msg
 	case gone(msg):
-		return "the resourceVersion expired (410 Gone): relisting"
+		return "relist pending: the resourceVersion expired (410 Gone), and client-go lists again after its backoff"
 	case strings.Contains(low, "could not find the requested resource"), strings.Contains(low, "the server could not find"):
 		return "the server does not serve this resource any more: " + msg
 	}
@@ -129,3 +130,20 @@ func Reason(known source.Reasons, inf source.Informer, now time.Time) string {
 	}
 	return NotSyncedReason(inf, now)
 }
+
+// Cause is an error from a list or watch without the verb and the request
+// client-go puts first, which name one informer's resource and say
+// nothing the sentence around them does not: `watch: Get "https://…":
+// dial tcp …: connection refused` is `dial tcp …: connection refused`.
+func Cause(msg string) string {
+	for _, verb := range []string{"list and watch: ", "list: ", "watch: "} {
+		if rest, ok := strings.CutPrefix(msg, verb); ok {
+			msg = rest
+			break
+		}
+	}
+	return requestPrefix.ReplaceAllString(msg, "")
+}
+
+// requestPrefix is `Get "URL": ` as net/http's errors begin.
+var requestPrefix = regexp.MustCompile(`^[A-Za-z]+ "[^"]*": `)
