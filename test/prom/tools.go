@@ -5,7 +5,7 @@
 package prom
 
 import (
+	_ "github.com/prometheus/alertmanager/cmd/amtool"
 	_ "github.com/prometheus/prometheus/cmd/prometheus"
 	_ "github.com/prometheus/prometheus/cmd/promtool"
-	_ "github.com/prometheus/alertmanager/cmd/amtool"
 )
