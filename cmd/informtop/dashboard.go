@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"golang.org/x/term"
 
@@ -18,8 +19,15 @@ import (
 // dashboardGOGC is the dashboard's GOGC unless the user set one.
 const dashboardGOGC = 50
 
+// stopGrace is how long quitting waits for the sources to stop.
+// client-go's watch-list retry sleeps out its backoff (up to a minute)
+// without looking at its context, so an informer backing off from an
+// outage can outlive the quit by that much; the process ends instead.
+const stopGrace = 2 * time.Second
+
 // runDashboard runs the source and the TUI until the user quits, then
-// stops the source and waits for it, so no goroutine outlives the program.
+// stops the source and waits for it, at most stopGrace, so the program
+// ends promptly and nothing is left behind but what the exit stops.
 // On a cluster, ":ctx NAME" replaces the source with one on the other
 // context; each is stopped once it is replaced, and waited for here.
 func runDashboard(ctx context.Context, src source.Source, o *options) error {
@@ -34,8 +42,10 @@ func runDashboard(ctx context.Context, src source.Source, o *options) error {
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel()
+	defer func() {
+		cancel()
+		waitAtMost(&wg, stopGrace)
+	}()
 	var mu sync.Mutex
 	stopCurrent := func() {}
 	ended := false // the dashboard has returned: a late :ctx starts nothing
@@ -91,6 +101,21 @@ func runDashboard(ctx context.Context, src source.Source, o *options) error {
 	ended = true
 	mu.Unlock()
 	return err
+}
+
+// waitAtMost waits for wg, or for d to pass, whichever comes first.
+func waitAtMost(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
 }
 
 // isTerminal reports whether w is a terminal: a file descriptor (an

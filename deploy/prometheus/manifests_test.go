@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/deploy/prometheus"
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/internal/promtest"
@@ -96,8 +98,13 @@ func TestOperatorObjectsMatchTheCRDs(t *testing.T) {
 	}
 	crds := filepath.Join("testdata", "prometheus-operator-crds")
 	must(nil, "apply", "--server-side", "-f", crds)
-	must(nil, "wait", "--for=condition=Established", "--timeout=60s",
-		"crd/servicemonitors.monitoring.coreos.com", "crd/podmonitors.monitoring.coreos.com", "crd/prometheusrules.monitoring.coreos.com")
+	// kubectl wait fails at once, rather than waits, on a CRD the API
+	// server has not given a status yet: ask again until it has.
+	waitfor.Every(t, 200*time.Millisecond, time.Minute, "the prometheus-operator CRDs to be established", func() (bool, string) {
+		out, err := kubectl(nil, "wait", "--for=condition=Established", "--timeout=30s",
+			"crd/servicemonitors.monitoring.coreos.com", "crd/podmonitors.monitoring.coreos.com", "crd/prometheusrules.monitoring.coreos.com")
+		return err == nil, out
+	})
 
 	const ns = "informtop-monitoring"
 	for _, n := range []string{ns, "my-controller"} {
