@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
 )
@@ -36,7 +38,7 @@ func TestServerFiguresBesideTheInformer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	eventually(t, "the informer seeing the three configmaps", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the informer seeing the three configmaps", func() (bool, string) {
 		return len(cached(s, "configmaps")) == 3, fmt.Sprint(cached(s, "configmaps"))
 	})
 	// Through the source's own loop, asked as the dashboard asks while it
@@ -46,13 +48,13 @@ func TestServerFiguresBesideTheInformer(t *testing.T) {
 	informerRV, _ := strconv.ParseUint(s.Pull(0, 0).Snapshots[0].LastSyncResourceVersion, 10, 64)
 	seen := time.Now()
 	var st source.ServerStats
-	eventually(t, "a reading of the server ended after the informer's", func() (bool, string) {
+	waitfor.Every(t, askEvery, waitFor, "a reading of the server ended after the informer's", func() (bool, string) {
 		s.WantServer()
 		st = s.Pull(0, 0).Server["configmaps"]
 		return st.Taken.After(seen), fmt.Sprintf("%+v", st)
 	})
 	first := st.Taken
-	eventually(t, "a reading of the server begun after the informer's", func() (bool, string) {
+	waitfor.Every(t, askEvery, waitFor, "a reading of the server begun after the informer's", func() (bool, string) {
 		s.WantServer()
 		st = s.Pull(0, 0).Server["configmaps"]
 		return st.Taken.After(first), fmt.Sprintf("%+v", st)
@@ -131,7 +133,7 @@ func TestForbiddenScrapeNamesThePermission(t *testing.T) {
 	// Asked all along, as a dashboard showing the figures asks.
 	for ctx.Err() == nil {
 		m.want()
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // a dashboard's tick: the window, not a condition, is awaited
 	}
 	<-done
 	if n := asked.Load(); n != 1 {
@@ -206,38 +208,42 @@ func TestWaitReadWaitsForTheFirstScrape(t *testing.T) {
 // Light by default: nobody asks, nothing is read; asked all along, the
 // loop reads at its pace and no faster.
 func TestServerMetricsAreReadOnlyWhenAsked(t *testing.T) {
-	var asked atomic.Int32
-	m := &serverMetrics{
-		get: func(context.Context) ([]byte, error) {
-			asked.Add(1)
-			return []byte("# nothing\n"), nil
-		},
-		hosts:     func(context.Context) []string { return nil },
-		resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
-		every:     time.Hour,
-		demand:    make(chan struct{}, 1),
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); m.run(ctx) }()
-	defer func() { stop(); <-done }()
+	synctest.Test(t, func(t *testing.T) {
+		var asked atomic.Int32
+		m := &serverMetrics{
+			get: func(context.Context) ([]byte, error) {
+				asked.Add(1)
+				return []byte("# nothing\n"), nil
+			},
+			hosts:     func(context.Context) []string { return nil },
+			resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
+			every:     time.Hour,
+			demand:    make(chan struct{}, 1),
+		}
+		ctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); m.run(ctx) }()
+		defer func() { stop(); <-done }()
 
-	// Absence takes a while to show: a loop reading unasked (it used to
-	// read at once, then every 5 s) would have read within this.
-	time.Sleep(200 * time.Millisecond)
-	if n := asked.Load(); n != 0 {
-		t.Fatalf("/metrics was read %d times before anybody asked", n)
-	}
-	read, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	m.waitRead(read) // --once asks for one reading
-	if n := asked.Load(); n != 1 || read.Err() != nil {
-		t.Fatalf("asked for one reading: %d reads (%v)", n, read.Err())
-	}
-	for range 100 { // a dashboard showing the figures, asking every tick
-		m.want()
-	}
-	if n := asked.Load(); n != 1 {
-		t.Fatalf("%d reads within the hour the loop waits between two", n)
-	}
+		// Absence takes a while to show: a loop reading unasked (it used to
+		// read at once, then every 5 s) would have read within this. The
+		// bubble's sleep returns once the loop is blocked, with nothing read.
+		time.Sleep(200 * time.Millisecond)
+		if n := asked.Load(); n != 0 {
+			t.Fatalf("/metrics was read %d times before anybody asked", n)
+		}
+		read, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		m.waitRead(read) // --once asks for one reading
+		if n := asked.Load(); n != 1 || read.Err() != nil {
+			t.Fatalf("asked for one reading: %d reads (%v)", n, read.Err())
+		}
+		for range 100 { // a dashboard showing the figures, asking every tick
+			m.want()
+		}
+		synctest.Wait() // the loop has taken the demand and waits out its hour
+		if n := asked.Load(); n != 1 {
+			t.Fatalf("%d reads within the hour the loop waits between two", n)
+		}
+	})
 }
