@@ -164,45 +164,49 @@ func TestFailedScrapeIsRetried(t *testing.T) {
 // waitRead, which --once uses, returns when the first scrape has ended,
 // not before; at once for a denied user; and when its context ends.
 func TestWaitReadWaitsForTheFirstScrape(t *testing.T) {
-	release := make(chan struct{})
-	m := &serverMetrics{
-		get: func(context.Context) ([]byte, error) {
-			<-release
-			return nil, apierrors.NewForbidden(schema.GroupResource{}, "", fmt.Errorf("no"))
-		},
-		hosts:     func(context.Context) []string { return nil },
-		resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
-		forbidden: metricsPermission("jane"),
-		demand:    make(chan struct{}, 1),
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer stop() // before the wait: a loop that scrapes on must still end
-	wg.Go(func() { m.run(ctx) })
-	waited := make(chan struct{})
-	wg.Go(func() { defer close(waited); m.waitRead(context.Background()) })
-	select {
-	case <-waited:
-		t.Fatal("waitRead returned before the first scrape ended")
-	case <-time.After(100 * time.Millisecond):
-	}
-	close(release)
-	<-waited
-	if st := m.stats()["configmaps"]; !strings.Contains(st.Reason, "which jane may not") {
-		t.Fatalf("after waitRead: %+v", st)
-	}
-	atOnce, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	m.waitRead(atOnce) // after the first scrape
-	(&serverMetrics{denied: "denied", resources: m.resources}).waitRead(atOnce)
-	if atOnce.Err() != nil {
-		t.Fatal("waitRead waited after the first scrape, or for a denied user")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		m := &serverMetrics{
+			get: func(context.Context) ([]byte, error) {
+				<-release
+				return nil, apierrors.NewForbidden(schema.GroupResource{}, "", fmt.Errorf("no"))
+			},
+			hosts:     func(context.Context) []string { return nil },
+			resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
+			forbidden: metricsPermission("jane"),
+			demand:    make(chan struct{}, 1),
+		}
+		ctx, stop := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		defer wg.Wait()
+		defer stop() // before the wait: a loop that scrapes on must still end
+		wg.Go(func() { m.run(ctx) })
+		waited := make(chan struct{})
+		wg.Go(func() { defer close(waited); m.waitRead(context.Background()) })
+		// In the bubble, the timer fires only once both goroutines are
+		// blocked: the scrape held, waitRead still waiting.
+		select {
+		case <-waited:
+			t.Fatal("waitRead returned before the first scrape ended")
+		case <-time.After(100 * time.Millisecond):
+		}
+		close(release)
+		<-waited
+		if st := m.stats()["configmaps"]; !strings.Contains(st.Reason, "which jane may not") {
+			t.Fatalf("after waitRead: %+v", st)
+		}
+		atOnce, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		m.waitRead(atOnce) // after the first scrape
+		(&serverMetrics{denied: "denied", resources: m.resources}).waitRead(atOnce)
+		if atOnce.Err() != nil {
+			t.Fatal("waitRead waited after the first scrape, or for a denied user")
+		}
 
-	ended, cancelEnded := context.WithTimeout(context.Background(), 10*time.Millisecond)
-	defer cancelEnded()
-	(&serverMetrics{resources: m.resources}).waitRead(ended) // never scraped: returns with ctx
+		ended, cancelEnded := context.WithTimeout(context.Background(), 10*time.Millisecond)
+		defer cancelEnded()
+		(&serverMetrics{resources: m.resources}).waitRead(ended) // never scraped: returns with ctx
+	})
 }
 
 // Light by default: nobody asks, nothing is read; asked all along, the
