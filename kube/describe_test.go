@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/informtop/informtop/agent/redact"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
@@ -57,7 +58,7 @@ func TestDescribeIsKubectls(t *testing.T) {
 	if ctl.Describe == nil || ctl.Logs == nil {
 		t.Fatal("the kube source offers no describe or logs")
 	}
-	eventually(t, "the objects cached", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the objects cached", func() (bool, string) {
 		_, p := s.cachedVersion("pods", ns+"/p1")
 		_, sc := s.cachedVersion("secrets", ns+"/db")
 		_, cmOK := s.cachedVersion("configmaps", ns+"/copy")

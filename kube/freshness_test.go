@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/informtop/informtop/agent/report"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/engine"
 	"github.com/informtop/informtop/internal/kubetest"
@@ -34,7 +35,7 @@ func TestBookmarkInterval(t *testing.T) {
 	ns := namespace(t, cs)
 	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps", "podtemplates"}}, true)
 	active, quiet := local.EngineOf(s.Informer("configmaps")), local.EngineOf(s.Informer("podtemplates"))
-	eventually(t, "both watches opening", func() (bool, string) {
+	waitfor.Within(t, waitFor, "both watches opening", func() (bool, string) {
 		a, q := active.Snapshot().Reflector, quiet.Snapshot().Reflector
 		return a.WatchOpen && q.WatchOpen, fmt.Sprintf("configmaps %t, podtemplates %t", a.WatchOpen, q.WatchOpen)
 	})
@@ -43,12 +44,8 @@ func TestBookmarkInterval(t *testing.T) {
 	}
 
 	limit := 2*source.SilentAfter + 30*time.Second
-	deadline := time.Now().Add(limit)
 	marks := []time.Time{active.Snapshot().Reflector.WatchSince} // the watch opening, then each bookmark
-	for len(marks) < 3 {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d bookmarks on configmaps within %s of the watch opening", len(marks)-1, limit)
-		}
+	waitfor.Every(t, 100*time.Millisecond, limit, "two bookmarks on configmaps after the watch opened", func() (bool, string) {
 		for _, inf := range []*engine.Informer{active, quiet} {
 			snap := local.InformerOf(inf.Snapshot())
 			if snap.Reflector.Watches > 1 {
@@ -61,8 +58,8 @@ func TestBookmarkInterval(t *testing.T) {
 		if b := active.Snapshot().Reflector.LastBookmarkTime; b.After(marks[len(marks)-1]) {
 			marks = append(marks, b)
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return len(marks) >= 3, fmt.Sprintf("%d bookmarks", len(marks)-1)
+	})
 	for i := 1; i < len(marks); i++ {
 		gap := marks[i].Sub(marks[i-1])
 		from := map[bool]string{true: "the watch opened", false: "the previous bookmark"}[i == 1]
@@ -89,7 +86,7 @@ func TestFrozenAPIServerIsSilent(t *testing.T) {
 	c := kubetest.Start(t) // its own cluster: this test freezes the API server
 	ns := namespace(t, testClients(t, c))
 	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}}, true)
-	eventually(t, "the watch opening", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the watch opening", func() (bool, string) {
 		r := s.Informer("configmaps").State().Reflector
 		return r.WatchOpen, fmt.Sprintf("%+v", r)
 	})
@@ -97,7 +94,7 @@ func TestFrozenAPIServerIsSilent(t *testing.T) {
 	if _, err := testClients(t, c).CoreV1().ConfigMaps(ns).Create(context.Background(), configMap(ns, "progress"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the watch delivering the write", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the watch delivering the write", func() (bool, string) {
 		r := s.Informer("configmaps").State().Reflector
 		return r.WatchAdded > 0, fmt.Sprintf("%+v", r)
 	})
@@ -108,16 +105,13 @@ func TestFrozenAPIServerIsSilent(t *testing.T) {
 	frozen := time.Now()
 	c.FreezeAPIServer(t)
 	limit := source.SilentAfter + 5*time.Second
-	for !silent(t, s) {
-		if time.Since(frozen) > limit {
-			t.Fatalf("no silent warning %s after the API server froze", limit)
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+	waitfor.Every(t, 250*time.Millisecond, limit, "a silent warning after the API server froze", func() (bool, string) {
+		return silent(t, s), fmt.Sprintf("%+v", s.Informer("configmaps").State().Reflector)
+	})
 	t.Logf("silent %s after the freeze", time.Since(frozen).Round(time.Second))
 
 	c.ThawAPIServer()
-	eventually(t, "the silent warning clearing after SIGCONT", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the silent warning clearing after SIGCONT", func() (bool, string) {
 		return !silent(t, s), fmt.Sprintf("%+v", s.Informer("configmaps").State().Reflector)
 	})
 }

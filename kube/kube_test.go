@@ -19,11 +19,17 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/source/local"
 )
 
-const waitFor = 60 * time.Second
+// waitFor bounds every wait on the cluster; askEvery paces a wait whose
+// condition is a request to the API server, so polling does not load it.
+const (
+	waitFor  = 60 * time.Second
+	askEvery = 50 * time.Millisecond
+)
 
 // flags are kubectl's flags pointing at the test cluster, as a user's
 // command line would.
@@ -82,21 +88,6 @@ func start(t *testing.T, o Options, wantSynced bool) *Source {
 		}
 	}
 	return s
-}
-
-func eventually(t *testing.T, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(waitFor)
-	var last string
-	for time.Now().Before(deadline) {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		last = state
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("%s did not happen within %s: %s", what, waitFor, last)
 }
 
 // cached is the informer's store as key → resourceVersion.
@@ -171,13 +162,13 @@ func TestConfigMapsAndPodsFollowTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := serverConfigMaps(t, cs, ns)
-	eventually(t, "the cache following the server", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the cache following the server", func() (bool, string) {
 		got := cached(s, "configmaps")
 		return maps.Equal(got, want), fmt.Sprint(got)
 	})
 	for _, name := range []string{"informtop", "slow"} {
 		l := s.Listener("configmaps", name)
-		eventually(t, name+" hearing every change", func() (bool, string) {
+		waitfor.Within(t, waitFor, name+" hearing every change", func() (bool, string) {
 			r := l.Record()
 			return r.InitialAdds == 5 && r.Adds == 6 && r.Updates == 1 && r.Deletes == 1 && len(r.Anomalies) == 0, fmt.Sprintf("%+v", r)
 		})
@@ -293,7 +284,7 @@ func TestRestrictedUserSeesWhy(t *testing.T) {
 	ns := namespace(t, cs)
 	kc := c.RestrictedUser(t, ns, []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "watch"}}})
 	s := start(t, Options{Flags: flags(t, kc, ns), Resources: []string{"configmaps", "pods"}}, false)
-	eventually(t, "configmaps syncing", func() (bool, string) {
+	waitfor.Within(t, waitFor, "configmaps syncing", func() (bool, string) {
 		snap := local.EngineOf(s.Informer("configmaps")).Snapshot()
 		return snap.Synced, fmt.Sprint(s.Pull(0, 0).Reasons)
 	})

@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
 )
@@ -47,7 +48,7 @@ func TestWatchAndSwitchNamespaceLive(t *testing.T) {
 	}
 	synced := func(names ...string) {
 		t.Helper()
-		eventually(t, strings.Join(names, ", ")+" synced", func() (bool, string) {
+		waitfor.Within(t, waitFor, strings.Join(names, ", ")+" synced", func() (bool, string) {
 			f := s.Pull(0, 0)
 			for _, n := range names {
 				i := slices.IndexFunc(f.Snapshots, func(x source.Informer) bool { return x.Name == n })

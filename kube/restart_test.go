@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
 )
@@ -32,13 +33,13 @@ func TestAPIServerRestart(t *testing.T) {
 		}
 	}
 	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}}, true)
-	eventually(t, "the watch opening", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the watch opening", func() (bool, string) {
 		r := s.Informer("configmaps").State().Reflector
 		return r.WatchOpen, fmt.Sprintf("%+v", r)
 	})
 
 	c.StopAPIServer()
-	eventually(t, "the source noticing the outage", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the source noticing the outage", func() (bool, string) {
 		st := s.Pull(0, 0).Status
 		return st.State == source.Disconnected && strings.Contains(st.Message, "cannot reach the API server"), fmt.Sprintf("%+v", st)
 	})
@@ -56,13 +57,13 @@ func TestAPIServerRestart(t *testing.T) {
 	c.StartAPIServer(t)
 
 	want := serverConfigMaps(t, cs, ns)
-	eventually(t, "the store converging after the restart", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the store converging after the restart", func() (bool, string) {
 		got := cached(s, "configmaps")
 		return maps.Equal(got, want), fmt.Sprintf("%d cached, %d on the server", len(got), len(want))
 	})
 	for _, name := range []string{"informtop"} {
 		l := s.Listener("configmaps", name)
-		eventually(t, name+" getting the tombstones", func() (bool, string) {
+		waitfor.Within(t, waitFor, name+" getting the tombstones", func() (bool, string) {
 			r := l.Record()
 			return r.Tombstones == len(deleted), fmt.Sprintf("%+v", r)
 		})

@@ -10,6 +10,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
 )
@@ -30,14 +31,14 @@ func TestOutageStatesAndRetryNow(t *testing.T) {
 		}
 	}
 	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps", "secrets"}}, true)
-	eventually(t, "both watches opening", func() (bool, string) {
+	waitfor.Within(t, waitFor, "both watches opening", func() (bool, string) {
 		f := s.Pull(0, 0)
 		return source.LinkOf(f.Snapshots[0], false) == source.LinkConnected && source.LinkOf(f.Snapshots[1], false) == source.LinkConnected, fmt.Sprintf("%+v", f.Status)
 	})
 
 	c.StopAPIServer()
 	stopped := time.Now()
-	eventually(t, "the outage seen, state by state", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the outage seen, state by state", func() (bool, string) {
 		f := s.Pull(0, 0)
 		next := s.NextAttempts()
 		ok := f.Status.State == source.Disconnected && !f.Status.NextRetry.IsZero() && len(next) == 2
@@ -63,7 +64,7 @@ func TestOutageStatesAndRetryNow(t *testing.T) {
 	// grown to waits of 12.8 s at least (its fifth failure in the run,
 	// 12–25 s of outage): coming back, it waits that out, and a retry is
 	// what ends it. (The secrets one may come back on its own meanwhile.)
-	eventually(t, "the backoff growing", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the backoff growing", func() (bool, string) {
 		s.Pull(0, 0) // the frame is what follows the failures
 		return backedOff(s, "configmaps", 5), runs(s)
 	})
@@ -74,7 +75,7 @@ func TestOutageStatesAndRetryNow(t *testing.T) {
 	if err != nil || len(restarted) == 0 || restarted[0] != "configmaps" {
 		t.Fatalf("retry once the server is back: %v, %v", restarted, err)
 	}
-	eventually(t, "both informers watching again", func() (bool, string) {
+	waitfor.Within(t, waitFor, "both informers watching again", func() (bool, string) {
 		f := s.Pull(0, 0)
 		ok := f.Status.State == source.Live
 		for _, snap := range f.Snapshots {
@@ -100,7 +101,7 @@ func TestEveryInformerForbidden(t *testing.T) {
 	ns := namespace(t, cs)
 	kc := c.RestrictedUser(t, ns, []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "watch"}}})
 	s := start(t, Options{Flags: flags(t, kc, ns), Resources: []string{"secrets", "pods"}}, false)
-	eventually(t, "both informers refused by the server", func() (bool, string) {
+	waitfor.Within(t, waitFor, "both informers refused by the server", func() (bool, string) {
 		f := s.Pull(0, 0)
 		ok := true
 		for _, snap := range f.Snapshots {

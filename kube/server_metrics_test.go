@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/informtop/informtop/agent/shared/say"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
 )
@@ -36,7 +38,7 @@ func TestServerFiguresBesideTheInformer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	eventually(t, "the informer seeing the three configmaps", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the informer seeing the three configmaps", func() (bool, string) {
 		return len(cached(s, "configmaps")) == 3, fmt.Sprint(cached(s, "configmaps"))
 	})
 	// Through the source's own loop, asked as the dashboard asks while it
@@ -46,13 +48,13 @@ func TestServerFiguresBesideTheInformer(t *testing.T) {
 	informerRV, _ := strconv.ParseUint(s.Pull(0, 0).Snapshots[0].LastSyncResourceVersion, 10, 64)
 	seen := time.Now()
 	var st source.ServerStats
-	eventually(t, "a reading of the server ended after the informer's", func() (bool, string) {
+	waitfor.Every(t, askEvery, waitFor, "a reading of the server ended after the informer's", func() (bool, string) {
 		s.WantServer()
 		st = s.Pull(0, 0).Server["configmaps"]
 		return st.Taken.After(seen), fmt.Sprintf("%+v", st)
 	})
 	first := st.Taken
-	eventually(t, "a reading of the server begun after the informer's", func() (bool, string) {
+	waitfor.Every(t, askEvery, waitFor, "a reading of the server begun after the informer's", func() (bool, string) {
 		s.WantServer()
 		st = s.Pull(0, 0).Server["configmaps"]
 		return st.Taken.After(first), fmt.Sprintf("%+v", st)
@@ -131,7 +133,7 @@ func TestForbiddenScrapeNamesThePermission(t *testing.T) {
 	// Asked all along, as a dashboard showing the figures asks.
 	for ctx.Err() == nil {
 		m.want()
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // a dashboard's tick: the window, not a condition, is awaited
 	}
 	<-done
 	if n := asked.Load(); n != 1 {
@@ -162,82 +164,90 @@ func TestFailedScrapeIsRetried(t *testing.T) {
 // waitRead, which --once uses, returns when the first scrape has ended,
 // not before; at once for a denied user; and when its context ends.
 func TestWaitReadWaitsForTheFirstScrape(t *testing.T) {
-	release := make(chan struct{})
-	m := &serverMetrics{
-		get: func(context.Context) ([]byte, error) {
-			<-release
-			return nil, apierrors.NewForbidden(schema.GroupResource{}, "", fmt.Errorf("no"))
-		},
-		hosts:     func(context.Context) []string { return nil },
-		resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
-		forbidden: metricsPermission("jane"),
-		demand:    make(chan struct{}, 1),
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer stop() // before the wait: a loop that scrapes on must still end
-	wg.Go(func() { m.run(ctx) })
-	waited := make(chan struct{})
-	wg.Go(func() { defer close(waited); m.waitRead(context.Background()) })
-	select {
-	case <-waited:
-		t.Fatal("waitRead returned before the first scrape ended")
-	case <-time.After(100 * time.Millisecond):
-	}
-	close(release)
-	<-waited
-	if st := m.stats()["configmaps"]; !strings.Contains(st.Reason, "which jane may not") {
-		t.Fatalf("after waitRead: %+v", st)
-	}
-	atOnce, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	m.waitRead(atOnce) // after the first scrape
-	(&serverMetrics{denied: "denied", resources: m.resources}).waitRead(atOnce)
-	if atOnce.Err() != nil {
-		t.Fatal("waitRead waited after the first scrape, or for a denied user")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		m := &serverMetrics{
+			get: func(context.Context) ([]byte, error) {
+				<-release
+				return nil, apierrors.NewForbidden(schema.GroupResource{}, "", fmt.Errorf("no"))
+			},
+			hosts:     func(context.Context) []string { return nil },
+			resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
+			forbidden: metricsPermission("jane"),
+			demand:    make(chan struct{}, 1),
+		}
+		ctx, stop := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		defer wg.Wait()
+		defer stop() // before the wait: a loop that scrapes on must still end
+		wg.Go(func() { m.run(ctx) })
+		waited := make(chan struct{})
+		wg.Go(func() { defer close(waited); m.waitRead(context.Background()) })
+		// In the bubble, the timer fires only once both goroutines are
+		// blocked: the scrape held, waitRead still waiting.
+		select {
+		case <-waited:
+			t.Fatal("waitRead returned before the first scrape ended")
+		case <-time.After(100 * time.Millisecond):
+		}
+		close(release)
+		<-waited
+		if st := m.stats()["configmaps"]; !strings.Contains(st.Reason, "which jane may not") {
+			t.Fatalf("after waitRead: %+v", st)
+		}
+		atOnce, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		m.waitRead(atOnce) // after the first scrape
+		(&serverMetrics{denied: "denied", resources: m.resources}).waitRead(atOnce)
+		if atOnce.Err() != nil {
+			t.Fatal("waitRead waited after the first scrape, or for a denied user")
+		}
 
-	ended, cancelEnded := context.WithTimeout(context.Background(), 10*time.Millisecond)
-	defer cancelEnded()
-	(&serverMetrics{resources: m.resources}).waitRead(ended) // never scraped: returns with ctx
+		ended, cancelEnded := context.WithTimeout(context.Background(), 10*time.Millisecond)
+		defer cancelEnded()
+		(&serverMetrics{resources: m.resources}).waitRead(ended) // never scraped: returns with ctx
+	})
 }
 
 // Light by default: nobody asks, nothing is read; asked all along, the
 // loop reads at its pace and no faster.
 func TestServerMetricsAreReadOnlyWhenAsked(t *testing.T) {
-	var asked atomic.Int32
-	m := &serverMetrics{
-		get: func(context.Context) ([]byte, error) {
-			asked.Add(1)
-			return []byte("# nothing\n"), nil
-		},
-		hosts:     func(context.Context) []string { return nil },
-		resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
-		every:     time.Hour,
-		demand:    make(chan struct{}, 1),
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); m.run(ctx) }()
-	defer func() { stop(); <-done }()
+	synctest.Test(t, func(t *testing.T) {
+		var asked atomic.Int32
+		m := &serverMetrics{
+			get: func(context.Context) ([]byte, error) {
+				asked.Add(1)
+				return []byte("# nothing\n"), nil
+			},
+			hosts:     func(context.Context) []string { return nil },
+			resources: map[string]schema.GroupResource{"configmaps": {Resource: "configmaps"}},
+			every:     time.Hour,
+			demand:    make(chan struct{}, 1),
+		}
+		ctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); m.run(ctx) }()
+		defer func() { stop(); <-done }()
 
-	// Absence takes a while to show: a loop reading unasked (it used to
-	// read at once, then every 5 s) would have read within this.
-	time.Sleep(200 * time.Millisecond)
-	if n := asked.Load(); n != 0 {
-		t.Fatalf("/metrics was read %d times before anybody asked", n)
-	}
-	read, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	m.waitRead(read) // --once asks for one reading
-	if n := asked.Load(); n != 1 || read.Err() != nil {
-		t.Fatalf("asked for one reading: %d reads (%v)", n, read.Err())
-	}
-	for range 100 { // a dashboard showing the figures, asking every tick
-		m.want()
-	}
-	if n := asked.Load(); n != 1 {
-		t.Fatalf("%d reads within the hour the loop waits between two", n)
-	}
+		// Absence takes a while to show: a loop reading unasked (it used to
+		// read at once, then every 5 s) would have read within this. The
+		// bubble's sleep returns once the loop is blocked, with nothing read.
+		time.Sleep(200 * time.Millisecond)
+		if n := asked.Load(); n != 0 {
+			t.Fatalf("/metrics was read %d times before anybody asked", n)
+		}
+		read, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		m.waitRead(read) // --once asks for one reading
+		if n := asked.Load(); n != 1 || read.Err() != nil {
+			t.Fatalf("asked for one reading: %d reads (%v)", n, read.Err())
+		}
+		for range 100 { // a dashboard showing the figures, asking every tick
+			m.want()
+		}
+		synctest.Wait() // the loop has taken the demand and waits out its hour
+		if n := asked.Load(); n != 1 {
+			t.Fatalf("%d reads within the hour the loop waits between two", n)
+		}
+	})
 }

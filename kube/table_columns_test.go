@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
@@ -52,14 +53,14 @@ func TestTableManyRowsAreListed(t *testing.T) {
 	}
 	proxy := c.DropProxy(t)
 	s := start(t, Options{Flags: flags(t, proxy.Kubeconfig, ns), Resources: []string{"configmaps"}, WatchList: WatchListOff}, true)
-	eventually(t, "60 configmaps cached", func() (bool, string) {
+	waitfor.Within(t, waitFor, "60 configmaps cached", func() (bool, string) {
 		_, ok := s.cachedVersion("configmaps", keys[59])
 		return ok, ""
 	})
 	tr := s.Controls().Table
 	listPath := "/api/v1/namespaces/" + ns + "/configmaps"
 	// The informer's watch is a GET of the same path: open before counting.
-	eventually(t, "the informer's watch open", func() (bool, string) { return proxy.Watches() > 0, "" })
+	waitfor.Within(t, waitFor, "the informer's watch open", func() (bool, string) { return proxy.Watches() > 0, "" })
 	before := proxy.Requests("GET", listPath)
 	tb, err := tr.Rows(bg, "configmaps", keys, false)
 	if err != nil {

@@ -29,6 +29,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/informtop/informtop/agent/redact"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
 )
@@ -71,7 +72,7 @@ func gadgets(t *testing.T, c *kubetest.Cluster, ns string, objs ...map[string]an
 		u.SetAPIVersion("tables.example.com/v1")
 		u.SetKind("Gadget")
 		// The CRD is served a moment after it is created.
-		eventually(t, "a gadget created", func() (bool, string) {
+		waitfor.Every(t, askEvery, waitFor, "a gadget created", func() (bool, string) {
 			_, err := dyn.Resource(gadgetsGVR).Namespace(ns).Create(context.Background(), u, metav1.CreateOptions{})
 			return err == nil, fmt.Sprint(err)
 		})
@@ -231,7 +232,7 @@ func TestTableRowsAreKubectls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the cache holding the patched pod", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the cache holding the patched pod", func() (bool, string) {
 		rv, _ := s.cachedVersion("pods", ns+"/p1")
 		return rv == patched.ResourceVersion, rv
 	})
@@ -411,7 +412,7 @@ func TestTableReadsFourAtATime(t *testing.T) {
 		}
 		done <- tb
 	}()
-	eventually(t, "four reads in flight", func() (bool, string) { return inFlight.Load() == tableInFlight, fmt.Sprint(inFlight.Load()) })
+	waitfor.Within(t, waitFor, "four reads in flight", func() (bool, string) { return inFlight.Load() == tableInFlight, fmt.Sprint(inFlight.Load()) })
 	open()
 	tb := <-done
 	if len(tb.Rows) != len(keys) || tb.Rows["ns/s-07"][0] != "s-07" {

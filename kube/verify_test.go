@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
 )
@@ -46,7 +47,7 @@ func TestVerifyHealthyUnderChurn(t *testing.T) {
 				if !r.Equal || r.Objects == 0 {
 					t.Errorf("verify %d of a healthy informer: %s", i, r.Sentence())
 				}
-				time.Sleep(100 * time.Millisecond)
+				time.Sleep(100 * time.Millisecond) // spread the verifies over the churn, not a wait
 			}
 			cancel()
 			wg.Wait()
@@ -77,7 +78,7 @@ func churn(ctx context.Context, cs kubernetes.Interface, ns string, w int) int {
 		if err == nil {
 			writes++
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond) // a writer's pace: load for the verifies, not a wait
 	}
 	return writes
 }
@@ -116,7 +117,7 @@ func TestVerifyFindsLostEvents(t *testing.T) {
 	}
 	// The informer can only tell once a later event moves it past the loss.
 	createConfigMap(t, cs, ns, "later")
-	eventually(t, "the later configmap cached", func() (bool, string) {
+	waitfor.Within(t, waitFor, "the later configmap cached", func() (bool, string) {
 		_, ok := s.Informer("configmaps").Cached(ns + "/later")
 		return ok, fmt.Sprint(proxy.Dropped())
 	})

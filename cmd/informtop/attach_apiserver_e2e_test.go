@@ -21,6 +21,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/internal/kwoktest"
 )
@@ -99,29 +100,22 @@ func attachKube(t *testing.T, bin, kubeconfig string, args ...string) (int, stuc
 // callback, in the frame of want, and returns that report.
 func waitStuck(t *testing.T, bin, kubeconfig, want string, args ...string) stuckJSON {
 	t.Helper()
-	var (
-		last   string
-		result stuckJSON
-	)
-	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, 90*time.Second, true, func(context.Context) (bool, error) {
+	var result stuckJSON
+	waitfor.Every(t, 200*time.Millisecond, 90*time.Second, fmt.Sprintf("attach %v to name %s as the stuck frame", args, want), func() (bool, string) {
 		code, doc, stderr, _ := attachKube(t, bin, kubeconfig, args...)
-		last = fmt.Sprintf("exit %d, %+v, stderr %s", code, doc, stderr)
 		if code == 2 {
-			return false, fmt.Errorf("attach %v refused: %s", args, stderr)
+			t.Fatalf("attach %v refused: %s", args, stderr)
 		}
 		for _, inf := range doc.Informers {
 			for _, l := range inf.Listeners {
 				if l.Frame != nil && l.Frame.Function == want && l.InCallback != "" {
 					result = doc
-					return true, nil
+					return true, ""
 				}
 			}
 		}
-		return false, nil
+		return false, fmt.Sprintf("exit %d, %+v, stderr %s", code, doc, stderr)
 	})
-	if err != nil {
-		t.Fatalf("attach %v never named %s as the stuck frame: %v; last: %s", args, want, err, last)
-	}
 	return result
 }
 

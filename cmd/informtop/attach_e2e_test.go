@@ -21,6 +21,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/examplectl"
 	"github.com/informtop/informtop/internal/kubetest"
@@ -139,16 +140,12 @@ func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 		t.Fatalf("blocked: workqueues %+v, want the queue deployments with no adds", doc.Workqueues)
 	}
 	create(10, 20)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	// Each asking is a run of attach, which paces the wait.
+	waitfor.Within(t, 30*time.Second, fmt.Sprintf("the backlog to rise by 10 from %d", before), func() (bool, string) {
 		_, doc, _ = attachOnce(t, bin, ctl.Addr(), "1s")
-		if _, pending, _ := listener(doc); pending >= before+10 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the backlog did not rise by 10 from %d: %+v", before, doc)
-		}
-	}
+		_, pending, _ := listener(doc)
+		return pending >= before+10, fmt.Sprintf("%+v", doc)
+	})
 	// The code it is stuck in: the example's own function, past client-go's
 	// frames.
 	stuck := waitAttach(t, bin, ctl.Addr(), "the stuck frame", func(_ int, doc stuckJSON) bool {
@@ -170,29 +167,20 @@ func TestAttachShowsTheStalledHandlerOfAController(t *testing.T) {
 	}
 	reconciledRE := regexp.MustCompile(`"reconciled (` + ns + `/web-\d+)"`)
 	reconciled := func() map[string]bool { return reconciledKeys(ctl, reconciledRE) }
-	deadline = time.Now().Add(30 * time.Second)
-	for len(reconciled()) < 20 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of 20 deployments reconciled; the controller's log:\n%s", len(reconciled()), strings.Join(ctl.Log(), "\n"))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitfor.Every(t, 100*time.Millisecond, 30*time.Second, "20 deployments reconciled", func() (bool, string) {
+		n := len(reconciled())
+		return n >= 20, fmt.Sprintf("%d of 20 deployments reconciled; the controller's log:\n%s", n, strings.Join(ctl.Log(), "\n"))
+	})
 
 	// The stage after the handler: the workqueue "deployments", through
 	// the agent's workqueue metrics, took every key and holds none.
-	deadline = time.Now().Add(30 * time.Second)
-	for {
+	waitfor.Every(t, 100*time.Millisecond, 30*time.Second, "one queue deployments with ≥20 adds and depth 0", func() (bool, string) {
 		code, doc, stderr = attachOnce(t, bin, ctl.Addr(), "10s")
-		if code == 0 && len(doc.Workqueues) == 1 && doc.Workqueues[0].Name == "deployments" &&
-			doc.Workqueues[0].Adds >= 20 && doc.Workqueues[0].Depth == 0 {
-			t.Logf("the workqueue after the drain: %+v", doc.Workqueues[0])
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("drained: exit %d, workqueues %+v, stderr %s; want one queue deployments with ≥20 adds and depth 0", code, doc.Workqueues, stderr)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return code == 0 && len(doc.Workqueues) == 1 && doc.Workqueues[0].Name == "deployments" &&
+				doc.Workqueues[0].Adds >= 20 && doc.Workqueues[0].Depth == 0,
+			fmt.Sprintf("drained: exit %d, workqueues %+v, stderr %s", code, doc.Workqueues, stderr)
+	})
+	t.Logf("the workqueue after the drain: %+v", doc.Workqueues[0])
 }
 
 // The dashboard attached to a controller in tmux: it waits for the agent

@@ -20,6 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
@@ -335,13 +336,9 @@ func TestOnceVerifyFindsLostEvents(t *testing.T) {
 			"--watch-list", "off", "--once", "--json", "--verify", "--duration", "6s")
 		done <- result{code, stdout, stderr}
 	}()
-	deadline := time.Now().Add(60 * time.Second)
-	for proxy.Watches() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("informtop never opened its watch through the proxy")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitfor.Within(t, 60*time.Second, "informtop to open its watch through the proxy", func() (bool, string) {
+		return proxy.Watches() > 0, ""
+	})
 	if _, err := cms.Update(bg, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "changed"}, Data: map[string]string{"a": "b"}}, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}

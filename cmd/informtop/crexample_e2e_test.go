@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/internal/examplectl"
 	"github.com/informtop/informtop/internal/kubetest"
 )
@@ -61,8 +62,7 @@ func TestControllerRuntimeExample(t *testing.T) {
 	// exists: the ConfigMap informer is built when the controller starts,
 	// and served because the cache's hook adds it to the agent's Set. The
 	// address is a URL with the mount path, which attach accepts as is.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	waitfor.Every(t, 200*time.Millisecond, 60*time.Second, "attach to report the manager's informer", func() (bool, string) {
 		code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.Addr(), "--once", "--json", "--timeout", "30s")
 		var doc attachJSON
 		var store crStoreJSON
@@ -73,14 +73,8 @@ func TestControllerRuntimeExample(t *testing.T) {
 			t.Fatal(err)
 		}
 		ok, why := crExampleReport(code, doc, store)
-		if ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("attach: %s: exit %d, %+v\nstderr: %s\nthe manager's log:\n%s", why, code, doc, stderr, strings.Join(ctl.Log(), "\n"))
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return ok, fmt.Sprintf("attach: %s: exit %d, %+v\nstderr: %s\nthe manager's log:\n%s", why, code, doc, stderr, strings.Join(ctl.Log(), "\n"))
+	})
 
 	// The agent's collector is in controller-runtime's registry: the
 	// manager's own /metrics, beside the agent, has informtop's series.
@@ -100,8 +94,7 @@ func TestControllerRuntimeExample(t *testing.T) {
 
 	reconciledRE := regexp.MustCompile(`"reconciled ` + ns + `/([a-z]+)"`)
 	reconciled := func() map[string]bool { return reconciledKeys(ctl, reconciledRE) }
-	deadline = time.Now().Add(30 * time.Second)
-	for {
+	waitfor.Every(t, 100*time.Millisecond, 30*time.Second, "every configmap reconciled", func() (bool, string) {
 		seen := reconciled()
 		missing := 0
 		for _, n := range names {
@@ -109,14 +102,8 @@ func TestControllerRuntimeExample(t *testing.T) {
 				missing++
 			}
 		}
-		if missing == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d configmaps not reconciled; the manager's log:\n%s", missing, len(names), strings.Join(ctl.Log(), "\n"))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return missing == 0, fmt.Sprintf("%d of %d configmaps not reconciled; the manager's log:\n%s", missing, len(names), strings.Join(ctl.Log(), "\n"))
+	})
 
 	// SIGTERM: the manager stops its controller, cache and agent and exits 0.
 	if err := ctl.Stop(); err != nil {

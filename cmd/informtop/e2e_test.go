@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // TestEndToEndInTmux builds the real binary, runs the stalled-listener
@@ -107,18 +109,19 @@ func buildInformtop(t testing.TB, dir string) string {
 // program ended, and fails unless it is 0.
 func (tm *tmux) waitExit(exitFile string) {
 	tm.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		if data, err := os.ReadFile(exitFile); err == nil && strings.TrimSpace(string(data)) != "" {
-			if code := strings.TrimSpace(string(data)); code != "0" {
-				tm.t.Fatalf("informtop exited with code %s", code)
-			}
-			return
+	var code string
+	waitfor.Every(tm.t, 100*time.Millisecond, 15*time.Second, "informtop to exit after q", func() (bool, string) {
+		data, _ := os.ReadFile(exitFile)
+		if code = strings.TrimSpace(string(data)); code != "" {
+			return true, ""
 		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("informtop did not exit after q:\n%s", tm.capture())
-		}
-		time.Sleep(100 * time.Millisecond)
+		// Not tm.capture, which fails the test: the session ends as the
+		// shell writes the file, perhaps between the read and this.
+		screen, _ := exec.Command("tmux", "-S", tm.socket, "capture-pane", "-t", tm.session, "-p").CombinedOutput()
+		return false, "the screen:\n" + string(screen)
+	})
+	if code != "0" {
+		tm.t.Fatalf("informtop exited with code %s", code)
 	}
 }
 
@@ -142,6 +145,7 @@ func (tm *tmux) keys(keys ...string) {
 	tm.run(append([]string{"send-keys", "-t", tm.session}, keys...)...)
 	// A terminal cannot tell a lone Escape from the start of an escape
 	// sequence until a moment passes; a person does not type that fast.
+	// So this pause is a typing pace, not a wait on anything.
 	time.Sleep(300 * time.Millisecond)
 }
 
@@ -158,17 +162,12 @@ func (tm *tmux) capture() string {
 // waitFor captures the screen until ok accepts it (30 s at most).
 func (tm *tmux) waitFor(what string, ok func(string) bool) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		s := tm.capture()
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("timed out waiting for %s; the screen:\n%s", what, s)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	var s string
+	waitfor.Every(tm.t, 200*time.Millisecond, 30*time.Second, what, func() (bool, string) {
+		s = tm.capture()
+		return ok(s), "the screen:\n" + s
+	})
+	return s
 }
 
 var rowPending = regexp.MustCompile(`^\W*(\S+)\s+(\d[\d,]*)\s`)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/internal/kubetest"
 )
 
@@ -65,19 +69,15 @@ func TestFailuresInTmux(t *testing.T) {
 	// Until client-go's backoff has grown (its waits doubling from 0.8 s),
 	// so that coming back the informers still wait and the key is what
 	// ends the wait.
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	waitfor.Every(t, 200*time.Millisecond, 2*time.Minute, "client-go's backoff to say 15 s or more", func() (bool, string) {
 		s := tm.capture()
 		if m := retriesWithin.FindStringSubmatch(s); m != nil {
 			if n, _ := strconv.Atoi(m[1]); n >= 15 {
-				break
+				return true, ""
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("client-go's backoff never said 15 s or more; the screen:\n%s", s)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return false, "the screen:\n" + s
+	})
 	c.StartAPIServer(t)
 	tm.keys("C-r")
 	tm.waitFor("the informers restarted at once", func(s string) bool {
@@ -98,24 +98,27 @@ func TestFailuresInTmux(t *testing.T) {
 // print its goroutines (SIGQUIT) and shows them: what it waits for.
 func exitedOrDump(t *testing.T, tm *tmux, exitFile, pidFile, stderr string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		if data, err := os.ReadFile(exitFile); err == nil && strings.TrimSpace(string(data)) != "" {
-			if code := strings.TrimSpace(string(data)); code != "0" {
-				out, _ := os.ReadFile(stderr)
-				t.Fatalf("informtop exited with code %s:\n%s", code, out)
-			}
-			return
+	var code string
+	exited := func(context.Context) (bool, error) {
+		data, _ := os.ReadFile(exitFile)
+		code = strings.TrimSpace(string(data))
+		return code != "", nil
+	}
+	// wait's own poll, not waitfor's: at the bound the test does not fail
+	// yet, it first has the program say what it waits for.
+	if wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, 15*time.Second, true, exited) == nil {
+		if code != "0" {
+			out, _ := os.ReadFile(stderr)
+			t.Fatalf("informtop exited with code %s:\n%s", code, out)
 		}
-		if time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
+		return
 	}
 	if data, err := os.ReadFile(pidFile); err == nil {
 		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
 			_ = syscall.Kill(pid, syscall.SIGQUIT)
-			time.Sleep(2 * time.Second)
+			// The runtime writes the goroutines to stderr and exits; then the
+			// shell writes the exit file. Dumped or not by then, the test fails.
+			_ = wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, 2*time.Second, true, exited)
 		}
 	}
 	out, _ := os.ReadFile(stderr)

@@ -9,6 +9,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/internal/promtest"
 )
@@ -38,13 +39,11 @@ func TestFleetDashboardAt80And120Columns(t *testing.T) {
 		{Job: "gone", Addr: gone.Addr(), Labels: map[string]string{"cluster": "eu-west-1"}},
 	}})
 	bin := buildInformtop(t, dir)
-	scraped := func() bool {
-		code, stdout, _, _ := informtop(t, bin, "fleet", "--prometheus", prom.URL(), "--selector", `job="gone"`, "--once", "--json", "--timeout", "10s")
-		return code != 2 && strings.Contains(stdout, `"up": true`)
-	}
-	for !scraped() {
-		time.Sleep(time.Second) // Prometheus' scrape interval: nothing changes sooner
-	}
+	// Asked at Prometheus' scrape interval: nothing changes sooner.
+	waitfor.Every(t, time.Second, 2*time.Minute, `Prometheus to scrape job="gone" up`, func() (bool, string) {
+		code, stdout, stderr, _ := informtop(t, bin, "fleet", "--prometheus", prom.URL(), "--selector", `job="gone"`, "--once", "--json", "--timeout", "10s")
+		return code != 2 && strings.Contains(stdout, `"up": true`), fmt.Sprintf("exit %d\n%s\n%s", code, stdout, stderr)
+	})
 	if err := gone.Stop(); err != nil {
 		t.Fatal(err)
 	}

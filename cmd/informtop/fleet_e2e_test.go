@@ -12,6 +12,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/kubetest"
 	"github.com/informtop/informtop/internal/promtest"
@@ -104,17 +105,12 @@ func TestFleetListsTheStalledControllerFirst(t *testing.T) {
 		doc    fleetJSON
 		stderr string
 	)
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	// Asked at Prometheus' scrape interval: nothing changes sooner.
+	waitfor.Every(t, time.Second, 2*time.Minute, "Prometheus to know both controllers and the stuck frame", func() (bool, string) {
 		code, doc, stderr = fleetOnce()
-		if len(doc.Processes) == 2 && len(doc.Processes[1].Informers) == 1 && doc.Processes[0].Worst != nil && doc.Processes[0].Worst.Frame != nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("Prometheus did not come to know both controllers and the stuck frame: exit %d, %+v\n%s", code, doc, stderr)
-		}
-		time.Sleep(time.Second) // Prometheus' scrape interval: nothing changes sooner
-	}
+		return len(doc.Processes) == 2 && len(doc.Processes[1].Informers) == 1 && doc.Processes[0].Worst != nil && doc.Processes[0].Worst.Frame != nil,
+			fmt.Sprintf("exit %d, %+v\n%s", code, doc, stderr)
+	})
 	first, second := doc.Processes[0], doc.Processes[1]
 	if doc.Source != "fleet" || first.Agent != stuck.Addr() || first.Labels["namespace"] != stuckNS || first.State != "stalled" || !first.Up {
 		t.Fatalf("first: %+v; want the blocked controller (%s in %s), stalled", first, stuck.Addr(), stuckNS)

@@ -2,16 +2,18 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/spf13/pflag"
 	"k8s.io/klog/v2"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // --log-file with -v 4 records client-go's reflector: when the demo's
@@ -60,14 +62,14 @@ func TestLogFileRecordsWatchErrors(t *testing.T) {
 	}
 	// Drop a watch that is open: dropped while the reflector is still
 	// opening it, there is no stream to end with an error.
-	waitUntil(t, "the watch to open", func() bool {
+	waitfor.True(t, "the watch to open", func() bool {
 		f := src.Pull(0, 0)
 		return len(f.Snapshots) > 0 && f.Snapshots[0].Reflector.WatchOpen
 	})
 	if err := faults.DropWatch(); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "client-go to log the broken watch", func() bool {
+	waitfor.True(t, "client-go to log the broken watch", func() bool {
 		b, _ := os.ReadFile(path)
 		return strings.Contains(string(b), `"Warning: watch ended with error"`)
 	})
@@ -77,34 +79,16 @@ func TestLogFileRecordsWatchErrors(t *testing.T) {
 	// client-go says the watch-list failed and backs off), and a V3 line
 	// that only -v 3 or more records.
 	wants := []string{`"Warning: watch ended with error"`, `"watch-list failed - backing off"`, "connection refused", `"Listing and watching"`}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	waitfor.Seen(t, "client-go's words in the log file", func() (bool, string) {
 		b, _ := os.ReadFile(path)
 		log := string(b)
 		missing := slices.DeleteFunc(slices.Clone(wants), func(w string) bool { return strings.Contains(log, w) })
-		if len(missing) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after 30s the log file lacks %q:\n%s", missing, log)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return len(missing) == 0, fmt.Sprintf("the log file lacks %q:\n%s", missing, log)
+	})
 	cancel()
 	wg.Wait()
 	if b, _ := os.ReadFile(terminal.Name()); len(b) > 0 {
 		t.Errorf("client-go wrote to stderr while logging to --log-file:\n%s", b)
-	}
-}
-
-func waitUntil(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 

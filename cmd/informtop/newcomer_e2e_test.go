@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/informtop/informtop/agent/shared/waitfor"
 )
 
 // TestNewcomerInTmux walks the demo as a newcomer did at 80×24: the burst
@@ -36,20 +38,16 @@ func TestNewcomerInTmux(t *testing.T) {
 	if strings.Contains(resumed, "Every listener has caught up") {
 		t.Fatalf("the drained note shows while processing has just resumed:\n%s", resumed)
 	}
-	deadline := time.Now().Add(120 * time.Second)
-	for {
+	waitfor.Every(t, 200*time.Millisecond, 120*time.Second, "the burst to drain", func() (bool, string) {
 		s := tm.capture()
 		if strings.Contains(s, "Every listener has caught up") {
 			if p := slowPending(s); p != 0 || pendingOf(s, "fast") != 0 || pendingOf(s, "medium") != 0 {
 				t.Fatalf("the drained note shows while a listener still owes %d:\n%s", p, s)
 			}
-			break
+			return true, ""
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("burst never drained:\n%s", s)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return false, "the screen:\n" + s
+	})
 
 	// A real label selector in the Store, as in k9s.
 	tm.keys("4")

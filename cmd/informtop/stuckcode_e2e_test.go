@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/informtop/informtop/agent/api"
+	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/examplectl"
 	"github.com/informtop/informtop/internal/kubetest"
@@ -100,16 +101,13 @@ func stuckCodeOfAManager(t *testing.T, c *kubetest.Cluster, bin, minor string) {
 	}
 
 	// --fail-on-stall 5s: exit 5 once the call is older than 5s.
-	for {
+	waitfor.Every(t, 200*time.Millisecond, time.Until(l.StalledSince.Add(30*time.Second)), "attach --fail-on-stall 5s to exit 5 during a stall", func() (bool, string) {
 		code, stdout, stderr, _ := informtop(t, bin, "attach", ctl.Addr(), "--once", "--json", "--fail-on-stall", "5s", "--timeout", "10s")
-		if code == 5 {
-			break
-		}
-		if code != 0 || time.Since(*l.StalledSince) > 30*time.Second {
+		if code != 0 && code != 5 {
 			t.Fatalf("attach --fail-on-stall 5s during a stall: exit %d; want 5\n%s\n%s", code, stdout, stderr)
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return code == 5, fmt.Sprintf("exit %d\n%s\n%s", code, stdout, stderr)
+	})
 
 	if err := os.WriteFile(release, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -131,18 +129,15 @@ func stuckCodeOfAManager(t *testing.T, c *kubetest.Cluster, bin, minor string) {
 // the test waits for, and returns that report.
 func waitAttach(t *testing.T, bin, addr, what string, ok func(code int, doc stuckJSON) bool) stuckJSON {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	var doc stuckJSON
+	waitfor.Every(t, 200*time.Millisecond, 60*time.Second, what, func() (bool, string) {
 		code, stdout, stderr, _ := informtop(t, bin, "attach", addr, "--once", "--json", "--timeout", "10s")
-		var doc stuckJSON
-		if err := json.Unmarshal([]byte(stdout), &doc); err == nil && len(doc.Informers) > 0 && len(doc.Informers[0].Listeners) > 0 && ok(code, doc) {
-			return doc
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s: exit %d\n%s\n%s", what, code, stdout, stderr)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		doc = stuckJSON{}
+		err := json.Unmarshal([]byte(stdout), &doc)
+		return err == nil && len(doc.Informers) > 0 && len(doc.Informers[0].Listeners) > 0 && ok(code, doc),
+			fmt.Sprintf("exit %d\n%s\n%s", code, stdout, stderr)
+	})
+	return doc
 }
 
 // agentEvent is the newest event of type typ the agent at addr holds.
