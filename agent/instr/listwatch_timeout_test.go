@@ -1,6 +1,7 @@
 package instr
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -15,8 +16,8 @@ import (
 func TestObserverRecordsTheWatchTimeout(t *testing.T) {
 	fake := watch.NewFake()
 	lw := &cache.ListWatch{
-		ListFunc:  func(metav1.ListOptions) (runtime.Object, error) { return nil, nil },
-		WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return fake, nil },
+		ListWithContextFunc:  func(context.Context, metav1.ListOptions) (runtime.Object, error) { return nil, nil },
+		WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) { return fake, nil },
 	}
 	o := NewObservedListerWatcher(lw, "pods", nil)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
