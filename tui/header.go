@@ -172,8 +172,7 @@ func headerSync(c *common) string {
 		lostShort = shortOverflow
 	}
 	var vs, kindless []string
-	for detail := range stallDetails {
-		stall := stalledPiece(st, stalls, detail)
+	for _, stall := range stallPieces(st, stalls, c.caps.fleet) {
 		with, without := variants(stall)
 		vs = append(vs, with...)
 		vs = append(vs, short+counted+bare+stall+lostShort, kind+counted+bare+stall+lostShort, source+counted+stall+lostShort,

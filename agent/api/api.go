@@ -44,12 +44,16 @@ import (
 // version it watches, a listener whether its pending
 // count is a lower bound and in which frame a stalled call was caught,
 // and events may be Stalled or Recovered, naming that frame.
-const Version = "3"
+//
+// Version 4 (source.ModelVersion 4): a reflector says the timeout its open
+// watch asked the server for (watchTimeout), which the silent flag holds
+// the watch to.
+const Version = "4"
 
 // Reads says whether a client of this build can read an agent speaking
-// version v: this one, and 1 and 2, whose bodies each later version only
-// added to.
-func Reads(v string) bool { return v == Version || v == "2" || v == "1" }
+// version v: this one, and 1, 2 and 3, whose bodies each later version
+// only added to.
+func Reads(v string) bool { return v == Version || v == "3" || v == "2" || v == "1" }
 
 // VersionHeader carries the agent's protocol version on every response.
 const VersionHeader = "X-Informtop-Agent-Version"

@@ -54,6 +54,7 @@ type ObservedListerWatcher struct {
 	lastListItems                                  atomic.Int64
 	lastListNanos, listStartNanos, watchSinceNanos atomic.Int64
 	openWatches                                    atomic.Int64
+	watchTimeoutNanos                              atomic.Int64 // the newest watch's TimeoutSeconds; 0: none asked
 	heard                                          heard
 
 	mu            sync.Mutex
@@ -167,6 +168,11 @@ func (o *ObservedListerWatcher) WatchWithContext(ctx context.Context, options me
 	// watch's own show up after WatchSince (see FreshnessOf).
 	o.Upkeep(opened)
 	o.watchSinceNanos.Store(opened.UnixNano())
+	var timeout time.Duration
+	if options.TimeoutSeconds != nil && *options.TimeoutSeconds > 0 {
+		timeout = time.Duration(*options.TimeoutSeconds) * time.Second
+	}
+	o.watchTimeoutNanos.Store(int64(timeout))
 	o.heard.note(opened)
 	o.sink.Emit(Event{Type: pipeline.EventWatchOpen, Informer: o.informer, Detail: options.ResourceVersion})
 	return newObservedWatch(w, o, streaming), nil
@@ -258,8 +264,10 @@ func (o *ObservedListerWatcher) Stats(now time.Time) ReflectorStats {
 	o.mu.Unlock()
 	open := o.openWatches.Load() > 0
 	var since time.Time
+	var timeout time.Duration
 	if open {
 		since = time.Unix(0, o.watchSinceNanos.Load())
+		timeout = time.Duration(o.watchTimeoutNanos.Load())
 	}
 	return ReflectorStats{
 		Lists:          o.lists.Load(),
@@ -273,6 +281,7 @@ func (o *ObservedListerWatcher) Stats(now time.Time) ReflectorStats {
 		Watches:        o.watches.Load(),
 		WatchOpen:      open,
 		WatchSince:     since,
+		WatchTimeout:   timeout,
 		WatchEvents:    o.watchEvents.Load(),
 		WatchAdded:     o.watchAdded.Load(),
 		WatchModified:  o.watchModified.Load(),

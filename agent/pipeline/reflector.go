@@ -22,14 +22,19 @@ type Reflector struct {
 	// failed list is the same relist.
 	Relists uint64 `json:"relists"`
 	// Watches counts WATCH streams opened.
-	Watches        uint64    `json:"watches"`
-	WatchOpen      bool      `json:"watchOpen"`
-	WatchSince     time.Time `json:"watchSince"`
-	WatchEvents    uint64    `json:"watchEvents"`
-	WatchAdded     uint64    `json:"watchAdded"`
-	WatchModified  uint64    `json:"watchModified"`
-	WatchDeleted   uint64    `json:"watchDeleted"`
-	WatchBookmarks uint64    `json:"watchBookmarks"`
+	Watches    uint64    `json:"watches"`
+	WatchOpen  bool      `json:"watchOpen"`
+	WatchSince time.Time `json:"watchSince"`
+	// WatchTimeout is the timeout the open watch asked the server for
+	// (its ListOptions' TimeoutSeconds; client-go's reflector picks 5–10
+	// minutes at random): the server ends the watch then. 0 when no watch
+	// is open or it asked for none.
+	WatchTimeout   time.Duration `json:"watchTimeout"`
+	WatchEvents    uint64        `json:"watchEvents"`
+	WatchAdded     uint64        `json:"watchAdded"`
+	WatchModified  uint64        `json:"watchModified"`
+	WatchDeleted   uint64        `json:"watchDeleted"`
+	WatchBookmarks uint64        `json:"watchBookmarks"`
 	// WatchErrors counts ERROR events inside a watch stream (410 Gone).
 	WatchErrors uint64 `json:"watchErrors"`
 	// Errors counts failed LIST or WATCH calls, watch ERROR events and

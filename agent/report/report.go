@@ -304,7 +304,7 @@ func WriteTable(w io.Writer, r Report) error {
 	}
 	saidUnknown := false
 	for _, inf := range r.Informers {
-		if inf.Unknown != nil {
+		if inf.Implementation == source.ImplementationPprof {
 			if !saidUnknown {
 				// Once for the report: every such informer lacks the same.
 				fmt.Fprintf(w, "\nread from goroutine dumps: %s and listeners' %s: %s\n", strings.Join(unknownFields(inf.Unknown), ", "),
@@ -375,12 +375,12 @@ func writeListeners(w io.Writer, tw *tabwriter.Writer, inf Informer) error {
 	}
 	fmt.Fprintf(tw, "  %-*s\tpending\tcapacity\tdelivered\tsynced\tpanics\tin callback\tbehind\t\n", nameW, "listener")
 	for _, l := range inf.Listeners {
-		if l.Unknown != nil {
+		if _, dump := l.Unknown["pending"]; dump {
 			// Read from goroutine dumps: the counts are unknown.
 			fmt.Fprintf(tw, "  %-*s\t?\t?\t?\t%t\t?\t%s\t?\t\n", nameW, safe(l.Name), l.Synced, callbackTime(l))
 			continue
 		}
-		fmt.Fprintf(tw, "  %-*s\t%s\t%d\t%d\t%t\t%d\t%s\t%s\t\n", nameW, safe(l.Name), pendingText(l), l.Capacity, l.Delivered, l.Synced, l.Panics,
+		fmt.Fprintf(tw, "  %-*s\t%s\t%s\t%d\t%t\t%d\t%s\t%s\t\n", nameW, safe(l.Name), pendingText(l), capacityText(l), l.Delivered, l.Synced, l.Panics,
 			humanize.Tenths(l.InCallbackSeconds), humanize.Tenths(l.OldestPendingSeconds))
 	}
 	if err := tw.Flush(); err != nil {
@@ -404,6 +404,15 @@ func writeListeners(w io.Writer, tw *tabwriter.Writer, inf Informer) error {
 		}
 	}
 	return nil
+}
+
+// capacityText is a listener's buffer size, "unknown" where the source
+// cannot know it (client-go's own informer).
+func capacityText(l Listener) string {
+	if _, unknown := l.Unknown["capacity"]; unknown {
+		return "unknown"
+	}
+	return strconv.Itoa(l.Capacity)
 }
 
 // callbackTime is how long a listener has been in its callback: "≥6s"

@@ -11,9 +11,10 @@ import (
 )
 
 // What a source that reads goroutine dumps (source.ImplementationPprof:
-// attach --pprof) cannot know. Its fields are written as null, not 0, with
-// these reasons under "unknown", so that a reader never takes a figure
-// that was not measured for one that was zero.
+// attach --pprof), or an agent beside client-go's own informer
+// (source.ImplementationClientGo), cannot know. Its fields are written as
+// null, not 0, with these reasons under "unknown", so that a reader never
+// takes a figure that was not measured for one that was zero.
 const (
 	whyNoAgent = "not available without the agent: add one line (docs/agent.md)"
 	whyDump    = "a goroutine dump does not show it; " + whyNoAgent
@@ -42,10 +43,32 @@ var (
 	}
 )
 
-// markUnknown fills what the informer's source cannot know: for a
+// What client-go's own informer keeps to itself: its queue (depth, age,
+// flow) and its listeners' buffers. The agent sees what the watch brings
+// and what the handlers get; the memory estimate is null on its own
+// (nothing sized).
+const (
+	whyClientGoQueue  = "client-go's own informer keeps its queue to itself: the agent sees what the watch brings and what the handlers get, not the rows between"
+	whyClientGoBuffer = "client-go's own informer keeps its listeners' buffers to itself"
+)
+
+var (
+	clientGoInformerUnknown = map[string]string{"queue": whyClientGoQueue}
+	clientGoListenerUnknown = map[string]string{"capacity": whyClientGoBuffer}
+)
+
+// markUnknown fills what the informer's source cannot know: for
+// client-go's own informer its queue and its listeners' capacity; for a
 // pprof-read informer the fields above, and in-callback times as lower
 // bounds (consecutive dumps found the call, it may have started earlier).
 func markUnknown(ir *Informer, impl string) {
+	if impl == source.ImplementationClientGo {
+		ir.Unknown = maps.Clone(clientGoInformerUnknown)
+		for i := range ir.Listeners {
+			ir.Listeners[i].Unknown = maps.Clone(clientGoListenerUnknown)
+		}
+		return
+	}
 	if impl != source.ImplementationPprof {
 		return
 	}

@@ -39,7 +39,7 @@ var (
 	descErrors         = desc("informtop_reflector_errors_total", "Failed LIST and WATCH calls and other reflector failures.", informerLabels)
 	descStoreObjects   = desc("informtop_informer_store_objects", "Objects in the informer's cache.", informerLabels)
 	descInformerSynced = desc("informtop_informer_synced", "1 when the informer has synced, else 0.", informerLabels)
-	descSilent         = desc("informtop_informer_silent", "1 when the informer has heard nothing from the server (no event, bookmark, list page or new watch) for longer than its watch's bookmarks allow, else 0.", informerLabels)
+	descSilent         = desc("informtop_informer_silent", "1 when the informer has heard nothing from the server (no event, bookmark, list page or new watch) for longer than it is owed anything: 15 s past the timeout its open watch asked for, 75 s with none open; else 0.", informerLabels)
 	descQuiet          = desc("informtop_informer_quiet_seconds", "Seconds since the informer last heard from the server.", informerLabels)
 	descEstimatedBytes = desc("informtop_informer_store_estimated_bytes", "Estimated serialized size of the objects in the informer's cache, from a bounded sample; absent for client-go's own informer.", informerLabels)
 

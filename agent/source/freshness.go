@@ -13,18 +13,24 @@ import (
 // and a quarter without one is a reflector that cannot get a watch back.
 const SilentAfter = 75 * time.Second
 
-// QuietWatchSilentAfter applies to an open watch. Nothing on it is owed
-// sooner: kube-apiserver sends a watch an event only when an object
-// changes, and a bookmark (about once a minute, the cacher's
+// QuietWatchSilentAfter applies to an open watch whose timeout is not
+// known (it asked for none). Nothing on a watch is owed sooner than its
+// end: kube-apiserver sends a watch an event only when an object changes,
+// and a bookmark (about once a minute, the cacher's
 // defaultBookmarkFrequency) only once its watch cache's resourceVersion
 // has moved past the one the watch has seen — on a resource nobody
 // writes that waits for etcd's progress notifications, minutes apart, so
 // a healthy idle watch can go well past a minute without a bookmark after
 // an event or a first bookmark. What is owed is the watch's end: the
 // server closes it at the timeout client-go's reflector asks for, 5–10
-// minutes, and the reflector opens the next at once. 10 minutes plus the
-// 15 s margin the API server allows itself (cacher.DefaultEventFreshDuration).
-const QuietWatchSilentAfter = 10*time.Minute + 15*time.Second
+// minutes, and the reflector opens the next at once. 10 minutes plus
+// WatchEndGrace.
+const QuietWatchSilentAfter = 10*time.Minute + WatchEndGrace
+
+// WatchEndGrace is how long past the end its timeout promised an open
+// watch may stay open before it is called silent: the 15 s margin the API
+// server allows itself (cacher.DefaultEventFreshDuration).
+const WatchEndGrace = 15 * time.Second
 
 // Freshness says how recently an informer heard from the server. Ages are
 // nil when the thing never happened (no event yet, no watch open).
@@ -39,8 +45,10 @@ type Freshness struct {
 	// its own timeout, or a watch that cannot be re-established.
 	Silent bool `json:"silent"`
 	// QuietSeconds is how long nothing has arrived; SilentAfterSeconds
-	// the threshold that applies now (QuietWatchSilentAfter while a
-	// watch is open, SilentAfter while none is).
+	// how long it may before the informer is silent, the limit in force
+	// now: while a watch is open, until WatchEndGrace past the end its
+	// timeout promised (QuietWatchSilentAfter when it asked for none);
+	// SilentAfter while none is.
 	QuietSeconds       float64 `json:"quietSeconds"`
 	SilentAfterSeconds float64 `json:"silentAfterSeconds"`
 }
@@ -57,16 +65,30 @@ func FreshnessOf(s Informer, now time.Time) Freshness {
 		f.WatchRestarts = r.Watches - 1
 	}
 	limit := SilentAfter
+	last := r.LastHeard
 	if r.WatchOpen {
-		limit = QuietWatchSilentAfter
+		limit = watchLimit(r, last)
 	}
-	f.SilentAfterSeconds = limit.Seconds()
-	if last := r.LastHeard; !last.IsZero() && s.Started && !s.Stopped {
+	f.SilentAfterSeconds = roundSeconds(limit)
+	if !last.IsZero() && s.Started && !s.Stopped {
 		quiet := max(now.Sub(last), 0)
 		f.QuietSeconds = roundSeconds(quiet)
 		f.Silent = quiet > limit
 	}
 	return f
+}
+
+// watchLimit is how long after last an open watch may stay quiet: until
+// WatchEndGrace past the end its timeout promised, at least WatchEndGrace
+// (a watch heard past its promised end, as some proxies allow, gets that
+// long again); QuietWatchSilentAfter when the watch asked for no timeout
+// or the end is not known.
+func watchLimit(r Reflector, last time.Time) time.Duration {
+	if r.WatchTimeout <= 0 || r.WatchSince.IsZero() || last.IsZero() {
+		return QuietWatchSilentAfter
+	}
+	end := r.WatchSince.Add(r.WatchTimeout + WatchEndGrace)
+	return max(end.Sub(last), WatchEndGrace)
 }
 
 func ageOf(t, now time.Time) *float64 {

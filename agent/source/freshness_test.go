@@ -41,3 +41,26 @@ func TestFreshnessOfStoppedOrUnheardIsNotSilent(t *testing.T) {
 		t.Errorf("no watch for %v: %+v, want silent past %v", SilentAfter+time.Second, f, SilentAfter)
 	}
 }
+
+// An open watch that asked for a timeout is owed its end then: quiet past
+// that timeout and WatchEndGrace since it opened, it is silent, an event
+// heard in between notwithstanding; silentAfterSeconds is the quiet it
+// may have from its last sign of life. Heard past its promised end, it
+// gets WatchEndGrace again.
+func TestFreshnessFollowsTheWatchTimeout(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := Reflector{Watches: 1, WatchOpen: true, WatchSince: t0, WatchTimeout: 300 * time.Second,
+		LastHeard: t0.Add(time.Minute), LastEventTime: t0.Add(time.Minute)}
+	inf := Informer{Started: true, Reflector: r}
+	if f := FreshnessOf(inf, t0.Add(5*time.Minute+14*time.Second)); f.Silent || f.SilentAfterSeconds != 255 {
+		t.Errorf("a 300 s watch 5m14s after it opened: %+v, want not yet silent, 255 s limit (to 5m15s)", f)
+	}
+	if f := FreshnessOf(inf, t0.Add(5*time.Minute+16*time.Second)); !f.Silent || f.QuietSeconds != 256 {
+		t.Errorf("a 300 s watch 5m16s after it opened: %+v, want silent, 256 s quiet", f)
+	}
+	late := r
+	late.LastHeard = t0.Add(6 * time.Minute)
+	if f := FreshnessOf(Informer{Started: true, Reflector: late}, late.LastHeard.Add(10*time.Second)); f.Silent || f.SilentAfterSeconds != WatchEndGrace.Seconds() {
+		t.Errorf("heard past its end: %+v, want not silent within %v", f, WatchEndGrace)
+	}
+}

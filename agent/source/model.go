@@ -9,7 +9,7 @@ import (
 // field is renamed, removed or changes meaning; golden files in this
 // package's tests pin the JSON of every type, so a change that forgets to
 // bump it fails.
-const ModelVersion = "3"
+const ModelVersion = "4"
 
 // The informer implementations a source may serve.
 const (

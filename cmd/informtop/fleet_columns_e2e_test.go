@@ -15,12 +15,13 @@ import (
 )
 
 // The fleet dashboard as an SRE of several clusters sees it, in tmux at
-// 80×24 and 120×30, the real binary reading a real Prometheus: one
+// 80×24, 120×30 and 160×48, the real binary reading a real Prometheus: one
 // controller stuck in its handler, scraped under two cluster labels (two
 // processes, named by their cluster), and a target nothing answers at.
 // The one Prometheus cannot scrape ranks first; at 120 columns WORST names
 // the informer, the listener and how long; at 80, names too long for their
-// column end in "…" rather than losing their middle.
+// column end in "…" rather than losing their middle, and the header's
+// stall banner keeps the process's start and the handler whole.
 func TestFleetDashboardAt80And120Columns(t *testing.T) {
 	c := kubetest.Shared(t)
 	const ns = "fleet-columns"
@@ -48,7 +49,7 @@ func TestFleetDashboardAt80And120Columns(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
-	for _, sz := range [][2]int{{80, 24}, {120, 30}} {
+	for _, sz := range [][2]int{{80, 24}, {120, 30}, {160, 48}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			tm := &tmux{t: t, socket: filepath.Join(dir, fmt.Sprintf("tmux-%d.sock", sz[0])), session: "fleet-columns"}
 			cmd := fmt.Sprintf("env HOME=%s XDG_CONFIG_HOME=%s %s fleet --prometheus %s --query-interval 1s",
@@ -78,6 +79,13 @@ func TestFleetDashboardAt80And120Columns(t *testing.T) {
 				if name := strings.TrimSpace(r[:at]); strings.Contains(strings.TrimSuffix(name, "…"), "…") {
 					t.Errorf("row %q: the name is cut in its middle", r)
 				}
+			}
+			// The header's stall banner keeps the handler whole and cuts, if
+			// anything, the end of the process's name: one ellipsis.
+			_, banner, _ := strings.Cut(strings.Split(screen, "\n")[1], "⚠ stalled: ")
+			if process, handler, ok := strings.Cut(banner, " › "); !ok || !strings.HasPrefix(handler, "main.(*Controller)") ||
+				strings.Count(banner, "…") > 1 || strings.Contains(strings.TrimSuffix(process, "…"), "…") || !strings.Contains(process, "-1/") {
+				t.Errorf("at %d columns the stall banner is %q; want its process's start and the handler whole", sz[0], banner)
 			}
 			if sz[0] >= 120 && !strings.Contains(rows[1], "deployments · main.(*Controller) · ") {
 				t.Errorf("at %d columns WORST %q lacks the informer and the listener", sz[0], rows[1])

@@ -136,6 +136,24 @@ func TestFleetListsTheStalledControllerFirst(t *testing.T) {
 	if code != 1 || doc.Synced || !strings.Contains(stderr, stuck.Addr()) {
 		t.Errorf("exit %d, synced %t, stderr %q; want exit 1 naming the blocked controller, as attach --once exits while a handler has not synced", code, doc.Synced, stderr)
 	}
+	// client-go's own informers keep their queue and their listeners'
+	// buffers to themselves: null with why, never a 0 nobody measured.
+	_, stdout, _, _ := informtop(t, bin, "fleet", "--prometheus", prom.URL(), "--selector", `job="controllers"`, "--once", "--json", "--timeout", "30s")
+	var clientGo struct {
+		Informers []struct {
+			Queue     *json.RawMessage `json:"queue"`
+			Unknown   map[string]string
+			Listeners []map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &clientGo); err != nil || len(clientGo.Informers) != 2 {
+		t.Fatalf("fleet --once --json: %v\n%s", err, stdout)
+	}
+	for _, inf := range clientGo.Informers {
+		if v, ok := inf.Listeners[0]["capacity"]; inf.Queue != nil || inf.Unknown["queue"] == "" || !ok || v != nil {
+			t.Errorf("a client-go informer's queue %s and capacity %v (unknown %v); want both null with why\n%s", raw(inf.Queue), v, inf.Unknown, stdout)
+		}
+	}
 	code, _, stderr = fleetOnce("--fail-on-stall", "1s")
 	if code != 5 || !strings.Contains(stderr, "handler main.(*Controller) has been in a callback for ") || !strings.Contains(stderr, ", in main.(*Controller).misbehave (") {
 		t.Errorf("--fail-on-stall 1s: exit %d, stderr %q; want 5 naming the stalled handler and its frame, no empty key", code, stderr)

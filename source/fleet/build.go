@@ -284,8 +284,9 @@ func (b *build) informer(prefix, name string, a *informerAcc) source.Informer {
 	s.Queue.Synced = s.Synced
 	// Prometheus has no series for the watch; the agent's silent flag
 	// says when it is not delivering, so the watch counts as open unless
-	// the flag can only come from a watch that is not (silent sooner than
-	// an open watch can be), and FreshnessOf then agrees with the flag.
+	// the flag can only come from a watch that is not, or one past the
+	// timeout it asked for (silent sooner than a watch with no known
+	// timeout can be), and FreshnessOf then agrees with the flag.
 	s.Reflector.WatchOpen = true
 	if a.quietKnown {
 		heard := at.Add(-seconds(a.quiet))
