@@ -135,8 +135,9 @@ func (m *WorkqueueMetrics) stats(name string) *queueStats {
 	return q
 }
 
-// snapshot returns every queue's figures, sorted by name.
-func (m *WorkqueueMetrics) snapshot() []source.Workqueue {
+// sorted returns every queue, sorted by name; each is read through its
+// own atomics, so the lock is held only while the map is copied.
+func (m *WorkqueueMetrics) sorted() []*queueStats {
 	m.mu.Lock()
 	queues := make([]*queueStats, 0, len(m.queues))
 	for _, q := range m.queues {
@@ -144,6 +145,12 @@ func (m *WorkqueueMetrics) snapshot() []source.Workqueue {
 	}
 	m.mu.Unlock()
 	slices.SortFunc(queues, func(a, b *queueStats) int { return strings.Compare(a.name, b.name) })
+	return queues
+}
+
+// snapshot returns every queue's figures, sorted by name.
+func (m *WorkqueueMetrics) snapshot() []source.Workqueue {
+	queues := m.sorted()
 	out := make([]source.Workqueue, 0, len(queues))
 	for _, q := range queues {
 		w := source.Workqueue{
@@ -163,13 +170,7 @@ func (m *WorkqueueMetrics) snapshot() []source.Workqueue {
 
 // histograms returns every queue's duration histograms, sorted by name.
 func (m *WorkqueueMetrics) histograms() []serve.WorkqueueHistograms {
-	m.mu.Lock()
-	queues := make([]*queueStats, 0, len(m.queues))
-	for _, q := range m.queues {
-		queues = append(queues, q)
-	}
-	m.mu.Unlock()
-	slices.SortFunc(queues, func(a, b *queueStats) int { return strings.Compare(a.name, b.name) })
+	queues := m.sorted()
 	out := make([]serve.WorkqueueHistograms, 0, len(queues))
 	for _, q := range queues {
 		out = append(out, serve.WorkqueueHistograms{Name: q.name, QueueDuration: q.latency.histogram(), WorkDuration: q.work.histogram()})
