@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
-	"time"
 
 	"golang.org/x/term"
 
@@ -18,12 +17,6 @@ import (
 
 // dashboardGOGC is the dashboard's GOGC unless the user set one.
 const dashboardGOGC = 50
-
-// stopGrace is how long quitting waits for the sources to stop.
-// client-go's watch-list retry sleeps out its backoff (up to a minute)
-// without looking at its context, so an informer backing off from an
-// outage can outlive the quit by that much; the process ends instead.
-const stopGrace = 2 * time.Second
 
 // runDashboard runs the source and the TUI until the user quits, then
 // stops the source and waits for it, at most stopGrace, so the program
@@ -101,21 +94,6 @@ func runDashboard(ctx context.Context, src source.Source, o *options) error {
 	ended = true
 	mu.Unlock()
 	return err
-}
-
-// waitAtMost waits for wg, or for d to pass, whichever comes first.
-func waitAtMost(wg *sync.WaitGroup, d time.Duration) {
-	done := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-done:
-	case <-t.C:
-	}
 }
 
 // isTerminal reports whether w is a terminal: a file descriptor (an

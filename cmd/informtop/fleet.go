@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/prometheus/common/config"
@@ -196,11 +195,8 @@ func (ff fleetFlags) source() (*fleet.Source, error) {
 // runFleetOnce waits for the first answer, prints the fleet worst first
 // and returns the exit code (see the command's help).
 func runFleetOnce(ctx context.Context, src *fleet.Source, o *options, ff fleetFlags, stdout, stderr io.Writer) int {
-	runCtx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() { src.Run(runCtx) })
-	defer wg.Wait()
-	defer cancel()
+	runCtx, stop := startSource(ctx, src)
+	defer stop()
 	waitCtx, cancelWait := context.WithTimeout(runCtx, o.timeout)
 	err := o.progress.waitSynced(func() error { return src.WaitSynced(waitCtx) }, src, stderr)
 	cancelWait()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -28,11 +27,8 @@ import (
 // compare some informer's cache: a difference found is the finding to act
 // on, and the informers that could not be checked are named beside it.
 func runOnce(ctx context.Context, src source.Source, o *options, stdout, stderr io.Writer) int {
-	runCtx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() { src.Run(runCtx) })
-	defer wg.Wait()
-	defer cancel()
+	runCtx, stop := startSource(ctx, src)
+	defer stop()
 
 	waiting, stopWatch := watchStalls(runCtx, src, o.failOnStall)
 	defer stopWatch()

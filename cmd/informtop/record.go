@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -124,9 +123,8 @@ func runRecord(fs *pflag.FlagSet, o *options, out string, force, headless bool, 
 // recordHeadless runs src until ctx ends, a progress line on stderr every
 // recordProgressEvery.
 func recordHeadless(ctx context.Context, src source.Source, w *recording.Writer, stderr io.Writer) {
-	var wg sync.WaitGroup
-	wg.Go(func() { src.Run(ctx) })
-	defer wg.Wait()
+	ctx, stop := startSource(ctx, src)
+	defer stop()
 	fmt.Fprintf(stderr, "informtop: recording %s to %s; ctrl+c ends it\n", src.Title(), w.Path())
 	tick := time.NewTicker(recordProgressEvery)
 	defer tick.Stop()

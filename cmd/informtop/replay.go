@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -148,11 +147,8 @@ func runReplay(path string, o *options, speed float64, speedSet, step bool, queu
 // and prints the replay's report. Exit 1 when it did not get there; the
 // file's problem, without a report, when one stopped the replay.
 func replayOnce(ctx context.Context, src *replay.Source, o *options, stdout, stderr io.Writer) (int, error) {
-	runCtx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() { src.Run(runCtx) })
-	defer wg.Wait()
-	defer cancel()
+	runCtx, stop := startSource(ctx, src)
+	defer stop()
 	// Serving takes the recording's length at its pace; processing what
 	// was served, at most --timeout more.
 	err := src.SettledWithin(runCtx, o.timeout)
