@@ -8,7 +8,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/prometheus/common/config"
 	"github.com/spf13/cobra"
 
 	"github.com/informtop/informtop/agent/report"
@@ -157,9 +156,8 @@ func (ff fleetFlags) source() (*fleet.Source, error) {
 		return nil, errors.New("--bearer-token-file and --basic-auth-user are two ways to log in: give one")
 	}
 	// Each file is read through the fleet's budgets, now and on every
-	// query (a rotated token is picked up): never by prometheus/common's
-	// own file reading, which reads whatever the path names, whole, and
-	// waits on a FIFO beyond any signal.
+	// query (a rotated token is picked up), never whole whatever the path
+	// names, nor waiting on a FIFO beyond any signal.
 	secrets := fleet.SecretFiles{}
 	for _, f := range []fleet.SecretFile{
 		{Flag: "--bearer-token-file", Path: ff.tokenFile, Limit: fleet.MaxTokenFileBytes, Token: true, What: "the bearer token"},
@@ -175,21 +173,20 @@ func (ff fleetFlags) source() (*fleet.Source, error) {
 	if err := secrets.Check(); err != nil {
 		return nil, err
 	}
-	hc := config.DefaultHTTPClientConfig
+	auth := fleet.Auth{InsecureSkipVerify: ff.insecure}
 	if ff.tokenFile != "" {
-		hc.Authorization = &config.Authorization{Type: "Bearer", CredentialsRef: "--bearer-token-file"}
+		auth.BearerToken = "--bearer-token-file"
 	}
 	if ff.basicUser != "" {
-		hc.BasicAuth = &config.BasicAuth{Username: ff.basicUser, PasswordRef: "--basic-auth-password-file"}
+		auth.User, auth.Password = ff.basicUser, "--basic-auth-password-file"
 	}
-	hc.TLSConfig = config.TLSConfig{InsecureSkipVerify: ff.insecure}
 	if ff.caFile != "" {
-		hc.TLSConfig.CARef = "--ca-file"
+		auth.CA = "--ca-file"
 	}
 	if ff.certFile != "" {
-		hc.TLSConfig.CertRef, hc.TLSConfig.KeyRef = "--cert-file", "--key-file"
+		auth.Cert, auth.Key = "--cert-file", "--key-file"
 	}
-	return fleet.New(fleet.Options{URL: ff.url, Selector: ff.selector, HTTP: hc, Secrets: secrets, AgentLabel: ff.agentLabel, ClusterLabel: ff.clusterLabel, Refresh: ff.every})
+	return fleet.New(fleet.Options{URL: ff.url, Selector: ff.selector, Auth: auth, Secrets: secrets, AgentLabel: ff.agentLabel, ClusterLabel: ff.clusterLabel, Refresh: ff.every})
 }
 
 // runFleetOnce waits for the first answer, prints the fleet worst first

@@ -19,6 +19,7 @@ import (
 // options are the command line of the dashboard and of --once, kept apart
 // from the code that acts on them.
 type options struct {
+	version   bool // --version: print the versions and exit
 	demo      bool
 	scenario  string
 	seed      int64
@@ -225,6 +226,7 @@ var shared = map[string]bool{
 	"once": true, "json": true, "timeout": true, "duration": true, "fail-on-stall": true, "refresh": true, "log-file": true, "v": true, "help": true,
 	"redact": true, "redact-annotation": true,
 	"output": true, "headless": true, "force": true, // informtop record
+	"version": true,
 }
 
 // clusterFlagsSet names the cluster flags given on the command line.

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/prometheus/common/config"
-
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/safeurl"
 )
@@ -44,30 +42,21 @@ func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// newHTTPClient is the client Prometheus' own tools build from an
-// HTTPClientConfig (bearer token or its file, basic auth, TLS), with 401,
-// 403 and 404 caught.
-func newHTTPClient(cfg config.HTTPClientConfig, secrets SecretFiles) (*http.Client, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("the Prometheus client settings do not fit together: %w", err)
+func (t statusTransport) CloseIdleConnections() {
+	if c, ok := t.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
 	}
-	var opts []config.HTTPClientOption
-	if secrets != nil {
-		opts = append(opts, config.WithSecretManager(secrets))
-	}
-	c, err := config.NewClientFromConfig(cfg, "informtop-fleet", opts...)
-	var sfe *secretFileError
-	if errors.As(err, &sfe) {
-		return nil, sfe
-	}
+}
+
+// newHTTPClient is the fleet's client: Auth's credentials and TLS on
+// every request, 401, 403 and 404 caught, and no redirect followed to
+// another origin (the credentials would go there too).
+func newHTTPClient(a Auth, secrets SecretFiles) (*http.Client, error) {
+	t, err := newAuthTransport(a, secrets)
 	if err != nil {
-		return nil, fmt.Errorf("the Prometheus client could not be set up: %w", err)
+		return nil, err
 	}
-	c.Transport = statusTransport{c.Transport}
-	// prometheus/common's round trippers add the credentials to every
-	// request, a redirect's too: follow none to another origin.
-	c.CheckRedirect = safeurl.SameOrigin
-	return c, nil
+	return &http.Client{Transport: statusTransport{t}, CheckRedirect: safeurl.SameOrigin}, nil
 }
 
 // refusedError is a first contact that waiting will not mend; it wraps

@@ -12,8 +12,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/prometheus/common/config"
-
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -41,8 +39,7 @@ func TestFleetFollowsNoRedirectToAnotherOrigin(t *testing.T) {
 	if err := os.WriteFile(tok, []byte("s3cret\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	hc := config.DefaultHTTPClientConfig
-	hc.Authorization = &config.Authorization{Type: "Bearer", CredentialsRef: "--bearer-token-file"}
+	hc := Auth{BearerToken: "--bearer-token-file"}
 	secrets := SecretFiles{"--bearer-token-file": {Flag: "--bearer-token-file", Path: tok, Limit: MaxTokenFileBytes, Token: true, What: "the bearer token"}}
 	redirecting := func(to string) string {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -54,7 +51,7 @@ func TestFleetFollowsNoRedirectToAnotherOrigin(t *testing.T) {
 	for name, to := range map[string]string{"another port": other.URL, "a port where nothing listens": closed} {
 		t.Run(name, func(t *testing.T) {
 			from := redirecting(to)
-			s := newSource(t, Options{URL: from, HTTP: hc, Secrets: secrets})
+			s := newSource(t, Options{URL: from, Auth: hc, Secrets: secrets})
 			running(t, s)
 			err := s.WaitSynced(context.Background())
 			want := "Prometheus at " + from + " redirected the query to " + to + "/api/v1/query, another scheme, host or port, where informtop does not follow"
@@ -80,7 +77,7 @@ func TestFleetFollowsNoRedirectToAnotherOrigin(t *testing.T) {
 	})
 	same := httptest.NewServer(mux)
 	t.Cleanup(same.Close)
-	s := newSource(t, Options{URL: same.URL, HTTP: hc, Secrets: secrets})
+	s := newSource(t, Options{URL: same.URL, Auth: hc, Secrets: secrets})
 	running(t, s)
 	waitAnswered(t, s)
 	if _, auth := p.seen(); len(auth) == 0 || auth[0] != "Bearer s3cret" {

@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -22,9 +21,8 @@ const (
 )
 
 // SecretFile is a file the Prometheus client reads a credential or TLS
-// material from. It is read again on every query (prometheus/common's
-// client asks for it each time), so a rotated token is picked up, and
-// each read goes through smallfile: a regular file of at most Limit
+// material from. It is read again on every query, so a rotated token is
+// picked up, and each read goes through smallfile: a regular file of at most Limit
 // bytes, opened without waiting, so a FIFO or a device swapped in for it
 // is a sentence rather than a hang or the machine's memory.
 type SecretFile struct {
@@ -37,9 +35,7 @@ type SecretFile struct {
 	Token bool
 }
 
-// SecretFiles is a config.SecretManager over files, keyed by their
-// SecretFile.Flag: the ref an HTTPClientConfig names (CredentialsRef,
-// PasswordRef, CARef, CertRef, KeyRef).
+// SecretFiles are the files an Auth names, keyed by their SecretFile.Flag.
 type SecretFiles map[string]SecretFile
 
 // secretFileError is a file that cannot serve as what its flag names;
@@ -48,8 +44,8 @@ type secretFileError struct{ sentence string }
 
 func (e *secretFileError) Error() string { return e.sentence }
 
-// Fetch implements config.SecretManager.
-func (sf SecretFiles) Fetch(_ context.Context, ref string) (string, error) {
+// read returns the content of the file ref names, as its SecretFile reads it.
+func (sf SecretFiles) read(ref string) (string, error) {
 	f, ok := sf[ref]
 	if !ok {
 		return "", fmt.Errorf("no file is given for %s", ref)

@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/prometheus/common/config"
-
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -47,9 +45,8 @@ func TestFleetRereadsTheTokenFileWithinItsBudget(t *testing.T) {
 		return path
 	}
 	point(write("one", "first\n"))
-	hc := config.DefaultHTTPClientConfig
-	hc.Authorization = &config.Authorization{Type: "Bearer", CredentialsRef: "--bearer-token-file"}
-	s := newSource(t, Options{URL: serveProm(t, p), HTTP: hc,
+	hc := Auth{BearerToken: "--bearer-token-file"}
+	s := newSource(t, Options{URL: serveProm(t, p), Auth: hc,
 		Secrets: SecretFiles{"--bearer-token-file": {Flag: "--bearer-token-file", Path: tok, Limit: MaxTokenFileBytes, Token: true, What: "the bearer token"}}})
 	t.Cleanup(s.http.CloseIdleConnections)
 	ctx := context.Background()

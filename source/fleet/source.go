@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/common/config"
-
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/internal/polling"
 	"github.com/informtop/informtop/internal/safeurl"
@@ -60,13 +58,11 @@ type Options struct {
 	// Selector is PromQL label matchers added to every query:
 	// `namespace="shop",cluster=~"eu.*"`.
 	Selector string
-	// HTTP is the client's settings as Prometheus' own tools have them:
-	// bearer token (or its file), basic auth, TLS.
-	HTTP config.HTTPClientConfig
-	// Secrets are the files HTTP's refs (CredentialsRef, PasswordRef,
-	// CARef, CertRef, KeyRef) name, read within their budgets on every
-	// query. Prefer them to HTTP's *File fields, which prometheus/common
-	// reads whole, whatever they are.
+	// Auth is how the client logs in and which certificates it trusts:
+	// bearer token, basic auth, TLS, each from a file of Secrets.
+	Auth Auth
+	// Secrets are the files Auth names, read within their budgets on
+	// every query.
 	Secrets SecretFiles
 	// AgentLabel is the target label holding the address attach reaches a
 	// process's agent at; DefaultAgentLabel when "".
@@ -140,7 +136,7 @@ func New(opts Options) (*Source, error) {
 	if _, _, err := nextMatcher(opts.ClusterLabel + `=""`); err != nil || agentLabels[opts.ClusterLabel] {
 		return nil, fmt.Errorf("--cluster-label %q is not a target label name: use letters, digits and _, other than the agent's own labels (name, listener…), e.g. cluster", opts.ClusterLabel)
 	}
-	hc, err := newHTTPClient(opts.HTTP, opts.Secrets)
+	hc, err := newHTTPClient(opts.Auth, opts.Secrets)
 	if err != nil {
 		return nil, err
 	}

@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/common/config"
-
 	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
 	"github.com/informtop/informtop/agent/source/sourcetest"
@@ -145,9 +143,8 @@ func TestFleetSaysWhyPrometheusCannotBeRead(t *testing.T) {
 	if err := os.WriteFile(tok, []byte("s3cret\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	hc := config.DefaultHTTPClientConfig
-	hc.Authorization = &config.Authorization{Type: "Bearer", CredentialsFile: tok}
-	s := newSource(t, Options{URL: serveProm(t, p), HTTP: hc})
+	s := newSource(t, Options{URL: serveProm(t, p), Auth: Auth{BearerToken: "--bearer-token-file"},
+		Secrets: SecretFiles{"--bearer-token-file": {Flag: "--bearer-token-file", Path: tok, Limit: MaxTokenFileBytes, Token: true, What: "the bearer token"}}})
 	running(t, s)
 	err := s.WaitSynced(context.Background())
 	if !errors.Is(err, source.ErrUnreachable) || !strings.Contains(err.Error(), "401") || !strings.Contains(err.Error(), "--bearer-token-file") {
