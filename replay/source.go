@@ -62,7 +62,7 @@ type Source struct {
 	unstored  recording.Unstored
 	err       error         // the file's problem that stopped the replay
 	read      chan struct{} // closed once finished
-	failed    chan struct{} // closed when err is set
+	failed    chan struct{} // closed once err is set and, midway through the file, logged
 	logged    bool          // what reading found was logged
 }
 
@@ -194,8 +194,7 @@ func (s *Source) pump(ctx context.Context) {
 	for {
 		rec, err := s.r.Next()
 		if err != nil {
-			s.finish(err)
-			s.logRead()
+			s.finishLogged(err)
 			return
 		}
 		if !s.push(ctx, rec, true) {
@@ -208,10 +207,29 @@ func (s *Source) pump(ctx context.Context) {
 // finish records how reading ended: io.EOF at the end of the file, the
 // file's problem, or the context's error when the replay stopped first.
 func (s *Source) finish(err error) {
+	if s.finishQuietly(err) {
+		close(s.failed)
+	}
+}
+
+// finishLogged is finish with the replay's log written first, so whoever
+// the file's problem wakes (Finished, Settled) finds it there.
+func (s *Source) finishLogged(err error) {
+	failed := s.finishQuietly(err)
+	s.logRead()
+	if failed {
+		close(s.failed)
+	}
+}
+
+// finishQuietly records how reading ended and reports whether it was the
+// file's problem, for the caller to close failed: once, as only the
+// first call finishes.
+func (s *Source) finishQuietly(err error) (failed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.finished {
-		return
+		return false
 	}
 	s.finished = true
 	s.progress = time.Now()
@@ -221,7 +239,7 @@ func (s *Source) finish(err error) {
 		s.stop = s.r.Stop()
 	case errors.As(err, &fe):
 		s.err = err
-		close(s.failed)
+		failed = true
 	}
 	s.unstored = s.r.Unstored()
 	s.r.Close()
@@ -230,6 +248,7 @@ func (s *Source) finish(err error) {
 	for _, lw := range s.lws {
 		lw.closeFeed()
 	}
+	return failed
 }
 
 // logRead puts in the replay's log what reading the file found that a
