@@ -301,6 +301,10 @@ func (v *eventsView) render() string {
 		for _, l := range wrapText(whySeriesOnly, v.c.width) {
 			lines = append(lines, st.dim.Render(l))
 		}
+	case len(v.rows) == 0 && v.filter.spec().err != "":
+		for _, l := range wrapText(v.filter.spec().err, v.c.width) {
+			lines = append(lines, st.bad.Render(l))
+		}
 	case len(v.rows) == 0:
 		lines = append(lines, st.dim.Render("no events"))
 	}

@@ -99,7 +99,10 @@ func (f *filterBox) view(c *common, w int, matches, total int) string {
 		suffix += c.styles.dim.Render(" · " + d)
 	}
 	if spec.err != "" {
-		suffix = "  " + c.styles.bad.Render(spec.err)
+		// The reason is said in full where the rows would be, wrapped:
+		// here it would be cut at 80 columns and said twice.
+		short, _, _ := strings.Cut(spec.err, ":")
+		suffix = "  " + c.styles.bad.Render(short+" (see below)")
 	}
 	// As wide as the text, so the count sits next to the query.
 	text := width(f.input.Value()) + 1
@@ -107,8 +110,7 @@ func (f *filterBox) view(c *common, w int, matches, total int) string {
 		text = width(f.input.Placeholder) + 1
 	}
 	// The query keeps at least half the line, scrolling under the cursor
-	// past that; the count and the mode give way, cut at the right (a
-	// refusal is also said in full where the rows would be).
+	// past that; the count and the mode give way, cut at the right.
 	f.input.SetWidth(max(min(text, w-width(suffix)-2), min(text, w/2)))
 	return truncate(f.input.View()+suffix, w)
 }

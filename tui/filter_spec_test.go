@@ -67,9 +67,24 @@ func TestStoreFilterTextIsRegexpOrSubstring(t *testing.T) {
 	if got := storeRows(h); len(got) != 0 || !strings.Contains(h.screen(), "not a regular expression: missing closing )") {
 		t.Fatalf("a broken regexp must be refused with its error: kept %v\n%s", got, h.screen())
 	}
+	wholeRefusal(t, h.screen())
 	h.keys("enter")
 	if s := h.screen(); !strings.Contains(s, "not a regular expression: missing closing )") {
 		t.Fatalf("the refusal is gone once the prompt is left:\n%s", s)
+	}
+	// The Events view says it as whole, where its rows would be.
+	h.keys("esc", "5", "/")
+	h.typeText("web-(0|1")
+	wholeRefusal(t, h.screen())
+}
+
+// wholeRefusal checks that an 80-column screen says why a filter is
+// refused once and whole: wrapped, not cut.
+func wholeRefusal(t *testing.T, screen string) {
+	t.Helper()
+	const why = `not a regular expression: missing closing ) (a \ before a character searches for it as it is)`
+	if n := strings.Count(screen, "missing closing )"); n != 1 || !strings.Contains(strings.Join(strings.Fields(screen), " "), why) {
+		t.Errorf("the reason is said %d times, or not whole; want once: %s\n%s", n, why, screen)
 	}
 }
 

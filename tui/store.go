@@ -544,7 +544,9 @@ func (v *storeView) renderList() string {
 	case !v.loaded:
 		lines = append(lines, st.dim.Render("reading "+humanize.CountShort(s.Store.Objects)+" keys…"))
 	case v.scroll.n == 0 && v.filter.spec().err != "":
-		lines = append(lines, st.bad.Render(v.filter.spec().err))
+		for _, l := range wrapText(v.filter.spec().err, v.c.width) {
+			lines = append(lines, st.bad.Render(l))
+		}
 	case v.scroll.n == 0 && v.filter.query() != "":
 		lines = append(lines, st.dim.Render("no cached object matches the filter"))
 	case v.scroll.n == 0:
