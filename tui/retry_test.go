@@ -90,7 +90,7 @@ func TestLinkNoteSaysWhenClientGoRetries(t *testing.T) {
 		{"watch: too old resource version: 5 (120)", "watch ended", []string{"relist pending: the server answered 410 Gone", "client-go lists again within 42s", "ctrl+r retries now"}},
 	} {
 		s := source.Informer{Name: "pods", Resource: "pods", Started: true, Taken: t0, Synced: true,
-			Reflector: source.Reflector{LastError: tc.err, LastErrorTime: t0.Add(-3 * time.Second)}}
+			Reflector: source.Reflector{Watches: 2, LastError: tc.err, LastErrorTime: t0.Add(-3 * time.Second)}}
 		src := &retrying{Cluster: sourcetest.NewCluster(sourcetest.New(sourcetest.Config{Kind: "kube", Title: "prod", Frames: [][]source.Informer{{s}}}), nil)}
 		h := newHarness(t, src)
 		h.size(160, 48)
