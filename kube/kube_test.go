@@ -55,7 +55,13 @@ func testClients(t *testing.T, c *kubetest.Cluster) kubernetes.Interface {
 
 func namespace(t *testing.T, cs kubernetes.Interface) string {
 	t.Helper()
-	name := strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
+	// Subtests' names hold "/" and "_", which a namespace's may not.
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, strings.ToLower(t.Name()))
 	if len(name) > 50 {
 		name = name[:50]
 	}

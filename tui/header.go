@@ -394,6 +394,10 @@ func connShort(c *common, s *source.Informer) string {
 		return st.ok.Render("watch up") // since when the source does not know (a fleet's series)
 	case r.WatchOpen:
 		return st.ok.Render("watch up " + humanize.Duration(since(now, r.WatchSince)))
+	case r.Watches > 0 && source.LinkOf(*s, false) == source.LinkRelistPending:
+		// The server answered (a 410): its watch is not down but ended,
+		// and client-go lists again rather than watching.
+		return st.warn.Render("watch ended")
 	case r.LastError != "":
 		return st.bad.Render("watch down")
 	default:

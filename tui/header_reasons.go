@@ -58,6 +58,8 @@ func linkProblem(c *common, s *source.Informer) string {
 	r := s.Reflector
 	cause := briefURLs(firstLine(r.LastError)) // the informer's own request: it says which host
 	var msg string
+	// After a 410 client-go does not try the watch again: it lists anew.
+	again := "retries"
 	switch source.LinkOf(*s, false) {
 	case source.LinkForbidden:
 		msg = "forbidden: " + cause
@@ -66,6 +68,7 @@ func linkProblem(c *common, s *source.Informer) string {
 		if source.Expired(r.LastError) {
 			msg = "relist pending: the server answered 410 Gone (the resourceVersion is older than its history)"
 		}
+		again = "lists again"
 	default:
 		msg = "watch down"
 		if !r.LastErrorTime.IsZero() {
@@ -78,12 +81,14 @@ func linkProblem(c *common, s *source.Informer) string {
 		next = c.caps.retry.NextAttempts()[s.Name]
 	}
 	switch d := next.Sub(c.now()).Round(time.Second); {
-	case next.IsZero():
+	case next.IsZero() && again == "retries":
 		msg += "; retrying"
+	case next.IsZero():
+		msg += "; client-go " + again + " after its backoff"
 	case d > 0:
-		msg += "; client-go retries within " + d.String()
+		msg += "; client-go " + again + " within " + d.String()
 	default:
-		msg += "; client-go retries any moment"
+		msg += "; client-go " + again + " any moment"
 	}
 	return msg + retryKeyHint(c)
 }

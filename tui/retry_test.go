@@ -77,21 +77,27 @@ func TestRetryNowKey(t *testing.T) {
 
 // An informer whose watch is down says when client-go tries again, as the
 // source knows it, and the key that does it now; one whose watch got
-// 410 Gone says a relist is pending.
+// 410 Gone says a relist is pending and when client-go lists again (it
+// does not watch again), and its title says the watch ended, not that it
+// is down: the server answered.
 func TestLinkNoteSaysWhenClientGoRetries(t *testing.T) {
 	for _, tc := range []struct {
-		err  string
-		want []string
+		err   string
+		title string
+		want  []string
 	}{
-		{refusedWatch("/api/v1/pods"), []string{"watch down, last error 3.0s ago", "connection refused", "client-go retries within 42s", "ctrl+r retries now"}},
-		{"watch: too old resource version: 5 (120)", []string{"relist pending: the server answered 410 Gone", "client-go retries within 42s", "ctrl+r retries now"}},
+		{refusedWatch("/api/v1/pods"), "watch down", []string{"watch down, last error 3.0s ago", "connection refused", "client-go retries within 42s", "ctrl+r retries now"}},
+		{"watch: too old resource version: 5 (120)", "watch ended", []string{"relist pending: the server answered 410 Gone", "client-go lists again within 42s", "ctrl+r retries now"}},
 	} {
 		s := source.Informer{Name: "pods", Resource: "pods", Started: true, Taken: t0, Synced: true,
-			Reflector: source.Reflector{LastError: tc.err, LastErrorTime: t0.Add(-3 * time.Second)}}
+			Reflector: source.Reflector{Watches: 2, LastError: tc.err, LastErrorTime: t0.Add(-3 * time.Second)}}
 		src := &retrying{Cluster: sourcetest.NewCluster(sourcetest.New(sourcetest.Config{Kind: "kube", Title: "prod", Frames: [][]source.Informer{{s}}}), nil)}
 		h := newHarness(t, src)
 		h.size(160, 48)
 		h.frames(1)
+		if title := strings.SplitN(h.screen(), "\n", 2)[0]; !strings.Contains(title, tc.title) {
+			t.Errorf("%s: the title line %q, want %q", tc.err, title, tc.title)
+		}
 		screen := squash(h.screen())
 		for _, w := range tc.want {
 			if !strings.Contains(screen, squash(w)) {

@@ -149,7 +149,8 @@ func TestRestrictedUser(t *testing.T) {
 }
 
 // TestAPIServerOutage stops the API server, changes an object through a
-// second API server on the same etcd, and starts the first one again.
+// second API server on the same etcd, compacts etcd, and starts the first
+// one again, which answers a watch from before the compaction with 410.
 func TestAPIServerOutage(t *testing.T) {
 	c := kubetest.Start(t)
 	cs := clientset(t, c.RESTConfig())
@@ -157,7 +158,8 @@ func TestAPIServerOutage(t *testing.T) {
 		ObjectMeta: metav1.ObjectMeta{Name: "survivor", Namespace: "default"},
 		Data:       map[string]string{"generation": "1"},
 	}
-	if _, err := cs.CoreV1().ConfigMaps("default").Create(ctx(t), cm, metav1.CreateOptions{}); err != nil {
+	created, err := cs.CoreV1().ConfigMaps("default").Create(ctx(t), cm, metav1.CreateOptions{})
+	if err != nil {
 		t.Fatal(err)
 	}
 
@@ -177,6 +179,10 @@ func TestAPIServerOutage(t *testing.T) {
 	if _, err := second.CoreV1().ConfigMaps("default").Update(ctx(t), got, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	rev := c.CompactEtcd(t)
+	if old, _ := strconv.ParseInt(created.ResourceVersion, 10, 64); old >= rev-1 || !kubetest.EtcdCompacted(t, c, old) || kubetest.EtcdCompacted(t, c, rev) {
+		t.Fatalf("compacted to revision %d: the configmap's revision %s should be gone and %d kept", rev, created.ResourceVersion, rev)
+	}
 
 	began = time.Now()
 	c.StartAPIServer(t)
@@ -187,6 +193,19 @@ func TestAPIServerOutage(t *testing.T) {
 	}
 	if got.Data["generation"] != "2" {
 		t.Errorf("after the restart the configmap has generation %q, want the second API server's 2", got.Data["generation"])
+	}
+
+	// The API server's watch cache starts after the compaction, so a
+	// watch from a resourceVersion handed out before answers 410 Gone, as
+	// a user's reflector coming back after an outage meets it.
+	w, err := cs.CoreV1().ConfigMaps("default").Watch(ctx(t), metav1.ListOptions{ResourceVersion: created.ResourceVersion})
+	if err != nil {
+		t.Fatalf("a watch from resourceVersion %s after the compaction: %v", created.ResourceVersion, err)
+	}
+	defer w.Stop()
+	ev, ok := <-w.ResultChan()
+	if gone := apierrors.FromObject(ev.Object); !ok || !apierrors.IsResourceExpired(gone) && !apierrors.IsGone(gone) {
+		t.Errorf("a watch from resourceVersion %s after the compaction to %d got %v %+v, want an ERROR event with 410 Gone", created.ResourceVersion, rev, ev.Type, ev.Object)
 	}
 }
 
