@@ -74,7 +74,12 @@ func linkProblem(c *common, s *source.Informer) string {
 		if !r.LastErrorTime.IsZero() {
 			msg += ", last error " + humanize.Duration(since(c.now(), r.LastErrorTime)) + " ago"
 		}
-		msg += ": " + cause
+		if source.Throttled(r.LastError) {
+			// The server answered: client-go watches again from where it
+			// was, it does not list.
+			cause = "the API server turned the watch away (429 Too Many Requests: overloaded, or its flow control gives this user a small share)"
+		}
+		msg += ": " + strings.TrimSuffix(cause, ".")
 	}
 	next := time.Time{}
 	if c.caps.retry != nil {

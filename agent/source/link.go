@@ -21,8 +21,11 @@ const (
 	// the server's side); the reflector waits out its backoff, then lists
 	// again.
 	LinkRelistPending Link = "relist pending"
-	// LinkWatchDown: the server cannot be reached; the reflector retries
-	// with backoff and holds what it had.
+	// LinkWatchDown: the watch is not open and the reflector, holding
+	// what it had, watches again from where it was after its backoff: the
+	// server cannot be reached, or it asked to be called later (429 Too
+	// Many Requests to a watch, which client-go does not answer by
+	// listing).
 	LinkWatchDown Link = "watch down"
 	// LinkStopped: the informer has stopped.
 	LinkStopped Link = "stopped"
@@ -48,7 +51,7 @@ func LinkOf(s Informer, denied bool) Link {
 		return LinkSyncing
 	case Refused(r.LastError):
 		return LinkForbidden
-	case Unreachable(r.LastError):
+	case Unreachable(r.LastError), Throttled(r.LastError) && strings.HasPrefix(r.LastError, "watch"):
 		return LinkWatchDown
 	}
 	return LinkRelistPending
@@ -67,6 +70,14 @@ func Unreachable(msg string) bool {
 		}
 	}
 	return false
+}
+
+// Throttled reports whether an error is the server's 429 Too Many
+// Requests (API Priority and Fairness turning a request away): it
+// answered, and asks to be called again later.
+func Throttled(msg string) bool {
+	low := strings.ToLower(msg)
+	return strings.Contains(low, "too many requests") || strings.Contains(low, "429")
 }
 
 // Refused reports whether an error is the server refusing the user: 403

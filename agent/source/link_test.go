@@ -10,6 +10,9 @@ func TestLinkStates(t *testing.T) {
 		gone    = "watch: too old resource version: 5 (120)"
 		denied  = `list: configmaps is forbidden: User "jane" cannot list resource "configmaps" in API group "" in the namespace "a"`
 		server  = "list: the server is currently unable to handle the request"
+		// API Priority and Fairness' 429, to a watch and to a list.
+		busyWatch = "watch: Too many requests, please try again later."
+		busyList  = "list: Too many requests, please try again later."
 	)
 	for _, tc := range []struct {
 		name   string
@@ -27,6 +30,9 @@ func TestLinkStates(t *testing.T) {
 		{"410 Gone, waiting to list", Informer{Started: true, Synced: true, Reflector: Reflector{LastError: gone}}, false, LinkRelistPending},
 		{"a list the server failed", Informer{Started: true, Reflector: Reflector{LastError: server}}, false, LinkRelistPending},
 		{"relisting after the 410", Informer{Started: true, Synced: true, Reflector: Reflector{ListInProgress: true, LastError: gone}}, false, LinkSyncing},
+		{"429 to a watch: client-go watches again after its backoff", Informer{Started: true, Synced: true, Reflector: Reflector{LastError: busyWatch}}, false, LinkWatchDown},
+		{"429 in a watch's stream", Informer{Started: true, Synced: true, Reflector: Reflector{LastError: "watch stream: " + busyWatch[len("watch: "):]}}, false, LinkWatchDown},
+		{"429 to a list: client-go lists again after its backoff", Informer{Started: true, Reflector: Reflector{LastError: busyList}}, false, LinkRelistPending},
 		{"403 from the server", Informer{Started: true, Reflector: Reflector{LastError: denied}}, false, LinkForbidden},
 		{"refused by the access check", Informer{Started: true, Reflector: Reflector{ListInProgress: true}}, true, LinkForbidden},
 		{"allowed after all (RBAC changed)", Informer{Started: true, Synced: true, Reflector: Reflector{WatchOpen: true}}, true, LinkConnected},

@@ -81,6 +81,8 @@ func ErrorReason(msg, what string) string {
 		strings.Contains(low, "i/o timeout"), strings.Contains(low, "network is unreachable"),
 		strings.Contains(low, "connection reset"), strings.Contains(low, "eof"), strings.Contains(low, "tls:"):
 		return "cannot reach the API server: " + msg
+	case source.Throttled(msg):
+		return "the API server turned the request away (429 Too Many Requests): it is overloaded, or its flow control (kubectl get flowschemas,prioritylevelconfigurations) gives this user a small share; client-go waits and asks again"
 	case gone(msg):
 		return "relist pending: the resourceVersion expired (410 Gone), and client-go lists again after its backoff"
 	case strings.Contains(low, "could not find the requested resource"), strings.Contains(low, "the server could not find"):

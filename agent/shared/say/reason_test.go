@@ -26,6 +26,8 @@ func TestNotSyncedReasonSaysWhy(t *testing.T) {
 		{"unauthorized, as client-go says it", started(source.Reflector{Lists: 1, LastError: "the server has asked for the client to provide credentials"}), []string{"401", "log in again"}},
 		{"unreachable", started(source.Reflector{Lists: 3, LastError: "dial tcp 127.0.0.1:6443: connect: connection refused"}),
 			[]string{"cannot reach the API server", "127.0.0.1:6443", "retrying"}},
+		{"throttled", started(source.Reflector{Lists: 2, LastError: "list: Too many requests, please try again later."}),
+			[]string{"429 Too Many Requests", "flowschemas", "client-go waits and asks again"}},
 		{"listing", started(source.Reflector{Lists: 1, ListPages: 7, LastListItems: 700, ListInProgress: true}), []string{"still listing", "7 pages", "700 items"}},
 		{"watch-list without bookmark", started(source.Reflector{Lists: 1, ListInProgress: true, WatchOpen: true, WatchSince: now.Add(-30 * time.Second), LastListItems: 12}),
 			[]string{"initial-events-end bookmark", "--watch-list off", "30s"}},
