@@ -156,8 +156,8 @@ func (ff fleetFlags) source() (*fleet.Source, error) {
 		return nil, errors.New("--bearer-token-file and --basic-auth-user are two ways to log in: give one")
 	}
 	// Each file is read through the fleet's budgets, now and on every
-	// query (a rotated token is picked up), never whole whatever the path
-	// names, nor waiting on a FIFO beyond any signal.
+	// query (a rotated token is picked up): never read whole whatever the
+	// path names, nor waited on as a FIFO beyond any signal.
 	secrets := fleet.SecretFiles{}
 	for _, f := range []fleet.SecretFile{
 		{Flag: "--bearer-token-file", Path: ff.tokenFile, Limit: fleet.MaxTokenFileBytes, Token: true, What: "the bearer token"},

@@ -22,9 +22,9 @@ const (
 
 // SecretFile is a file the Prometheus client reads a credential or TLS
 // material from. It is read again on every query, so a rotated token is
-// picked up, and each read goes through smallfile: a regular file of at most Limit
-// bytes, opened without waiting, so a FIFO or a device swapped in for it
-// is a sentence rather than a hang or the machine's memory.
+// picked up, and each read goes through smallfile: a regular file of at
+// most Limit bytes, opened without waiting, so a FIFO or a device swapped
+// in for it is a sentence rather than a hang or the machine's memory.
 type SecretFile struct {
 	Flag  string // the flag that named it, for sentences: --bearer-token-file
 	Path  string
