@@ -45,11 +45,7 @@ func goneAfterCompaction(t *testing.T, flag kubetest.Option, cause string) {
 	c := kubetest.Start(t, flag) // its own cluster: this test stops the API server and compacts etcd
 	cs := testClients(t, c)
 	ns := namespace(t, cs)
-	for i := range 3 {
-		if _, err := cs.CoreV1().ConfigMaps(ns).Create(context.Background(), configMap(ns, fmt.Sprintf("cm-%02d", i)), metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	createConfigMaps(t, cs, ns, "cm-%02d", 3)
 	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}}, true)
 	// A change the watch carries: a watch the server ends within a second
 	// of opening, with no event, is one client-go calls "very short" and

@@ -119,6 +119,17 @@ func serverConfigMaps(t *testing.T, cs kubernetes.Interface, ns string) map[stri
 	return out
 }
 
+// createConfigMaps creates n configmaps in ns, named by format and their
+// index (cm-%02d: cm-00, cm-01…).
+func createConfigMaps(t *testing.T, cs kubernetes.Interface, ns, format string, n int) {
+	t.Helper()
+	for i := range n {
+		if _, err := cs.CoreV1().ConfigMaps(ns).Create(context.Background(), configMap(ns, fmt.Sprintf(format, i)), metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func configMap(ns, name string) *corev1.ConfigMap {
 	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{"app": "t"}}, Data: map[string]string{"k": "v"}}
 }
@@ -131,11 +142,7 @@ func TestConfigMapsAndPodsFollowTheServer(t *testing.T) {
 	cs := testClients(t, c)
 	ns := namespace(t, cs)
 	bg := context.Background()
-	for i := range 5 {
-		if _, err := cs.CoreV1().ConfigMaps(ns).Create(bg, configMap(ns, fmt.Sprintf("cm-%d", i)), metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	createConfigMaps(t, cs, ns, "cm-%d", 5)
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "p"}, Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "busybox"}}}}
 	if _, err := cs.CoreV1().Pods(ns).Create(bg, pod, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)

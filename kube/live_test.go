@@ -28,11 +28,7 @@ func TestWatchAndSwitchNamespaceLive(t *testing.T) {
 	first, second := namespace(t, cs), namespace(t, cs)
 	bg := context.Background()
 	for _, ns := range []string{first, second} {
-		for i := range 3 {
-			if _, err := cs.CoreV1().ConfigMaps(ns).Create(bg, configMap(ns, fmt.Sprintf("cm-%d", i)), metav1.CreateOptions{}); err != nil {
-				t.Fatal(err)
-			}
-		}
+		createConfigMaps(t, cs, ns, "cm-%d", 3)
 	}
 	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: second, Name: "web"},
 		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}}}

@@ -27,11 +27,7 @@ func TestAPIServerRestart(t *testing.T) {
 	cs := testClients(t, c)
 	ns := namespace(t, cs)
 	bg := context.Background()
-	for i := range 20 {
-		if _, err := cs.CoreV1().ConfigMaps(ns).Create(bg, configMap(ns, fmt.Sprintf("cm-%02d", i)), metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	createConfigMaps(t, cs, ns, "cm-%02d", 20)
 	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps"}}, true)
 	waitfor.Within(t, waitFor, "the watch opening", func() (bool, string) {
 		r := s.Informer("configmaps").State().Reflector

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	rbacv1 "k8s.io/api/rbac/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/informtop/informtop/agent/shared/waitfor"
 	"github.com/informtop/informtop/agent/source"
@@ -25,11 +24,7 @@ func TestOutageStatesAndRetryNow(t *testing.T) {
 	cs := testClients(t, c)
 	ns := namespace(t, cs)
 	bg := context.Background()
-	for i := range 5 {
-		if _, err := cs.CoreV1().ConfigMaps(ns).Create(bg, configMap(ns, fmt.Sprintf("cm-%02d", i)), metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	createConfigMaps(t, cs, ns, "cm-%02d", 5)
 	s := start(t, Options{Flags: flags(t, c.Kubeconfig, ns), Resources: []string{"configmaps", "secrets"}}, true)
 	waitfor.Within(t, waitFor, "both watches opening", func() (bool, string) {
 		f := s.Pull(0, 0)

@@ -240,14 +240,23 @@ func (c *Cluster) StopAPIServer() {
 	}
 }
 
+// runningAPIServer is the first API server's process, nil while it is
+// not running.
+func (c *Cluster) runningAPIServer() *childproc.Process {
+	c.mu.Lock()
+	p := c.apiserver
+	c.mu.Unlock()
+	if p == nil || p.Exited() {
+		return nil
+	}
+	return p
+}
+
 // StartAPIServer starts the first API server again, on the same port, and
 // returns once it is ready.
 func (c *Cluster) StartAPIServer(t testing.TB) {
 	t.Helper()
-	c.mu.Lock()
-	running := c.apiserver != nil && !c.apiserver.Exited()
-	c.mu.Unlock()
-	if running {
+	if c.runningAPIServer() != nil {
 		t.Fatal("kubetest: StartAPIServer was called while the API server is running: call StopAPIServer first.")
 	}
 	p, _, err := c.launch("kube-apiserver", c.bins.apiserver, []int{c.port}, 1, c.apiserverArgs, c.apiserverReady)

@@ -11,10 +11,8 @@ import (
 // it; so does the end of t, so the cluster can shut down.
 func (c *Cluster) FreezeAPIServer(t testing.TB) {
 	t.Helper()
-	c.mu.Lock()
-	p := c.apiserver
-	c.mu.Unlock()
-	if p == nil || p.Exited() {
+	p := c.runningAPIServer()
+	if p == nil {
 		t.Fatal("kubetest: FreezeAPIServer was called while the API server is not running.")
 	}
 	if err := p.Signal(syscall.SIGSTOP); err != nil {
@@ -26,10 +24,7 @@ func (c *Cluster) FreezeAPIServer(t testing.TB) {
 // ThawAPIServer resumes an API server FreezeAPIServer stopped (SIGCONT);
 // it does nothing to a running one.
 func (c *Cluster) ThawAPIServer() {
-	c.mu.Lock()
-	p := c.apiserver
-	c.mu.Unlock()
-	if p != nil && !p.Exited() {
+	if p := c.runningAPIServer(); p != nil {
 		_ = p.Signal(syscall.SIGCONT)
 	}
 }

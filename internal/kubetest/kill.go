@@ -13,10 +13,8 @@ import (
 // shutting down and would take a watch only to end it at once.
 func (c *Cluster) KillAPIServer(t testing.TB) {
 	t.Helper()
-	c.mu.Lock()
-	p := c.apiserver
-	c.mu.Unlock()
-	if p == nil || p.Exited() {
+	p := c.runningAPIServer()
+	if p == nil {
 		t.Fatal("kubetest: KillAPIServer was called while the API server is not running.")
 	}
 	if err := p.Signal(syscall.SIGKILL); err != nil {
