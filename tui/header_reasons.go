@@ -77,7 +77,7 @@ func linkProblem(c *common, s *source.Informer) string {
 		if source.Throttled(r.LastError) {
 			// The server answered: client-go watches again from where it
 			// was, it does not list.
-			cause = "the API server turned the watch away (429 Too Many Requests: overloaded, or its flow control gives this user a small share)"
+			cause = say.TurnedAway("watch")
 		}
 		msg += ": " + strings.TrimSuffix(cause, ".")
 	}

@@ -87,7 +87,7 @@ func TestLinkNoteSaysWhenClientGoRetries(t *testing.T) {
 		want  []string
 	}{
 		{refusedWatch("/api/v1/pods"), "watch down", []string{"watch down, last error 3.0s ago", "connection refused", "client-go retries within 42s", "ctrl+r retries now"}},
-		{"watch: Too many requests, please try again later.", "watch down", []string{"watch down, last error 3.0s ago: the API server turned the watch away (429 Too Many Requests", "client-go retries within 42s", "ctrl+r retries now"}},
+		{"watch: Too many requests, please try again later.", "watch down", []string{"watch down, last error 3.0s ago: the API server turned the watch away (429 Too Many Requests): it is overloaded", "client-go retries within 42s", "ctrl+r retries now"}},
 		{"watch: too old resource version: 5 (120)", "watch ended", []string{"relist pending: the server answered 410 Gone", "client-go lists again within 42s", "ctrl+r retries now"}},
 	} {
 		s := source.Informer{Name: "pods", Resource: "pods", Started: true, Taken: t0, Synced: true,

@@ -82,13 +82,19 @@ func ErrorReason(msg, what string) string {
 		strings.Contains(low, "connection reset"), strings.Contains(low, "eof"), strings.Contains(low, "tls:"):
 		return "cannot reach the API server: " + msg
 	case source.Throttled(msg):
-		return "the API server turned the request away (429 Too Many Requests): it is overloaded, or its flow control (kubectl get flowschemas,prioritylevelconfigurations) gives this user a small share; client-go waits and asks again"
+		return TurnedAway("request") + "; client-go waits and asks again"
 	case gone(msg):
 		return "relist pending: the resourceVersion expired (410 Gone), and client-go lists again after its backoff"
 	case strings.Contains(low, "could not find the requested resource"), strings.Contains(low, "the server could not find"):
 		return "the server does not serve this resource any more: " + msg
 	}
 	return what + ": " + msg
+}
+
+// TurnedAway says why the API server answered a request (what: "watch",
+// "request") with 429 Too Many Requests.
+func TurnedAway(what string) string {
+	return "the API server turned the " + what + " away (429 Too Many Requests): it is overloaded, or its flow control (kubectl get flowschemas,prioritylevelconfigurations) gives this user a small share"
 }
 
 func gone(msg string) bool {
