@@ -148,6 +148,14 @@ func TestLinkReasons(t *testing.T) {
 	if why := denied.reason("secrets", source.Informer{Name: "secrets"}); strings.Contains(why, "keep working") {
 		t.Errorf("0/3 working, yet %q", why)
 	}
+	// A refused informer's reflector retrying its list is not working:
+	// the server will refuse that list too.
+	retrying := failing("configmaps", false, 2, deniedErr, now)
+	retrying.Reflector.ListInProgress = true
+	denied.status([]source.Informer{retrying, failing("secrets", false, 1, deniedErr, now), failing("pods", false, 1, refusedErr, now)})
+	if why := denied.reason("secrets", source.Informer{Name: "secrets"}); strings.Contains(why, "keep working") {
+		t.Errorf("only a refused list retrying, yet %q", why)
+	}
 	denied.status([]source.Informer{failing("configmaps", false, 1, deniedErr, now), failing("secrets", false, 1, deniedErr, now),
 		watching("pods", now)})
 	if why := denied.reason("secrets", source.Informer{Name: "secrets"}); !strings.HasSuffix(why, "; the other resources keep working") {

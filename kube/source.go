@@ -56,7 +56,7 @@ type Source struct {
 	// it tries again at the latest, as the last frame saw it.
 	nextAt map[string]time.Time
 	// working are the informers whose watch is open or list runs, as the
-	// last frame saw them.
+	// last frame saw them, less those the access check refused.
 	working map[string]bool
 	// attempts follows the informers' failures (its own lock).
 	attempts *attempts
@@ -401,7 +401,11 @@ func (s *Source) status(snaps []source.Informer) source.Status {
 		r := snap.Reflector
 		if r.WatchOpen || r.ListInProgress {
 			live = true
-			working[snap.Name] = true
+			// A refused informer's reflector still retries its list: that
+			// attempt will be refused again, so it is not "working".
+			if f, _ := s.fact(snap.Name); f.denied == "" {
+				working[snap.Name] = true
+			}
 		}
 		if r.LastHeard.After(upAt) {
 			upAt = r.LastHeard
