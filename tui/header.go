@@ -398,6 +398,10 @@ func connShort(c *common, s *source.Informer) string {
 		// The server answered (a 410): its watch is not down but ended,
 		// and client-go lists again rather than watching.
 		return st.warn.Render("watch ended")
+	case source.LinkOf(*s, false) == source.LinkForbidden:
+		// The server reached and refused it: no watch, but nothing is
+		// down (the state beside it says forbidden).
+		return st.bad.Render("no watch")
 	case r.LastError != "":
 		return st.bad.Render("watch down")
 	default:
