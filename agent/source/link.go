@@ -88,9 +88,13 @@ func Refused(msg string) bool {
 }
 
 // Expired reports whether an error is 410 Gone: the resourceVersion
-// watched from is older than the server's history.
+// watched or listed from is older than the server's history. The watch
+// cache says "too old resource version"; a watch or list served by etcd
+// directly (after compaction) says "The resourceVersion for the provided
+// watch is too old", a stale continue token "… parameter is too old".
 func Expired(msg string) bool {
 	low := strings.ToLower(msg)
-	return strings.Contains(low, "too old resource version") || strings.Contains(low, "expired") ||
+	return strings.Contains(low, "too old resource version") || strings.Contains(low, "is too old") ||
+		strings.Contains(low, "has been compacted") || strings.Contains(low, "expired") ||
 		strings.Contains(low, "410") && strings.Contains(low, "gone")
 }

@@ -56,6 +56,9 @@ func TestErrorClasses(t *testing.T) {
 		{`pods is forbidden: User "jane" cannot watch resource "pods"`, false, true, false},
 		{"Unauthorized", false, true, false},
 		{"too old resource version: 5 (120)", false, false, true},
+		{"The resourceVersion for the provided watch is too old.", false, false, true},
+		{"The provided continue parameter is too old to display a consistent list result.", false, false, true},
+		{"etcdserver: mvcc: required revision has been compacted", false, false, true},
 		{"the server is currently unable to handle the request", false, false, false},
 		{"dial tcp 127.0.0.1:41023: connect: connection refused", true, false, false},
 	} {
