@@ -273,9 +273,13 @@ func TestDashboardOnARealCluster(t *testing.T) {
 	})
 	tm.literal("pods")
 	tm.keys("Enter")
-	tm.waitFor("the header saying why pods is not synced", func(s string) bool {
+	screen := tm.waitFor("the header saying why pods is not synced", func(s string) bool {
 		return strings.Contains(s, "not synced: denied") && strings.Contains(s, "may not list")
 	})
+	// Refused is not down: the server answered.
+	if title := firstLine(screen); !strings.Contains(title, "no watch · ✗ forbidden") || strings.Contains(screen, "watch down") {
+		t.Errorf("a refused informer's title %q (or the screen) says its watch is down:\n%s", title, screen)
+	}
 
 	tm.keys(":")
 	tm.literal("configmaps")
