@@ -56,7 +56,8 @@ type Source struct {
 	// it tries again at the latest, as the last frame saw it.
 	nextAt map[string]time.Time
 	// working are the informers whose watch is open or list runs, as the
-	// last frame saw them, less those the access check refused.
+	// last frame saw them, less the lists of those the access check
+	// refused.
 	working map[string]bool
 	// attempts follows the informers' failures (its own lock).
 	attempts *attempts
@@ -402,8 +403,9 @@ func (s *Source) status(snaps []source.Informer) source.Status {
 		if r.WatchOpen || r.ListInProgress {
 			live = true
 			// A refused informer's reflector still retries its list: that
-			// attempt will be refused again, so it is not "working".
-			if f, _ := s.fact(snap.Name); f.denied == "" {
+			// attempt will be refused again, so it is not "working" until
+			// a watch opens (RBAC changed since the check).
+			if f, _ := s.fact(snap.Name); f.denied == "" || r.WatchOpen {
 				working[snap.Name] = true
 			}
 		}
