@@ -40,7 +40,10 @@ const noAgent = "not available without the agent: add one line (docs/agent.md)"
 
 // queueKindText is the queue as the header and titles name it:
 // "RealFIFO", or "RealFIFO · client-go" for client-go's own informer.
-func queueKindText(s *source.Informer) string {
+func queueKindText(c *common, s *source.Informer) string {
+	if c.caps.fleet {
+		return "" // no series says which queue a process runs
+	}
 	if isClientGo(s) {
 		return s.QueueKind.String() + " · client-go"
 	}

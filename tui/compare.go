@@ -28,7 +28,10 @@ const (
 // points into c.data.snaps and is valid until the next tick.
 func (c *common) peers() []*source.Informer {
 	cur := c.data.snap()
-	if cur == nil || cur.Resource == "" {
+	if cur == nil || cur.Resource == "" || c.caps.fleet {
+		// A fleet's informers of one resource are other processes', and
+		// its series hold none of the flows a comparison sets side by
+		// side.
 		return nil
 	}
 	var out []*source.Informer
@@ -153,7 +156,7 @@ func columnTitle(c *common, s *source.Informer) string {
 	if !s.Synced {
 		synced = st.warn.Render("✗ syncing")
 	}
-	return mark + st.bold.Render(s.Name) + st.dim.Render(" · ") + queueKindText(s) + st.dim.Render(" · ") + synced
+	return mark + st.bold.Render(s.Name) + st.dim.Render(" · ") + queueKindText(c, s) + st.dim.Render(" · ") + synced
 }
 
 // queueKind is the snapshot's queue kind.

@@ -271,22 +271,45 @@ func TestFleetCommandOnOtherSources(t *testing.T) {
 // (no watch events, no last list, no queue flow, no index counts) and the
 // Pipeline, Queue and Events views say where the rest is, at 80×24.
 func TestFleetViewsSayWhatTheSeriesDoNotHold(t *testing.T) {
-	h := fleetFixture(t, 80, 24)
 	oneLine := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	for _, view := range []string{"1", "2", "5"} {
-		h.keys(view)
-		got := h.screen()
-		assertFits(t, got, 80, 24)
-		if !strings.Contains(oneLine(got), "Prometheus' series hold figures, not events or queued rows: enter on the Fleet view (f) attaches") {
-			t.Errorf("view %s does not say what the series lack:\n%s", view, got)
-		}
-		if view != "1" {
-			continue
-		}
-		for _, unknown := range []string{"watch events", "RV -", "last 0 in", "added,", "in 0/s", "bookmark"} {
-			if strings.Contains(got, unknown) {
-				t.Errorf("the Pipeline shows %q, which no series holds:\n%s", unknown, got)
+	// From 120 columns a single process's view sets informers of one
+	// resource side by side; a fleet's three deployments informers are
+	// three processes', and their series hold none of those flows.
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		h := fleetFixture(t, size[0], size[1])
+		for _, view := range []string{"1", "2", "5"} {
+			h.keys(view)
+			got := h.screen()
+			assertFits(t, got, size[0], size[1])
+			if !strings.Contains(oneLine(got), "Prometheus' series hold figures, not events or queued rows: enter on the Fleet view (f) attaches") {
+				t.Errorf("%dx%d: view %s does not say what the series lack:\n%s", size[0], size[1], view, got)
 			}
+			// No series says which queue a process runs, or what flowed.
+			for _, unknown := range []string{"RealFIFO", "DeltaFIFO", "one row per", "in 0/s", "0 deltas", "also on deployments"} {
+				if strings.Contains(got, unknown) {
+					t.Errorf("%dx%d: view %s shows %q, which no series holds:\n%s", size[0], size[1], view, unknown, got)
+				}
+			}
+			if view != "1" {
+				continue
+			}
+			for _, unknown := range []string{"watch events", "RV -", "last 0 in", "added,", "0 added", "bookmark", "ev/s", "event 2"} {
+				if strings.Contains(got, unknown) {
+					t.Errorf("%dx%d: the Pipeline shows %q, which no series holds:\n%s", size[0], size[1], unknown, got)
+				}
+			}
+		}
+		// A listener's high-water mark, tombstones and resync periods
+		// are not in the series either.
+		h.keys("3")
+		got := h.screen()
+		for _, unknown := range []string{"high-water", "OnDelete with", "requested never", "RealFIFO"} {
+			if strings.Contains(got, unknown) {
+				t.Errorf("%dx%d: the Listeners view shows %q, which no series holds:\n%s", size[0], size[1], unknown, got)
+			}
+		}
+		if size[0] >= 160 && (!strings.Contains(got, "not in the series") || !strings.Contains(got, "buffer capacity 1,024")) {
+			t.Errorf("%dx%d: the listener's detail does not say what the series lack, or lost its capacity:\n%s", size[0], size[1], got)
 		}
 	}
 }

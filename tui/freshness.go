@@ -55,6 +55,17 @@ func freshnessLine(s *source.Informer) string {
 		humanize.PluralShort(f.WatchRestarts, "watch restart"))
 }
 
+// heardLine is freshnessLine from the agent's series, which say when the
+// informer last heard from the server (informtop_informer_quiet_seconds),
+// not whether that was an event or a bookmark.
+func heardLine(s *source.Informer) string {
+	heard := ""
+	if !s.Reflector.LastHeard.IsZero() {
+		heard = "heard " + humanize.Duration(since(s.Taken, s.Reflector.LastHeard)) + " ago"
+	}
+	return joinNonEmpty(" · ", heard, humanize.PluralShort(source.FreshnessOf(*s, s.Taken).WatchRestarts, "watch restart"))
+}
+
 // memoryLine is the Store view's "what does it cost": the estimate, per
 // object, where it goes and what the transforms save; "" before the first
 // sample.

@@ -45,12 +45,12 @@ func headerStatus(c *common) string {
 	if s == nil {
 		return joinNonEmpty(sep, append(parts, sourceName(c), st.dim.Render("connecting…"))...)
 	}
-	kind := queueKindText(s)
+	kind := queueKindText(c, s)
 	synced := stateOf(s, c.data.reasons[s.Name]).render(st)
 	p := c.data.history().latest()
 	watchRate := p.eventRate[evAdded] + p.eventRate[evModified] + p.eventRate[evDeleted]
 	at := len(parts)
-	parts = append(parts, st.bold.Render(scopeText(c, s))+" "+kind)
+	parts = append(parts, strings.TrimSuffix(st.bold.Render(scopeText(c, s))+" "+kind, " "))
 	if c.data.paused || s.Paused {
 		parts = append(parts, st.warn.Render("⏸ "+pausedWho(c.data.pausedBy)))
 	}
@@ -58,12 +58,10 @@ func headerStatus(c *common) string {
 		parts = append(parts, st.bad.Render(silent))
 	}
 	state := len(parts) + 1
-	parts = append(parts,
-		connShort(c, s),
-		synced,
-		"RV "+orDash(s.LastSyncResourceVersion),
-		humanize.RateNumber(watchRate)+" ev/s",
-	)
+	parts = append(parts, connShort(c, s), synced)
+	if !c.caps.fleet { // the agent's series carry neither
+		parts = append(parts, "RV "+orDash(s.LastSyncResourceVersion), humanize.RateNumber(watchRate)+" ev/s")
+	}
 	// A figure at the end that does not fit is left out whole, not cut.
 	return fitScoped(c, s, sep, parts, at, state, kind)
 }

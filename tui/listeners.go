@@ -309,6 +309,10 @@ func (v *listenersView) cells(cells []string, r rankedListener, cols []column) {
 		cells[lcStuck] = middleEllipsis(l.Frame.Function, columnWidth(cols, lcStuck))
 	}
 	cells[lcTombstones] = humanize.CountShort(l.Delivered.Tombstones)
+	if v.c.caps.fleet {
+		// The agent's series hold neither (see fleetUnknown).
+		cells[lcHighWater], cells[lcTombstones] = "–", "–"
+	}
 	cells[lcTrend] = sparkline(v.c.data.history().pending(l.Name), trendW)
 	if r.stall.rising && trendW > 2 {
 		cells[lcTrend] = sparkline(v.c.data.history().pending(l.Name), trendW-2) + " ↑"
@@ -415,13 +419,13 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 		row("behind", behindText(l, v.c.data.snapTaken())),
 		row("delivered", fmt.Sprintf("%s  (add %s · update %s · delete %s · sync %s)",
 			humanize.CountShort(d.Total()), humanize.CountShort(d.Add), humanize.CountShort(d.Update), humanize.CountShort(d.Delete), humanize.CountShort(d.Sync))),
-		row("tombstones", humanize.CountShort(d.Tombstones)+" OnDelete with a DeletedFinalStateUnknown"+st.dim.Render(" (a delete inferred at a relist)")),
+		row("tombstones", v.fleetUnknown(humanize.CountShort(d.Tombstones)+" OnDelete with a DeletedFinalStateUnknown"+st.dim.Render(" (a delete inferred at a relist)"))),
 		row("rate", humanize.Rate(h.latest().listenerRate[l.Name])),
 		row("latency", "p50 "+latency(l.LatencyP50)+" · p99 "+latency(l.LatencyP99)),
 	)
 	cb := "idle"
 	if l.InCallback != "" {
-		cb = fmt.Sprintf("%s %s for %s", l.InCallback, l.InCallbackKey, humanize.Duration(r.stall.inCallback))
+		cb = joinNonEmpty(" ", l.InCallback, l.InCallbackKey) + " for " + humanize.Duration(r.stall.inCallback)
 	}
 	lines = append(lines, row("in callback", cb))
 	if l.Frame != nil {
@@ -436,7 +440,7 @@ func (v *listenersView) renderDetail(r rankedListener) []string {
 	lines = append(lines, row("panics", panics))
 	lines = append(lines, mutationLines(l, row, st, v.c.now())...)
 	lines = append(lines,
-		row("resync", "requested "+resyncText(l.RequestedResync)+" · effective "+resyncText(l.ResyncPeriod)),
+		row("resync", v.fleetUnknown("requested "+resyncText(l.RequestedResync)+" · effective "+resyncText(l.ResyncPeriod))),
 		row("backlog trend", sparkline(h.pending(l.Name), min(len(h.pending(l.Name)), max(v.c.width-16, 1)))+
 			st.dim.Render("  "+perColumn(historySpacing))),
 	)
@@ -450,16 +454,33 @@ func (v *listenersView) pendingLines(l *source.Listener, row func(string, string
 		return []string{row("pending", v.c.styles.dim.Render("? "+noAgent))}
 	}
 	buffer := "high-water " + humanize.CountShort(l.HighWater)
-	if l.Capacity > 0 {
-		buffer = "buffer capacity " + capacityText(l) + ", " + buffer
+	if v.c.caps.fleet {
+		buffer = "" // the series hold the capacity only
 	}
-	out := []string{row("pending", pendingText(l)+" ("+buffer+")")}
+	if l.Capacity > 0 {
+		buffer = joinNonEmpty(", ", "buffer capacity "+capacityText(l), buffer)
+	}
+	pending := pendingText(l)
+	if buffer != "" {
+		pending += " (" + buffer + ")"
+	}
+	out := []string{row("pending", pending)}
 	if l.PendingEstimated {
 		for _, line := range wrapText(clientGoBacklog, v.c.width-15) {
 			out = append(out, row("", v.c.styles.dim.Render(line)))
 		}
 	}
 	return out
+}
+
+// fleetUnknown is known, or in a fleet, where the agent's series do not
+// hold it (high-water marks, tombstones, resync periods), a dash that says
+// where to read it.
+func (v *listenersView) fleetUnknown(known string) string {
+	if !v.c.caps.fleet {
+		return known
+	}
+	return v.c.styles.dim.Render("– not in the series: enter on the Fleet view (f) attaches")
 }
 
 // syncedText says whether and when the registration reached HasSynced.

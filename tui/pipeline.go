@@ -181,7 +181,7 @@ func (v *pipelineView) apiLine(s *source.Informer, p *point) string {
 	if v.c.caps.fleet {
 		// The agent's series count no watch events and carry no
 		// resourceVersion: say what they do say.
-		return v.stageJoin(s.Resource, connShort(v.c, s), st.dim.Render(freshnessLine(s)))
+		return v.stageJoin(s.Resource, connShort(v.c, s), st.dim.Render(heardLine(s)))
 	}
 	parts := func(conn string) []string {
 		return []string{s.Resource, "RV " + orDash(s.LastSyncResourceVersion), conn,
@@ -283,7 +283,7 @@ func (v *pipelineView) queueLine(s *source.Informer, p *point) string {
 	}
 	if isClientGo(s) {
 		// Nothing of the queue itself is known: no depth, rows or flow.
-		return v.join(st.bold.Render(queueKindText(s)), v.queueState(s, "initial list not yet processed"),
+		return v.join(st.bold.Render(queueKindText(v.c, s)), v.queueState(s, "initial list not yet processed"),
 			st.dim.Render("depth and rows not visible from outside"))
 	}
 	depth := fmt.Sprintf("depth %s", humanize.CountShort(q.Depth))

@@ -371,8 +371,17 @@ func (v *queueView) summary() string {
 	st := v.c.styles
 	q := v.c.snap().Queue
 	parts := []string{st.bold.Render(v.kind().String()), humanize.PluralShort(q.Depth, "row")}
+	if v.c.caps.fleet {
+		// The series hold the depth and the oldest row's age, not the
+		// queue's kind or its rows.
+		parts = []string{"depth " + humanize.CountShort(q.Depth)}
+		if q.Depth > 0 {
+			parts = append(parts, "oldest "+humanize.Duration(since(v.c.now(), q.OldestEnqueued)))
+		}
+		return joinNonEmpty(st.dim.Render(" · "), parts...)
+	}
 	if isClientGo(v.c.snap()) {
-		return joinNonEmpty(st.dim.Render(" · "), st.bold.Render(queueKindText(v.c.snap())), humanize.PluralShort(q.Depth, "row"))
+		return joinNonEmpty(st.dim.Render(" · "), st.bold.Render(queueKindText(v.c, v.c.snap())), humanize.PluralShort(q.Depth, "row"))
 	}
 	if q.Deltas != q.Depth {
 		parts = append(parts, humanize.CountShort(q.Deltas)+" deltas")

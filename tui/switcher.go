@@ -83,7 +83,7 @@ func newSwitcher(c *common) *switcher {
 		if why == "" {
 			why = silenceSentence(&snap, false)
 		}
-		s.items = append(s.items, switchItem{name: snap.Name, resource: snap.Resource, kind: queueKindText(&snap), state: stateOf(&snap, c.data.reasons[snap.Name]), why: why,
+		s.items = append(s.items, switchItem{name: snap.Name, resource: snap.Resource, kind: queueKindText(c, &snap), state: stateOf(&snap, c.data.reasons[snap.Name]), why: why,
 			stalled: stalledOn(stalls, snap.Name)})
 		s.targets = append(s.targets, snap.Name+" "+snap.Resource)
 	}
