@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -311,5 +312,22 @@ func TestFleetViewsSayWhatTheSeriesDoNotHold(t *testing.T) {
 		if size[0] >= 160 && (!strings.Contains(got, "not in the series") || !strings.Contains(got, "buffer capacity 1,024")) {
 			t.Errorf("%dx%d: the listener's detail does not say what the series lack, or lost its capacity:\n%s", size[0], size[1], got)
 		}
+		// The Store view holds a count, not objects or indexes.
+		h.keys("4")
+		if got := h.screen(); strings.Contains(got, "indexes") || !strings.Contains(oneLine(got), "not the objects: enter on the Fleet view (f) attaches") {
+			t.Errorf("%dx%d: the Store view claims indexes or does not say the series hold only a count:\n%s", size[0], size[1], got)
+		}
+		// Its keys for objects say why there are none, and open nothing.
+		h.keys("i")
+		if got := h.screen(); strings.Contains(strings.ToLower(got), "index") {
+			t.Errorf("%dx%d: i on a fleet's Store opened its indexes:\n%s", size[0], size[1], got)
+		}
+		// The switcher names each informer's resource, and no queue kind
+		// after a dangling separator.
+		h.keys(":")
+		if got := h.screen(); regexp.MustCompile(`deployments ·\s*│`).MatchString(got) || !strings.Contains(got, "shop/ok-1 · configmaps") {
+			t.Errorf("%dx%d: the switcher:\n%s", size[0], size[1], got)
+		}
+		h.keys("esc")
 	}
 }

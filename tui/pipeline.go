@@ -645,3 +645,6 @@ func treeBranch(i, n int) string {
 // fleet's informers: Prometheus holds figures, not the events or rows
 // they come from.
 const whySeriesOnly = "Prometheus' series hold figures, not events or queued rows: enter on the Fleet view (f) attaches to the process for those"
+
+// whyCountOnly is the Store view's whySeriesOnly.
+const whyCountOnly = "Prometheus' series hold how many objects are cached, not the objects: enter on the Fleet view (f) attaches to the process for those"

@@ -420,6 +420,8 @@ func (v *storeView) updateList(km tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
+	case v.noStore && key.Matches(km, k.Filter, k.Open, k.YAML, k.Describe, k.Logs, k.Indexes, k.SortName, k.SortAge):
+		return footerSay(v.noStoreText(), nil)
 	case key.Matches(km, k.Filter):
 		cmd := v.filter.start()
 		v.applyFilter()
@@ -464,6 +466,15 @@ func (v *storeView) updateList(km tea.KeyPressMsg) tea.Cmd {
 		v.scroll.handleKey(km, k)
 	}
 	return nil
+}
+
+// noStoreText says why the view lists no objects when the source serves
+// no cache for the informer.
+func (v *storeView) noStoreText() string {
+	if v.c.caps.fleet {
+		return whyCountOnly
+	}
+	return "this source gives no access to the cache"
 }
 
 func (v *storeView) openObject(key string, from storeMode) tea.Cmd {
@@ -540,7 +551,9 @@ func (v *storeView) renderList() string {
 	lines = append(lines, st.colHead.Render(renderHeader(cols)))
 	switch {
 	case v.noStore:
-		lines = append(lines, st.dim.Render("this source gives no access to the cache"))
+		for _, l := range wrapText(v.noStoreText(), v.c.width) {
+			lines = append(lines, st.dim.Render(l))
+		}
 	case !v.loaded:
 		lines = append(lines, st.dim.Render("reading "+humanize.CountShort(s.Store.Objects)+" keys…"))
 	case v.scroll.n == 0 && v.filter.spec().err != "":
@@ -584,6 +597,9 @@ func (v *storeView) summary() string {
 	objects, indexes := st.bold.Render(humanize.PluralShort(s.Store.Objects, "object")), indexSummary(s.Store.Indexes)
 	mem := strings.Split(memoryLine(s.Memory), " · ")
 	parts := append([]string{objects, indexes}, mem...)
+	if v.c.caps.fleet {
+		parts = append([]string{objects}, mem...) // the series name no indexes
+	}
 	if isClientGo(s) {
 		// Its indexes are not reported, and it has no estimate to wait for.
 		parts = []string{objects, st.dim.Render("memory not estimated for client-go's own informer")}

@@ -39,6 +39,9 @@ func (v *storeView) closePanes() {
 // source serves them.
 func (v *storeView) listHelp() []key.Binding {
 	k := v.c.keys
+	if v.noStore {
+		return nil // no objects to filter, open, describe or sort
+	}
 	keys := []key.Binding{k.Filter, k.Open}
 	if v.c.caps.describe != nil {
 		keys = append(keys, k.Describe)

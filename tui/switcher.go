@@ -254,12 +254,13 @@ func (s *switcher) render(w, h int) string {
 	}
 	for i := start; i < start+rows && i < len(s.matches); i++ {
 		it := s.items[s.matches[i]]
-		line := it.state.mark + " " + pad(it.name, nameW, false) + "  " + it.resource + st.dim.Render(" · ") + it.kind
+		what := joinNonEmpty(st.dim.Render(" · "), it.resource, it.kind) // a fleet knows no queue kind
+		line := it.state.mark + " " + pad(it.name, nameW, false) + "  " + what
 		if it.stalled != "" {
 			// A synced informer whose handler hangs is not a ✓ to pick
 			// past, and the handler comes before what may be cut.
 			line = st.warn.Render("⚠") + " " + pad(it.name, nameW, false) + "  " + st.warn.Render("stalled: "+it.stalled) +
-				st.dim.Render(" · ") + it.resource + st.dim.Render(" · ") + it.kind
+				st.dim.Render(" · ") + what
 		}
 		if it.state.level != stateOK {
 			line += st.dim.Render(" · ") + it.state.styled(st, it.state.text)
