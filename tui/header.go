@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/informtop/informtop/agent/shared/humanize"
+	"github.com/informtop/informtop/agent/shared/say"
 	"github.com/informtop/informtop/agent/source"
 )
 
@@ -50,7 +51,7 @@ func headerStatus(c *common) string {
 	p := c.data.history().latest()
 	watchRate := p.eventRate[evAdded] + p.eventRate[evModified] + p.eventRate[evDeleted]
 	at := len(parts)
-	parts = append(parts, strings.TrimSuffix(st.bold.Render(scopeText(c, s))+" "+kind, " "))
+	parts = append(parts, joinNonEmpty(" ", st.bold.Render(scopeText(c, s)), kind))
 	if c.data.paused || s.Paused {
 		parts = append(parts, st.warn.Render("⏸ "+pausedWho(c.data.pausedBy)))
 	}
@@ -396,7 +397,7 @@ func connShort(c *common, s *source.Informer) string {
 		// The server answered (a 410): its watch is not down but ended,
 		// and client-go lists again rather than watching.
 		return st.warn.Render("watch ended")
-	case source.LinkOf(*s, false) == source.LinkForbidden:
+	case source.LinkOf(*s, strings.HasPrefix(c.data.reasons[s.Name], say.DeniedPrefix)) == source.LinkForbidden:
 		// The server reached and refused it: no watch, but nothing is
 		// down (the state beside it says forbidden).
 		return st.bad.Render("no watch")

@@ -283,3 +283,22 @@ func TestBriefURLs(t *testing.T) {
 		}
 	}
 }
+
+// An informer the access check refused has no watch even before its
+// reflector's first error: the title says so, not that a watch is down.
+func TestDeniedInformerHasNoWatchBeforeAnyError(t *testing.T) {
+	cfg := deniedConfig()
+	for i := range cfg.Frames {
+		for j := range cfg.Frames[i] {
+			if s := &cfg.Frames[i][j]; s.Name == "configmaps" {
+				s.Reflector.WatchOpen, s.Reflector.ListInProgress, s.Reflector.LastError = false, false, ""
+			}
+		}
+	}
+	h := reasonHarness(t, cfg, 160, 48)
+	h.keys(":", "c", "o", "n", "enter")
+	title := strings.SplitN(h.screen(), "\n", 2)[0]
+	if !strings.Contains(title, "no watch · ✗ forbidden") {
+		t.Errorf("title %q, want no watch · ✗ forbidden", title)
+	}
+}
