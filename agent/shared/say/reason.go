@@ -97,9 +97,10 @@ func TurnedAway(what string) string {
 	return "the API server turned the " + what + " away (429 Too Many Requests): it is overloaded, or its flow control (kubectl get flowschemas,prioritylevelconfigurations) gives this user a small share"
 }
 
+// gone is source.Expired, or any mention of 410 or Gone.
 func gone(msg string) bool {
 	low := strings.ToLower(msg)
-	return strings.Contains(low, "too old resource version") || strings.Contains(low, "410") || strings.Contains(low, "gone")
+	return source.Expired(msg) || strings.Contains(low, "410") || strings.Contains(low, "gone")
 }
 
 // Status says a source's status in one line: its message, else its state,

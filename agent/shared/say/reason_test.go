@@ -28,6 +28,8 @@ func TestNotSyncedReasonSaysWhy(t *testing.T) {
 			[]string{"cannot reach the API server", "127.0.0.1:6443", "retrying"}},
 		{"throttled", started(source.Reflector{Lists: 2, LastError: "list: Too many requests, please try again later."}),
 			[]string{"429 Too Many Requests", "flowschemas", "client-go waits and asks again"}},
+		{"expired, in etcd's words", started(source.Reflector{Lists: 2, LastError: "The resourceVersion for the provided watch is too old."}),
+			[]string{"relist pending", "410 Gone"}},
 		{"listing", started(source.Reflector{Lists: 1, ListPages: 7, LastListItems: 700, ListInProgress: true}), []string{"still listing", "7 pages", "700 items"}},
 		{"watch-list without bookmark", started(source.Reflector{Lists: 1, ListInProgress: true, WatchOpen: true, WatchSince: now.Add(-30 * time.Second), LastListItems: 12}),
 			[]string{"initial-events-end bookmark", "--watch-list off", "30s"}},
