@@ -71,29 +71,39 @@ func newAuthTransport(a Auth, secrets SecretFiles) (*authTransport, error) {
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	next, err := t.transport()
+	if err == nil {
+		req, err = t.withCredentials(req)
+	}
 	if err != nil {
-		closeBody(req)
+		if req.Body != nil {
+			_ = req.Body.Close() // a RoundTripper closes the body, even on error
+		}
 		return nil, err
 	}
-	// A RoundTripper must not change the caller's request.
-	req = req.Clone(req.Context())
+	return next.RoundTrip(req)
+}
+
+// withCredentials is a copy of req (a RoundTripper must not change the
+// caller's) with the bearer token or basic auth as the files hold them
+// now; req itself when Auth has neither.
+func (t *authTransport) withCredentials(req *http.Request) (*http.Request, error) {
 	switch {
 	case t.auth.BearerToken != "":
 		token, err := t.secrets.read(t.auth.BearerToken)
 		if err != nil {
-			closeBody(req)
-			return nil, err
+			return req, err
 		}
+		req = req.Clone(req.Context())
 		req.Header.Set("Authorization", "Bearer "+token)
 	case t.auth.User != "":
 		pw, err := t.secrets.read(t.auth.Password)
 		if err != nil {
-			closeBody(req)
-			return nil, err
+			return req, err
 		}
+		req = req.Clone(req.Context())
 		req.SetBasicAuth(t.auth.User, pw)
 	}
-	return next.RoundTrip(req)
+	return req, nil
 }
 
 // transport returns the transport for the TLS material as it is now,
@@ -151,11 +161,5 @@ func (t *authTransport) CloseIdleConnections() {
 	defer t.mu.Unlock()
 	if t.next != nil {
 		t.next.CloseIdleConnections()
-	}
-}
-
-func closeBody(req *http.Request) {
-	if req.Body != nil {
-		_ = req.Body.Close()
 	}
 }
