@@ -28,6 +28,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -248,6 +249,21 @@ func (c *Cluster) runningAPIServer() *childproc.Process {
 	c.mu.Unlock()
 	if p == nil || p.Exited() {
 		return nil
+	}
+	return p
+}
+
+// signalAPIServer sends sig to the running first API server and returns
+// its process; it fails t, naming caller, when none runs or the signal
+// cannot be sent.
+func (c *Cluster) signalAPIServer(t testing.TB, caller string, sig syscall.Signal) *childproc.Process {
+	t.Helper()
+	p := c.runningAPIServer()
+	if p == nil {
+		t.Fatalf("kubetest: %s was called while the API server is not running.", caller)
+	}
+	if err := p.Signal(sig); err != nil {
+		t.Fatalf("kubetest: cannot send %v to the API server: %v", sig, err)
 	}
 	return p
 }

@@ -11,13 +11,7 @@ import (
 // it; so does the end of t, so the cluster can shut down.
 func (c *Cluster) FreezeAPIServer(t testing.TB) {
 	t.Helper()
-	p := c.runningAPIServer()
-	if p == nil {
-		t.Fatal("kubetest: FreezeAPIServer was called while the API server is not running.")
-	}
-	if err := p.Signal(syscall.SIGSTOP); err != nil {
-		t.Fatalf("kubetest: cannot stop the API server with SIGSTOP: %v", err)
-	}
+	c.signalAPIServer(t, "FreezeAPIServer", syscall.SIGSTOP)
 	t.Cleanup(c.ThawAPIServer)
 }
 

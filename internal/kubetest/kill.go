@@ -13,12 +13,5 @@ import (
 // shutting down and would take a watch only to end it at once.
 func (c *Cluster) KillAPIServer(t testing.TB) {
 	t.Helper()
-	p := c.runningAPIServer()
-	if p == nil {
-		t.Fatal("kubetest: KillAPIServer was called while the API server is not running.")
-	}
-	if err := p.Signal(syscall.SIGKILL); err != nil {
-		t.Fatalf("kubetest: cannot kill the API server: %v", err)
-	}
-	<-p.Done()
+	<-c.signalAPIServer(t, "KillAPIServer", syscall.SIGKILL).Done()
 }
